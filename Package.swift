@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "FilterCast",
+    products: [
+        .executable(name: "filtercast", targets: ["filtercast"]),
+        .library(name: "FilterKit", targets: ["FilterKit"]),
+        .library(name: "MediaKit", targets: ["MediaKit"]),
+    ],
+    targets: [
+        // System libraries: one target per C library family, macros re-exported by shim headers.
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavdevice-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+
+        // Pure Swift: frames, colour normalisation and filters. No C imports.
+        .target(name: "FilterKit"),
+
+        // Sources, decoding, pacing, JPEG encoding and the frame pipeline.
+        .target(name: "MediaKit", dependencies: ["FilterKit", "CFFmpeg", "CTurboJPEG"]),
+
+        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit"]),
+
+        .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
+        .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG"]),
+        .testTarget(name: "ShimTests", dependencies: ["CFFmpeg", "CTurboJPEG", "CWebSockets"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,82 @@
+/// CIPixellate: replaces each `scale`×`scale` block, aligned to the frame's top-left corner, by
+/// its mean colour. Blocks at the right and bottom edges are cut to fit.
+///
+/// Chroma is averaged over the chroma samples whose luma origin falls inside the block, so each
+/// block gets a single colour at any scale, odd ones included.
+public final class PixellateFilter: FrameFilter {
+    public static let descriptor = FilterDescriptor(
+        name: "pixellate", label: "Pixellate", category: .stylize,
+        params: [ParameterDescriptor(name: "scale", label: "Scale", type: .integer, default: 8, min: 1, max: 100,
+                                     step: 1, identity: 1)])
+
+    public let blockSize: Int
+    /// Block edges along each axis for the current frame size: luma x, luma y, chroma x, chroma y.
+    private var edges = BlockEdges()
+
+    public init(settings: FilterSettings) {
+        blockSize = Int(settings["scale"])
+    }
+
+    public func apply(to frame: Frame) {
+        guard blockSize > 1 else { return }
+        edges.update(for: frame, blockSize: blockSize)
+        PixellateFilter.averageBlocks(frame.y, columns: edges.lumaX, rows: edges.lumaY)
+        PixellateFilter.averageBlocks(frame.u, columns: edges.chromaX, rows: edges.chromaY)
+        PixellateFilter.averageBlocks(frame.v, columns: edges.chromaX, rows: edges.chromaY)
+    }
+
+    /// Sets every block of `plane` (between consecutive `columns` and `rows` edges) to its mean.
+    static func averageBlocks(_ plane: Plane, columns: [Int], rows: [Int]) {
+        columns.withUnsafeBufferPointer { columns in
+            for blockRow in 0..<(rows.count &- 1) {
+                let top = rows[blockRow], bottom = rows[blockRow &+ 1]
+                for blockColumn in 0..<(columns.count &- 1) {
+                    let left = columns[blockColumn], right = columns[blockColumn &+ 1]
+                    var sum = 0
+                    for y in top..<bottom {
+                        let row = plane.row(y)
+                        for x in left..<right { sum &+= Int(row[x]) }
+                    }
+                    let count = (bottom &- top) &* (right &- left)
+                    let mean = UInt8(truncatingIfNeeded: (sum &+ count / 2) / count)
+                    for y in top..<bottom {
+                        (plane.row(y) + left).update(repeating: mean, count: right &- left)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The block edges of a pixellated frame, recomputed only when the frame size changes.
+struct BlockEdges {
+    private(set) var lumaX: [Int] = []
+    private(set) var lumaY: [Int] = []
+    private(set) var chromaX: [Int] = []
+    private(set) var chromaY: [Int] = []
+    private var size = (width: 0, height: 0)
+
+    mutating func update(for frame: Frame, blockSize: Int) {
+        guard size != (frame.width, frame.height) else { return }
+        size = (frame.width, frame.height)
+        lumaX = Self.edges(length: frame.width, blockSize: blockSize, subsampling: 1)
+        lumaY = Self.edges(length: frame.height, blockSize: blockSize, subsampling: 1)
+        chromaX = Self.edges(length: frame.u.width, blockSize: blockSize, subsampling: 2)
+        chromaY = Self.edges(length: frame.u.height, blockSize: blockSize, subsampling: 2)
+    }
+
+    /// 0, then the first sample index of each later block, then `length`; a sample `i` belongs to
+    /// the block holding luma position `i × subsampling`. Empty blocks are left out.
+    static func edges(length: Int, blockSize: Int, subsampling: Int) -> [Int] {
+        var edges = [0]
+        var block = 1
+        while true {
+            let start = (block * blockSize + subsampling - 1) / subsampling
+            if start >= length { break }
+            if start > edges[edges.count - 1] { edges.append(start) }
+            block += 1
+        }
+        edges.append(length)
+        return edges
+    }
+}

@@ -1,0 +1,53 @@
+/// A video frame in planar 8-bit YUV 4:2:0, full range, BT.601 — the colour space of JFIF, so
+/// frames go to the JPEG encoder as they are. Sources convert whatever they decode into this.
+///
+/// Chroma planes are `ceil(width/2) × ceil(height/2)`. Rows are 64-byte aligned.
+///
+/// Ownership: a frame has one owner at a time. It is handed between threads only through a
+/// synchronised hand-off (``FrameMailbox``) and then touched by the receiver alone, which is
+/// why it may be `@unchecked Sendable`. Frames come from a ``FramePool`` and go back to it.
+public final class Frame: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let y: Plane
+    public let u: Plane
+    public let v: Plane
+    /// Presentation time in seconds from the start of the source.
+    public var time: Double = 0
+    /// The source's frame number, counted from 0 after each open or seek.
+    public var sequence: Int = 0
+
+    private let storage: UnsafeMutableRawPointer
+
+    static let rowAlignment = 64
+
+    public init(width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "frame size must be positive")
+        self.width = width
+        self.height = height
+        let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+        let lumaStride = Frame.aligned(width), chromaStride = Frame.aligned(chromaWidth)
+        let lumaBytes = lumaStride * height, chromaBytes = chromaStride * chromaHeight
+        storage = .allocate(byteCount: lumaBytes + 2 * chromaBytes, alignment: Frame.rowAlignment)
+        let bytes = storage.assumingMemoryBound(to: UInt8.self)
+        y = Plane(base: bytes, width: width, height: height, stride: lumaStride)
+        u = Plane(base: bytes + lumaBytes, width: chromaWidth, height: chromaHeight, stride: chromaStride)
+        v = Plane(base: bytes + lumaBytes + chromaBytes, width: chromaWidth, height: chromaHeight, stride: chromaStride)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The three planes, luma first.
+    public var planes: [Plane] { [y, u, v] }
+
+    /// Copies pixels and timing from `other`, which must have the same size.
+    public func copy(from other: Frame) {
+        y.copy(from: other.y)
+        u.copy(from: other.u)
+        v.copy(from: other.v)
+        time = other.time
+        sequence = other.sequence
+    }
+
+    private static func aligned(_ n: Int) -> Int { (n + rowAlignment - 1) / rowAlignment * rowAlignment }
+}

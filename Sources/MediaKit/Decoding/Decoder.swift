@@ -1,0 +1,253 @@
+import CFFmpeg
+import FilterKit
+
+/// Demuxes and decodes the video stream of one libavformat input into ``Frame``s.
+///
+/// Owns every FFmpeg object it creates and frees them in `deinit`. Not thread-safe: one thread
+/// opens, reads and seeks it. The decoder's own `AVFrame` is never written to; pixels are copied
+/// out (and converted to the frame format) by ``FrameConverter``.
+final class Decoder {
+    let input: String
+    private var formatContext: UnsafeMutablePointer<AVFormatContext>?
+    private var codecContext: UnsafeMutablePointer<AVCodecContext>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let decoded: UnsafeMutablePointer<AVFrame>
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let streamIndex: Int32
+    private let converter: FrameConverter
+    /// Stream time base in seconds per tick, and the stream's first timestamp.
+    private let timeBase: Double
+    private let startTimestamp: Int64
+    private var draining = false
+    /// Packets the decoder refused as corrupt since the last frame.
+    private var corruptPackets = 0
+    /// Called with a one-line message for each recoverable problem (corrupt packet, …).
+    var onWarning: (String) -> Void = { _ in }
+
+    let width: Int
+    let height: Int
+    let codecName: String
+    let frameRate: Double?
+    /// Seconds; nil for live or unknown-length inputs.
+    let duration: Double?
+
+    /// Opens `url` (with `inputFormat` such as "lavfi" or "v4l2" when not probed), finds the
+    /// best video stream and opens its decoder with `threads` threads (0 = automatic).
+    init(url: String, inputFormat: String? = nil, options: [String: String] = [:],
+         threads: Int = 1, outputSize: (width: Int, height: Int)? = nil) throws(MediaError) {
+        input = url
+        avdevice_register_all()
+        av_log_set_level(AV_LOG_FATAL)
+
+        var format: UnsafeMutablePointer<AVFormatContext>? = nil
+        var dictionary: OpaquePointer? = nil
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        defer { av_dict_free(&dictionary) }
+        var demuxer: UnsafePointer<AVInputFormat>? = nil
+        if let inputFormat {
+            demuxer = av_find_input_format(inputFormat)
+            guard demuxer != nil else {
+                throw .openFailed(input: url, reason: "this FFmpeg build has no '\(inputFormat)' input")
+            }
+        }
+        var result = avformat_open_input(&format, url, demuxer, &dictionary)
+        guard result >= 0, let format else {
+            throw .openFailed(input: url, reason: Decoder.openFailureReason(result))
+        }
+        formatContext = format
+
+        result = avformat_find_stream_info(format, nil)
+        if result < 0 {
+            Decoder.release(format: &formatContext, codec: &codecContext)
+            throw .openFailed(input: url, reason: averrorDescription(result))
+        }
+        var codec: UnsafePointer<AVCodec>? = nil
+        let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0)
+        guard index >= 0, let videoStream = format.pointee.streams[Int(index)] else {
+            let noDecoder = index == CFFmpeg_AVERROR_DECODER_NOT_FOUND()
+            let codecName = noDecoder ? Decoder.firstVideoCodecName(format) : nil
+            Decoder.release(format: &formatContext, codec: &codecContext)
+            if let codecName { throw .unsupportedCodec(input: url, codec: codecName) }
+            throw .noVideoStream(input: url)
+        }
+        stream = videoStream
+        streamIndex = index
+        let parameters = videoStream.pointee.codecpar!
+        codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        guard let codec, let context = avcodec_alloc_context3(codec) else {
+            Decoder.release(format: &formatContext, codec: &codecContext)
+            throw .unsupportedCodec(input: url, codec: codecName)
+        }
+        codecContext = context
+        avcodec_parameters_to_context(context, parameters)
+        context.pointee.thread_count = Int32(threads)
+        context.pointee.pkt_timebase = videoStream.pointee.time_base
+        result = avcodec_open2(context, codec, nil)
+        guard result >= 0, parameters.pointee.width > 0, parameters.pointee.height > 0 else {
+            Decoder.release(format: &formatContext, codec: &codecContext)
+            throw .openFailed(input: url, reason: result < 0 ? averrorDescription(result) : "video stream has no picture size")
+        }
+
+        let base = videoStream.pointee.time_base
+        timeBase = av_q2d(base)
+        startTimestamp = videoStream.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : videoStream.pointee.start_time
+        width = outputSize?.width ?? Int(parameters.pointee.width)
+        height = outputSize?.height ?? Int(parameters.pointee.height)
+        let rate = av_guess_frame_rate(format, videoStream, nil)
+        frameRate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
+        if videoStream.pointee.duration != CFFmpeg_AV_NOPTS_VALUE(), videoStream.pointee.duration > 0 {
+            duration = Double(videoStream.pointee.duration) * timeBase
+        } else if format.pointee.duration != CFFmpeg_AV_NOPTS_VALUE(), format.pointee.duration > 0 {
+            duration = Double(format.pointee.duration) / Double(AV_TIME_BASE)
+        } else {
+            duration = nil
+        }
+        converter = FrameConverter(width: width, height: height)
+        packet = av_packet_alloc()
+        decoded = av_frame_alloc()
+    }
+
+    deinit {
+        Decoder.release(format: &formatContext, codec: &codecContext)
+        var packet: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packet)
+        var decoded: UnsafeMutablePointer<AVFrame>? = decoded
+        av_frame_free(&decoded)
+    }
+
+    /// Whether the container supports seeking (files do; pipes, devices and lavfi do not).
+    var canSeek: Bool {
+        guard let format = formatContext, let iformat = format.pointee.iformat else { return false }
+        if iformat.pointee.flags & AVFMT_NOFILE != 0 { return false }
+        guard let io = format.pointee.pb else { return false }
+        return io.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0
+    }
+
+    /// Decodes the next frame into `frame` and returns its time in seconds, or nil at the end.
+    func decodeNext(into frame: Frame) throws(MediaError) -> Double? {
+        guard try receiveFrame() else { return nil }
+        let time = seconds(of: decoded)
+        converter.convert(decoded, into: frame)
+        av_frame_unref(decoded)
+        frame.time = time
+        return time
+    }
+
+    /// Seeks so that the next frame decoded is the first with time ≥ `seconds`, decoding (and
+    /// discarding) frames from the keyframe before it. Past the end, leaves the last frame in
+    /// `frame`. Returns that frame's time.
+    func seek(to seconds: Double, into frame: Frame) throws(MediaError) -> Double {
+        guard canSeek else { throw .notSeekable(input: input) }
+        let target = startTimestamp + Int64((max(0, seconds) / timeBase - 1e-6).rounded(.up))
+        // Some files' indexes land after the target: back off further until they do not.
+        for backoff in [0.0, 1, 5, 30, .infinity] {
+            let seekTarget = backoff.isInfinite ? startTimestamp : target - Int64(backoff / timeBase)
+            let result = av_seek_frame(formatContext, streamIndex, seekTarget, AVSEEK_FLAG_BACKWARD)
+            guard result >= 0 else {
+                if backoff.isInfinite { throw .seekFailed(input: input, seconds: seconds, reason: averrorDescription(result)) }
+                continue
+            }
+            avcodec_flush_buffers(codecContext)
+            draining = false
+            var haveFrame = false
+            while try receiveFrame() {
+                let timestamp = decoded.pointee.best_effort_timestamp
+                if !haveFrame && timestamp > target && !backoff.isInfinite && timestamp != CFFmpeg_AV_NOPTS_VALUE() {
+                    break  // landed after the target: back off
+                }
+                haveFrame = true
+                if timestamp >= target || timestamp == CFFmpeg_AV_NOPTS_VALUE() {
+                    return take(into: frame)
+                }
+                // Keep the latest frame before the target in case the stream ends first.
+                converter.convert(decoded, into: frame)
+                frame.time = self.seconds(of: decoded)
+                av_frame_unref(decoded)
+            }
+            av_frame_unref(decoded)
+            if haveFrame { return frame.time }  // target past the end: the last frame
+        }
+        throw .seekFailed(input: input, seconds: seconds, reason: "no frame found")
+    }
+
+    private func take(into frame: Frame) -> Double {
+        frame.time = seconds(of: decoded)
+        converter.convert(decoded, into: frame)
+        av_frame_unref(decoded)
+        return frame.time
+    }
+
+    private func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double {
+        let timestamp = frame.pointee.best_effort_timestamp
+        guard timestamp != CFFmpeg_AV_NOPTS_VALUE() else { return 0 }
+        return Double(timestamp - startTimestamp) * timeBase
+    }
+
+    /// Runs the send/receive loop until the decoder yields a frame (true) or the stream ends.
+    /// Corrupt packets are skipped with a warning; after 500 in a row the input is given up.
+    private func receiveFrame() throws(MediaError) -> Bool {
+        while true {
+            let received = avcodec_receive_frame(codecContext, decoded)
+            if received == 0 {
+                corruptPackets = 0
+                return true
+            }
+            if received == CFFmpeg_AVERROR_EOF() { return false }
+            if received != CFFmpeg_AVERROR(EAGAIN) {
+                try skipCorrupt(received, at: "decoded frame")
+                continue
+            }
+            if draining { return false }
+            let read = av_read_frame(formatContext, packet)
+            if read == CFFmpeg_AVERROR_EOF() {
+                draining = true
+                avcodec_send_packet(codecContext, nil)
+                continue
+            }
+            if read < 0 {
+                if read == CFFmpeg_AVERROR_INVALIDDATA() {
+                    try skipCorrupt(read, at: "packet")
+                    continue
+                }
+                throw .readFailed(input: input, reason: averrorDescription(read))
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            let sent = avcodec_send_packet(codecContext, packet)
+            if sent < 0 && sent != CFFmpeg_AVERROR(EAGAIN) {
+                let time = (Double(packet.pointee.pts &- startTimestamp) * timeBase * 1000).rounded() / 1000
+                try skipCorrupt(sent, at: "packet at \(time) s")
+            }
+        }
+    }
+
+    private func skipCorrupt(_ code: Int32, at place: String) throws(MediaError) {
+        corruptPackets += 1
+        if corruptPackets > 500 {
+            throw .readFailed(input: input, reason: "too many corrupt packets in a row (\(averrorDescription(code)))")
+        }
+        onWarning("\(input): skipping corrupt \(place): \(averrorDescription(code))")
+    }
+
+    private static func openFailureReason(_ code: Int32) -> String {
+        if code == CFFmpeg_AVERROR_INVALIDDATA() {
+            return "not a video file or an unsupported format (\(averrorDescription(code)))"
+        }
+        return averrorDescription(code)
+    }
+
+    private static func firstVideoCodecName(_ format: UnsafeMutablePointer<AVFormatContext>) -> String? {
+        for i in 0..<Int(format.pointee.nb_streams) {
+            guard let parameters = format.pointee.streams[i]?.pointee.codecpar,
+                  parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
+            return String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        }
+        return nil
+    }
+
+    private static func release(format: inout UnsafeMutablePointer<AVFormatContext>?,
+                                codec: inout UnsafeMutablePointer<AVCodecContext>?) {
+        avcodec_free_context(&codec)
+        avformat_close_input(&format)
+    }
+}

@@ -1,0 +1,158 @@
+import FilterKit
+import Synchronization
+
+/// Decodes, filters and encodes as fast as possible (no pacing) and reports throughput and the
+/// time spent in each stage — the engine of `filtercast bench`.
+///
+/// With one thread every stage runs in turn on the calling thread. With two or more, decoding
+/// runs on its own thread ahead of filter + encode (a blocking two-frame queue between them, so
+/// no frame is skipped); threads beyond two go to FFmpeg's decoder.
+public struct Benchmark: Sendable {
+    public var input: InputSpec
+    public var filter: FilterSettings = .none
+    /// Stop after this many frames; nil = until the end of a file (live sources need a count).
+    public var frameLimit: Int?
+    public var threads: Int = 1
+    public var quality: Int = 80
+
+    public init(input: InputSpec) {
+        self.input = input
+    }
+
+    public struct Result: Sendable, Codable {
+        public var input: String
+        public var filter: String
+        public var width: Int
+        public var height: Int
+        public var threads: Int
+        public var frames: Int
+        public var seconds: Double
+        public var fps: Double
+        /// Mean milliseconds per frame spent in each stage (each on its own thread when pipelined).
+        public var decodeMs: Double
+        public var filterMs: Double
+        public var encodeMs: Double
+        public var bytesPerFrame: Double
+    }
+
+    /// What the stages measured.
+    private struct Totals {
+        var width = 0, height = 0
+        var frames = 0
+        var decode: Duration = .zero
+        var filter: Duration = .zero
+        var encode: Duration = .zero
+        var bytes = 0
+    }
+
+    public func run(warning: @escaping @Sendable (String) -> Void = { _ in }) throws -> Result {
+        if input.isLive && frameLimit == nil {
+            throw MediaError.invalidInput("\(input) never ends: give a frame count")
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let totals = threads <= 1 ? try runSequential(clock, warning) : try runPipelined(clock, warning)
+        let seconds = start.duration(to: clock.now).seconds
+        let count = Double(max(totals.frames, 1))
+        func milliseconds(_ duration: Duration) -> Double { duration.seconds * 1000 / count }
+        return Result(
+            input: input.description, filter: filter.description, width: totals.width, height: totals.height,
+            threads: max(1, threads), frames: totals.frames, seconds: seconds,
+            fps: Double(totals.frames) / max(seconds, 1e-9), decodeMs: milliseconds(totals.decode),
+            filterMs: milliseconds(totals.filter), encodeMs: milliseconds(totals.encode),
+            bytesPerFrame: Double(totals.bytes) / count)
+    }
+
+    private func open(decoderThreads: Int, _ warning: @escaping @Sendable (String) -> Void) throws -> any VideoSource {
+        let source = try input.open(SourceOptions(decoderThreads: decoderThreads))
+        source.onWarning = { warning($0) }
+        return source
+    }
+
+    private func runSequential(_ clock: ContinuousClock, _ warning: @escaping @Sendable (String) -> Void) throws -> Totals {
+        let source = try open(decoderThreads: 1, warning)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        let runner = FilterRunner(selection: FilterSelection(filter))
+        let encoder = try JPEGEncoder(width: frame.width, height: frame.height, quality: quality)
+        var totals = Totals(width: frame.width, height: frame.height)
+        while totals.frames < (frameLimit ?? .max) {
+            let t0 = clock.now
+            guard try source.read(into: frame) else { break }
+            let t1 = clock.now
+            runner.apply(to: frame)
+            let t2 = clock.now
+            totals.bytes += try encoder.encode(frame) { $0.count }
+            let t3 = clock.now
+            totals.decode += t1 - t0
+            totals.filter += t2 - t1
+            totals.encode += t3 - t2
+            totals.frames += 1
+        }
+        return totals
+    }
+
+    private func runPipelined(_ clock: ContinuousClock, _ warning: @escaping @Sendable (String) -> Void) throws -> Totals {
+        // The source moves to the decode thread and is used only there from now on.
+        nonisolated(unsafe) let source = try open(decoderThreads: max(1, threads - 1), warning)
+        var totals = Totals(width: source.info.width, height: source.info.height)
+        let pool = FramePool(width: totals.width, height: totals.height, capacity: 4)
+        let queue = FrameQueue(capacity: 2, policy: .blocking)
+        let decodeOutcome = Mutex<(time: Duration, error: MediaError?)>((.zero, nil))
+        let limit = frameLimit ?? .max
+        let decodeThread = WorkerThread(name: "bench-decode") {
+            var decoded = 0
+            var time: Duration = .zero
+            do throws(MediaError) {
+                while decoded < limit {
+                    let frame = pool.take()
+                    let t0 = clock.now
+                    guard try source.read(into: frame) else {
+                        pool.recycle(frame)
+                        break
+                    }
+                    time += t0.duration(to: clock.now)
+                    decoded += 1
+                    if let refused = queue.put(frame) { pool.recycle(refused) }
+                }
+            } catch {
+                decodeOutcome.withLock { $0.error = error }
+            }
+            decodeOutcome.withLock { $0.time = time }
+            queue.close()
+        }
+
+        let runner = FilterRunner(selection: FilterSelection(filter))
+        let encoder = try JPEGEncoder(width: totals.width, height: totals.height, quality: quality)
+        do {
+            while let frame = queue.take() {
+                let t0 = clock.now
+                runner.apply(to: frame)
+                let t1 = clock.now
+                totals.bytes += try encoder.encode(frame) { $0.count }
+                let t2 = clock.now
+                totals.filter += t1 - t0
+                totals.encode += t2 - t1
+                totals.frames += 1
+                pool.recycle(frame)
+            }
+        } catch {
+            queue.close()
+            while let frame = queue.take() { pool.recycle(frame) }
+            decodeThread.join()
+            throw error
+        }
+        decodeThread.join()
+        let outcome = decodeOutcome.withLock { $0 }
+        if let error = outcome.error { throw error }
+        totals.decode = outcome.time
+        return totals
+    }
+}
+
+extension Duration {
+    /// This duration in seconds, as a Double.
+    public var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) * 1e-18
+    }
+}

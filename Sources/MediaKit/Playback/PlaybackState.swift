@@ -1,0 +1,31 @@
+/// Where playback stands: what the session publishes to viewers.
+public struct PlaybackState: Sendable, Equatable {
+    /// Seconds: the time of the last frame delivered.
+    public var position: Double = 0
+    /// Seconds; nil for live sources.
+    public var duration: Double?
+    public var isPlaying: Bool = true
+    /// The file reached its end and looping is off.
+    public var hasEnded: Bool = false
+    public var isLive: Bool
+    public var speed: Double
+    /// The last error that stopped playback, if any.
+    public var error: String?
+}
+
+/// How to play a source.
+public struct PlaybackOptions: Sendable {
+    /// 0.1…16; 1 = real time.
+    public var speed: Double = 1
+    /// Start again from the beginning at the end of a file (default); otherwise stop on the last frame.
+    public var loops: Bool = true
+    /// Pool size: frames that may be out with the consumer at once, plus one being decoded.
+    public var poolCapacity: Int = 4
+
+    public init(speed: Double = 1, loops: Bool = true) {
+        self.speed = speed
+        self.loops = loops
+    }
+
+    public static let speedRange: ClosedRange<Double> = 0.1...16
+}

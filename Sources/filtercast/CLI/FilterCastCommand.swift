@@ -1,0 +1,70 @@
+import Foundation
+import MediaKit
+
+/// The `filtercast` entry point: picks the subcommand, runs it, maps errors to exit codes
+/// (2 for a bad command line, 1 for anything else).
+enum FilterCastCommand {
+    static let subcommands: [any Subcommand.Type] = [ServeCommand.self, BenchCommand.self, SnapshotCommand.self,
+                                                     FiltersCommand.self]
+
+    static var help: String {
+        let width = subcommands.map { $0.spec.name.count }.max() ?? 0
+        let list = subcommands.map { command in
+            "  " + command.spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.spec.summary
+        }
+        return """
+            FilterCast: a live, filtered video preview for browsers.
+
+            Usage: filtercast [SUBCOMMAND] [OPTIONS]   (no subcommand: serve)
+
+            Subcommands:
+            \(list.joined(separator: "\n"))
+
+            'filtercast SUBCOMMAND --help' describes each one.
+            """
+    }
+
+    static func main(_ arguments: [String]) -> Int32 {
+        if let first = arguments.first, first == "-h" || first == "--help" || first == "help" {
+            print(help)
+            return 0
+        }
+        let name = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "serve"
+        let rest = arguments.first == name ? Array(arguments.dropFirst()) : arguments
+        guard let command = subcommands.first(where: { $0.spec.name == name }) else {
+            printError("unknown subcommand '\(name)' (see 'filtercast --help')")
+            return 2
+        }
+        do {
+            try command.run(try ParsedOptions(rest, for: command.spec))
+            return 0
+        } catch is HelpRequested {
+            print(command.spec.help)
+            return 0
+        } catch let error as UsageError {
+            printError("\(command.spec.name): \(error) (see 'filtercast \(command.spec.name) --help')")
+            return 2
+        } catch {
+            printError("\(command.spec.name): \(error)")
+            return 1
+        }
+    }
+}
+
+/// Parses `--input` (default: the test pattern).
+func parseInput(_ text: String?) throws -> InputSpec {
+    guard let text else { return .defaultTestPattern }
+    do {
+        return try InputSpec(parsing: text)
+    } catch {
+        throw UsageError(description: error.description)
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("filtercast: \(message)\n".utf8))
+}
+
+func printWarning(_ message: String) {
+    FileHandle.standardError.write(Data("filtercast: warning: \(message)\n".utf8))
+}

@@ -1,0 +1,50 @@
+import FilterKit
+import Foundation
+import MediaKit
+
+/// `filtercast bench`: decode → filter → encode as fast as possible, with per-stage timings.
+enum BenchCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "bench",
+        summary: "Decode, filter and JPEG-encode as fast as possible (no pacing) and report the speed of each stage.",
+        usage: "filtercast bench [--input SRC] [--filter NAME] [--param K=V …] [--frames N] [--threads N] [--quality Q] [--json]",
+        options: [inputOption] + FilterOptions.specs + [
+            OptionSpec(name: "--frames", valueName: "N", help: "Stop after N frames (default: the whole file; 300 for live sources)."),
+            OptionSpec(name: "--threads", valueName: "N", help: "1: stages in turn on one thread (default); 2+: decode on its own thread."),
+            OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
+            OptionSpec(name: "--json", valueName: nil, help: "Print the result as one JSON object."),
+        ])
+
+    static func run(_ options: ParsedOptions) throws {
+        let input = try parseInput(options.string("--input"))
+        var benchmark = Benchmark(input: input)
+        benchmark.filter = try FilterOptions.settings(from: options)
+        benchmark.frameLimit = try options.int("--frames", in: 1...10_000_000) ?? (input.isLive ? 300 : nil)
+        benchmark.threads = try options.int("--threads", in: 1...64) ?? 1
+        benchmark.quality = try options.int("--quality", in: 1...100) ?? 80
+        let result = try benchmark.run(warning: { printWarning($0) })
+        if options.has("--json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            return
+        }
+        let rows: [(String, String)] = [
+            ("input", "\(result.input) (\(result.width)x\(result.height))"),
+            ("filter", result.filter),
+            ("threads", String(result.threads)),
+            ("frames", "\(result.frames) in \(fixed(result.seconds, 2)) s"),
+            ("fps", fixed(result.fps, 1)),
+            ("decode", "\(fixed(result.decodeMs, 2)) ms/frame"),
+            ("filter", "\(fixed(result.filterMs, 2)) ms/frame"),
+            ("encode", "\(fixed(result.encodeMs, 2)) ms/frame"),
+            ("jpeg", "\(Int(result.bytesPerFrame.rounded())) bytes/frame"),
+        ]
+        for (label, value) in rows { print(label.padding(toLength: 9, withPad: " ", startingAt: 0) + value) }
+    }
+}
+
+/// `value` with `digits` decimals.
+func fixed(_ value: Double, _ digits: Int) -> String {
+    String(format: "%.\(digits)f", value)
+}

@@ -1,0 +1,39 @@
+import FilterKit
+import Foundation
+
+/// `filtercast filters`: the filter catalog with every parameter's metadata.
+enum FiltersCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "filters",
+        summary: "List the filters and their parameters (names, ranges, defaults).",
+        usage: "filtercast filters [--json]",
+        options: [OptionSpec(name: "--json", valueName: nil,
+                             help: "Print {\"filters\":[…]}, the objects the server's hello and /api/filters carry.")])
+
+    struct Catalog: Encodable {
+        let filters: [FilterDescriptor]
+    }
+
+    static func run(_ options: ParsedOptions) throws {
+        let descriptors = FilterCatalog.standard.descriptors
+        if options.has("--json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(Catalog(filters: descriptors)), as: UTF8.self))
+            return
+        }
+        for filter in descriptors {
+            print("\(filter.name) — \(filter.label) (\(filter.category.rawValue))")
+            for parameter in filter.params {
+                var line = "    \(parameter.name): \(parameter.label), \(parameter.type.rawValue) "
+                line += "\(number(parameter.min))…\(number(parameter.max)), default \(number(parameter.default))"
+                if let identity = parameter.identity { line += ", no effect at \(number(identity))" }
+                print(line)
+            }
+        }
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,48 @@
+import FilterKit
+import Foundation
+import MediaKit
+
+/// `filtercast snapshot`: one filtered frame at an exact time, as a JPEG file.
+enum SnapshotCommand: Subcommand {
+    static let spec = CommandSpec(
+        name: "snapshot",
+        summary: "Write one filtered frame — the first at or after --at — as a JPEG file.",
+        usage: "filtercast snapshot [--input SRC] --at SECONDS [--filter NAME] [--param K=V …] [--quality Q] -o OUT.jpg",
+        options: [inputOption,
+                  OptionSpec(name: "--at", valueName: "SECONDS", help: "Time of the frame (default 0).")]
+            + FilterOptions.specs + [
+            OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 90)."),
+            OptionSpec(name: "-o", valueName: "OUT.jpg", help: "Where to write the JPEG (required)."),
+        ])
+
+    static func run(_ options: ParsedOptions) throws {
+        guard let output = options.string("-o") else { throw UsageError(description: "-o OUT.jpg is required") }
+        let input = try parseInput(options.string("--input"))
+        let time = try options.double("--at", in: 0...1e9) ?? 0
+        let filter = try FilterOptions.settings(from: options)
+        let quality = try options.int("--quality", in: 1...100) ?? 90
+
+        let source = try input.open()
+        source.onWarning = { printWarning($0) }
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        if let seekable = source as? SeekableVideoSource {
+            if let duration = source.info.duration, time > duration {
+                throw UsageError(description: "--at \(time) is past the end of \(source.info.name) (\(fixed(duration, 3)) s)")
+            }
+            try seekable.seek(to: time, into: frame)
+        } else {
+            // A live source has no timeline: wait for the frame that far into the stream.
+            repeat {
+                guard try source.read(into: frame) else { throw MediaError.endOfStream(input: source.info.name) }
+            } while frame.time < time
+        }
+        FilterCatalog.standard.makeFilter(filter).apply(to: frame)
+        let jpeg = try JPEGEncoder(width: frame.width, height: frame.height, quality: quality).encode(frame)
+        do {
+            try Data(jpeg).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw MediaError.invalidInput("cannot write \(output): \(error.localizedDescription)")
+        }
+        print("\(output): \(frame.width)x\(frame.height) frame at \(fixed(frame.time, 3)) s, \(filter), \(jpeg.count) bytes")
+    }
+}

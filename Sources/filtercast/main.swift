@@ -1,0 +1,3 @@
+import Foundation
+
+exit(FilterCastCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,123 @@
+import FilterKit
+import Foundation
+@testable import MediaKit
+import Testing
+
+/// Real-time playback on a real decoder: pacing, pause, frame-accurate seek, loop and end.
+/// Timing checks are behaviour (wide margins), not performance.
+@Suite struct PlayerTests {
+    /// 1 s at 20 fps, a keyframe every 8 frames.
+    static func clip() throws -> String {
+        try TestClips.clip("player-20fps.mp4", TestClips.lavfi(width: 160, height: 120, rate: 20, duration: 1)
+            + ["-c:v", "libx264", "-g", "8", "-pix_fmt", "yuv420p"])
+    }
+
+    static func makePlayer(speed: Double = 1, loops: Bool = true) throws -> Player {
+        let source = try InputSpec.file(try clip()).open()
+        return Player(source: source, options: PlaybackOptions(speed: speed, loops: loops))
+    }
+
+    /// Takes `count` frames (recycling them) and returns their times and arrival instants.
+    static func take(_ count: Int, from player: Player) -> [(time: Double, at: ContinuousClock.Instant)] {
+        var frames: [(Double, ContinuousClock.Instant)] = []
+        while frames.count < count, let frame = player.output.take(timeout: .seconds(5)) {
+            frames.append((frame.time, .now))
+            player.pool.recycle(frame)
+        }
+        return frames
+    }
+
+    @Test func pacesFramesByTimestamp() throws {
+        let player = try Self.makePlayer()
+        player.start()
+        defer { player.stop() }
+        let frames = Self.take(11, from: player)
+        try #require(frames.count == 11)
+        // 10 frame intervals of 50 ms: about 0.5 s of wall time.
+        let elapsed = frames[0].at.duration(to: frames[10].at).seconds
+        #expect(elapsed > 0.4 && elapsed < 1.0, "10 intervals at 20 fps took \(elapsed) s")
+        #expect(abs(frames[10].time - frames[0].time - 0.5) < 1e-6)
+    }
+
+    @Test func speedFactorPlaysFaster() throws {
+        let player = try Self.makePlayer(speed: 4)
+        player.start()
+        defer { player.stop() }
+        let frames = Self.take(11, from: player)
+        try #require(frames.count == 11)
+        let elapsed = frames[0].at.duration(to: frames[10].at).seconds
+        #expect(elapsed < 0.3, "10 intervals at 20 fps × 4 took \(elapsed) s")
+    }
+
+    @Test func pauseStopsFramesAndSeekWhilePausedDeliversTheExactFrame() throws {
+        let player = try Self.makePlayer()
+        player.start()
+        defer { player.stop() }
+        _ = Self.take(2, from: player)
+        player.pause()
+        // Drain what was already on its way, then nothing more may come.
+        while let frame = player.output.take(timeout: .milliseconds(100)) { player.pool.recycle(frame) }
+        #expect(player.output.take(timeout: .milliseconds(300)) == nil)
+        #expect(player.playbackState.isPlaying == false)
+
+        try player.seek(to: 0.62)  // frames are 0.05 s apart: the first at or after 0.62 is 0.65
+        let frame = try #require(player.output.take(timeout: .seconds(2)))
+        #expect(abs(frame.time - 0.65) < 1e-6)
+        #expect(abs(player.playbackState.position - 0.65) < 1e-6)
+        player.pool.recycle(frame)
+        #expect(player.output.take(timeout: .milliseconds(200)) == nil, "a paused seek delivers one frame")
+
+        player.play()
+        let next = try #require(player.output.take(timeout: .seconds(2)))
+        #expect(abs(next.time - 0.7) < 1e-6, "playback resumes after the sought frame")
+        player.pool.recycle(next)
+    }
+
+    @Test func stopsOnTheLastFrameWithoutLoop() throws {
+        let player = try Self.makePlayer(speed: 8, loops: false)
+        player.start()
+        defer { player.stop() }
+        let frames = Self.take(20, from: player)
+        #expect(frames.count == 20)
+        #expect(player.output.take(timeout: .milliseconds(300)) == nil, "nothing after the last frame")
+        #expect(abs((frames.last?.time ?? 0) - 0.95) < 1e-6)
+        #expect(player.playbackState.hasEnded)
+        #expect(abs(player.playbackState.position - 0.95) < 1e-6)
+        player.play()  // play after the end starts over
+        let first = try #require(player.output.take(timeout: .seconds(2)))
+        #expect(first.time == 0)
+        player.pool.recycle(first)
+    }
+
+    @Test func loopsAtTheEndByDefault() throws {
+        let player = try Self.makePlayer(speed: 8)
+        player.start()
+        defer { player.stop() }
+        let times = Self.take(30, from: player).map(\.time)
+        try #require(times.count == 30)
+        #expect(times[19] > 0.9 && times[20] == 0, "frame 21 starts over: \(times[18...21])")
+    }
+
+    @Test func refusesBadSeeksAndLiveSeeks() throws {
+        let player = try Self.makePlayer()
+        #expect(throws: MediaError.self) { try player.seek(to: .nan) }
+        #expect(throws: MediaError.self) { try player.seek(to: -1) }
+        #expect(throws: MediaError.self) { try player.setSpeed(0) }
+
+        let live = Player(source: try InputSpec.testPattern(width: 64, height: 48, rate: 30).open())
+        #expect(throws: MediaError.notSeekable(input: "test pattern 64x48@30")) { try live.seek(to: 1) }
+        #expect(live.playbackState.isLive && live.playbackState.duration == nil)
+    }
+
+    @Test func clockMapsMediaTimeToDeadlines() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var playback = PlaybackClock(clock: clock, speed: 2)
+        #expect(playback.deadline(for: 10, now: start) == start)  // the first frame anchors
+        #expect(playback.deadline(for: 11, now: start) == start.advanced(by: .milliseconds(500)))
+        playback.setSpeed(1, keeping: 11, at: start.advanced(by: .seconds(3)))
+        #expect(playback.deadline(for: 12, now: start) == start.advanced(by: .seconds(4)))
+        playback.invalidate()
+        #expect(!playback.isAnchored)
+    }
+}
