@@ -1,8 +1,9 @@
 /// CIPixellate: replaces each `scale`×`scale` block, aligned to the frame's top-left corner, by
 /// its mean colour. Blocks at the right and bottom edges are cut to fit.
 ///
-/// Chroma is averaged over the chroma samples whose luma origin falls inside the block, so each
-/// block gets a single colour at any scale, odd ones included.
+/// Chroma is averaged over the chroma samples whose top-left luma pixel falls inside the block.
+/// At even scales every block is one colour; at odd scales a chroma sample (two pixels wide)
+/// straddles the edge between two blocks, and takes the colour of the block it starts in.
 public final class PixellateFilter: FrameFilter {
     public static let descriptor = FilterDescriptor(
         name: "pixellate", label: "Pixellate", category: .stylize,

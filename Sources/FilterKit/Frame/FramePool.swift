@@ -29,6 +29,7 @@ public final class FramePool: Sendable {
     public func recycle(_ frame: Frame) {
         guard frame.width == width, frame.height == height else { return }
         idle.withLock { frames in
+            assert(!frames.contains { $0 === frame }, "a frame was recycled twice")
             if frames.count < capacity { frames.append(frame) }
         }
     }

@@ -40,8 +40,11 @@ final class FrameConverter {
         precondition(frame.width == width && frame.height == height, "frame size does not match the converter")
         let format = AVPixelFormat(rawValue: decoded.pointee.format)
         let isRGB = Self.isRGB(format)
+        // Untagged grey is full range, as FFmpeg (swscale) takes it.
+        let isFullRange = isRGB || decoded.pointee.color_range == AVCOL_RANGE_JPEG || Self.isJPEGFormat(format)
+            || (Self.isGray(format) && decoded.pointee.color_range == AVCOL_RANGE_UNSPECIFIED)
         let space = ColorSpace(
-            range: isRGB || decoded.pointee.color_range == AVCOL_RANGE_JPEG || Self.isJPEGFormat(format) ? .full : .limited,
+            range: isFullRange ? .full : .limited,
             matrix: isRGB ? .bt601 : Self.matrix(decoded.pointee.colorspace))
         if colorConverter.source != space { colorConverter = ColorConverter(from: space) }
 
@@ -92,6 +95,14 @@ final class FrameConverter {
     private static func isRGB(_ format: AVPixelFormat) -> Bool {
         guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
         return descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
+    }
+
+    /// Luma-only formats (gray, gray10, ya8, …), not palettes.
+    private static func isGray(_ format: AVPixelFormat) -> Bool {
+        guard let descriptor = av_pix_fmt_desc_get(format) else { return false }
+        let flags = descriptor.pointee.flags
+        return descriptor.pointee.nb_components <= 2
+            && flags & UInt64(AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_HWACCEL) == 0
     }
 
     private static func isJPEGFormat(_ format: AVPixelFormat) -> Bool {

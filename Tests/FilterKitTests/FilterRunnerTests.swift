@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import FilterKit
+
+/// A counter shared with worker threads, checked on the test's own thread afterwards.
+private final class Counter: Sendable {
+    private let value = Atomic<Int>(0)
+    func increment() { value.add(1, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
+}
+
+@Suite("FilterRunner")
+struct FilterRunnerTests {
+    /// Runs `body` on a new thread and waits for it.
+    static func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+    }
+
+    @Test("Starts with the selection it was given")
+    func initialSelection() throws {
+        let sepia = try settings("sepia", ["intensity": 0.5])
+        let runner = FilterRunner(selection: FilterSelection(sepia))
+        #expect(runner.current == .none, "nothing applied yet")
+        let frame = Frame.filled(width: 8, height: 8, y: 128)
+        runner.apply(to: frame)
+        #expect(runner.current == sepia)
+        #expect(frame.v[0, 0] > 128)
+        #expect(FilterSelection().settings == .none)
+    }
+
+    @Test("A selection changed on another thread is picked up at the next apply")
+    func changePickedUpAtNextFrame() throws {
+        let selection = FilterSelection()
+        let runner = FilterRunner(selection: selection)
+        let original = Frame.random(width: 17, height: 11, seed: 42)
+
+        let first = original.clone()
+        runner.apply(to: first)
+        #expect(runner.current == .none)
+        #expect(first.samples == original.samples)
+
+        let pixellate = try settings("pixellate", ["scale": 3])
+        Self.onAnotherThread { selection.select(pixellate) }
+        #expect(selection.settings == pixellate)
+        #expect(runner.current == .none, "nothing changes between frames")
+
+        let second = original.clone()
+        runner.apply(to: second)
+        #expect(runner.current == pixellate)
+        let expected = original.clone()
+        PixellateFilter(settings: pixellate).apply(to: expected)
+        #expect(second.samples == expected.samples)
+
+        // Back to none, again from another thread.
+        Self.onAnotherThread { selection.select(.none) }
+        let third = original.clone()
+        runner.apply(to: third)
+        #expect(runner.current == .none)
+        #expect(third.samples == original.samples)
+    }
+
+    @Test("Frames keep using the selected filter until the selection changes")
+    func selectionPersists() throws {
+        let comic = try settings("comic", ["levels": 3])
+        let runner = FilterRunner(selection: FilterSelection(comic))
+        let reference = ComicFilter(settings: comic)
+        for seed in 0..<5 as Range<UInt64> {
+            let frame = Frame.random(width: 16, height: 9, seed: seed)
+            let expected = frame.clone()
+            runner.apply(to: frame)
+            reference.apply(to: expected)
+            #expect(frame.samples == expected.samples)
+            #expect(runner.current == comic)
+        }
+    }
+
+    @Test("Re-selecting the same settings still applies them")
+    func reselectSame() throws {
+        let sepia = try settings("sepia")
+        let selection = FilterSelection(sepia)
+        let runner = FilterRunner(selection: selection)
+        runner.apply(to: Frame.filled(width: 4, height: 4, y: 100))
+        selection.select(sepia)
+        let frame = Frame.filled(width: 4, height: 4, y: 100)
+        runner.apply(to: frame)
+        #expect(runner.current == sepia)
+        #expect(frame.u[0, 0] < 128 && frame.v[0, 0] > 128)
+    }
+
+    @Test("Concurrent selects while another thread applies", .timeLimit(.minutes(1)))
+    func concurrentSelects() throws {
+        let choices: [FilterSettings] = [
+            .none,
+            try settings("sepia", ["intensity": 0.7]),
+            try settings("pixellate", ["scale": 3]),
+            try settings("comic"),
+        ]
+        let selection = FilterSelection()
+        let selectors = 4, selectsEach = 2_000, frames = 1_500
+        let applied = Counter(), unexpected = Counter(), seen = Counter()
+        let start = ContinuousClock.now
+
+        DispatchQueue.concurrentPerform(iterations: selectors + 1) { worker in
+            if worker == 0 {
+                // The pipeline thread: owns the runner and a frame.
+                let runner = FilterRunner(selection: selection)
+                let frame = Frame.random(width: 16, height: 12, seed: 1)
+                for _ in 0..<frames {
+                    runner.apply(to: frame)
+                    applied.increment()
+                    if !choices.contains(runner.current) { unexpected.increment() }
+                }
+            } else {
+                for i in 0..<selectsEach {
+                    selection.select(choices[(worker + i) % choices.count])
+                    if choices.contains(selection.settings) { seen.increment() }
+                }
+            }
+        }
+        #expect(applied.count == frames)
+        #expect(unexpected.count == 0)
+        #expect(seen.count == selectors * selectsEach)
+
+        // Whatever won the race, the next frame uses the latest selection.
+        let latest = try settings("pixellate", ["scale": 2])
+        selection.select(latest)
+        let runner = FilterRunner(selection: selection)
+        runner.apply(to: Frame(width: 4, height: 4))
+        #expect(runner.current == latest)
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+}

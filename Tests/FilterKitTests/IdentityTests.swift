@@ -1,0 +1,65 @@
+import Testing
+import FilterKit
+
+/// Every filter whose parameters all have an identity value must leave frames untouched,
+/// byte for byte, at those values.
+@Suite("Identity settings")
+struct IdentityTests {
+    /// Settings at the identity of every parameter, for each filter that has one.
+    static let identitySettings: [FilterSettings] = FilterCatalog.standard.descriptors.compactMap { descriptor in
+        var values: [String: Double] = [:]
+        for parameter in descriptor.params {
+            guard let identity = parameter.identity else { return nil }
+            values[parameter.name] = identity
+        }
+        return try? FilterSettings(name: descriptor.name, parameters: values)
+    }
+
+    @Test("The standard filters with an identity are none, sepia and pixellate")
+    func identityFilters() throws {
+        #expect(Self.identitySettings.map(\.name) == ["none", "sepia", "pixellate"])
+        #expect(Self.identitySettings.contains(try settings("sepia", ["intensity": 0])))
+        #expect(Self.identitySettings.contains(try settings("pixellate", ["scale": 1])))
+    }
+
+    @Test("Identity settings leave random frames unchanged",
+          arguments: identitySettings, [Size(17, 11), Size(8, 8), Size(7, 5), Size(1, 1), Size(2, 3), Size(64, 36)])
+    func identityLeavesFramesUnchanged(settings: FilterSettings, size: Size) {
+        let filter = FilterCatalog.standard.makeFilter(settings)
+        for seed in [1, 2, 3] as [UInt64] {
+            let original = Frame.random(width: size.width, height: size.height, seed: seed)
+            let frame = original.clone()
+            filter.apply(to: frame)
+            #expect(frame.samples == original.samples, "\(settings) on \(size), seed \(seed)")
+            // Applying again on the same instance too.
+            filter.apply(to: frame)
+            #expect(frame.samples == original.samples)
+        }
+    }
+
+    @Test("Identity settings leave every 8-bit value unchanged", arguments: identitySettings)
+    func identityOnAllValues(settings: FilterSettings) {
+        // 32×16 luma holds 0…255 twice over; the 16×8 chroma planes hold 0…127 and 128…255.
+        let frame = Frame(width: 32, height: 16)
+        for y in 0..<16 { for x in 0..<32 { frame.y[x, y] = UInt8((y * 32 + x) % 256) } }
+        for y in 0..<8 {
+            for x in 0..<16 {
+                frame.u[x, y] = UInt8(y * 16 + x)
+                frame.v[x, y] = UInt8(255 - (y * 16 + x))
+            }
+        }
+        let original = frame.clone()
+        FilterCatalog.standard.makeFilter(settings).apply(to: frame)
+        #expect(frame.samples == original.samples)
+    }
+
+    @Test("Non-identity settings do change frames (the identity tests can fail)")
+    func nonIdentityChanges() throws {
+        for settings in [try settings("sepia", ["intensity": 0.1]), try settings("pixellate", ["scale": 2]), try settings("comic")] {
+            let original = Frame.random(width: 17, height: 11, seed: 9)
+            let frame = original.clone()
+            FilterCatalog.standard.makeFilter(settings).apply(to: frame)
+            #expect(frame.samples != original.samples, "\(settings)")
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import FilterKit
+import Foundation
+import MediaKit
+import Testing
+
+@Suite("Frame-accurate seeking", .timeLimit(.minutes(1)))
+struct SeekTests {
+    static let rate = 25
+    static let frameCount = 50
+    /// 2 s at 25 fps with a keyframe every 12 frames (and x264's default B-frames).
+    static let clip = ClipSpec("seek-h264-g12.mp4", rate: rate, frameCount: frameCount,
+                               codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "12"])
+
+    /// The frame a seek to `seconds` must give: the first at or after it, the last past the end.
+    static func expectedIndex(_ seconds: Double, frameCount: Int = frameCount, rate: Int = rate) -> Int {
+        min(frameCount - 1, max(0, Int((seconds * Double(rate) - 1e-6).rounded(.up))))
+    }
+
+    static func open(_ path: String) throws -> any SeekableVideoSource {
+        let source = try InputSpec.file(path).open()
+        return try #require(source as? any SeekableVideoSource, "\(path) should be seekable")
+    }
+
+    /// Checks that `frame` is frame `index` of `path`: its time, and its luma against ffmpeg's
+    /// (closer to it than to the neighbouring frame, so that a one-frame slip cannot pass).
+    static func expectFrame(_ frame: Frame, is index: Int, of path: String, rate: Int = rate,
+                            frameCount: Int = frameCount, _ context: String) throws {
+        let expectedTime = Double(index) / Double(rate)
+        #expect(abs(frame.time - expectedTime) < 1e-6,
+                "\(context): got the frame at \(frame.time) s, expected frame \(index) at \(expectedTime) s")
+        let luma = frame.y.bytes
+        let value = psnr(luma, try TestClips.referenceFrame(of: path, index: index, pixelFormat: "gray"))
+        #expect(value >= 40, "\(context): luma PSNR against ffmpeg's frame \(index) is \(formatted(value)) dB")
+        let neighbour = index == frameCount - 1 ? index - 1 : index + 1
+        let neighbourValue = psnr(luma, try TestClips.referenceFrame(of: path, index: neighbour, pixelFormat: "gray"))
+        #expect(neighbourValue < value,
+                "\(context): closer to frame \(neighbour) (\(formatted(neighbourValue)) dB) than to frame \(index)")
+    }
+
+    @Test("seek gives the first frame at or after the time, then read continues",
+          arguments: [0, 0.01, 0.44, 0.48, 0.5, 0.52, 1.0, 1.96, 5.0])
+    func seekThenRead(_ seconds: Double) throws {
+        let path = try Self.clip.make()
+        let source = try Self.open(path)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        try source.seek(to: seconds, into: frame)
+        let index = Self.expectedIndex(seconds)
+        try Self.expectFrame(frame, is: index, of: path, "seek to \(seconds) s")
+        #expect(frame.sequence == index)
+
+        let next = Frame(width: frame.width, height: frame.height)
+        if index < Self.frameCount - 1 {
+            #expect(try source.read(into: next), "read after seeking to \(seconds) s")
+            try Self.expectFrame(next, is: index + 1, of: path, "read after seeking to \(seconds) s")
+            #expect(next.sequence == index + 1)
+        } else {
+            #expect(try source.read(into: next) == false, "past the last frame, read must report the end")
+        }
+    }
+
+    @Test("repeated seeks on one source, backwards, forwards and after the end")
+    func seekSequence() throws {
+        let path = try Self.clip.make()
+        let source = try Self.open(path)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        for seconds in [1.96, 0.0, 0.52, 5.0, 0.5, 1.0, 0.44] {
+            try source.seek(to: seconds, into: frame)
+            try Self.expectFrame(frame, is: Self.expectedIndex(seconds), of: path, "seek to \(seconds) s in a sequence")
+        }
+        // Read to the end, then seek back.
+        while try source.read(into: frame) {}
+        try source.seek(to: 0.3, into: frame)
+        try Self.expectFrame(frame, is: Self.expectedIndex(0.3), of: path, "seek to 0.3 s after the end")
+        #expect(try source.read(into: frame))
+        #expect(abs(frame.time - Double(Self.expectedIndex(0.3) + 1) / 25) < 1e-6)
+    }
+
+    @Test("a negative time gives the first frame")
+    func seekNegative() throws {
+        let path = try Self.clip.make()
+        let source = try Self.open(path)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        try source.seek(to: -3, into: frame)
+        try Self.expectFrame(frame, is: 0, of: path, "seek to -3 s")
+    }
+
+    @Test("a non-finite time is refused with a message naming the input", arguments: [Double.nan, .infinity])
+    func seekNonFinite(_ seconds: Double) throws {
+        let path = try Self.clip.make()
+        let source = try Self.open(path)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        let error = #expect(throws: MediaError.self) { try source.seek(to: seconds, into: frame) }
+        #expect(error?.description.contains(path) == true, "\(String(describing: error))")
+        // The source is still usable.
+        try source.seek(to: 0.52, into: frame)
+        try Self.expectFrame(frame, is: 13, of: path, "seek to 0.52 s after a refused seek")
+    }
+
+    static let containers: [ClipSpec] = [
+        ClipSpec("seek-h264.mkv", rate: rate, frameCount: frameCount,
+                 codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "12"]),
+        ClipSpec("seek-vp9.webm", rate: rate, frameCount: frameCount,
+                 codec: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "300k", "-g", "12"]),
+        ClipSpec("seek-mpeg4.avi", rate: rate, frameCount: frameCount, codec: ["-c:v", "mpeg4", "-q:v", "3", "-g", "12"]),
+        ClipSpec("seek-h264.ts", rate: rate, frameCount: frameCount,
+                 codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "12", "-f", "mpegts"]),
+    ]
+
+    @Test("seeks accurately in other containers", arguments: containers)
+    func seekInContainer(_ clip: ClipSpec) throws {
+        let path = try clip.make()
+        let source = try Self.open(path)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        for seconds in [1.0, 0.52, 1.96, 0.0] {
+            try source.seek(to: seconds, into: frame)
+            try Self.expectFrame(frame, is: Self.expectedIndex(seconds), of: path, "\(clip.name): seek to \(seconds) s")
+        }
+    }
+
+    @Test("an mp4 cut with -c copy (edit list, pre-roll) decodes and seeks like ffmpeg")
+    func editList() throws {
+        let whole = try Self.clip.make()
+        // Cut at 0.5 s: the stream starts at the keyframe at 0.48 s, and the edit list hides it.
+        let path = TestClips.path("cut-edit-list.mp4")
+        try TestClips.ffmpeg(["-ss", "0.5", "-i", whole, "-c", "copy", path])
+        let expectedCount = try TestClips.ffmpeg(["-i", path, "-fps_mode", "passthrough", "-f", "rawvideo",
+                                                  "-pix_fmt", "gray", "-"]).count / (160 * 120)
+        let source = try Self.open(path)
+        let decoded = try decodeAll(source, keep: 0)
+        #expect(decoded.times.count == expectedCount, "decoded \(decoded.times.count), ffmpeg \(expectedCount)")
+        #expect(abs((decoded.times.first ?? -1) - 0) < 1e-6, "first frame at \(decoded.times.first ?? -1) s")
+        let first = try #require(decoded.kept)
+        try Self.expectFrame(first, is: 0, of: path, frameCount: expectedCount, "first frame of the cut")
+
+        let frame = Frame(width: 160, height: 120)
+        for seconds in [0.52, 0.0, 1.0] {
+            try source.seek(to: seconds, into: frame)
+            try Self.expectFrame(frame, is: Self.expectedIndex(seconds, frameCount: expectedCount), of: path,
+                                 frameCount: expectedCount, "cut clip: seek to \(seconds) s")
+        }
+    }
+
+    @Test("a live source cannot seek")
+    func liveSourceIsNotSeekable() throws {
+        let source = try InputSpec.testPattern(width: 64, height: 48, rate: 10).open()
+        #expect(!(source is any SeekableVideoSource))
+    }
+}
