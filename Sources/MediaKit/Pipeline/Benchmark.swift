@@ -4,9 +4,11 @@ import Synchronization
 /// Decodes, filters and encodes as fast as possible (no pacing) and reports throughput and the
 /// time spent in each stage — the engine of `filtercast bench`.
 ///
-/// With one thread every stage runs in turn on the calling thread. With two or more, decoding
-/// runs on its own thread ahead of filter + encode (a blocking two-frame queue between them, so
-/// no frame is skipped); threads beyond two go to FFmpeg's decoder.
+/// With one thread every stage runs in turn on the calling thread, and FFmpeg's decoder uses
+/// one thread. With N ≥ 2, decoding runs on its own thread ahead of filter + encode (a blocking
+/// two-frame queue between them, so no frame is skipped) and FFmpeg's decoder gets N frame
+/// threads: the decoder's work then spreads over the cores that filter + encode leave idle,
+/// instead of one pipeline stage waiting on the other.
 public struct Benchmark: Sendable {
     public var input: InputSpec
     public var filter: FilterSettings = .none
@@ -93,7 +95,7 @@ public struct Benchmark: Sendable {
 
     private func runPipelined(_ clock: ContinuousClock, _ warning: @escaping @Sendable (String) -> Void) throws -> Totals {
         // The source moves to the decode thread and is used only there from now on.
-        nonisolated(unsafe) let source = try open(decoderThreads: max(1, threads - 1), warning)
+        nonisolated(unsafe) let source = try open(decoderThreads: threads, warning)
         var totals = Totals(width: source.info.width, height: source.info.height)
         let pool = FramePool(width: totals.width, height: totals.height, capacity: 4)
         let queue = FrameQueue(capacity: 2, policy: .blocking)

@@ -121,6 +121,7 @@ public final class Player: @unchecked Sendable {
         let wallClock = ContinuousClock()
         var clock = PlaybackClock(clock: wallClock, speed: state.speed)
         var waitingFrame: Frame?  // decoded but not yet due when playback paused
+        var shownTime: Double?    // the last frame delivered: the clock restarts from it
         defer { if let waitingFrame { pool.recycle(waitingFrame) } }
         while true {
             switch nextStep() {
@@ -133,6 +134,7 @@ public final class Player: @unchecked Sendable {
                     try (source as! SeekableVideoSource).seek(to: target, into: frame)
                     clock.invalidate()
                     deliver(frame)
+                    shownTime = frame.time
                 } catch {
                     pool.recycle(frame)
                     fail(error)
@@ -157,6 +159,7 @@ public final class Player: @unchecked Sendable {
                         continue
                     }
                 }
+                if !clock.isAnchored, let shownTime { clock.anchor(shownTime, at: wallClock.now) }
                 var deadline = clock.deadline(for: frame.time, now: wallClock.now)
                 if info.isLive, wallClock.now - deadline > .milliseconds(500) {
                     // A live source that fell behind (a stall, a slow machine) starts over from now.
@@ -165,6 +168,7 @@ public final class Player: @unchecked Sendable {
                 }
                 if waitUntil(deadline, wallClock) {
                     deliver(frame)
+                    shownTime = frame.time
                 } else {
                     waitingFrame = frame  // interrupted by a command: decide again
                     clock.invalidate()
