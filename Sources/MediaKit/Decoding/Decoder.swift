@@ -123,14 +123,33 @@ final class Decoder {
         return io.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0
     }
 
-    /// Decodes the next frame into `frame` and returns its time in seconds, or nil at the end.
-    func decodeNext(into frame: Frame) throws(MediaError) -> Double? {
-        guard try receiveFrame() else { return nil }
-        let time = seconds(of: decoded)
+    /// Frames delivered since the open or the last seek (the next frame's `sequence`).
+    private var sequence = 0
+
+    /// Decodes the next frame into `frame`; false at the end.
+    func decodeNext(into frame: Frame) throws(MediaError) -> Bool {
+        guard try receiveFrame() else { return false }
+        frame.time = seconds(of: decoded)
+        frame.sequence = nextSequence()
         converter.convert(decoded, into: frame)
         av_frame_unref(decoded)
-        frame.time = time
-        return time
+        return true
+    }
+
+    /// Decodes the next picture into `picture` (releasing what it held) without converting it;
+    /// false at the end.
+    func decodeNext(into picture: DecodedPicture) throws(MediaError) -> Bool {
+        guard try receiveFrame() else { return false }
+        picture.release()
+        av_frame_move_ref(picture.avFrame, decoded)
+        picture.time = seconds(of: picture.avFrame)
+        picture.sequence = nextSequence()
+        return true
+    }
+
+    private func nextSequence() -> Int {
+        defer { sequence += 1 }
+        return sequence
     }
 
     /// Seeks so that the next frame decoded is the first with time ≥ `seconds`, decoding (and
@@ -160,9 +179,7 @@ final class Decoder {
                     return take(into: frame)
                 }
                 // Keep the latest frame before the target in case the stream ends first.
-                converter.convert(decoded, into: frame)
-                frame.time = self.seconds(of: decoded)
-                av_frame_unref(decoded)
+                _ = take(into: frame)
             }
             av_frame_unref(decoded)
             if haveFrame { return frame.time }  // target past the end: the last frame
@@ -172,6 +189,8 @@ final class Decoder {
 
     private func take(into frame: Frame) -> Double {
         frame.time = seconds(of: decoded)
+        sequence = Int((frame.time * (frameRate ?? 30)).rounded())
+        frame.sequence = nextSequence()
         converter.convert(decoded, into: frame)
         av_frame_unref(decoded)
         return frame.time

@@ -7,9 +7,9 @@ import FilterKit
 /// 4:2:0 8-bit pictures of the output size take one pass of ``ColorConverter`` straight from the
 /// decoder's planes. Anything else (4:2:2, 4:4:4, RGB, 10-bit, another size) is first converted
 /// by swscale into the frame itself, then range and matrix are fixed in place.
-final class FrameConverter {
-    let width: Int
-    let height: Int
+public final class FrameConverter {
+    public let width: Int
+    public let height: Int
     private var colorConverter = ColorConverter(from: .jpeg)
     private var scaler: OpaquePointer?
     /// What the scaler was made for: input size and format.
@@ -21,7 +21,8 @@ final class FrameConverter {
     private let destinationPlanes = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 4)
     private let destinationStrides = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
 
-    init(width: Int, height: Int) {
+    /// A converter to frames of `width × height` (a source's `info` size).
+    public init(width: Int, height: Int) {
         self.width = width
         self.height = height
         destinationPlanes.initialize(repeating: nil, count: 4)
@@ -34,6 +35,13 @@ final class FrameConverter {
         sourceStrides.deallocate()
         destinationPlanes.deallocate()
         destinationStrides.deallocate()
+    }
+
+    /// Converts `picture` into `frame`, with its time and sequence number. Does not release it.
+    public func convert(_ picture: DecodedPicture, into frame: Frame) {
+        convert(picture.avFrame, into: frame)
+        frame.time = picture.time
+        frame.sequence = picture.sequence
     }
 
     func convert(_ decoded: UnsafeMutablePointer<AVFrame>, into frame: Frame) {

@@ -4,11 +4,9 @@ import Synchronization
 /// Decodes, filters and encodes as fast as possible (no pacing) and reports throughput and the
 /// time spent in each stage — the engine of `filtercast bench`.
 ///
-/// With one thread every stage runs in turn on the calling thread, and FFmpeg's decoder uses
-/// one thread. With N ≥ 2, decoding runs on its own thread ahead of filter + encode (a blocking
-/// two-frame queue between them, so no frame is skipped) and FFmpeg's decoder gets N frame
-/// threads: the decoder's work then spreads over the cores that filter + encode leave idle,
-/// instead of one pipeline stage waiting on the other.
+/// With one thread every stage runs in turn on the calling thread. With N ≥ 2, decoding runs on
+/// its own thread ahead of conversion + filter + encode (blocking hand-offs, so no frame is
+/// skipped), which balances the two stages; FFmpeg's decoder gets the threads beyond two.
 public struct Benchmark: Sendable {
     public var input: InputSpec
     public var filter: FilterSettings = .none
@@ -30,7 +28,8 @@ public struct Benchmark: Sendable {
         public var frames: Int
         public var seconds: Double
         public var fps: Double
-        /// Mean milliseconds per frame spent in each stage (each on its own thread when pipelined).
+        /// Mean milliseconds per frame spent in each stage (each on its own thread when pipelined);
+        /// decoding includes the conversion to the frame format.
         public var decodeMs: Double
         public var filterMs: Double
         public var encodeMs: Double
@@ -93,60 +92,70 @@ public struct Benchmark: Sendable {
         return totals
     }
 
+    /// Decoding alone on its own thread; conversion, filter and encode on the calling thread.
+    /// Decoded pictures go round between two queues — filled ones forward, released ones back —
+    /// so the steady state allocates nothing and neither side can run more than
+    /// `picturesInFlight` ahead.
     private func runPipelined(_ clock: ContinuousClock, _ warning: @escaping @Sendable (String) -> Void) throws -> Totals {
         // The source moves to the decode thread and is used only there from now on.
-        nonisolated(unsafe) let source = try open(decoderThreads: threads, warning)
+        nonisolated(unsafe) let source = try open(decoderThreads: threads - 1, warning)
         var totals = Totals(width: source.info.width, height: source.info.height)
-        let pool = FramePool(width: totals.width, height: totals.height, capacity: 4)
-        let queue = FrameQueue(capacity: 2, policy: .blocking)
+        let picturesInFlight = 3
+        let decoded = HandoffQueue<DecodedPicture>(capacity: picturesInFlight, policy: .blocking)
+        let released = HandoffQueue<DecodedPicture>(capacity: picturesInFlight, policy: .blocking)
+        for _ in 0..<picturesInFlight { released.put(DecodedPicture()) }
         let decodeOutcome = Mutex<(time: Duration, error: MediaError?)>((.zero, nil))
         let limit = frameLimit ?? .max
         let decodeThread = WorkerThread(name: "bench-decode") {
-            var decoded = 0
+            var count = 0
             var time: Duration = .zero
             do throws(MediaError) {
-                while decoded < limit {
-                    let frame = pool.take()
+                while count < limit, let picture = released.take() {
                     let t0 = clock.now
-                    guard try source.read(into: frame) else {
-                        pool.recycle(frame)
-                        break
-                    }
+                    guard try source.read(into: picture) else { break }
                     time += t0.duration(to: clock.now)
-                    decoded += 1
-                    if let refused = queue.put(frame) { pool.recycle(refused) }
+                    count += 1
+                    decoded.put(picture)
                 }
             } catch {
                 decodeOutcome.withLock { $0.error = error }
             }
             decodeOutcome.withLock { $0.time = time }
-            queue.close()
+            decoded.close()
         }
 
+        let frame = Frame(width: totals.width, height: totals.height)
+        let converter = FrameConverter(width: totals.width, height: totals.height)
         let runner = FilterRunner(selection: FilterSelection(filter))
-        let encoder = try JPEGEncoder(width: totals.width, height: totals.height, quality: quality)
+        let encoder: JPEGEncoder
         do {
-            while let frame = queue.take() {
+            encoder = try JPEGEncoder(width: totals.width, height: totals.height, quality: quality)
+            while let picture = decoded.take() {
                 let t0 = clock.now
-                runner.apply(to: frame)
+                converter.convert(picture, into: frame)
+                picture.release()
+                released.put(picture)
                 let t1 = clock.now
-                totals.bytes += try encoder.encode(frame) { $0.count }
+                runner.apply(to: frame)
                 let t2 = clock.now
-                totals.filter += t1 - t0
-                totals.encode += t2 - t1
+                totals.bytes += try encoder.encode(frame) { $0.count }
+                let t3 = clock.now
+                totals.decode += t1 - t0
+                totals.filter += t2 - t1
+                totals.encode += t3 - t2
                 totals.frames += 1
-                pool.recycle(frame)
             }
         } catch {
-            queue.close()
-            while let frame = queue.take() { pool.recycle(frame) }
+            released.close()
+            decoded.close()
             decodeThread.join()
             throw error
         }
+        released.close()
         decodeThread.join()
         let outcome = decodeOutcome.withLock { $0 }
         if let error = outcome.error { throw error }
-        totals.decode = outcome.time
+        totals.decode += outcome.time
         return totals
     }
 }

@@ -4,7 +4,6 @@ import FilterKit
 public final class FileSource: SeekableVideoSource {
     public let info: SourceInfo
     private let decoder: Decoder
-    private var sequence = 0
 
     init(decoder: Decoder) {
         self.decoder = decoder
@@ -18,10 +17,11 @@ public final class FileSource: SeekableVideoSource {
     }
 
     public func read(into frame: Frame) throws(MediaError) -> Bool {
-        guard try decoder.decodeNext(into: frame) != nil else { return false }
-        frame.sequence = sequence
-        sequence += 1
-        return true
+        try decoder.decodeNext(into: frame)
+    }
+
+    public func read(into picture: DecodedPicture) throws(MediaError) -> Bool {
+        try decoder.decodeNext(into: picture)
     }
 
     public func seek(to seconds: Double, into frame: Frame) throws(MediaError) {
@@ -29,9 +29,5 @@ public final class FileSource: SeekableVideoSource {
             throw .seekFailed(input: info.name, seconds: seconds, reason: "the position must be a finite number")
         }
         _ = try decoder.seek(to: seconds, into: frame)
-        let rate = info.frameRate ?? 30
-        sequence = Int((frame.time * rate).rounded())
-        frame.sequence = sequence
-        sequence += 1
     }
 }

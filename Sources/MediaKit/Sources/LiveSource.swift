@@ -1,10 +1,10 @@
 import FilterKit
 
 /// A live source — the test pattern, a camera, a network stream: endless, with no timeline.
+/// Its end is an error: a live stream that stops has failed.
 public final class LiveSource: VideoSource {
     public let info: SourceInfo
     private let decoder: Decoder
-    private var sequence = 0
 
     init(decoder: Decoder, name: String) {
         self.decoder = decoder
@@ -18,11 +18,14 @@ public final class LiveSource: VideoSource {
     }
 
     public func read(into frame: Frame) throws(MediaError) -> Bool {
-        guard try decoder.decodeNext(into: frame) != nil else {
-            throw .readFailed(input: info.name, reason: "the live stream ended")
-        }
-        frame.sequence = sequence
-        sequence += 1
+        guard try decoder.decodeNext(into: frame) else { throw ended }
         return true
     }
+
+    public func read(into picture: DecodedPicture) throws(MediaError) -> Bool {
+        guard try decoder.decodeNext(into: picture) else { throw ended }
+        return true
+    }
+
+    private var ended: MediaError { .readFailed(input: info.name, reason: "the live stream ended") }
 }

@@ -24,6 +24,10 @@ public protocol VideoSource: AnyObject {
     /// at the end of a file; live sources never end but may throw when they fail.
     func read(into frame: Frame) throws(MediaError) -> Bool
 
+    /// Decodes the next picture without converting it, for pipelines that convert on another
+    /// thread (with a ``FrameConverter`` of the source's size). Same end and errors as `read`.
+    func read(into picture: DecodedPicture) throws(MediaError) -> Bool
+
     /// Receives one line per recoverable problem, such as a corrupt packet that was skipped.
     var onWarning: (String) -> Void { get set }
 }

@@ -1,0 +1,74 @@
+import FilterKit
+import Foundation
+
+/// A small bounded hand-off of items (frames, decoded pictures) between two threads.
+///
+/// - `.latestWins`: `put` never waits; when full, the oldest waiting item is pushed out and
+///   returned to the caller (to recycle), so a slow consumer sees fresh frames, never a backlog.
+/// - `.blocking`: `put` waits for room, so no item is lost (benchmarks, recording).
+///
+/// `close()` wakes everyone: `take` then drains what is left and returns nil, `put` refuses.
+public final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
+    public enum Policy: Sendable {
+        case latestWins
+        case blocking
+    }
+
+    public let capacity: Int
+    public let policy: Policy
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var closed = false
+
+    public init(capacity: Int = 1, policy: Policy) {
+        precondition(capacity > 0, "a queue holds at least one frame")
+        self.capacity = capacity
+        self.policy = policy
+        items.reserveCapacity(capacity)
+    }
+
+    /// Hands `item` over. Returns the item the consumer will not get — one pushed out
+    /// (latest wins), or `item` itself after `close()` — so the caller can recycle it.
+    @discardableResult
+    public func put(_ item: Item) -> Item? {
+        condition.lock()
+        defer { condition.unlock() }
+        while policy == .blocking && items.count == capacity && !closed { condition.wait() }
+        if closed { return item }
+        var displaced: Item? = nil
+        if items.count == capacity { displaced = items.removeFirst() }
+        items.append(item)
+        condition.broadcast()
+        return displaced
+    }
+
+    /// The oldest waiting item; waits for one, for at most `timeout` when given. Nil once closed
+    /// and empty, or when the time is up.
+    public func take(timeout: Duration? = nil) -> Item? {
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0.seconds) }
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty && !closed {
+            if let deadline {
+                if !condition.wait(until: deadline) && items.isEmpty { return nil }
+            } else {
+                condition.wait()
+            }
+        }
+        guard !items.isEmpty else { return nil }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
+    public func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// The frame hand-off between pipeline stages.
+public typealias FrameQueue = HandoffQueue<Frame>

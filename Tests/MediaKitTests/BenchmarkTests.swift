@@ -1,0 +1,66 @@
+import FilterKit
+@testable import MediaKit
+import Testing
+
+/// `Benchmark` runs the real pipeline: sequential and pipelined runs must do the same work.
+@Suite struct BenchmarkTests {
+    static func clip() throws -> String {
+        try TestClips.clip("bench-24.mp4", TestClips.lavfi(width: 176, height: 144, rate: 24, duration: 1)
+            + ["-c:v", "libx264", "-g", "10", "-pix_fmt", "yuv420p"])
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func encodesEveryFrameOnce(threads: Int) throws {
+        var benchmark = Benchmark(input: .file(try Self.clip()))
+        benchmark.threads = threads
+        benchmark.filter = try FilterSettings(name: "sepia")
+        let result = try benchmark.run()
+        #expect(result.frames == 24)
+        #expect(result.width == 176 && result.height == 144)
+        #expect(result.fps > 0 && result.decodeMs > 0 && result.encodeMs > 0)
+
+        benchmark.threads = 1
+        let sequential = try benchmark.run()
+        #expect(result.bytesPerFrame == sequential.bytesPerFrame, "same frames, same JPEGs")
+    }
+
+    @Test func appliesTheFilter() throws {
+        var benchmark = Benchmark(input: .file(try Self.clip()))
+        let plain = try benchmark.run()
+        benchmark.filter = try FilterSettings(name: "pixellate", parameters: ["scale": 16])
+        let pixellated = try benchmark.run()
+        #expect(pixellated.bytesPerFrame < plain.bytesPerFrame * 0.8, "flat blocks compress better")
+    }
+
+    @Test func stopsAtTheFrameLimitAndNeedsOneForLiveSources() throws {
+        var benchmark = Benchmark(input: .testPattern(width: 64, height: 48, rate: 30))
+        #expect(throws: MediaError.self) { try benchmark.run() }
+        benchmark.frameLimit = 7
+        benchmark.threads = 2
+        #expect(try benchmark.run().frames == 7)
+    }
+
+    @Test func convertingADecodedPictureElsewhereGivesTheSameFrame() throws {
+        let direct = try InputSpec.file(try Self.clip()).open()
+        let split = try InputSpec.file(try Self.clip()).open()
+        let converter = FrameConverter(width: split.info.width, height: split.info.height)
+        let expected = Frame(width: direct.info.width, height: direct.info.height)
+        let actual = Frame(width: split.info.width, height: split.info.height)
+        let picture = DecodedPicture()
+        for index in 0..<5 {
+            #expect(try direct.read(into: expected))
+            #expect(try split.read(into: picture))
+            converter.convert(picture, into: actual)
+            picture.release()
+            #expect(actual.sequence == index && expected.sequence == index)
+            #expect(actual.time == expected.time)
+            for plane in 0..<3 {
+                let a = actual.planes[plane], e = expected.planes[plane]
+                for row in 0..<a.height {
+                    #expect(Array(UnsafeBufferPointer(start: a.row(row), count: a.width))
+                        == Array(UnsafeBufferPointer(start: e.row(row), count: e.width)))
+                }
+            }
+        }
+    }
+}
