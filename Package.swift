@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
         .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG"]),
         .testTarget(name: "ShimTests", dependencies: ["CFFmpeg", "CTurboJPEG", "CWebSockets"]),
+        .testTarget(name: "FilterCastCLITests", dependencies: ["filtercast"]),
     ],
     swiftLanguageModes: [.v6]
 )

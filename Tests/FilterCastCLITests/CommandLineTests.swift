@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// The `filtercast` executable as a user meets it: help, exit codes, one-line errors, outputs.
+@Suite struct CommandLineTests {
+    @Test(arguments: [[], ["bench"], ["snapshot"], ["filters"], ["serve"]])
+    func helpIsThereForEverySubcommand(_ subcommand: [String]) throws {
+        let run = try CLI.run(subcommand + ["--help"])
+        #expect(run.status == 0)
+        #expect(run.output.contains("Usage: filtercast"))
+    }
+
+    /// (arguments, expected exit code, words the single error line must contain)
+    static let badCommandLines: [([String], Int32, [String])] = [
+        (["frobnicate"], 2, ["frobnicate"]),
+        (["bench", "--bogus"], 2, ["--bogus"]),
+        (["bench", "--frames", "many"], 2, ["--frames", "many"]),
+        (["bench", "--threads", "0"], 2, ["--threads"]),
+        (["bench", "--input", "test:0x0"], 2, ["test:0x0"]),
+        (["snapshot", "--input", "x.mp4"], 2, ["-o"]),
+        (["snapshot", "--filter", "nope", "-o", "x.jpg"], 2, ["nope", "sepia"]),
+        (["snapshot", "--filter", "sepia", "--param", "intensity=5", "-o", "x.jpg"], 2, ["intensity", "0…1", "5"]),
+        (["snapshot", "--filter", "sepia", "--param", "radius=5", "-o", "x.jpg"], 2, ["radius", "intensity"]),
+        (["snapshot", "--filter", "sepia", "--param", "intensity=nan", "-o", "x.jpg"], 2, ["intensity"]),
+        (["snapshot", "--filter", "sepia", "--param", "intensity", "-o", "x.jpg"], 2, ["name=value"]),
+        (["snapshot", "--at", "-3", "-o", "x.jpg"], 2, ["--at"]),
+        (["snapshot", "--input", "/nonexistent/clip.mp4", "-o", "x.jpg"], 1, ["/nonexistent/clip.mp4"]),
+        (["bench", "--input", "/nonexistent/clip.mp4"], 1, ["/nonexistent/clip.mp4"]),
+        (["serve"], 1, ["serve"]),
+    ]
+
+    @Test(arguments: badCommandLines)
+    func badInputGivesOneLineAndAnExitCode(_ arguments: [String], _ status: Int32, _ words: [String]) throws {
+        let run = try CLI.run(arguments)
+        #expect(run.status == status, "\(arguments): \(run.errors)")
+        #expect(run.errorLines.count == 1, "one line, got: \(run.errors)")
+        for word in words {
+            #expect(run.errors.contains(word), "\(arguments): '\(word)' missing from: \(run.errors)")
+        }
+    }
+
+    @Test func unreadableFilesFailCleanly() throws {
+        let empty = CLI.temporaryPath("empty.mp4"), text = CLI.temporaryPath("notes.mp4")
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: text, contents: Data("not a video\n".utf8))
+        defer {
+            try? FileManager.default.removeItem(atPath: empty)
+            try? FileManager.default.removeItem(atPath: text)
+        }
+        for path in [empty, text] {
+            let run = try CLI.run(["snapshot", "--input", path, "-o", CLI.temporaryPath("x.jpg")])
+            #expect(run.status == 1)
+            #expect(run.errorLines.count == 1 && run.errors.contains(path), "\(run.errors)")
+        }
+    }
+
+    @Test func snapshotWritesTheFilteredFrameAtTheRequestedTime() throws {
+        let output = CLI.temporaryPath("frame.jpg")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = try CLI.run(["snapshot", "--input", CLI.clip, "--at", "0.47", "--filter", "sepia",
+                               "--param", "intensity=0.8", "--quality", "85", "-o", output])
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(run.output.contains("0.480 s"), "the first frame at or after 0.47 s is 0.48 s (25 fps): \(run.output)")
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(jpeg.prefix(2) == [0xFF, 0xD8] && jpeg.suffix(2) == [0xFF, 0xD9])
+        // The baseline frame header (SOF0) carries the height and width.
+        let sof = try #require(jpeg.indices.dropLast(8).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        #expect(Int(jpeg[sof + 5]) << 8 | Int(jpeg[sof + 6]) == 240)
+        #expect(Int(jpeg[sof + 7]) << 8 | Int(jpeg[sof + 8]) == 320)
+    }
+
+    @Test func snapshotPastTheEndIsRefused() throws {
+        let run = try CLI.run(["snapshot", "--input", CLI.clip, "--at", "9", "-o", CLI.temporaryPath("x.jpg")])
+        #expect(run.status == 2)
+        #expect(run.errors.contains("past the end"))
+    }
+
+    @Test func filtersJSONHasTheCatalogShape() throws {
+        let run = try CLI.run(["filters", "--json"])
+        #expect(run.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let filters = try #require(json["filters"] as? [[String: Any]])
+        #expect(filters.first?["name"] as? String == "none")
+        #expect(Set(filters.compactMap { $0["name"] as? String }).isSuperset(of: ["none", "sepia", "pixellate", "comic"]))
+        for filter in filters {
+            #expect(Set(filter.keys) == ["name", "label", "category", "params"])
+            for parameter in try #require(filter["params"] as? [[String: Any]]) {
+                #expect(Set(parameter.keys) == ["name", "label", "type", "default", "min", "max", "sliderMin",
+                                                "sliderMax", "step", "identity"])
+            }
+        }
+    }
+
+    @Test func benchReportsEveryStage() throws {
+        let run = try CLI.run(["bench", "--input", "test:160x120@30", "--frames", "12", "--filter", "comic",
+                               "--threads", "2", "--json"])
+        #expect(run.status == 0, "\(run.errors)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(json["frames"] as? Int == 12)
+        #expect(json["threads"] as? Int == 2)
+        for key in ["fps", "decodeMs", "filterMs", "encodeMs", "bytesPerFrame"] {
+            #expect((json[key] as? Double ?? 0) > 0, "\(key) in \(run.output)")
+        }
+        let text = try CLI.run(["bench", "--input", CLI.clip])
+        #expect(text.status == 0)
+        #expect(text.output.contains("frames   25 in"), "the whole file: \(text.output)")
+    }
+}
