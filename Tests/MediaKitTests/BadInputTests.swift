@@ -117,8 +117,7 @@ struct BadInputTests {
         let decoded = try decodeAll(source)
         print("corrupt .\(container): \(decoded.times.count) of \(frameCount) frames decoded, \(warnings.count) warnings"
             + (warnings.first.map { ", first: \($0)" } ?? ""))
-        #expect(!warnings.isEmpty || decoded.times.count >= frameCount * 3 / 4,
-                "\(decoded.times.count) frames and no warning")
+        #expect(!warnings.isEmpty, "the damage must be reported, as a skipped packet or a concealed frame")
         #expect(decoded.times.count >= frameCount / 2, "only \(decoded.times.count) frames decoded")
         #expect(warnings.allSatisfy { $0.contains(path) }, "warnings should name the input: \(warnings)")
         #expect(zip(decoded.times, decoded.times.dropFirst()).allSatisfy { $0 < $1 })

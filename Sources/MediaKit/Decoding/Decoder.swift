@@ -21,8 +21,11 @@ final class Decoder {
     private var draining = false
     /// Packets the decoder refused as corrupt since the last frame.
     private var corruptPackets = 0
-    /// Called with a one-line message for each recoverable problem (corrupt packet, …).
+    /// Called with a one-line message for recoverable problems (corrupt packets, concealed
+    /// errors), at most once a second: a damaged stream must not flood the log.
     var onWarning: (String) -> Void = { _ in }
+    private var lastWarning: ContinuousClock.Instant?
+    private var suppressedWarnings = 0
 
     let width: Int
     let height: Int
@@ -209,6 +212,9 @@ final class Decoder {
             let received = avcodec_receive_frame(codecContext, decoded)
             if received == 0 {
                 corruptPackets = 0
+                if decoded.pointee.decode_error_flags != 0 || decoded.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+                    warn("frame at \(milliseconds(seconds(of: decoded))) s has decoding errors (concealed)")
+                }
                 return true
             }
             if received == CFFmpeg_AVERROR_EOF() { return false }
@@ -234,8 +240,8 @@ final class Decoder {
             guard packet.pointee.stream_index == streamIndex else { continue }
             let sent = avcodec_send_packet(codecContext, packet)
             if sent < 0 && sent != CFFmpeg_AVERROR(EAGAIN) {
-                let time = (Double(packet.pointee.pts &- startTimestamp) * timeBase * 1000).rounded() / 1000
-                try skipCorrupt(sent, at: "packet at \(time) s")
+                let time = Double(packet.pointee.pts &- startTimestamp) * timeBase
+                try skipCorrupt(sent, at: "packet at \(milliseconds(time)) s")
             }
         }
     }
@@ -245,8 +251,23 @@ final class Decoder {
         if corruptPackets > 500 {
             throw .readFailed(input: input, reason: "too many corrupt packets in a row (\(averrorDescription(code)))")
         }
-        onWarning("\(input): skipping corrupt \(place): \(averrorDescription(code))")
+        warn("skipping corrupt \(place): \(averrorDescription(code))")
     }
+
+    private func warn(_ message: String) {
+        let now = ContinuousClock.now
+        if let lastWarning, lastWarning.duration(to: now) < .seconds(1) {
+            suppressedWarnings += 1
+            return
+        }
+        let suppressed = suppressedWarnings > 0 ? " (and \(suppressedWarnings) more since the last warning)" : ""
+        onWarning("\(input): \(message)\(suppressed)")
+        lastWarning = now
+        suppressedWarnings = 0
+    }
+
+    /// Seconds rounded to milliseconds, for messages.
+    private func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
     private static func openFailureReason(_ code: Int32) -> String {
         if code == CFFmpeg_AVERROR_INVALIDDATA() {
