@@ -41,11 +41,19 @@ let package = Package(
         // Sources, decoding, pacing, JPEG encoding and the frame pipeline.
         .target(name: "MediaKit", dependencies: ["FilterKit", "CFFmpeg", "CTurboJPEG"]),
 
-        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit"]),
+        // Protocol v1: message types, parsing, validation, frame header. Pure Swift, no sockets.
+        .target(name: "CastProtocol", dependencies: ["FilterKit"]),
+
+        // The server: session, broadcaster, libwebsockets transport, HTTP endpoints.
+        .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "CWebSockets"]),
+
+        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastServer"]),
 
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
         .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG"]),
         .testTarget(name: "ShimTests", dependencies: ["CFFmpeg", "CTurboJPEG", "CWebSockets"]),
+        .testTarget(name: "CastProtocolTests", dependencies: ["CastProtocol", "FilterKit"]),
+        .testTarget(name: "CastServerTests", dependencies: ["CastServer", "CastProtocol", "MediaKit", "FilterKit"]),
         .testTarget(name: "FilterCastCLITests", dependencies: ["filtercast"]),
     ],
     swiftLanguageModes: [.v6]

@@ -42,8 +42,18 @@ public final class JPEGEncoder {
         strides.deallocate()
     }
 
+    /// The largest JPEG a frame of this size can produce: what `encode(_:into:)` needs.
+    public var maximumSize: Int { capacity }
+
     /// Encodes `frame` and passes the JPEG bytes to `body`; they are valid only during the call.
     public func encode<R>(_ frame: Frame, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let size = try encode(frame, into: buffer)
+        return try body(UnsafeRawBufferPointer(start: buffer, count: size))
+    }
+
+    /// Encodes `frame` straight into `destination`, which must hold `maximumSize` bytes, and
+    /// returns the JPEG's size (the caller's buffer may carry headroom before it, e.g. `LWS_PRE`).
+    public func encode(_ frame: Frame, into destination: UnsafeMutablePointer<UInt8>) throws(MediaError) -> Int {
         precondition(frame.width == width && frame.height == height, "frame size does not match the encoder")
         planes[0] = UnsafePointer(frame.y.base)
         planes[1] = UnsafePointer(frame.u.base)
@@ -51,15 +61,15 @@ public final class JPEGEncoder {
         strides[0] = Int32(frame.y.stride)
         strides[1] = Int32(frame.u.stride)
         strides[2] = Int32(frame.v.stride)
-        var output: UnsafeMutablePointer<UInt8>? = buffer
+        var output: UnsafeMutablePointer<UInt8>? = destination
         var size = UInt(capacity)
         let result = tjCompressFromYUVPlanes(handle, planes, Int32(width), strides, Int32(height),
                                              Int32(TJSAMP_420.rawValue), &output, &size, Int32(quality),
                                              TJFLAG_NOREALLOC)
-        guard result == 0, output == buffer else {
-            throw MediaError.encodeFailed(reason: String(cString: tjGetErrorStr2(handle)))
+        guard result == 0, output == destination else {
+            throw .encodeFailed(reason: String(cString: tjGetErrorStr2(handle)))
         }
-        return try body(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
+        return Int(size)
     }
 
     /// Encodes `frame` into a new array (for snapshots and tests; the hot path uses `encode(_:_:)`).

@@ -20,6 +20,8 @@ public final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Item] = []
     private var closed = false
+    /// `poke()` calls not yet seen by a waiting `take`.
+    private var pokes = 0
 
     public init(capacity: Int = 1, policy: Policy) {
         precondition(capacity > 0, "a queue holds at least one frame")
@@ -50,6 +52,10 @@ public final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while items.isEmpty && !closed {
+            if pokes > 0 {
+                pokes = 0
+                return nil
+            }
             if let deadline {
                 if !condition.wait(until: deadline) && items.isEmpty { return nil }
             } else {
@@ -60,6 +66,15 @@ public final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
         let item = items.removeFirst()
         condition.broadcast()
         return item
+    }
+
+    /// Makes a waiting (or the next) `take` on an empty queue return nil at once, so that the
+    /// consumer can look at other work.
+    public func poke() {
+        condition.lock()
+        pokes += 1
+        condition.broadcast()
+        condition.unlock()
     }
 
     public func close() {

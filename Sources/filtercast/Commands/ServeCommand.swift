@@ -1,17 +1,89 @@
-/// `filtercast serve`: the live preview server. Its libwebsockets transport is the subject of the
-/// server work (issue 3) and does not exist yet; until then the command says so and fails.
+import CastServer
+import FilterKit
+import Foundation
+import MediaKit
+
+/// `filtercast serve`: the live preview server (also what `filtercast` alone runs).
 enum ServeCommand: Subcommand {
     static let spec = CommandSpec(
         name: "serve",
-        summary: "Serve the live filtered preview to browsers (not available in this build yet).",
-        usage: "filtercast serve",
-        options: [])
-
-    struct NotAvailable: Error, CustomStringConvertible {
-        let description = "the preview server is not part of this build yet; use 'bench' or 'snapshot'"
-    }
+        summary: "Serve the live, filtered preview to browsers over WebSocket (the default subcommand).",
+        usage: "filtercast serve [--input SRC] [--host H] [--port P] [--filter NAME --param K=V …] [OPTIONS]",
+        options: [inputOption,
+                  OptionSpec(name: "--host", valueName: "ADDR", help: "Address to listen on (default 127.0.0.1; 0.0.0.0 for all)."),
+                  OptionSpec(name: "--port", valueName: "P", help: "Port (default 8080; 0 picks a free one)."),
+                  OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
+                  OptionSpec(name: "--max-fps", valueName: "N", help: "Encode at most N frames a second (default: the source's rate)."),
+                  OptionSpec(name: "--size", valueName: "WxH", help: "Scale frames to this size."),
+                  OptionSpec(name: "--speed", valueName: "X", help: "Playback speed of files, 0.1…16 (default 1)."),
+                  OptionSpec(name: "--no-loop", valueName: nil, help: "Stop on the last frame of a file instead of looping."),
+                  ] + FilterOptions.specs + [
+                  OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: the web/ folder of this checkout)."),
+                  OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T or an auth message)."),
+                  OptionSpec(name: "--public-view", valueName: nil, help: "With --token: let viewers without the token watch."),
+                  OptionSpec(name: "--allow-origin", valueName: "ORIGIN", help: "Also accept WebSocket pages from ORIGIN (repeatable).",
+                             repeatable: true),
+                  OptionSpec(name: "--max-clients", valueName: "N", help: "Most simultaneous viewers and streams (default 200)."),
+        ])
 
     static func run(_ options: ParsedOptions) throws {
-        throw NotAvailable()
+        var configuration = ServerConfiguration(webRoot: try webRoot(options.string("--web")))
+        configuration.input = try parseInput(options.string("--input"))
+        configuration.host = options.string("--host") ?? "127.0.0.1"
+        configuration.port = try options.int("--port", in: 0...65535) ?? 8080
+        configuration.quality = try options.int("--quality", in: 1...100) ?? 80
+        configuration.maxFPS = try options.double("--max-fps", in: 1...240)
+        configuration.outputSize = try options.string("--size").map(parseSize)
+        configuration.filter = try FilterOptions.settings(from: options)
+        configuration.token = options.string("--token")
+        configuration.publicView = options.has("--public-view")
+        configuration.allowedOrigins = options.entries.filter { $0.name == "--allow-origin" }.map(\.value)
+        configuration.maxClients = try options.int("--max-clients", in: 1...10_000) ?? 200
+        configuration.playback.speed = try options.double("--speed", in: PlaybackOptions.speedRange) ?? 1
+        configuration.playback.loops = !options.has("--no-loop")
+        if configuration.token?.isEmpty == true { throw UsageError(description: "--token must not be empty") }
+
+        // Block the stop signals in every thread; this one waits for them below.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+        let server = try WebSocketServer(configuration: configuration)
+        try server.start()
+        let info = server.session.player.info
+        let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
+        print("filtercast: serving \(info.name) (\(info.width)x\(info.height)) at http://\(shownHost):\(server.port)/")
+        fflush(nil)
+
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        print("filtercast: \(received == SIGINT ? "interrupted" : "terminated"), shutting down")
+        server.stop()
+    }
+
+    private static func parseSize(_ text: String) throws -> (width: Int, height: Int) {
+        let parts = text.split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+              (16...7680).contains(width), (16...4320).contains(height) else {
+            throw UsageError(description: "--size must look like 1280x720 (16x16…7680x4320), got '\(text)'")
+        }
+        return (width, height)
+    }
+
+    /// `--web`, or the `web/` folder found next to the working directory or the executable.
+    private static func webRoot(_ given: String?) throws -> String {
+        if let given { return given }
+        var candidates = [FileManager.default.currentDirectoryPath + "/web"]
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(folder.appendingPathComponent("web").path)
+            folder = folder.deletingLastPathComponent()
+        }
+        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/index.html") }) else {
+            throw UsageError(description: "no web/ folder with index.html found: give --web DIR")
+        }
+        return found
     }
 }

@@ -1,0 +1,155 @@
+import CastProtocol
+import CWebSockets
+import FilterKit
+import Foundation
+
+/// HTTP on the same port as `/ws`: the page, the JSON API, snapshots, MJPEG and health.
+extension WebSocketServer {
+    static let mjpegBoundary = "filtercastframe"
+
+    func httpRequest(_ wsi: OpaquePointer, path: String) -> Int32 {
+        let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
+        let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+        guard isGet || isHead else { return status(wsi, 405, "only GET and HEAD are served") }
+        switch path {
+        case "/healthz":
+            return respond(wsi, body: Array("ok\n".utf8), type: "text/plain; charset=utf-8", headOnly: isHead)
+        case "/api/state":
+            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            return respond(wsi, body: ServerMessage.state(currentState).encoded(), type: "application/json",
+                           headOnly: isHead)
+        case "/api/filters":
+            return respond(wsi, body: filtersJSON, type: "application/json", headOnly: isHead)
+        case "/snapshot.jpg":
+            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            if processor.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
+                answerSnapshot(wsi, headOnly: isHead)
+            } else {
+                // Nothing is encoded while nobody watches: wait (as an audience of one) for a frame.
+                let waiting = Connection(kind: .snapshot(headOnly: isHead), address: peerAddress(wsi), authorized: true)
+                waiting.lastSent = broadcaster.latestSequence ?? 0
+                connections[wsi] = waiting
+                audienceChanged()
+            }
+            return 0
+        case "/stream.mjpg":
+            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            return startMJPEG(wsi)
+        case "/ws":
+            return status(wsi, 426, "this is the WebSocket endpoint (subprotocol \(ProtocolVersion.subprotocol))")
+        default:
+            guard let file = files.resolve(path) else { return status(wsi, 404, "not found") }
+            let result = lws_serve_http_file(wsi, file.path, file.mimeType, nil, 0)
+            // Nonzero: the file could not be served (or the transaction ended): close.
+            return result < 0 ? -1 : 0
+        }
+    }
+
+    func httpWritable(_ wsi: OpaquePointer) -> Int32 {
+        guard let connection = connections[wsi] else { return 0 }
+        if connection.closing != nil { return -1 }
+        switch connection.kind {
+        case .response:
+            if var body = connection.body, !connection.headOnly {
+                if write(wsi, &body, LWS_WRITE_HTTP_FINAL) < 0 { return -1 }
+            }
+            connection.body = nil
+            connections[wsi] = nil
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        case .mjpeg:
+            return writeMJPEGPart(wsi, connection)
+        case .viewer, .snapshot:
+            return 0
+        }
+    }
+
+    /// Answers `GET /snapshot.jpg` with the latest frame.
+    func answerSnapshot(_ wsi: OpaquePointer, headOnly: Bool) {
+        connections[wsi] = nil
+        audienceChanged()
+        guard let jpeg = broadcaster.latestJPEG() else {
+            _ = status(wsi, 503, "no frame yet")
+            return
+        }
+        if respond(wsi, body: jpeg, type: "image/jpeg", headOnly: headOnly) != 0 {
+            lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC)
+        }
+    }
+
+    private var filtersJSON: [UInt8] {
+        struct Catalog: Encodable { let filters: [FilterDescriptor] }
+        return (try? JSONEncoder().encode(Catalog(filters: session.catalog.descriptors))).map { Array($0) } ?? []
+    }
+
+    private func mayWatch(_ wsi: OpaquePointer) -> Bool {
+        guard let token = configuration.token, !configuration.publicView else { return true }
+        return urlArgument(wsi, "token") == token
+    }
+
+    /// Sends headers now and `body` at the next writable callback.
+    private func respond(_ wsi: OpaquePointer, body: [UInt8], type: String, headOnly: Bool) -> Int32 {
+        guard writeHeaders(wsi, status: 200, type: type, length: UInt64(body.count)) else { return -1 }
+        let connection = Connection(kind: .response, address: "", authorized: false)
+        connection.body = withHeadroom(body)
+        connection.headOnly = headOnly
+        connections[wsi] = connection
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    private func status(_ wsi: OpaquePointer, _ code: UInt32, _ message: String) -> Int32 {
+        _ = lws_return_http_status(wsi, code, message)
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
+    /// Status line and headers; `length` nil for a body of unknown length (MJPEG).
+    private func writeHeaders(_ wsi: OpaquePointer, status: UInt32, type: String, length: UInt64?) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: EncodedFrame.headroom + 2048)
+        return buffer.withUnsafeMutableBufferPointer { bytes -> Bool in
+            let start = bytes.baseAddress! + EncodedFrame.headroom
+            var cursor: UnsafeMutablePointer<UInt8>? = start
+            let end = bytes.baseAddress! + bytes.count - 1
+            guard lws_add_http_common_headers(wsi, status, type, length ?? UInt64.max, &cursor, end) == 0 else {
+                return false
+            }
+            let noStore = Array("no-store".utf8)
+            guard lws_add_http_header_by_name(wsi, "cache-control:", noStore, Int32(noStore.count), &cursor, end) == 0,
+                  lws_finalize_write_http_header(wsi, start, &cursor, end) == 0 else { return false }
+            return true
+        }
+    }
+
+    private func startMJPEG(_ wsi: OpaquePointer) -> Int32 {
+        guard writeHeaders(wsi, status: 200, type: "multipart/x-mixed-replace; boundary=\(Self.mjpegBoundary)",
+                           length: nil) else { return -1 }
+        let connection = Connection(kind: .mjpeg, address: peerAddress(wsi), authorized: true)
+        connections[wsi] = connection
+        Log.info("MJPEG reader connected from \(connection.address)")
+        audienceChanged()
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+
+    /// One multipart part per writable callback: the newest frame, if the reader has not had it.
+    private func writeMJPEGPart(_ wsi: OpaquePointer, _ connection: Connection) -> Int32 {
+        guard let frame = broadcaster.borrowLatest() else { return 0 }
+        defer { broadcaster.giveBack(frame) }
+        guard frame.header.sequence > connection.lastSent else { return 0 }
+        let partHeader = Array("--\(Self.mjpegBoundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.jpegCount)\r\n\r\n".utf8)
+        let size = partHeader.count + frame.jpegCount + 2
+        if connection.partBuffer.count < EncodedFrame.headroom + size {
+            connection.partBuffer = [UInt8](repeating: 0, count: EncodedFrame.headroom + size + size / 4)
+        }
+        let written = connection.partBuffer.withUnsafeMutableBufferPointer { bytes -> Int32 in
+            let start = bytes.baseAddress! + EncodedFrame.headroom
+            start.update(from: partHeader, count: partHeader.count)
+            (start + partHeader.count).update(from: frame.jpeg.bindMemory(to: UInt8.self).baseAddress!, count: frame.jpegCount)
+            (start + partHeader.count + frame.jpegCount).update(from: [13, 10], count: 2)
+            return lws_write(wsi, start, size, LWS_WRITE_HTTP)
+        }
+        if written < size { return -1 }
+        connection.lastSent = frame.header.sequence
+        connection.framesSent += 1
+        return 0
+    }
+}

@@ -1,0 +1,30 @@
+import FilterKit
+import MediaKit
+
+/// Everything `filtercast serve` can be told.
+public struct ServerConfiguration: Sendable {
+    public var input: InputSpec = .defaultTestPattern
+    public var host = "127.0.0.1"
+    /// 0 picks a free port.
+    public var port = 8080
+    public var quality = 80
+    /// Encode at most this many frames a second (nil: the source's rate).
+    public var maxFPS: Double?
+    /// Scale frames to this size.
+    public var outputSize: (width: Int, height: Int)?
+    public var filter: FilterSettings = .none
+    /// The static page's folder.
+    public var webRoot: String
+    /// When set, control commands need this token (`?token=` or an `auth` message).
+    public var token: String?
+    /// With a token: whether viewers without it may watch.
+    public var publicView = false
+    /// Origins (`scheme://host[:port]`) allowed besides the server's own host.
+    public var allowedOrigins: [String] = []
+    public var maxClients = 200
+    public var playback = PlaybackOptions()
+
+    public init(webRoot: String) {
+        self.webRoot = webRoot
+    }
+}

@@ -1,0 +1,111 @@
+import CastProtocol
+import FilterKit
+import Foundation
+import MediaKit
+import Synchronization
+
+/// The processing thread: takes each paced frame from the player, and — when anybody watches —
+/// filters it once, encodes it once, and publishes it to the broadcaster.
+///
+/// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
+/// paused can be shown at once.
+final class FrameProcessor: Sendable {
+    private let session: Session
+    private let broadcaster: Broadcaster
+    private let quality: Int
+    private let minimumInterval: Duration?
+    /// Viewers and MJPEG readers: with none, frames are taken (the clock runs) but not encoded.
+    let audience = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let rate = Mutex(FrameRate())
+    nonisolated(unsafe) private var thread: WorkerThread?
+
+    init(session: Session, broadcaster: Broadcaster, quality: Int, maxFPS: Double?) {
+        self.session = session
+        self.broadcaster = broadcaster
+        self.quality = quality
+        minimumInterval = maxFPS.map { .nanoseconds(Int64(1e9 / $0)) }
+    }
+
+    /// Frames encoded per second, over the last second.
+    var fps: Double { rate.withLock { $0.perSecond(now: .now) } }
+
+    func start() {
+        thread = WorkerThread(name: "process") { [self] in run() }
+    }
+
+    func stop() {
+        stopping.store(true, ordering: .releasing)
+        session.player.output.close()
+        thread?.join()
+        thread = nil
+    }
+
+    /// Wakes the thread to re-render the current frame (it checks `rerenderRequested`).
+    func poke() {
+        session.player.output.poke()
+    }
+
+    private func run() {
+        let info = session.player.info
+        let runner = FilterRunner(selection: session.selection, catalog: session.catalog)
+        let lastSource = Frame(width: info.width, height: info.height)
+        let work = Frame(width: info.width, height: info.height)
+        var haveSource = false
+        var sequence: UInt64 = 0
+        var renderedGeneration = -1
+        var lastEncode: ContinuousClock.Instant?
+        guard let encoder = try? JPEGEncoder(width: info.width, height: info.height, quality: quality) else { return }
+        let output = session.player.output
+
+        func render(_ frame: Frame) {
+            let generation = session.changeGeneration.load(ordering: .relaxed)
+            runner.apply(to: frame)
+            sequence += 1
+            // A frame the encoder refuses (it cannot happen with our own frames) is not published.
+            try? broadcaster.publish { buffer in
+                buffer.jpegCount = try encoder.encode(frame, into: buffer.jpegDestination)
+                buffer.header = FrameHeader(flags: generation != renderedGeneration ? .stateChanged : [],
+                                            sequence: sequence, presentationTime: Int64((frame.time * 1e6).rounded()),
+                                            sendTime: 0)
+                buffer.header.write(to: buffer.payload)
+            }
+            renderedGeneration = generation
+            rate.withLock { $0.record(.now) }
+        }
+
+        while !stopping.load(ordering: .acquiring) {
+            let frame = output.take(timeout: .milliseconds(500))
+            if let frame {
+                lastSource.copy(from: frame)
+                haveSource = true
+                let due = minimumInterval.map { interval in lastEncode.map { $0.duration(to: .now) >= interval } ?? true } ?? true
+                if audience.load(ordering: .relaxed) > 0 && due {
+                    session.rerenderRequested.store(false, ordering: .relaxed)
+                    lastEncode = .now
+                    render(frame)
+                }
+                session.player.pool.recycle(frame)
+            } else if session.rerenderRequested.exchange(false, ordering: .acquiring), haveSource,
+                      audience.load(ordering: .relaxed) > 0 {
+                work.copy(from: lastSource)
+                render(work)
+            }
+        }
+    }
+}
+
+/// Counts events in a sliding one-second window.
+struct FrameRate {
+    private var times: [ContinuousClock.Instant] = []
+
+    mutating func record(_ instant: ContinuousClock.Instant) {
+        if times.count >= 240 { times.removeFirst(times.count - 239) }
+        times.append(instant)
+    }
+
+    mutating func perSecond(now: ContinuousClock.Instant) -> Double {
+        times.removeAll { $0.duration(to: now) > .seconds(1) }
+        return Double(times.count)
+    }
+}

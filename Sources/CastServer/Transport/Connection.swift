@@ -1,0 +1,114 @@
+import CastProtocol
+import Foundation
+import MediaKit
+
+/// What the server knows about one connection. Touched only on the network (service) thread.
+final class Connection {
+    enum Kind {
+        /// A `/ws` client: protocol v1.
+        case viewer
+        /// A `GET /stream.mjpg` reader.
+        case mjpeg
+        /// A one-off HTTP response waiting to be written.
+        case response
+        /// A `GET /snapshot.jpg` waiting for a fresh frame (none is encoded while nobody watches).
+        case snapshot(headOnly: Bool)
+    }
+
+    let kind: Kind
+    let address: String
+    let connectedAt = ContinuousClock.now
+
+    // Viewers
+    /// May send control commands (always, without `--token`).
+    var authorized: Bool
+    /// Most unacknowledged frames in flight; 0 switches acknowledgements off.
+    var window = 2
+    /// Sequence of the last frame sent and of the last one acknowledged (0: none).
+    var lastSent: UInt64 = 0
+    var acknowledged: UInt64 = 0
+    var framesSent = 0
+    /// Text messages waiting to be written, each with `EncodedFrame.headroom` bytes in front.
+    var pendingText: [[UInt8]] = []
+    /// A fresh `state` is due (coalesced: only the newest state is ever sent).
+    var stateDue = false
+    /// Fragments of the message being received.
+    var incoming: [UInt8] = []
+    var commandBudget = CommandBudget()
+    /// Set when the connection is to be closed at its next writable callback.
+    var closing: (status: Int32, reason: String)?
+
+    // HTTP responses and MJPEG
+    /// The body to write (with headroom in front), for `.response`.
+    var body: [UInt8]?
+    var headOnly = false
+    /// Reused buffer for MJPEG parts.
+    var partBuffer: [UInt8] = []
+
+    init(kind: Kind, address: String, authorized: Bool) {
+        self.kind = kind
+        self.address = address
+        self.authorized = authorized
+    }
+
+    var isViewer: Bool {
+        if case .viewer = kind { return true }
+        return false
+    }
+
+    /// Whether frames must be encoded for this connection.
+    var wantsFrames: Bool {
+        if case .response = kind { return false }
+        return true
+    }
+
+    /// Whether the flow-control window has room for another frame.
+    var windowOpen: Bool {
+        window == 0 || lastSent &- acknowledged < UInt64(window)
+    }
+
+    func enqueue(_ message: ServerMessage) {
+        // Bounded: a client that never lets us write gets closed rather than growing a queue.
+        guard pendingText.count < 64 else {
+            closing = (Int32(LWSCloseStatus.policyViolation), "too many unsent messages")
+            return
+        }
+        pendingText.append(withHeadroom(message.encoded()))
+    }
+}
+
+/// Rate limit for client commands: a bucket of `capacity` tokens refilled at `perSecond`.
+struct CommandBudget {
+    static let capacity = 120.0
+    static let perSecond = 60.0
+    private var tokens = capacity
+    private var updated = ContinuousClock.now
+    /// Commands refused in a row; a client that keeps going is disconnected.
+    private(set) var refusedInARow = 0
+
+    mutating func spend(now: ContinuousClock.Instant = .now) -> Bool {
+        tokens = min(Self.capacity, tokens + updated.duration(to: now).seconds * Self.perSecond)
+        updated = now
+        guard tokens >= 1 else {
+            refusedInARow += 1
+            return false
+        }
+        tokens -= 1
+        refusedInARow = 0
+        return true
+    }
+}
+
+/// WebSocket close codes used here (RFC 6455).
+enum LWSCloseStatus {
+    static let goingAway = 1001
+    static let policyViolation = 1008
+    static let messageTooBig = 1009
+}
+
+/// `bytes` with `EncodedFrame.headroom` zero bytes in front, as `lws_write` wants.
+func withHeadroom(_ bytes: [UInt8]) -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: EncodedFrame.headroom)
+    buffer.append(contentsOf: bytes)
+    return buffer
+}

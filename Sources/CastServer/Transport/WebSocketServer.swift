@@ -1,0 +1,225 @@
+import CastProtocol
+import CWebSockets
+import FilterKit
+import Foundation
+import MediaKit
+import Synchronization
+
+/// The libwebsockets server: HTTP files and endpoints and the `/ws` protocol on one port, all
+/// served by one thread.
+///
+/// Threading contract: every lws call and every `Connection` belong to the service thread. Other
+/// threads only call `lws_cancel_service` (through `wake()`), which makes the service thread
+/// look at the broadcaster, the clock and the stop flag.
+public final class WebSocketServer: @unchecked Sendable {
+    public let configuration: ServerConfiguration
+    public let session: Session
+    let broadcaster: Broadcaster
+    let processor: FrameProcessor
+    let files: StaticFiles
+
+    // Set once in start(); read by other threads only through `wake()` and `port`.
+    nonisolated(unsafe) private var context: OpaquePointer?
+    private let listeningPort = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+    nonisolated(unsafe) private var serviceThread: WorkerThread?
+    nonisolated(unsafe) private var tickerThread: WorkerThread?
+    /// C strings and the protocol table handed to lws: they must outlive the context.
+    nonisolated(unsafe) private var retainedCStrings: [UnsafeMutablePointer<CChar>] = []
+    nonisolated(unsafe) private var protocols: UnsafeMutablePointer<lws_protocols>?
+
+    // Service thread only.
+    var connections: [OpaquePointer: Connection] = [:]
+    private var lastStateBroadcast = ContinuousClock.now
+
+    /// Opens the source (errors surface here) and prepares the server; `start()` listens.
+    public init(configuration: ServerConfiguration) throws {
+        self.configuration = configuration
+        files = try StaticFiles(root: configuration.webRoot)
+        var options = SourceOptions()
+        options.outputSize = configuration.outputSize
+        let source = try configuration.input.open(options)
+        source.onWarning = { Log.warning($0) }
+        let player = Player(source: source, options: configuration.playback)
+        session = Session(player: player, input: configuration.input, filter: configuration.filter)
+        let maximumJPEGSize = try JPEGEncoder(width: player.info.width, height: player.info.height).maximumSize
+        let wake = WakeSignal()
+        broadcaster = Broadcaster(maximumJPEGSize: maximumJPEGSize, wake: { wake.fire() })
+        processor = FrameProcessor(session: session, broadcaster: broadcaster, quality: configuration.quality,
+                                   maxFPS: configuration.maxFPS)
+        wake.server = self
+    }
+
+    /// The port the server listens on (useful with `port: 0`).
+    public var port: Int { listeningPort.load(ordering: .acquiring) }
+
+    /// Binds, then starts the network, processing and decode threads.
+    public func start() throws {
+        lws_set_log_level(Int32(LLL_ERR), nil)
+        var info = lws_context_creation_info()
+        info.port = Int32(configuration.port)
+        info.iface = UnsafePointer(retain(configuration.host))
+        info.protocols = UnsafePointer(makeProtocols())
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+            | UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
+            | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+        // Idle HTTP connections (and slowloris headers) are dropped after this many seconds.
+        info.timeout_secs = 10
+        info.count_threads = 1
+        info.fd_limit_per_thread = UInt32(max(64, configuration.maxClients + 32))
+        info.vhost_name = UnsafePointer(retain("default"))
+        guard let context = lws_create_context(&info) else {
+            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
+        }
+        self.context = context
+        let vhost = lws_get_vhost_by_name(context, "default")
+        listeningPort.store(Int(lws_get_vhost_listen_port(vhost)), ordering: .releasing)
+
+        processor.start()
+        session.player.start()
+        serviceThread = WorkerThread(name: "network") { [self] in serve() }
+        tickerThread = WorkerThread(name: "ticker") { [self] in
+            // Wakes the service thread four times a second: periodic state, timeouts, shutdown.
+            while !stopped.load(ordering: .acquiring) {
+                usleep(250_000)
+                wake()
+            }
+        }
+    }
+
+    /// Graceful shutdown: close frames to every viewer, then the pipeline stops. Within ~1 s.
+    public func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake()
+        serviceThread?.join()
+        stopped.store(true, ordering: .releasing)
+        tickerThread?.join()
+        processor.stop()
+        session.player.stop()
+        if let context { lws_context_destroy(context) }
+        context = nil
+        retainedCStrings.forEach { free($0) }
+        retainedCStrings = []
+        protocols?.deallocate()
+    }
+
+    /// Any thread: makes the service thread run `serviceWoken()`.
+    func wake() {
+        if let context, !stopped.load(ordering: .acquiring) { lws_cancel_service(context) }
+    }
+
+    // MARK: - Service thread
+
+    private func serve() {
+        var closeDeadline: ContinuousClock.Instant?
+        while true {
+            if stopping.load(ordering: .acquiring) {
+                let deadline = closeDeadline ?? .now + .milliseconds(700)
+                closeDeadline = deadline
+                if connections.isEmpty || ContinuousClock.now >= deadline { break }
+            }
+            if lws_service(context, 0) < 0 { break }
+        }
+    }
+
+    /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`: a new frame, a tick, or the stop flag.
+    func serviceWoken() {
+        if stopping.load(ordering: .acquiring) {
+            for (wsi, connection) in connections where connection.closing == nil {
+                connection.closing = (Int32(LWSCloseStatus.goingAway), "server shutting down")
+                lws_callback_on_writable(wsi)
+            }
+            return
+        }
+        let now = ContinuousClock.now
+        if session.player.playbackState.isPlaying, lastStateBroadcast.duration(to: now) >= .milliseconds(500) {
+            broadcastState()
+        }
+        let latest = broadcaster.latestSequence ?? 0
+        for (wsi, connection) in connections {
+            switch connection.kind {
+            case .viewer:
+                if hasWork(connection, latest: latest) { lws_callback_on_writable(wsi) }
+            case .mjpeg:
+                if latest > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
+            case .snapshot(let headOnly):
+                if latest > connection.lastSent { answerSnapshot(wsi, headOnly: headOnly) }
+            case .response:
+                break
+            }
+        }
+    }
+
+    func hasWork(_ connection: Connection, latest: UInt64) -> Bool {
+        connection.closing != nil || !connection.pendingText.isEmpty || connection.stateDue
+            || (latest > connection.lastSent && connection.windowOpen && connection.authorizedToWatch(configuration))
+    }
+
+    /// Marks a fresh `state` due for every viewer.
+    func broadcastState() {
+        lastStateBroadcast = .now
+        for (wsi, connection) in connections where connection.isViewer {
+            connection.stateDue = true
+            lws_callback_on_writable(wsi)
+        }
+    }
+
+    var viewerCount: Int { connections.values.reduce(0) { $0 + ($1.isViewer ? 1 : 0) } }
+
+    var currentState: SessionState { session.state(viewers: viewerCount, fps: processor.fps) }
+
+    /// Keeps the processor's audience count in step with the connections.
+    func audienceChanged() {
+        let audience = connections.values.reduce(0) { $0 + ($1.wantsFrames ? 1 : 0) }
+        let before = processor.audience.exchange(audience, ordering: .relaxed)
+        if before == 0 && audience > 0 {
+            // Nothing was encoded while nobody watched: render the current frame for the newcomer
+            // at once (it matters when paused; while playing the next frame follows anyway).
+            session.rerenderRequested.store(true, ordering: .releasing)
+            processor.poke()
+        }
+    }
+
+    // MARK: - lws glue
+
+    private func retain(_ string: String) -> UnsafeMutablePointer<CChar> {
+        let copy = strdup(string)!
+        retainedCStrings.append(copy)
+        return copy
+    }
+
+    /// protocols[0] serves HTTP and also WebSocket clients that offer no subprotocol;
+    /// protocols[1] is `filtercast.v1`. Both use the same callback.
+    private func makeProtocols() -> UnsafeMutablePointer<lws_protocols> {
+        let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
+        table.initialize(repeating: lws_protocols(), count: 3)
+        for (index, name) in ["http", ProtocolVersion.subprotocol].enumerated() {
+            table[index].name = UnsafePointer(retain(name))
+            table[index].callback = lwsCallback
+            table[index].per_session_data_size = 0
+            table[index].rx_buffer_size = 16 * 1024
+        }
+        protocols = table
+        return table
+    }
+}
+
+/// Carries `wake()` to the broadcaster before the server exists.
+private final class WakeSignal: @unchecked Sendable {
+    weak var server: WebSocketServer?
+    func fire() { server?.wake() }
+}
+
+public struct ServerError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// The C callback for every lws event: finds the server through the context's user pointer.
+private func lwsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                         _ data: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let server = lws_context_user(context) else { return 0 }
+    return Unmanaged<WebSocketServer>.fromOpaque(server).takeUnretainedValue()
+        .handle(wsi, reason, user, data, length)
+}
