@@ -26,7 +26,10 @@ import Testing
         (["snapshot", "--at", "-3", "-o", "x.jpg"], 2, ["--at"]),
         (["snapshot", "--input", "/nonexistent/clip.mp4", "-o", "x.jpg"], 1, ["/nonexistent/clip.mp4"]),
         (["bench", "--input", "/nonexistent/clip.mp4"], 1, ["/nonexistent/clip.mp4"]),
-        (["serve"], 1, ["serve"]),
+        (["serve", "--web", "/nonexistent/web"], 1, ["/nonexistent/web"]),
+        (["serve", "--port", "70000"], 2, ["--port"]),
+        (["serve", "--size", "big"], 2, ["--size"]),
+        (["serve", "--input", "/nonexistent/clip.mp4", "--web", "/tmp"], 1, ["/nonexistent/clip.mp4"]),
     ]
 
     @Test(arguments: badCommandLines)

@@ -33,10 +33,11 @@ import Testing
         defer { player.stop() }
         let frames = Self.take(11, from: player)
         try #require(frames.count == 11)
-        // 10 frame intervals of 50 ms: about 0.5 s of wall time.
+        // Wall time follows media time (frames may be skipped by a slow taker: compare the two).
         let elapsed = frames[0].at.duration(to: frames[10].at).seconds
-        #expect(elapsed > 0.4 && elapsed < 1.0, "10 intervals at 20 fps took \(elapsed) s")
-        #expect(abs(frames[10].time - frames[0].time - 0.5) < 1e-6)
+        let media = frames[10].time - frames[0].time
+        #expect(media >= 0.5 - 1e-6)
+        #expect(elapsed > media * 0.8 && elapsed < media * 1.5 + 0.1, "\(media) s of video took \(elapsed) s")
     }
 
     @Test func speedFactorPlaysFaster() throws {
@@ -46,7 +47,8 @@ import Testing
         let frames = Self.take(11, from: player)
         try #require(frames.count == 11)
         let elapsed = frames[0].at.duration(to: frames[10].at).seconds
-        #expect(elapsed < 0.3, "10 intervals at 20 fps × 4 took \(elapsed) s")
+        let media = frames[10].time - frames[0].time
+        #expect(elapsed < media / 4 * 1.5 + 0.05, "\(media) s of video at × 4 took \(elapsed) s")
     }
 
     @Test func pauseStopsFramesAndSeekWhilePausedDeliversTheExactFrame() throws {
@@ -77,8 +79,14 @@ import Testing
         let player = try Self.makePlayer(speed: 8, loops: false)
         player.start()
         defer { player.stop() }
-        let frames = Self.take(20, from: player)
-        #expect(frames.count == 20)
+        // A latest-wins queue may skip frames for a slow taker; the last one is never skipped.
+        var frames = Self.take(1, from: player)
+        while frames.last.map({ $0.time < 0.95 - 1e-6 }) == true {
+            let next = Self.take(1, from: player)
+            if next.isEmpty { break }
+            frames += next
+        }
+        #expect(frames.count >= 10 && frames.count <= 20)
         #expect(player.output.take(timeout: .milliseconds(300)) == nil, "nothing after the last frame")
         #expect(abs((frames.last?.time ?? 0) - 0.95) < 1e-6)
         #expect(player.playbackState.hasEnded)
@@ -90,12 +98,13 @@ import Testing
     }
 
     @Test func loopsAtTheEndByDefault() throws {
-        let player = try Self.makePlayer(speed: 8)
+        let player = try Self.makePlayer(speed: 4)
         player.start()
         defer { player.stop() }
         let times = Self.take(30, from: player).map(\.time)
         try #require(times.count == 30)
-        #expect(times[19] > 0.9 && times[20] == 0, "frame 21 starts over: \(times[18...21])")
+        let wrap = zip(times, times.dropFirst()).first { $1 < $0 }
+        #expect(wrap.map { $0.0 > 0.7 && $0.1 < 0.3 } == true, "playback starts over after the end: \(times)")
     }
 
     @Test func refusesBadSeeksAndLiveSeeks() throws {

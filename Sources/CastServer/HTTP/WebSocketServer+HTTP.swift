@@ -16,8 +16,7 @@ extension WebSocketServer {
             return respond(wsi, body: Array("ok\n".utf8), type: "text/plain; charset=utf-8", headOnly: isHead)
         case "/api/state":
             guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
-            return respond(wsi, body: ServerMessage.state(currentState).encoded(), type: "application/json",
-                           headOnly: isHead)
+            return respond(wsi, body: encodedJSON(currentState), type: "application/json", headOnly: isHead)
         case "/api/filters":
             return respond(wsi, body: filtersJSON, type: "application/json", headOnly: isHead)
         case "/snapshot.jpg":
@@ -78,7 +77,13 @@ extension WebSocketServer {
 
     private var filtersJSON: [UInt8] {
         struct Catalog: Encodable { let filters: [FilterDescriptor] }
-        return (try? JSONEncoder().encode(Catalog(filters: session.catalog.descriptors))).map { Array($0) } ?? []
+        return encodedJSON(Catalog(filters: session.catalog.descriptors))
+    }
+
+    private func encodedJSON(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { Array($0) } ?? []
     }
 
     private func mayWatch(_ wsi: OpaquePointer) -> Bool {

@@ -157,10 +157,10 @@ public final class WebSocketServer: @unchecked Sendable {
             || (latest > connection.lastSent && connection.windowOpen && connection.authorizedToWatch(configuration))
     }
 
-    /// Marks a fresh `state` due for every viewer.
+    /// Marks a fresh `state` due for every viewer allowed to watch.
     func broadcastState() {
         lastStateBroadcast = .now
-        for (wsi, connection) in connections where connection.isViewer {
+        for (wsi, connection) in connections where connection.isViewer && connection.authorizedToWatch(configuration) {
             connection.stateDue = true
             lws_callback_on_writable(wsi)
         }

@@ -27,7 +27,8 @@ enum ServeCommand: Subcommand {
         ])
 
     static func run(_ options: ParsedOptions) throws {
-        var configuration = ServerConfiguration(webRoot: try webRoot(options.string("--web")))
+        let webFolder = options.string("--web")
+        var configuration = ServerConfiguration(webRoot: "")
         configuration.input = try parseInput(options.string("--input"))
         configuration.host = options.string("--host") ?? "127.0.0.1"
         configuration.port = try options.int("--port", in: 0...65535) ?? 8080
@@ -42,6 +43,7 @@ enum ServeCommand: Subcommand {
         configuration.playback.speed = try options.double("--speed", in: PlaybackOptions.speedRange) ?? 1
         configuration.playback.loops = !options.has("--no-loop")
         if configuration.token?.isEmpty == true { throw UsageError(description: "--token must not be empty") }
+        configuration.webRoot = try webRoot(webFolder)
 
         // Block the stop signals in every thread; this one waits for them below.
         var signals = sigset_t()

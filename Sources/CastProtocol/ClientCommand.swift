@@ -1,0 +1,23 @@
+/// What a client asks the server to do: one per text message, named by its `"type"`.
+///
+/// The parser checks types and the ranges it can know on its own; what depends on the session
+/// (the filter catalog, the source's length, whether it can seek) is the session's to check.
+public enum ClientCommand: Sendable, Equatable {
+    /// Switch filters. `params` may be partial (defaults fill the gaps) and is not yet checked
+    /// against the catalog.
+    case setFilter(name: String, params: [String: Double])
+    /// Change some parameters of the current filter; not yet checked against the catalog.
+    case setParams([String: Double])
+    case play
+    case pause
+    /// Seconds from the start: finite and ≥ 0. The upper bound is the session's to check.
+    case seek(position: Double)
+    /// The client has shown this frame and every earlier one.
+    case frameAck(sequence: UInt64)
+    /// At most `window` unacknowledged frames in flight, 0…16; 0 turns acknowledgements off.
+    case flow(window: Int)
+    case auth(token: String)
+
+    /// The largest ``flow(window:)``.
+    public static let maximumWindow = 16
+}

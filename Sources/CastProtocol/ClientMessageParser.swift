@@ -1,0 +1,85 @@
+/// Reads client text messages: one JSON object each, with a `"type"`, an optional `"id"` and the
+/// command's fields. Unknown fields are ignored, so that newer clients can talk to this server.
+///
+/// Checks run in this order, and the first that fails decides the error: size (`too_large`),
+/// JSON syntax and the object at the top (`bad_json`), the id (`invalid_argument`), the type
+/// (`unknown_type`), then the command's fields. From the type check on, the error carries the id.
+public enum ClientMessageParser {
+    /// The largest message accepted, in bytes.
+    public static let maximumSize = 64 * 1024
+
+    /// The command names, in the order messages list them.
+    static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "frameAck", "flow", "auth"]
+
+    /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
+    /// carries the id when the id could be read.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(ProtocolError) -> ClientMessage {
+        guard bytes.count <= maximumSize else { throw .tooLarge(byteCount: bytes.count) }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw ProtocolError(code: .badJSON, message: "not valid JSON: \(error)")
+        }
+        guard case .object(let fields) = root else {
+            throw ProtocolError(code: .badJSON, message: "a message must be a JSON object, got \(root.summary)")
+        }
+        let id = try messageID(fields["id"])
+        do throws(ProtocolError) {
+            return ClientMessage(id: id, command: try command(fields))
+        } catch {
+            var error = error
+            error.id = id
+            throw error
+        }
+    }
+
+    /// Parses one text message; for tests and tools: the same as parsing the UTF-8 of `text`.
+    public static func parse(_ text: String) throws(ProtocolError) -> ClientMessage {
+        var text = text
+        return try text.withUTF8 { utf8 in
+            Result { () throws(ProtocolError) in try parse(UnsafeRawBufferPointer(utf8)) }
+        }.get()
+    }
+
+    private static func messageID(_ value: JSONValue?) throws(ProtocolError) -> MessageID? {
+        switch value {
+        case nil: return nil
+        case .string(let text): return .string(text)
+        case .number(let number) where number.value.isFinite: return .number(number.value)
+        case .some(let value):
+            throw ProtocolError(code: .invalidArgument, message: "id must be a string or a finite number, got \(value.summary)")
+        }
+    }
+
+    private static func command(_ fields: [String: JSONValue]) throws(ProtocolError) -> ClientCommand {
+        let known = "known: " + commandTypes.joined(separator: ", ")
+        guard let typeValue = fields["type"] else {
+            throw ProtocolError(code: .unknownType, message: "a message needs a \"type\" (\(known))")
+        }
+        guard case .string(let type) = typeValue else {
+            throw ProtocolError(code: .unknownType, message: "\"type\" must be a string, got \(typeValue.summary) (\(known))")
+        }
+        let command = CommandFields(type: type, fields: fields)
+        switch type {
+        case "setFilter":
+            return .setFilter(name: try command.string("name"), params: try command.parameters("params", required: false))
+        case "setParams":
+            return .setParams(try command.parameters("params", required: true))
+        case "play":
+            return .play
+        case "pause":
+            return .pause
+        case "seek":
+            return .seek(position: try command.number("position", atLeast: 0, "a finite number of seconds ≥ 0"))
+        case "frameAck":
+            return .frameAck(sequence: try command.unsignedInteger("seq"))
+        case "flow":
+            return .flow(window: try command.integer("window", in: 0...ClientCommand.maximumWindow))
+        case "auth":
+            return .auth(token: try command.string("token"))
+        default:
+            throw ProtocolError(code: .unknownType, message: "unknown message type \(typeValue.summary) (\(known))")
+        }
+    }
+}

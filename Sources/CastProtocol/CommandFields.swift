@@ -1,0 +1,85 @@
+/// The fields of one client command, read with the checks the protocol promises: a missing field
+/// or one of the wrong type is `invalid_argument`, a value of the right type outside its range is
+/// `out_of_range`, and every message names the field as `type.field` and says what is allowed.
+/// Fields that are not asked for are ignored.
+struct CommandFields {
+    /// The command's `"type"`, which messages put in front of field names.
+    let type: String
+    let fields: [String: JSONValue]
+
+    func string(_ key: String) throws(ProtocolError) -> String {
+        let expected = "a string"
+        let value = try required(key, expected)
+        guard case .string(let text) = value else { throw invalidArgument(key, expected, got: value) }
+        return text
+    }
+
+    /// A finite number ≥ `minimum`.
+    func number(_ key: String, atLeast minimum: Double, _ expected: String) throws(ProtocolError) -> Double {
+        let value = try required(key, expected)
+        guard case .number(let number) = value else { throw invalidArgument(key, expected, got: value) }
+        guard number.value.isFinite, number.value >= minimum else { throw outOfRange(key, expected, got: value) }
+        return number.value
+    }
+
+    /// A whole number in `range`; a fraction is the wrong type, a whole number outside the range
+    /// (however large) is out of range.
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int {
+        let expected = "an integer in \(range.lowerBound)…\(range.upperBound)"
+        let value = try required(key, expected)
+        guard case .number(let number) = value, number.value == number.value.rounded() else {
+            throw invalidArgument(key, expected, got: value)
+        }
+        guard number.value >= Double(range.lowerBound), number.value <= Double(range.upperBound) else {
+            throw outOfRange(key, expected, got: value)
+        }
+        return Int(number.value)
+    }
+
+    /// A whole number in 0…2^64 − 1, read exactly; anything else is the wrong type.
+    func unsignedInteger(_ key: String) throws(ProtocolError) -> UInt64 {
+        let expected = "an integer in 0…\(UInt64.max)"
+        let value = try required(key, expected)
+        guard case .number(let number) = value, let integer = number.unsignedInteger else {
+            throw invalidArgument(key, expected, got: value)
+        }
+        return integer
+    }
+
+    /// An object of filter parameters: names to numbers. Absent is empty unless `required`.
+    /// Names and ranges are the catalog's to check.
+    func parameters(_ key: String, required isRequired: Bool) throws(ProtocolError) -> [String: Double] {
+        let expected = "an object of parameter names to numbers"
+        guard let value = fields[key] else {
+            if isRequired { throw missing(key, expected) }
+            return [:]
+        }
+        guard case .object(let entries) = value else { throw invalidArgument(key, expected, got: value) }
+        var parameters: [String: Double] = [:]
+        // In name order, so that of several bad values the same one is reported every time.
+        for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            guard case .number(let number) = entry else {
+                throw invalidArgument("\(key).\(name)", "a number", got: entry)
+            }
+            parameters[name] = number.value
+        }
+        return parameters
+    }
+
+    private func required(_ key: String, _ expected: String) throws(ProtocolError) -> JSONValue {
+        guard let value = fields[key] else { throw missing(key, expected) }
+        return value
+    }
+
+    private func missing(_ key: String, _ expected: String) -> ProtocolError {
+        ProtocolError(code: .invalidArgument, message: "\(type).\(key) is required: \(expected)")
+    }
+
+    private func invalidArgument(_ key: String, _ expected: String, got value: JSONValue) -> ProtocolError {
+        ProtocolError(code: .invalidArgument, message: "\(type).\(key) must be \(expected), got \(value.summary)")
+    }
+
+    private func outOfRange(_ key: String, _ expected: String, got value: JSONValue) -> ProtocolError {
+        ProtocolError(code: .outOfRange, message: "\(type).\(key) must be \(expected), got \(value.summary)")
+    }
+}

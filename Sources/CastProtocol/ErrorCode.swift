@@ -1,0 +1,23 @@
+/// The stable code of an `error` message. Clients switch on these; the wording of the message
+/// next to them may change.
+public enum ErrorCode: String, Sendable, Codable {
+    /// The text message is not JSON, or is JSON but not an object.
+    case badJSON = "bad_json"
+    /// The message has no `"type"`, or one this server does not know.
+    case unknownType = "unknown_type"
+    /// A field has the wrong type or is missing, a parameter is unknown, or the client sent a
+    /// binary message.
+    case invalidArgument = "invalid_argument"
+    /// `setFilter` named a filter that is not in the catalog.
+    case unknownFilter = "unknown_filter"
+    /// A value of the right type outside its allowed range (including infinite numbers).
+    case outOfRange = "out_of_range"
+    /// `seek` on a live source.
+    case notSeekable = "not_seekable"
+    /// A message over ``ClientMessageParser/maximumSize`` bytes.
+    case tooLarge = "too_large"
+    /// A command that needs authentication before it was given.
+    case unauthorized
+    /// The client sent commands faster than the server accepts them.
+    case rateLimited = "rate_limited"
+}

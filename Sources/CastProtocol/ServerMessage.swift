@@ -1,0 +1,62 @@
+import FilterKit
+import Foundation
+
+/// A text message from the server to clients; ``encoded()`` gives the bytes to send.
+///
+/// ```
+/// {"type":"hello","version":1,"server":"filtercast/0.1","filters":[…],"state":{…}}
+/// {"type":"state","source":{…},"playing":true,…}      (the state object's keys beside "type")
+/// {"type":"error","code":"out_of_range","message":"…","id":7}   ("id" only when the command had one)
+/// {"type":"ack","id":"a1"}
+/// ```
+public enum ServerMessage: Sendable, Encodable {
+    /// The first message on every connection: the protocol version, the filter catalog (the
+    /// same objects as `filtercast filters --json`) and the current state.
+    case hello(filters: [FilterDescriptor], state: SessionState)
+    case state(SessionState)
+    case error(ProtocolError)
+    /// A command was carried out.
+    case ack(MessageID)
+
+    private enum CodingKeys: String, CodingKey {
+        case type, version, server, filters, state, code, message, id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .hello(let filters, let state):
+            try container.encode("hello", forKey: .type)
+            try container.encode(ProtocolVersion.number, forKey: .version)
+            try container.encode(ProtocolVersion.serverName, forKey: .server)
+            try container.encode(filters, forKey: .filters)
+            try container.encode(state, forKey: .state)
+        case .state(let state):
+            try container.encode("state", forKey: .type)
+            // The state's own keys go into this same object, beside "type".
+            try state.encode(to: encoder)
+        case .error(let error):
+            try container.encode("error", forKey: .type)
+            try container.encode(error.code, forKey: .code)
+            try container.encode(error.message, forKey: .message)
+            try container.encodeIfPresent(error.id, forKey: .id)
+        case .ack(let id):
+            try container.encode("ack", forKey: .type)
+            try container.encode(id, forKey: .id)
+        }
+    }
+
+    /// UTF-8 JSON bytes of the message, keys sorted. A few microseconds for `state`; `hello`
+    /// costs more (the catalog) but is sent once per connection.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(self))
+        } catch {
+            // Only a number that is not finite fails to encode; the state encodes its own numbers
+            // safely and a catalog's ranges are finite, so this is a bug in the catalog.
+            preconditionFailure("server message is not encodable as JSON: \(error)")
+        }
+    }
+}

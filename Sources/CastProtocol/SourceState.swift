@@ -1,0 +1,35 @@
+/// What the server is showing: the `source` object of `state`.
+public struct SourceState: Sendable, Equatable, Codable {
+    /// `"file"`, `"test"` (the built-in test pattern), `"camera"` or `"stream"` (a network URL).
+    public var kind: String
+    /// The file name, URL, device or test-pattern spec, as given to `--input`.
+    public var name: String
+    /// Whether `seek` works: files that can seek; never live sources.
+    public var seekable: Bool
+    /// Picture size of the frames sent, in pixels.
+    public var width: Int
+    public var height: Int
+    /// The source's frame rate, when it declares one.
+    public var fps: Double?
+
+    public init(kind: String, name: String, seekable: Bool, width: Int, height: Int, fps: Double?) {
+        self.kind = kind
+        self.name = name
+        self.seekable = seekable
+        self.width = width
+        self.height = height
+        self.fps = fps
+    }
+
+    // Encodes `fps: null` explicitly (and for a rate that is not finite), so that the object
+    // always has the same keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(name, forKey: .name)
+        try container.encode(seekable, forKey: .seekable)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(fps.flatMap { $0.isFinite ? $0 : nil }, forKey: .fps)
+    }
+}

@@ -1,0 +1,77 @@
+import CastProtocol
+import Testing
+
+/// A message that must parse, and what it must parse to.
+struct Accepted: Sendable, CustomStringConvertible {
+    let json: String
+    let id: MessageID?
+    let command: ClientCommand
+
+    init(_ json: String, id: MessageID? = nil, _ command: ClientCommand) {
+        self.json = json
+        self.id = id
+        self.command = command
+    }
+
+    var description: String { json }
+
+    static let cases = [
+        Accepted(#"{"type":"setFilter","name":"sepia","params":{"intensity":0.5}}"#,
+                 .setFilter(name: "sepia", params: ["intensity": 0.5])),
+        Accepted(#"{"type":"setFilter","name":"comic","params":{"levels":4,"edgeThreshold":0.3},"id":"f1"}"#,
+                 id: .string("f1"), .setFilter(name: "comic", params: ["levels": 4, "edgeThreshold": 0.3])),
+        Accepted(#"{"type":"setFilter","name":"none"}"#, .setFilter(name: "none", params: [:])),
+        Accepted(#"{"type":"setFilter","name":"sepia","params":{}}"#, .setFilter(name: "sepia", params: [:])),
+        Accepted(#"{"type":"setParams","params":{"scale":12},"id":7}"#, id: .number(7), .setParams(["scale": 12])),
+        Accepted(#"{"type":"setParams","params":{}}"#, .setParams([:])),
+        Accepted(#"{"type":"play"}"#, .play),
+        Accepted(#"{"type":"play","id":"a"}"#, id: .string("a"), .play),
+        Accepted(#"{"type":"pause","id":-2.5}"#, id: .number(-2.5), .pause),
+        Accepted(#"{"type":"pause"}"#, .pause),
+        Accepted(#"{"type":"seek","position":12.5}"#, .seek(position: 12.5)),
+        Accepted(#"{"type":"seek","position":0,"id":1e3}"#, id: .number(1000), .seek(position: 0)),
+        Accepted(#"{"type":"seek","position":3600}"#, .seek(position: 3600)),
+        Accepted(#"{"type":"frameAck","seq":0}"#, .frameAck(sequence: 0)),
+        Accepted(#"{"type":"frameAck","seq":42,"id":""}"#, id: .string(""), .frameAck(sequence: 42)),
+        Accepted(#"{"type":"frameAck","seq":18446744073709551615}"#, .frameAck(sequence: .max)),
+        Accepted(#"{"type":"frameAck","seq":9007199254740993}"#, .frameAck(sequence: 9_007_199_254_740_993)),
+        Accepted(#"{"type":"frameAck","seq":4.2e1}"#, .frameAck(sequence: 42)),
+        Accepted(#"{"type":"flow","window":0}"#, .flow(window: 0)),
+        Accepted(#"{"type":"flow","window":16,"id":"w"}"#, id: .string("w"), .flow(window: 16)),
+        Accepted(#"{"type":"flow","window":4.0}"#, .flow(window: 4)),
+        Accepted(#"{"type":"auth","token":"s3cret"}"#, .auth(token: "s3cret")),
+        Accepted(#"{"type":"auth","token":"","id":0}"#, id: .number(0), .auth(token: "")),
+        // Unknown fields are ignored, whatever they hold.
+        Accepted(#"{"type":"play","future":{"nested":[1,{"deep":null}],"flag":true},"extra":"x"}"#, .play),
+        Accepted(#"{"v":2,"type":"seek","position":1,"precise":false}"#, .seek(position: 1)),
+        // Whitespace, key order, escapes, duplicate keys (the last wins, as in JSON.parse).
+        Accepted(" \r\n\t{ \"token\" : \"a\\u00e9\\ud83d\\ude00\\n\\\"\\/\" , \"type\" : \"auth\" } \n",
+                 .auth(token: "aé😀\n\"/")),
+        Accepted(#"{"type":"auth","token":"Grüße 日本"}"#, .auth(token: "Grüße 日本")),
+        Accepted(#"{"type":"flow","window":20,"window":2}"#, .flow(window: 2)),
+    ]
+}
+
+@Suite("Parsing client messages")
+struct ParsingTests {
+    @Test(arguments: Accepted.cases)
+    func parses(_ accepted: Accepted) throws {
+        let message = try ClientMessageParser.parse(accepted.json)
+        #expect(message == ClientMessage(id: accepted.id, command: accepted.command))
+    }
+
+    @Test func parsesFromRawBytes() throws {
+        let bytes = Array(#"{"type":"seek","position":2.25,"id":"s"}"#.utf8)
+        let message = try bytes.withUnsafeBytes { (buffer) throws(ProtocolError) in try ClientMessageParser.parse(buffer) }
+        #expect(message == ClientMessage(id: .string("s"), command: .seek(position: 2.25)))
+    }
+
+    @Test func acceptsExactlyTheMaximumSize() throws {
+        let head = #"{"type":"play","padding":""#
+        let tail = #""}"#
+        let padding = String(repeating: "x", count: ClientMessageParser.maximumSize - head.utf8.count - tail.utf8.count)
+        let message = head + padding + tail
+        #expect(message.utf8.count == 64 * 1024)
+        #expect(try ClientMessageParser.parse(message).command == .play)
+    }
+}

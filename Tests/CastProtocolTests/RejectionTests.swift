@@ -1,0 +1,170 @@
+import CastProtocol
+import Testing
+
+/// The error a message must get: its code, the id it must carry, and words its text must contain.
+struct Rejected: Sendable, CustomStringConvertible {
+    let json: String
+    let code: ErrorCode
+    let id: MessageID?
+    let mentions: [String]
+
+    init(_ json: String, _ code: ErrorCode, id: MessageID? = nil, mentions: [String] = []) {
+        self.json = json
+        self.code = code
+        self.id = id
+        self.mentions = mentions
+    }
+
+    var description: String { "\(code.rawValue): \(json)" }
+
+    static let badJSON = [
+        Rejected("", .badJSON), Rejected("   ", .badJSON), Rejected("not json", .badJSON),
+        Rejected("{", .badJSON), Rejected(#"{"type":"play""#, .badJSON), Rejected(#"{"type":"play",}"#, .badJSON),
+        Rejected(#"{"type":'play'}"#, .badJSON), Rejected(#"{type:"play"}"#, .badJSON),
+        Rejected(#"{"type":"play"} {"type":"pause"}"#, .badJSON), Rejected(#"{"type":"play"}x"#, .badJSON),
+        Rejected(#"{"type":"flow","window":01}"#, .badJSON), Rejected(#"{"type":"seek","position":.5}"#, .badJSON),
+        Rejected(#"{"type":"seek","position":1.}"#, .badJSON), Rejected(#"{"type":"seek","position":NaN}"#, .badJSON),
+        Rejected(#"{"type":"seek","position":Infinity}"#, .badJSON), Rejected(#"{"type":"seek","position":+1}"#, .badJSON),
+        Rejected(#"{"type":"seek","position":1e}"#, .badJSON), Rejected(#"{"type":"auth","token":"\x"}"#, .badJSON),
+        Rejected(#"{"type":"auth","token":"\u12"}"#, .badJSON), Rejected(#"{"type":"auth","token":"\ud800"}"#, .badJSON),
+        Rejected(#"{"type":"auth","token":"\udc00\ud800"}"#, .badJSON), Rejected("{\"type\":\"auth\",\"token\":\"a\nb\"}", .badJSON),
+        Rejected(#"{"type":"play","x":tru}"#, .badJSON), Rejected(#"{"type":"play","x":nul}"#, .badJSON),
+        // Valid JSON that is not an object.
+        Rejected("[]", .badJSON), Rejected(#"[{"type":"play"}]"#, .badJSON), Rejected("5", .badJSON),
+        Rejected(#""play""#, .badJSON), Rejected("null", .badJSON), Rejected("true", .badJSON),
+    ]
+
+    static let unknownType = [
+        Rejected("{}", .unknownType, mentions: ["type", "setFilter"]),
+        Rejected(#"{"id":"a"}"#, .unknownType, id: .string("a")),
+        Rejected(#"{"type":5,"id":3}"#, .unknownType, id: .number(3)),
+        Rejected(#"{"type":null}"#, .unknownType),
+        Rejected(#"{"type":"dance","id":"d"}"#, .unknownType, id: .string("d"), mentions: ["dance", "frameAck"]),
+        Rejected(#"{"type":"Play"}"#, .unknownType),
+        Rejected(#"{"type":""}"#, .unknownType),
+    ]
+
+    static let invalidArgument = [
+        Rejected(#"{"type":"seek","position":"abc","id":"s1"}"#, .invalidArgument, id: .string("s1"),
+                 mentions: ["seek.position", "\"abc\""]),
+        Rejected(#"{"type":"seek","position":true}"#, .invalidArgument, mentions: ["seek.position"]),
+        Rejected(#"{"type":"seek","position":null}"#, .invalidArgument, mentions: ["seek.position"]),
+        Rejected(#"{"type":"seek","position":[1]}"#, .invalidArgument, mentions: ["seek.position"]),
+        Rejected(#"{"type":"seek"}"#, .invalidArgument, mentions: ["seek.position", "required"]),
+        Rejected(#"{"type":"setFilter","name":5,"id":9}"#, .invalidArgument, id: .number(9), mentions: ["setFilter.name"]),
+        Rejected(#"{"type":"setFilter"}"#, .invalidArgument, mentions: ["setFilter.name", "required"]),
+        Rejected(#"{"type":"setFilter","name":"sepia","params":[0.5]}"#, .invalidArgument, mentions: ["setFilter.params"]),
+        Rejected(#"{"type":"setFilter","name":"sepia","params":null}"#, .invalidArgument, mentions: ["setFilter.params"]),
+        Rejected(#"{"type":"setFilter","name":"sepia","params":{"intensity":"x"}}"#, .invalidArgument,
+                 mentions: ["setFilter.params.intensity", "a number"]),
+        Rejected(#"{"type":"setParams","params":{"scale":4,"intensity":true}}"#, .invalidArgument,
+                 mentions: ["setParams.params.intensity"]),
+        Rejected(#"{"type":"setParams","params":0.5}"#, .invalidArgument, mentions: ["setParams.params"]),
+        Rejected(#"{"type":"setParams"}"#, .invalidArgument, mentions: ["setParams.params", "required"]),
+        Rejected(#"{"type":"frameAck","seq":-1}"#, .invalidArgument, mentions: ["frameAck.seq"]),
+        Rejected(#"{"type":"frameAck","seq":1.5}"#, .invalidArgument, mentions: ["frameAck.seq"]),
+        Rejected(#"{"type":"frameAck","seq":"3"}"#, .invalidArgument, mentions: ["frameAck.seq"]),
+        Rejected(#"{"type":"frameAck","seq":18446744073709551616}"#, .invalidArgument, mentions: ["frameAck.seq"]),
+        Rejected(#"{"type":"frameAck"}"#, .invalidArgument, mentions: ["frameAck.seq"]),
+        Rejected(#"{"type":"flow","window":2.5}"#, .invalidArgument, mentions: ["flow.window", "0…16"]),
+        Rejected(#"{"type":"flow","window":"4"}"#, .invalidArgument, mentions: ["flow.window"]),
+        Rejected(#"{"type":"flow"}"#, .invalidArgument, mentions: ["flow.window"]),
+        Rejected(#"{"type":"auth","token":42}"#, .invalidArgument, mentions: ["auth.token"]),
+        Rejected(#"{"type":"auth"}"#, .invalidArgument, mentions: ["auth.token"]),
+        // An id that is neither a string nor a number cannot be echoed, so the error has none.
+        Rejected(#"{"type":"play","id":true}"#, .invalidArgument, mentions: ["id"]),
+        Rejected(#"{"type":"play","id":{"n":1}}"#, .invalidArgument, mentions: ["id"]),
+        Rejected(#"{"type":"play","id":null}"#, .invalidArgument, mentions: ["id"]),
+        Rejected(#"{"type":"play","id":1e999}"#, .invalidArgument, mentions: ["id"]),
+    ]
+
+    static let outOfRange = [
+        Rejected(#"{"type":"flow","window":17,"id":"w"}"#, .outOfRange, id: .string("w"), mentions: ["flow.window", "0…16", "17"]),
+        Rejected(#"{"type":"flow","window":-1}"#, .outOfRange, mentions: ["flow.window", "0…16"]),
+        Rejected(#"{"type":"flow","window":1e300}"#, .outOfRange, mentions: ["flow.window"]),
+        Rejected(#"{"type":"flow","window":1e999}"#, .outOfRange, mentions: ["flow.window"]),
+        Rejected(#"{"type":"seek","position":-1,"id":4}"#, .outOfRange, id: .number(4), mentions: ["seek.position", "≥ 0", "-1"]),
+        Rejected(#"{"type":"seek","position":-0.001}"#, .outOfRange, mentions: ["seek.position"]),
+        Rejected(#"{"type":"seek","position":1e999}"#, .outOfRange, mentions: ["seek.position", "finite"]),
+        Rejected(#"{"type":"seek","position":-1e999}"#, .outOfRange, mentions: ["seek.position"]),
+    ]
+}
+
+/// The error `text` gets, or nil when it parses.
+func rejection(_ text: String) -> ProtocolError? {
+    do {
+        _ = try ClientMessageParser.parse(text)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("Rejecting bad client messages")
+struct RejectionTests {
+    @Test(arguments: Rejected.badJSON + Rejected.unknownType + Rejected.invalidArgument + Rejected.outOfRange)
+    func rejects(_ rejected: Rejected) throws {
+        let error = try #require(rejection(rejected.json))
+        #expect(error.code == rejected.code, "\(error)")
+        #expect(error.id == rejected.id)
+        for word in rejected.mentions {
+            #expect(error.message.contains(word), "\(error.message) should mention \(word)")
+        }
+    }
+
+    @Test func badJSONMessagesSayWhere() throws {
+        let error = try #require(rejection(#"{"type":"play",}"#))
+        #expect(error.message == "not valid JSON: expected a string key at byte 15")
+        let topLevel = try #require(rejection("[1,2]"))
+        #expect(topLevel.message == "a message must be a JSON object, got an array")
+    }
+
+    @Test func rejectsInvalidUTF8() throws {
+        let bytes: [UInt8] = Array(#"{"type":"auth","token":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(ProtocolError) in try ClientMessageParser.parse(buffer) }
+        }
+        guard case .failure(let error) = result else {
+            Issue.record("invalid UTF-8 was accepted")
+            return
+        }
+        #expect(error.code == .badJSON)
+    }
+
+    @Test func rejectsMessagesOverTheLimit() throws {
+        let head = #"{"type":"play","id":"big","padding":""#
+        let padding = String(repeating: "x", count: ClientMessageParser.maximumSize - head.utf8.count - 1)
+        let message = head + padding + #""}"#
+        #expect(message.utf8.count == 64 * 1024 + 1)
+        let error = try #require(rejection(message))
+        #expect(error.code == .tooLarge)
+        #expect(error.id == nil)
+        #expect(error.message.contains("65536"))
+        #expect(ProtocolError.tooLarge(byteCount: 70_000).code == .tooLarge)
+    }
+
+    @Test func rejectsDeepNestingWithoutRecursingFurther() throws {
+        let deep = #"{"type":"play","x":"# + String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000) + "}"
+        let error = try #require(rejection(deep))
+        #expect(error.code == .badJSON)
+        #expect(error.message.contains("nested deeper than 64"))
+        let allowed = #"{"type":"play","x":"# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "}"
+        #expect(try ClientMessageParser.parse(allowed).command == .play)
+    }
+
+    @Test func longValuesAreCutInMessages() throws {
+        let error = try #require(rejection(#"{"type":"seek","position":""# + String(repeating: "y", count: 5000) + #""}"#))
+        #expect(error.message.count < 200)
+        #expect(error.message.contains("…"))
+    }
+
+    @Test func binaryMessagesAreInvalidArguments() {
+        #expect(ProtocolError.binaryMessage.code == .invalidArgument)
+        #expect(ProtocolError.binaryMessage.id == nil)
+    }
+
+    @Test func errorDescriptionShowsCodeAndMessage() {
+        let error = ProtocolError(code: .notSeekable, message: "the source is live", id: .string("x"))
+        #expect(error.description == "not_seekable: the source is live")
+    }
+}

@@ -1,0 +1,131 @@
+import CastProtocol
+import FilterKit
+import Foundation
+import Testing
+
+@Suite("Server messages")
+struct ServerMessageTests {
+    static let fileSource = SourceState(kind: "file", name: "clip.mp4", seekable: true, width: 1280, height: 720, fps: 30)
+    static let liveSource = SourceState(kind: "camera", name: "/dev/video0", seekable: false, width: 640, height: 480, fps: nil)
+
+    static func state(source: SourceState = fileSource, duration: Double? = 60) throws -> SessionState {
+        SessionState(source: source, playing: true, position: 12.5, duration: duration,
+                     filter: try FilterSettings(name: "sepia", parameters: ["intensity": 0.75]), viewers: 2, fps: 29.97)
+    }
+
+    /// The message as a browser's `JSON.parse` would see it.
+    static func object(_ message: ServerMessage) throws -> [String: Any] {
+        let json = try JSONSerialization.jsonObject(with: Data(message.encoded()))
+        return try #require(json as? [String: Any])
+    }
+
+    static let stateKeys: Set = ["source", "playing", "position", "duration", "filter", "viewers", "fps"]
+    static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps"]
+
+    @Test func stateHasTheDocumentedKeys() throws {
+        let object = try Self.object(.state(try Self.state()))
+        #expect(Set(object.keys) == Self.stateKeys.union(["type"]))
+        #expect(object["type"] as? String == "state")
+        #expect(object["playing"] as? Bool == true)
+        #expect(object["position"] as? Double == 12.5)
+        #expect(object["duration"] as? Double == 60)
+        #expect(object["viewers"] as? Int == 2)
+        #expect(object["fps"] as? Double == 29.97)
+        let source = try #require(object["source"] as? [String: Any])
+        #expect(Set(source.keys) == Self.sourceKeys)
+        #expect(source["kind"] as? String == "file")
+        #expect(source["name"] as? String == "clip.mp4")
+        #expect(source["seekable"] as? Bool == true)
+        #expect(source["width"] as? Int == 1280)
+        #expect(source["height"] as? Int == 720)
+        #expect(source["fps"] as? Double == 30)
+        let filter = try #require(object["filter"] as? [String: Any])
+        #expect(Set(filter.keys) == ["name", "params"])
+        #expect(filter["name"] as? String == "sepia")
+        #expect(filter["params"] as? [String: Double] == ["intensity": 0.75])
+    }
+
+    @Test func liveStateHasNullDurationAndRate() throws {
+        let text = String(decoding: ServerMessage.state(try Self.state(source: Self.liveSource, duration: nil)).encoded(), as: UTF8.self)
+        #expect(text.contains(#""duration":null"#))
+        #expect(text.contains(#""fps":null"#))
+        let object = try Self.object(.state(try Self.state(source: Self.liveSource, duration: nil)))
+        #expect(Set(object.keys) == Self.stateKeys.union(["type"]))
+        #expect(object["duration"] is NSNull)
+        let source = try #require(object["source"] as? [String: Any])
+        #expect(Set(source.keys) == Self.sourceKeys)
+        #expect(source["fps"] is NSNull)
+    }
+
+    @Test func numbersThatAreNotFiniteStillEncode() throws {
+        var state = try Self.state()
+        state.fps = .nan
+        state.position = .infinity
+        state.duration = .nan
+        state.source.fps = .infinity
+        let object = try Self.object(.state(state))
+        #expect(object["fps"] as? Double == 0)
+        #expect(object["position"] as? Double == 0)
+        #expect(object["duration"] is NSNull)
+        #expect((object["source"] as? [String: Any])?["fps"] is NSNull)
+    }
+
+    @Test func helloCarriesVersionServerCatalogAndState() throws {
+        let catalog = FilterCatalog.standard.descriptors
+        let object = try Self.object(.hello(filters: catalog, state: try Self.state()))
+        #expect(Set(object.keys) == ["type", "version", "server", "filters", "state"])
+        #expect(object["type"] as? String == "hello")
+        #expect(object["version"] as? Int == 1)
+        #expect(object["server"] as? String == "filtercast/0.1")
+        let state = try #require(object["state"] as? [String: Any])
+        #expect(Set(state.keys) == Self.stateKeys)
+        // The catalog is the very objects FilterKit encodes (as `filtercast filters --json` prints them).
+        let filters = try #require(object["filters"] as? [Any])
+        let expected = try JSONSerialization.jsonObject(with: JSONEncoder().encode(catalog)) as? [Any]
+        #expect(NSArray(array: filters).isEqual(to: try #require(expected)))
+        let decoded = try JSONDecoder().decode([FilterDescriptor].self,
+                                               from: JSONSerialization.data(withJSONObject: filters))
+        #expect(decoded == catalog)
+        let sepia = try #require(filters.compactMap { $0 as? [String: Any] }.first { $0["name"] as? String == "sepia" })
+        #expect(Set(sepia.keys) == ["name", "label", "category", "params"])
+    }
+
+    @Test func errorHasCodeMessageAndIdOnlyWhenKnown() throws {
+        let withID = try Self.object(.error(ProtocolError(code: .outOfRange, message: "flow.window must be…", id: .number(7))))
+        #expect(Set(withID.keys) == ["type", "code", "message", "id"])
+        #expect(withID["type"] as? String == "error")
+        #expect(withID["code"] as? String == "out_of_range")
+        #expect(withID["message"] as? String == "flow.window must be…")
+        #expect(withID["id"] as? Int == 7)
+        let withoutID = try Self.object(.error(ProtocolError(code: .badJSON, message: "not valid JSON")))
+        #expect(Set(withoutID.keys) == ["type", "code", "message"])
+    }
+
+    @Test(arguments: [
+        (ErrorCode.badJSON, "bad_json"), (.unknownType, "unknown_type"), (.invalidArgument, "invalid_argument"),
+        (.unknownFilter, "unknown_filter"), (.outOfRange, "out_of_range"), (.notSeekable, "not_seekable"),
+        (.tooLarge, "too_large"), (.unauthorized, "unauthorized"), (.rateLimited, "rate_limited"),
+    ])
+    func errorCodesAreTheDocumentedStrings(_ code: ErrorCode, _ text: String) throws {
+        let object = try Self.object(.error(ProtocolError(code: code, message: "m")))
+        #expect(object["code"] as? String == text)
+    }
+
+    @Test func ackEchoesTheIdVerbatim() throws {
+        #expect(String(decoding: ServerMessage.ack(.number(7)).encoded(), as: UTF8.self) == #"{"id":7,"type":"ack"}"#)
+        #expect(String(decoding: ServerMessage.ack(.number(-2.5)).encoded(), as: UTF8.self) == #"{"id":-2.5,"type":"ack"}"#)
+        #expect(String(decoding: ServerMessage.ack(.string("a/\"b")).encoded(), as: UTF8.self) == #"{"id":"a/\"b","type":"ack"}"#)
+        let object = try Self.object(.ack(.string("x1")))
+        #expect(Set(object.keys) == ["type", "id"])
+        #expect(object["id"] as? String == "x1")
+    }
+
+    /// An id goes in with a command and comes back out in the ack unchanged.
+    @Test(arguments: [#""req-1""#, "0", "42", "-7", "0.25", "9007199254740991", #""""#, #""日本""#])
+    func idsRoundTripThroughParseAndAck(_ idJSON: String) throws {
+        let message = try ClientMessageParser.parse(#"{"type":"play","id":"# + idJSON + "}")
+        let id = try #require(message.id)
+        #expect(String(decoding: ServerMessage.ack(id).encoded(), as: UTF8.self) == #"{"id":"# + idJSON + #","type":"ack"}"#)
+        #expect(try JSONDecoder().decode(MessageID.self, from: Data(idJSON.utf8)) == id)
+    }
+}

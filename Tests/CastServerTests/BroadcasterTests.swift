@@ -1,0 +1,55 @@
+@testable import CastServer
+import CastProtocol
+import Synchronization
+import Testing
+
+@Suite struct BroadcasterTests {
+    static func fill(_ broadcaster: Broadcaster, sequence: UInt64, byte: UInt8) {
+        broadcaster.publish { buffer in
+            buffer.jpegDestination.update(repeating: byte, count: 10)
+            buffer.jpegCount = 10
+            buffer.header = FrameHeader(flags: [], sequence: sequence, presentationTime: 0, sendTime: 0)
+        }
+    }
+
+    @Test func latestWinsAndWakesEachTime() {
+        let wakes = Atomic<Int>(0)
+        let broadcaster = Broadcaster(maximumJPEGSize: 64) { wakes.add(1, ordering: .relaxed) }
+        #expect(broadcaster.latestSequence == nil && broadcaster.latestJPEG() == nil)
+        for sequence in 1...5 { Self.fill(broadcaster, sequence: UInt64(sequence), byte: UInt8(sequence)) }
+        #expect(broadcaster.latestSequence == 5)
+        #expect(broadcaster.latestJPEG() == [UInt8](repeating: 5, count: 10))
+        #expect(wakes.load(ordering: .relaxed) == 5)
+        #expect(broadcaster.bufferCount == 2, "with nothing borrowed two buffers alternate")
+    }
+
+    @Test func aBorrowedFrameIsNeverOverwritten() {
+        let broadcaster = Broadcaster(maximumJPEGSize: 64) {}
+        Self.fill(broadcaster, sequence: 1, byte: 1)
+        let borrowed = broadcaster.borrowLatest()!
+        for sequence in 2...10 { Self.fill(broadcaster, sequence: UInt64(sequence), byte: UInt8(sequence)) }
+        #expect(borrowed.header.sequence == 1)
+        #expect(Array(borrowed.jpeg) == [UInt8](repeating: 1, count: 10))
+        #expect(broadcaster.bufferCount == 3, "the borrowed one, the latest, and one to fill")
+        broadcaster.giveBack(borrowed)
+        for sequence in 11...20 { Self.fill(broadcaster, sequence: UInt64(sequence), byte: UInt8(sequence)) }
+        #expect(broadcaster.bufferCount == 3, "no growth once buffers come back")
+    }
+
+    @Test func headerAndHeadroomLayout() {
+        let broadcaster = Broadcaster(maximumJPEGSize: 64) {}
+        broadcaster.publish { buffer in
+            buffer.jpegCount = 3
+            buffer.jpegDestination.update(from: [0xFF, 0xD8, 0xD9], count: 3)
+            buffer.header = FrameHeader(flags: .stateChanged, sequence: 7, presentationTime: 1_500_000, sendTime: 0)
+            buffer.header.write(to: buffer.payload)
+        }
+        let frame = broadcaster.borrowLatest()!
+        defer { broadcaster.giveBack(frame) }
+        frame.stampSendTime(123)
+        #expect(frame.payload - frame.storage == EncodedFrame.headroom)
+        #expect(frame.payloadCount == FrameHeader.size + 3)
+        let parsed = FrameHeader(parsing: UnsafeRawBufferPointer(start: frame.payload, count: frame.payloadCount))
+        #expect(parsed == FrameHeader(flags: .stateChanged, sequence: 7, presentationTime: 1_500_000, sendTime: 123))
+    }
+}
