@@ -2,11 +2,17 @@
 
 SWIFT      ?= swift
 BIN        := .build/release/filtercast
-# Build: the C libraries. Tests and benchmarks: the ffmpeg CLI (clips, references), tjbench,
+# Build: the C libraries. Tests: the ffmpeg CLI (clips, references), Python clients (Debian's
+# /usr/bin/python3 sees these python3-* packages), headless Chromium. Benchmarks: tjbench,
 # GStreamer (the peer pipeline in bench/compare.sh).
 PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libavutil-dev \
               libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs \
+              python3 python3-pytest python3-websockets python3-pil python3-numpy \
+              chromium chromium-driver python3-selenium \
               gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+PYTHON     := /usr/bin/python3
+# Tests talk to servers on 127.0.0.1 only: never through a proxy.
+TEST_ENV   := NO_PROXY='*' no_proxy='*' FILTERCAST_BIN=$(CURDIR)/.build/debug/filtercast
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build test demo bench clean
@@ -25,14 +31,16 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-## test: unit, integration and end-to-end tests (clips are generated with the ffmpeg CLI)
+## test: unit, integration and end-to-end tests (clips are generated with the ffmpeg CLI), then
+## the server and the page against real clients and a real Chromium
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(TEST_ENV) $(PYTHON) -m pytest -q Tests/EndToEnd
 
 ## demo: build, then serve the test pattern at http://127.0.0.1:8080
 demo: build
-	$(BIN) serve --input test --host 127.0.0.1 --port 8080
+	$(BIN) serve --input test --host 127.0.0.1 --port 8080 --web web
 
 ## bench: FilterCast against ffmpeg and GStreamer on the same clips (see README, Performance)
 bench: build

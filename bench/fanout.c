@@ -1,0 +1,684 @@
+/*
+ * fanout — a cheap WebSocket load generator for `filtercast serve` (protocol v1).
+ *
+ * One libwebsockets client context, one service thread, N viewer connections to
+ * ws://HOST:PORT/ws with subprotocol "filtercast.v1". Each viewer receives frames (reassembling
+ * fragments), checks the 32-byte header, acknowledges every frame with
+ * {"type":"frameAck","seq":N} and measures its delivered fps and the send→receive latency
+ * (receive time − the header's server send time; same host, same clock).
+ *
+ * Only the header and the JPEG's first and last two bytes are kept from each message: the
+ * generator must stay cheap, since on a small machine it competes with the server for CPU.
+ *
+ * Phases: connect every viewer (a few handshakes at a time), wait until each has a frame,
+ * warm up, then measure for the given duration; prints one JSON line on stdout.
+ *
+ *   fanout [--host H] [--port P] [--viewers N] [--duration S] [--warmup S]
+ *          [--slow FPS [--slow-count K | --slow-fraction F]] [--filter-switch [--switch-ms MS]]
+ *          [--window W] [--pid SERVER_PID]
+ *
+ * --slow FPS        K viewers (default 1) read at FPS: after each frame a slow viewer stops
+ *                   reading (lws_rx_flow_control off) for 1/FPS s, then acknowledges the frame
+ *                   and reads on — a page that takes 1/FPS s to show a frame.
+ * --filter-switch   viewer 0 sends setFilter every --switch-ms (default 500) ms, alternating
+ *                   "none" / "sepia"; every viewer times sending → first frame with flag bit 0.
+ * --window W        send {"type":"flow","window":W} on connect (default: the server's, 2).
+ * --pid PID         sample the server's CPU (whole process and per thread, /proc/PID/task/…)
+ *                   and RSS exactly over the measurement window.
+ *
+ * Build: cc -O2 -o fanout bench/fanout.c $(pkg-config --cflags --libs libwebsockets)
+ */
+#define _GNU_SOURCE
+#include <libwebsockets.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HEADER_SIZE 32
+#define MAX_SWITCHES 4096
+#define MAX_THREADS 64
+
+enum phase { CONNECTING, WARMUP, MEASURING, DONE };
+
+struct viewer {
+    struct lws *wsi;
+    int index;
+    int established, closed, failed;
+    int slow;
+    /* Message being received */
+    unsigned char head[HEADER_SIZE + 2];
+    size_t got;              /* bytes of the current message so far */
+    unsigned char tail[2];   /* its last two bytes */
+    /* Frames */
+    uint64_t last_seq;       /* newest frame received */
+    uint64_t acked;          /* newest frame acknowledged */
+    int ack_due;
+    int flow_due;
+    long frames_total, frames_measured, bad_frames, text_messages;
+    /* Slow reader: reading is paused until this (µs, monotonic); 0 = reading */
+    int64_t paused_until;
+    /* Filter switch in progress that this viewer has not seen yet (index + 1, 0 = none) */
+    int switch_waiting;
+};
+
+static struct {
+    const char *host;
+    int port, n, window, switch_ms, filter_switch;
+    double duration, warmup, slow_fps, slow_fraction;
+    int slow_count;
+    int pid;
+} opt = { "127.0.0.1", 8080, 1, -1, 500, 0, 20, 2, 0, -1, -1, 0 };
+
+static struct lws_context *context;
+static struct viewer *viewers;
+static enum phase phase = CONNECTING;
+static int next_to_connect, established, failed, closed_early, with_frame;
+static int64_t phase_started, measure_start, measure_end, connect_started;
+static volatile sig_atomic_t interrupted;
+
+/* Latency samples (µs), growable. */
+struct samples { int64_t *v; size_t n, cap; };
+static struct samples latency_fast, latency_slow, age_raw, switch_all, switch_controller;
+
+/* Filter switching */
+static int switch_count, switch_pending_send, switches_missed;
+static int64_t switch_sent_at[MAX_SWITCHES];
+static uint64_t switch_flag_seq[MAX_SWITCHES];
+static int64_t next_switch_at;
+
+/* Server CPU sampling */
+struct thread_sample { int tid; char name[32]; long long ticks; };
+static struct thread_sample threads_before[MAX_THREADS], threads_after[MAX_THREADS];
+static int nthreads_before, nthreads_after;
+static long long proc_ticks_before, proc_ticks_after;
+static long rss_before_kb, rss_after_kb, hwm_kb;
+static struct rusage self_before, self_after;
+
+static lws_sorted_usec_list_t tick_sul;
+
+static int64_t now_realtime_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int64_t now_mono_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void push(struct samples *s, int64_t value) {
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 4096;
+        if (cap > ((size_t)64 << 20)) return;   /* bounded: 64 Mi samples */
+        int64_t *v = realloc(s->v, cap * sizeof *v);
+        if (!v) return;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = value;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of sorted values. */
+static int64_t percentile(const struct samples *s, double p) {
+    if (s->n == 0) return -1;
+    size_t rank = (size_t)(p / 100.0 * (double)s->n + 0.999999);
+    if (rank < 1) rank = 1;
+    if (rank > s->n) rank = s->n;
+    return s->v[rank - 1];
+}
+
+static uint64_t le64(const unsigned char *p) {
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+static unsigned le16(const unsigned char *p) { return (unsigned)p[0] | ((unsigned)p[1] << 8); }
+
+/* ---- /proc sampling ---------------------------------------------------------------------- */
+
+/* utime + stime (clock ticks) from a /proc/…/stat file; -1 when unreadable. */
+static long long stat_ticks(const char *path, char *name, size_t name_size) {
+    char buffer[1024];
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t len = fread(buffer, 1, sizeof buffer - 1, f);
+    fclose(f);
+    buffer[len] = 0;
+    char *open = strchr(buffer, '('), *close = strrchr(buffer, ')');
+    if (!open || !close) return -1;
+    if (name) {
+        size_t n = (size_t)(close - open - 1);
+        if (n >= name_size) n = name_size - 1;
+        memcpy(name, open + 1, n);
+        name[n] = 0;
+    }
+    /* Fields after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14) stime(15) */
+    char *p = close + 2;
+    long long utime = 0, stime = 0;
+    if (sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld", &utime, &stime) != 2) return -1;
+    return utime + stime;
+}
+
+static long status_kb(const char *key) {
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", opt.pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    long value = -1;
+    size_t keylen = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, keylen) == 0 && line[keylen] == ':') { value = atol(line + keylen + 1); break; }
+    fclose(f);
+    return value;
+}
+
+static int sample_threads(struct thread_sample *out) {
+    char path[128];
+    snprintf(path, sizeof path, "/proc/%d/task", opt.pid);
+    DIR *dir = opendir(path);
+    if (!dir) return 0;
+    int n = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) && n < MAX_THREADS) {
+        if (entry->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "/proc/%d/task/%s/stat", opt.pid, entry->d_name);
+        long long ticks = stat_ticks(path, out[n].name, sizeof out[n].name);
+        if (ticks < 0) continue;
+        out[n].tid = atoi(entry->d_name);
+        out[n].ticks = ticks;
+        n++;
+    }
+    closedir(dir);
+    return n;
+}
+
+static void sample_server(int after) {
+    getrusage(RUSAGE_SELF, after ? &self_after : &self_before);
+    if (opt.pid <= 0) return;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", opt.pid);
+    if (after) {
+        proc_ticks_after = stat_ticks(path, NULL, 0);
+        nthreads_after = sample_threads(threads_after);
+        rss_after_kb = status_kb("VmRSS");
+        hwm_kb = status_kb("VmHWM");
+    } else {
+        proc_ticks_before = stat_ticks(path, NULL, 0);
+        nthreads_before = sample_threads(threads_before);
+        rss_before_kb = status_kb("VmRSS");
+    }
+}
+
+/* ---- viewers ------------------------------------------------------------------------------ */
+
+static void connect_viewer(struct viewer *v) {
+    struct lws_client_connect_info info;
+    memset(&info, 0, sizeof info);
+    info.context = context;
+    info.address = opt.host;
+    info.port = opt.port;
+    info.path = "/ws";
+    info.host = opt.host;
+    info.origin = NULL;   /* a command-line client sends no Origin */
+    info.protocol = "filtercast.v1";
+    info.userdata = v;
+    info.pwsi = &v->wsi;
+    if (!lws_client_connect_via_info(&info)) {
+        v->failed = 1;
+        failed++;
+    }
+}
+
+/* The end of one complete message from the server. */
+static void message_done(struct viewer *v, int binary) {
+    if (!binary) {
+        v->text_messages++;
+        return;
+    }
+    int64_t received = now_realtime_us();
+    if (v->got < HEADER_SIZE + 4 || memcmp(v->head, "FCF1", 4) != 0 || le16(v->head + 4) != HEADER_SIZE
+        || v->head[HEADER_SIZE] != 0xFF || v->head[HEADER_SIZE + 1] != 0xD8 || v->tail[0] != 0xFF
+        || v->tail[1] != 0xD9) {
+        v->bad_frames++;
+        return;
+    }
+    unsigned flags = le16(v->head + 6);
+    uint64_t seq = le64(v->head + 8);
+    int64_t pts = (int64_t)le64(v->head + 16);
+    int64_t sent = (int64_t)le64(v->head + 24);
+    if (v->frames_total == 0) with_frame++;
+    v->frames_total++;
+    if (seq > v->last_seq) v->last_seq = seq;
+
+    if (phase == MEASURING) {
+        v->frames_measured++;
+        push(v->slow ? &latency_slow : &latency_fast, received - sent);
+        if (!v->slow) push(&age_raw, received - pts);
+    }
+
+    /* Filter switch: the first frame with flag bit 0 after the command was sent (or, if this
+     * viewer was not sent the flagged frame, the first one after it). */
+    if (v->switch_waiting) {
+        int j = v->switch_waiting - 1;
+        int seen = 0;
+        if (flags & 1) {
+            seen = 1;
+            if (!switch_flag_seq[j]) switch_flag_seq[j] = seq;
+        } else if (switch_flag_seq[j] && seq > switch_flag_seq[j]) {
+            seen = 1;
+        }
+        if (seen && switch_sent_at[j] > 0) {
+            int64_t took = received - switch_sent_at[j];
+            push(&switch_all, took);
+            if (v->index == 0) push(&switch_controller, took);
+            v->switch_waiting = 0;
+        }
+    }
+
+    if (v->slow && phase != CONNECTING) {
+        /* Busy showing this frame for 1/FPS s: stop reading, acknowledge when done. */
+        v->paused_until = now_mono_us() + (int64_t)(1e6 / opt.slow_fps);
+        lws_rx_flow_control(v->wsi, 0);
+    } else {
+        v->ack_due = 1;
+        lws_callback_on_writable(v->wsi);
+    }
+}
+
+static int send_text(struct lws *wsi, const char *text) {
+    unsigned char buffer[LWS_PRE + 256];
+    size_t len = strlen(text);
+    memcpy(buffer + LWS_PRE, text, len);
+    return lws_write(wsi, buffer + LWS_PRE, len, LWS_WRITE_TEXT) < (int)len ? -1 : 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
+    struct viewer *v = (struct viewer *)lws_get_opaque_user_data(wsi);
+    (void)user;
+    switch (reason) {
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        if (v) {
+            if (!v->failed) failed++;
+            v->failed = 1;
+            v->wsi = NULL;
+            if (phase == CONNECTING)
+                fprintf(stderr, "fanout: viewer %d: connection failed: %s\n", v->index,
+                        in ? (const char *)in : "?");
+        }
+        return 0;
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        if (v) {
+            v->established = 1;
+            established++;
+            if (opt.window >= 0) {
+                v->flow_due = 1;
+                lws_callback_on_writable(wsi);
+            }
+        }
+        return 0;
+    case LWS_CALLBACK_CLIENT_RECEIVE: {
+        if (!v) return 0;
+        const unsigned char *data = in;
+        if (v->got < sizeof v->head) {
+            size_t take = sizeof v->head - v->got;
+            if (take > len) take = len;
+            memcpy(v->head + v->got, data, take);
+        }
+        if (len >= 2) {
+            v->tail[0] = data[len - 2];
+            v->tail[1] = data[len - 1];
+        } else if (len == 1) {
+            v->tail[0] = v->tail[1];
+            v->tail[1] = data[0];
+        }
+        v->got += len;
+        if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
+            message_done(v, lws_frame_is_binary(wsi));
+            v->got = 0;
+        }
+        return 0;
+    }
+    case LWS_CALLBACK_CLIENT_WRITEABLE:
+        if (!v) return 0;
+        if (v->flow_due) {
+            char text[64];
+            v->flow_due = 0;
+            snprintf(text, sizeof text, "{\"type\":\"flow\",\"window\":%d}", opt.window);
+            if (send_text(wsi, text)) return -1;
+        } else if (v->index == 0 && switch_pending_send) {
+            char text[96];
+            int j = switch_count;
+            switch_pending_send = 0;
+            snprintf(text, sizeof text, "{\"type\":\"setFilter\",\"name\":\"%s\"}", (j % 2 == 0) ? "none" : "sepia");
+            /* Every viewer that has not seen the previous switch missed it. */
+            for (int i = 0; i < opt.n; i++) {
+                if (viewers[i].switch_waiting) switches_missed++;
+                viewers[i].switch_waiting = (viewers[i].established && !viewers[i].closed) ? j + 1 : 0;
+            }
+            switch_flag_seq[j] = 0;
+            switch_sent_at[j] = 0;
+            if (send_text(wsi, text)) return -1;
+            switch_sent_at[j] = now_realtime_us();
+            switch_count++;
+        } else if (v->ack_due && v->last_seq > v->acked) {
+            char text[64];
+            v->ack_due = 0;
+            v->acked = v->last_seq;
+            snprintf(text, sizeof text, "{\"type\":\"frameAck\",\"seq\":%llu}", (unsigned long long)v->last_seq);
+            if (send_text(wsi, text)) return -1;
+        }
+        if (v->flow_due || (v->ack_due && v->last_seq > v->acked) || (v->index == 0 && switch_pending_send))
+            lws_callback_on_writable(wsi);
+        return 0;
+    case LWS_CALLBACK_CLIENT_CLOSED:
+        if (v) {
+            v->closed = 1;
+            v->wsi = NULL;
+            if (phase != DONE) {
+                closed_early++;
+                fprintf(stderr, "fanout: viewer %d: closed by the server\n", v->index);
+            }
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static const struct lws_protocols protocols[] = {
+    { "filtercast.v1", callback, 0, 64 * 1024, 0, NULL, 0 },
+    { NULL, NULL, 0, 0, 0, NULL, 0 },
+};
+
+/* Every 2 ms: connect more viewers, resume slow readers, send filter switches, move phases. */
+static void tick(lws_sorted_usec_list_t *sul) {
+    int64_t mono = now_mono_us();
+    (void)sul;
+
+    if (phase == CONNECTING) {
+        /* At most 16 handshakes in flight. */
+        while (next_to_connect < opt.n && next_to_connect - established - failed < 16) {
+            connect_viewer(&viewers[next_to_connect]);
+            next_to_connect++;
+        }
+        int all_in = established + failed >= opt.n && with_frame >= established;
+        if (all_in || mono - connect_started > 30000000) {
+            if (!all_in)
+                fprintf(stderr, "fanout: after 30 s: %d of %d connected, %d with a frame\n", established, opt.n,
+                        with_frame);
+            phase = WARMUP;
+            phase_started = mono;
+        }
+    } else if (phase == WARMUP && mono - phase_started >= (int64_t)(opt.warmup * 1e6)) {
+        phase = MEASURING;
+        phase_started = mono;
+        measure_start = mono;
+        next_switch_at = mono;
+        sample_server(0);
+    } else if (phase == MEASURING) {
+        if (mono - measure_start >= (int64_t)(opt.duration * 1e6)) {
+            measure_end = mono;
+            sample_server(1);
+            phase = DONE;
+        } else if (opt.filter_switch && mono >= next_switch_at && switch_count < MAX_SWITCHES - 1
+                   && viewers[0].wsi && !viewers[0].closed) {
+            switch_pending_send = 1;
+            lws_callback_on_writable(viewers[0].wsi);
+            next_switch_at += (int64_t)opt.switch_ms * 1000;
+        }
+    }
+
+    /* Slow readers whose "showing" time is over: acknowledge and read on. */
+    for (int i = 0; i < opt.n; i++) {
+        struct viewer *v = &viewers[i];
+        if (v->slow && v->paused_until && mono >= v->paused_until && v->wsi && !v->closed) {
+            v->paused_until = 0;
+            v->ack_due = 1;
+            lws_callback_on_writable(v->wsi);
+            lws_rx_flow_control(v->wsi, 1);
+        }
+    }
+
+    if (phase != DONE && !interrupted) lws_sul_schedule(context, 0, &tick_sul, tick, 2000);
+}
+
+static void on_signal(int sig) {
+    (void)sig;
+    interrupted = 1;
+    if (context) lws_cancel_service(context);
+}
+
+static void usage(void) {
+    fprintf(stderr,
+            "usage: fanout [--host H] [--port P] [--viewers N] [--duration S] [--warmup S]\n"
+            "              [--slow FPS [--slow-count K | --slow-fraction F]] [--filter-switch [--switch-ms MS]]\n"
+            "              [--window W] [--pid SERVER_PID]\n");
+    exit(2);
+}
+
+/* ---- report ------------------------------------------------------------------------------- */
+
+static void print_stats(const char *key, struct samples *s, double scale) {
+    qsort(s->v, s->n, sizeof *s->v, cmp_i64);
+    if (s->n == 0) {
+        printf("\"%s\":null", key);
+        return;
+    }
+    double sum = 0;
+    for (size_t i = 0; i < s->n; i++) sum += (double)s->v[i];
+    printf("\"%s\":{\"n\":%zu,\"mean\":%.2f,\"p50\":%.2f,\"p95\":%.2f,\"p99\":%.2f,\"max\":%.2f}", key, s->n,
+           sum / (double)s->n / scale, (double)percentile(s, 50) / scale, (double)percentile(s, 95) / scale,
+           (double)percentile(s, 99) / scale, (double)s->v[s->n - 1] / scale);
+}
+
+static void print_fps(const char *key, int slow, double seconds) {
+    double *fps = malloc(sizeof(double) * (size_t)(opt.n ? opt.n : 1));
+    int k = 0;
+    int below29 = 0;
+    for (int i = 0; i < opt.n; i++) {
+        if (viewers[i].slow != slow || !viewers[i].established) continue;
+        fps[k] = (double)viewers[i].frames_measured / seconds;
+        if (fps[k] < 29.0) below29++;
+        k++;
+    }
+    if (k == 0) {
+        printf("\"%s\":null", key);
+        free(fps);
+        return;
+    }
+    qsort(fps, (size_t)k, sizeof *fps, cmp_double);
+    double sum = 0;
+    for (int i = 0; i < k; i++) sum += fps[i];
+    printf("\"%s\":{\"viewers\":%d,\"min\":%.2f,\"median\":%.2f,\"max\":%.2f,\"mean\":%.2f,\"below29\":%d}", key, k,
+           fps[0], k % 2 ? fps[k / 2] : (fps[k / 2 - 1] + fps[k / 2]) / 2, fps[k - 1], sum / k, below29);
+    free(fps);
+}
+
+static void report(void) {
+    double seconds = (double)(measure_end - measure_start) / 1e6;
+    long frames = 0, bad = 0, text = 0;
+    for (int i = 0; i < opt.n; i++) {
+        frames += viewers[i].frames_measured;
+        bad += viewers[i].bad_frames;
+        text += viewers[i].text_messages;
+    }
+    printf("{\"viewers\":%d,\"connected\":%d,\"failed\":%d,\"closed_early\":%d,\"seconds\":%.3f,", opt.n, established,
+           failed, closed_early, seconds);
+    printf("\"frames\":%ld,\"bad_frames\":%ld,\"text_messages\":%ld,", frames, bad, text);
+    print_fps("fps", 0, seconds);
+    printf(",");
+    print_stats("latency_ms", &latency_fast, 1000.0);
+    printf(",");
+    /* Frame age: receive time − pts, less its minimum over the run — the extra delay frames
+     * met anywhere (pipeline, the server's pass over all viewers, the network), which the
+     * send-time latency does not see. */
+    if (age_raw.n) {
+        qsort(age_raw.v, age_raw.n, sizeof *age_raw.v, cmp_i64);
+        int64_t base = age_raw.v[0];
+        for (size_t i = 0; i < age_raw.n; i++) age_raw.v[i] -= base;
+    }
+    print_stats("age_excess_ms", &age_raw, 1000.0);
+    if (opt.slow_count > 0) {
+        printf(",\"slow_fps_target\":%.2f,", opt.slow_fps);
+        print_fps("slow_fps", 1, seconds);
+        printf(",");
+        print_stats("slow_latency_ms", &latency_slow, 1000.0);
+    }
+    if (opt.filter_switch) {
+        printf(",\"switches\":%d,\"switch_missed\":%d,", switch_count, switches_missed);
+        print_stats("switch_ms", &switch_all, 1000.0);
+        printf(",");
+        print_stats("switch_controller_ms", &switch_controller, 1000.0);
+    }
+    double self_cpu = ((double)(self_after.ru_utime.tv_sec - self_before.ru_utime.tv_sec)
+                       + (double)(self_after.ru_stime.tv_sec - self_before.ru_stime.tv_sec)
+                       + (double)(self_after.ru_utime.tv_usec - self_before.ru_utime.tv_usec) / 1e6
+                       + (double)(self_after.ru_stime.tv_usec - self_before.ru_stime.tv_usec) / 1e6);
+    printf(",\"client_cpu_pct\":%.1f", seconds > 0 ? self_cpu / seconds * 100 : 0);
+    if (opt.pid > 0 && proc_ticks_before >= 0 && proc_ticks_after >= 0) {
+        double hz = (double)sysconf(_SC_CLK_TCK);
+        printf(",\"server\":{\"cpu_pct\":%.1f,\"rss_start_mb\":%.1f,\"rss_end_mb\":%.1f,\"hwm_mb\":%.1f,\"threads\":{",
+               (double)(proc_ticks_after - proc_ticks_before) / hz / seconds * 100, rss_before_kb / 1024.0,
+               rss_after_kb / 1024.0, hwm_kb / 1024.0);
+        /* Per thread name (several threads may share a name: summed). */
+        char names[MAX_THREADS][32];
+        double pct[MAX_THREADS];
+        int k = 0;
+        for (int a = 0; a < nthreads_after; a++) {
+            long long before = 0;
+            for (int b = 0; b < nthreads_before; b++)
+                if (threads_before[b].tid == threads_after[a].tid) before = threads_before[b].ticks;
+            double p = (double)(threads_after[a].ticks - before) / hz / seconds * 100;
+            int found = -1;
+            for (int i = 0; i < k; i++)
+                if (strcmp(names[i], threads_after[a].name) == 0) found = i;
+            if (found < 0) {
+                found = k++;
+                snprintf(names[found], sizeof names[found], "%s", threads_after[a].name);
+                pct[found] = 0;
+            }
+            pct[found] += p;
+        }
+        for (int i = 0; i < k; i++) {
+            /* Thread names are short printable strings; escape quotes and backslashes anyway. */
+            printf("%s\"", i ? "," : "");
+            for (const char *c = names[i]; *c; c++) {
+                if (*c == '"' || *c == '\\') putchar('\\');
+                putchar((unsigned char)*c >= 0x20 ? *c : '?');
+            }
+            printf("\":%.1f", pct[i]);
+        }
+        printf("}}");
+    }
+    printf("}\n");
+    fflush(stdout);
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDS_VALUE() do { if (!value) usage(); i++; } while (0)
+        if (!strcmp(a, "--host")) { NEEDS_VALUE(); opt.host = value; }
+        else if (!strcmp(a, "--port")) { NEEDS_VALUE(); opt.port = atoi(value); }
+        else if (!strcmp(a, "--viewers") || !strcmp(a, "-n")) { NEEDS_VALUE(); opt.n = atoi(value); }
+        else if (!strcmp(a, "--duration")) { NEEDS_VALUE(); opt.duration = atof(value); }
+        else if (!strcmp(a, "--warmup")) { NEEDS_VALUE(); opt.warmup = atof(value); }
+        else if (!strcmp(a, "--slow")) { NEEDS_VALUE(); opt.slow_fps = atof(value); }
+        else if (!strcmp(a, "--slow-count")) { NEEDS_VALUE(); opt.slow_count = atoi(value); }
+        else if (!strcmp(a, "--slow-fraction")) { NEEDS_VALUE(); opt.slow_fraction = atof(value); }
+        else if (!strcmp(a, "--filter-switch")) opt.filter_switch = 1;
+        else if (!strcmp(a, "--switch-ms")) { NEEDS_VALUE(); opt.switch_ms = atoi(value); }
+        else if (!strcmp(a, "--window")) { NEEDS_VALUE(); opt.window = atoi(value); }
+        else if (!strcmp(a, "--pid")) { NEEDS_VALUE(); opt.pid = atoi(value); }
+        else usage();
+    }
+    if (opt.n < 1 || opt.n > 20000 || opt.port < 1 || opt.port > 65535 || opt.duration <= 0 || opt.duration > 3600
+        || opt.warmup < 0 || opt.switch_ms < 10 || opt.window > 16)
+        usage();
+    /* Bounded, and loopback only unless told otherwise: this is a benchmark, not a flood tool. */
+    if (opt.slow_fps > 0) {
+        if (opt.slow_count < 0)
+            opt.slow_count = opt.slow_fraction >= 0 ? (int)(opt.slow_fraction * opt.n + 0.5) : 1;
+        if (opt.slow_count > opt.n) opt.slow_count = opt.n;
+    } else {
+        opt.slow_count = 0;
+    }
+
+    viewers = calloc((size_t)opt.n, sizeof *viewers);
+    if (!viewers) return 1;
+    /* Slow viewers are the last ones (viewer 0 sends the filter switches). */
+    for (int i = 0; i < opt.n; i++) {
+        viewers[i].index = i;
+        viewers[i].slow = i >= opt.n - opt.slow_count;
+    }
+
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGPIPE, SIG_IGN);
+    lws_set_log_level(LLL_ERR, NULL);
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = protocols;
+    info.count_threads = 1;
+    info.fd_limit_per_thread = (unsigned)opt.n + 64;
+    info.pt_serv_buf_size = 256 * 1024;   /* read big chunks: fewer syscalls and callbacks */
+    info.timeout_secs = 30;
+    context = lws_create_context(&info);
+    if (!context) {
+        fprintf(stderr, "fanout: cannot create the lws context\n");
+        return 1;
+    }
+
+    /* lws_client_connect_info.userdata becomes the wsi's opaque user data in lws 4.1 */
+    connect_started = now_mono_us();
+    lws_sul_schedule(context, 0, &tick_sul, tick, 1);
+
+    while (phase != DONE && !interrupted) {
+        if (lws_service(context, 0) < 0) break;
+        if (phase == CONNECTING && established + failed >= opt.n && established == 0) {
+            fprintf(stderr, "fanout: no viewer could connect to ws://%s:%d/ws\n", opt.host, opt.port);
+            lws_context_destroy(context);
+            return 1;
+        }
+    }
+    if (phase != DONE) {
+        /* Interrupted: report what was measured so far. */
+        if (phase == MEASURING) {
+            measure_end = now_mono_us();
+            sample_server(1);
+        } else {
+            fprintf(stderr, "fanout: interrupted before measuring\n");
+            lws_context_destroy(context);
+            return 1;
+        }
+    }
+    phase = DONE;
+    lws_sul_cancel(&tick_sul);
+    report();
+    lws_context_destroy(context);
+    return 0;
+}
