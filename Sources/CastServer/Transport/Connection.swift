@@ -24,9 +24,12 @@ final class Connection {
     var authorized: Bool
     /// Most unacknowledged frames in flight; 0 switches acknowledgements off.
     var window = 2
-    /// Sequence of the last frame sent and of the last one acknowledged (0: none).
+    /// Sequence of the last frame sent (0: none).
     var lastSent: UInt64 = 0
-    var acknowledged: UInt64 = 0
+    /// Sequences of the frames sent and not yet acknowledged, oldest first (tracked only while a
+    /// window is set). The window counts these frames, not sequence numbers: a client skips
+    /// the frames encoded while its window was full, so sequences it was sent are not consecutive.
+    var unacknowledged: [UInt64] = []
     var framesSent = 0
     /// Text messages waiting to be written, each with `EncodedFrame.headroom` bytes in front.
     var pendingText: [[UInt8]] = []
@@ -37,6 +40,8 @@ final class Connection {
     var commandBudget = CommandBudget()
     /// Set when the connection is to be closed at its next writable callback.
     var closing: (status: Int32, reason: String)?
+    /// Write the pending text (the error that explains the close) before closing.
+    var flushBeforeClosing = false
 
     // HTTP responses and MJPEG
     /// The body to write (with headroom in front), for `.response`.
@@ -64,7 +69,25 @@ final class Connection {
 
     /// Whether the flow-control window has room for another frame.
     var windowOpen: Bool {
-        window == 0 || lastSent &- acknowledged < UInt64(window)
+        window == 0 || unacknowledged.count < window
+    }
+
+    /// Records a frame written to this viewer.
+    func sent(_ sequence: UInt64) {
+        lastSent = sequence
+        framesSent += 1
+        if window > 0 { unacknowledged.append(sequence) }
+    }
+
+    /// `frameAck {seq}`: that frame and every earlier one are acknowledged.
+    func acknowledge(_ sequence: UInt64) {
+        unacknowledged.removeAll { $0 <= sequence }
+    }
+
+    /// `flow {window}`; with 0 nothing is tracked.
+    func setWindow(_ newWindow: Int) {
+        window = newWindow
+        if newWindow == 0 { unacknowledged.removeAll() }
     }
 
     func enqueue(_ message: ServerMessage) {

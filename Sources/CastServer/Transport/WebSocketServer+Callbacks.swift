@@ -96,6 +96,7 @@ extension WebSocketServer {
             reply(connection, wsi, .error(ProtocolError(code: .tooLarge,
                 message: "messages are limited to \(ClientMessageParser.maximumSize) bytes")))
             connection.closing = (Int32(LWSCloseStatus.messageTooBig), "message too large")
+            connection.flushBeforeClosing = true  // the too_large error goes out first
             return
         }
         if let data { connection.incoming.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
@@ -103,7 +104,14 @@ extension WebSocketServer {
         let message = connection.incoming
         connection.incoming.removeAll(keepingCapacity: true)
 
-        guard connection.commandBudget.spend() else {
+        let parsed = message.withUnsafeBytes { bytes in
+            Result { () throws(ProtocolError) in try ClientMessageParser.parse(bytes) }
+        }
+        // Acknowledgements are the flow control itself (one per frame, whatever the frame rate),
+        // so they do not spend the command budget; everything else does.
+        let isAcknowledgement = if case .success(let parsedMessage) = parsed,
+                                   case .frameAck = parsedMessage.command { true } else { false }
+        guard isAcknowledgement || connection.commandBudget.spend() else {
             if connection.commandBudget.refusedInARow == 1 {
                 reply(connection, wsi, .error(ProtocolError(code: .rateLimited,
                     message: "more than \(Int(CommandBudget.perSecond)) messages a second")))
@@ -112,9 +120,6 @@ extension WebSocketServer {
                 lws_callback_on_writable(wsi)
             }
             return
-        }
-        let parsed = message.withUnsafeBytes { bytes in
-            Result { () throws(ProtocolError) in try ClientMessageParser.parse(bytes) }
         }
         do throws(ProtocolError) {
             try perform(try parsed.get(), for: connection, wsi)
@@ -127,11 +132,11 @@ extension WebSocketServer {
     private func perform(_ message: ClientMessage, for connection: Connection, _ wsi: OpaquePointer) throws(ProtocolError) {
         switch message.command {
         case .frameAck(let sequence):
-            connection.acknowledged = max(connection.acknowledged, min(sequence, connection.lastSent))
+            connection.acknowledge(sequence)
             if hasWork(connection, latest: broadcaster.latestSequence ?? 0) { lws_callback_on_writable(wsi) }
             return  // acknowledgements are not acknowledged
         case .flow(let window):
-            connection.window = window
+            connection.setWindow(window)
             if hasWork(connection, latest: broadcaster.latestSequence ?? 0) { lws_callback_on_writable(wsi) }
         case .auth(let token):
             guard let expected = configuration.token, token == expected else {
@@ -155,10 +160,12 @@ extension WebSocketServer {
         lws_callback_on_writable(wsi)
     }
 
-    /// One message per writable callback: close, pending text, state, then the newest frame.
+    /// One message per writable callback: close (after the pending text when it explains the
+    /// close), pending text, state, then the newest frame.
     private func writeToViewer(_ wsi: OpaquePointer) -> Int32 {
         guard let connection = connections[wsi] else { return 0 }
-        if let (status, reason) = connection.closing {
+        if let (status, reason) = connection.closing,
+           !(connection.flushBeforeClosing && !connection.pendingText.isEmpty) {
             var reasonBytes = Array(reason.utf8)
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(status)), &reasonBytes, reasonBytes.count)
             return -1
@@ -178,8 +185,7 @@ extension WebSocketServer {
                 let written = lws_write(wsi, frame.payload.assumingMemoryBound(to: UInt8.self), frame.payloadCount,
                                         LWS_WRITE_BINARY)
                 if written < frame.payloadCount { return -1 }
-                connection.lastSent = frame.header.sequence
-                connection.framesSent += 1
+                connection.sent(frame.header.sequence)
             }
         }
         if hasWork(connection, latest: broadcaster.latestSequence ?? 0) { lws_callback_on_writable(wsi) }

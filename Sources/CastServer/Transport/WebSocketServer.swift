@@ -32,6 +32,10 @@ public final class WebSocketServer: @unchecked Sendable {
     // Service thread only.
     var connections: [OpaquePointer: Connection] = [:]
     private var lastStateBroadcast = ContinuousClock.now
+    /// The position when `state` was last broadcast. A seek takes effect on the decode thread
+    /// after the command's own `state` went out, so a paused session broadcasts again once the
+    /// position has moved (nothing else would send the new position while paused).
+    private var lastBroadcastPosition: Double?
 
     /// Opens the source (errors surface here) and prepares the server; `start()` listens.
     public init(configuration: ServerConfiguration) throws {
@@ -134,7 +138,10 @@ public final class WebSocketServer: @unchecked Sendable {
             return
         }
         let now = ContinuousClock.now
-        if session.player.playbackState.isPlaying, lastStateBroadcast.duration(to: now) >= .milliseconds(500) {
+        let playback = session.player.playbackState
+        if playback.isPlaying {
+            if lastStateBroadcast.duration(to: now) >= .milliseconds(500) { broadcastState() }
+        } else if playback.position != lastBroadcastPosition {
             broadcastState()
         }
         let latest = broadcaster.latestSequence ?? 0
@@ -160,6 +167,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Marks a fresh `state` due for every viewer allowed to watch.
     func broadcastState() {
         lastStateBroadcast = .now
+        lastBroadcastPosition = session.player.playbackState.position
         for (wsi, connection) in connections where connection.isViewer && connection.authorizedToWatch(configuration) {
             connection.stateDue = true
             lws_callback_on_writable(wsi)

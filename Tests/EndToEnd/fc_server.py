@@ -1,0 +1,231 @@
+"""Starting and stopping a real `filtercast serve`, and plain HTTP against it.
+
+Used by conftest.py's fixtures; nothing here depends on pytest.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import select
+import signal
+import socket
+import subprocess
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+
+DEFAULT_BINARY = "/work/main/.build/debug/filtercast"
+
+READY_LINE = re.compile(r"filtercast: serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
+                        r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
+
+
+def binary_path() -> str:
+    return os.environ.get("FILTERCAST_BIN", DEFAULT_BINARY)
+
+
+def child_environment() -> dict:
+    env = dict(os.environ)
+    # Nothing here must go through a proxy.
+    env["NO_PROXY"] = env["no_proxy"] = "*"
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        env.pop(name, None)
+    return env
+
+
+@dataclass
+class Response:
+    status: int
+    reason: str
+    headers: dict  # lower-cased names
+    body: bytes
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "")
+
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+
+@dataclass
+class ServerProcess:
+    """One `filtercast serve --port 0` process."""
+
+    binary: str
+    args: list
+    log_path: str
+    startup_timeout: float = 20.0
+    proc: subprocess.Popen | None = None
+    host: str = ""
+    port: int = 0
+    name: str = ""
+    width: int = 0
+    height: int = 0
+    stdout_lines: list = field(default_factory=list)
+    returncode: int | None = None
+    stop_seconds: float | None = None
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    def start(self) -> "ServerProcess":
+        command = [self.binary, "serve", "--port", "0", *self.args]
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL,
+                                     env=child_environment())
+        deadline = time.monotonic() + self.startup_timeout
+        buffer = b""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.kill()
+                raise RuntimeError(f"filtercast did not print its URL within {self.startup_timeout} s: "
+                                   f"{command}\nstdout: {buffer!r}\nstderr: {self.stderr_text()}")
+            ready, _, _ = select.select([self.proc.stdout], [], [], min(remaining, 0.2))
+            if ready:
+                chunk = os.read(self.proc.stdout.fileno(), 4096)
+                if not chunk:
+                    self.proc.wait(timeout=5)
+                    raise RuntimeError(f"filtercast exited ({self.proc.returncode}) before serving: {command}\n"
+                                       f"stdout: {buffer!r}\nstderr: {self.stderr_text()}")
+                buffer += chunk
+                if b"\n" in buffer:
+                    *lines, buffer = buffer.split(b"\n")
+                    for line in lines:
+                        text = line.decode("utf-8", "replace")
+                        self.stdout_lines.append(text)
+                        match = READY_LINE.search(text)
+                        if match:
+                            self.host = match["host"]
+                            self.port = int(match["port"])
+                            self.name = match["name"]
+                            self.width = int(match["width"])
+                            self.height = int(match["height"])
+                            return self
+            elif self.proc.poll() is not None:
+                raise RuntimeError(f"filtercast exited ({self.proc.returncode}) before serving: {command}\n"
+                                   f"stderr: {self.stderr_text()}")
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def send_signal(self, signum: int = signal.SIGTERM) -> float:
+        """Sends `signum`; returns the monotonic time it was sent."""
+        sent = time.monotonic()
+        self.proc.send_signal(signum)
+        return sent
+
+    def wait(self, timeout: float, since: float | None = None) -> int | None:
+        """Waits for the exit; returns the exit code, or None when still running after `timeout`."""
+        start = since if since is not None else time.monotonic()
+        try:
+            self.returncode = self.proc.wait(timeout=max(0.0, start + timeout - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return None
+        self.stop_seconds = time.monotonic() - start
+        self._finish()
+        return self.returncode
+
+    def stop(self, signum: int = signal.SIGTERM, timeout: float = 2.0) -> tuple:
+        """Graceful stop: (exit code or None if it had to be killed, seconds it took)."""
+        if self.proc is None:
+            return (None, 0.0)
+        if self.proc.poll() is not None:
+            self._finish()
+            return (self.proc.returncode, self.stop_seconds or 0.0)
+        sent = self.send_signal(signum)
+        code = self.wait(timeout, since=sent)
+        if code is None:
+            self.kill()
+            return (None, time.monotonic() - sent)
+        return (code, self.stop_seconds)
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        self._finish()
+
+    def _finish(self):
+        if self.proc and self.proc.stdout and not self.proc.stdout.closed:
+            try:
+                rest = self.proc.stdout.read()
+                self.stdout_lines += rest.decode("utf-8", "replace").splitlines()
+            except (OSError, ValueError):
+                pass
+            self.proc.stdout.close()
+        log = getattr(self, "_log", None)
+        if log and not log.closed:
+            log.close()
+
+    def stderr_text(self, last: int = 4000) -> str:
+        try:
+            with open(self.log_path, "rb") as handle:
+                return handle.read().decode("utf-8", "replace")[-last:]
+        except OSError:
+            return ""
+
+    # -- addresses ---------------------------------------------------------------------------
+
+    @property
+    def http_url(self) -> str:
+        return f"http://{self.host}:{self.port}/"
+
+    @property
+    def origin(self) -> str:
+        """The server's own origin, as a browser on its page would send it."""
+        return f"http://{self.host}:{self.port}"
+
+    def ws_url(self, path: str = "/ws", **query) -> str:
+        url = f"ws://{self.host}:{self.port}{path}"
+        if query:
+            url += "?" + urllib.parse.urlencode(query)
+        return url
+
+    # -- HTTP --------------------------------------------------------------------------------
+
+    def http(self, method: str, path: str, headers: dict | None = None, body: bytes | None = None,
+             timeout: float = 5.0) -> Response:
+        """One request on a fresh connection; `path` is sent exactly as given."""
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        try:
+            connection.putrequest(method, path, skip_accept_encoding=True)
+            for name, value in (headers or {}).items():
+                connection.putheader(name, value)
+            if body is not None:
+                connection.putheader("Content-Length", str(len(body)))
+            connection.endheaders(body)
+            response = connection.getresponse()
+            data = response.read()
+            return Response(response.status, response.reason,
+                            {name.lower(): value for name, value in response.getheaders()}, data)
+        finally:
+            connection.close()
+
+    def get(self, path: str, **kwargs) -> Response:
+        return self.http("GET", path, **kwargs)
+
+    def raw_request(self, request: bytes, timeout: float = 5.0) -> bytes:
+        """Sends raw bytes, returns everything the server answers until it closes or goes quiet."""
+        with socket.create_connection((self.host, self.port), timeout=timeout) as sock:
+            sock.sendall(request)
+            chunks = []
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                sock.settimeout(max(0.05, min(0.5, deadline - time.monotonic())))
+                try:
+                    chunk = sock.recv(65536)
+                except socket.timeout:
+                    if chunks:
+                        break
+                    continue
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            return b"".join(chunks)

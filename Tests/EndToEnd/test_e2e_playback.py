@@ -1,0 +1,177 @@
+"""Pause, seek and play on a seekable file (a 4 s, 25 fps, 320x240 H.264 clip)."""
+
+import shutil
+import subprocess
+import time
+
+import numpy as np
+import pytest
+
+from fc_client import Client, run
+
+FRAME = 0.04  # 25 fps
+
+
+@pytest.fixture
+def clip_server(start_server, sample_clip):
+    return start_server("--input", str(sample_clip))
+
+
+def reference_frames(clip, numbers, tmp_path):
+    """Luma of the given frame numbers of the clip, decoded by the ffmpeg CLI."""
+    result = {}
+    for number in numbers:
+        out = tmp_path / f"frame{number}.pgm"
+        subprocess.run([shutil.which("ffmpeg"), "-hide_banner", "-loglevel", "error", "-y", "-i", str(clip),
+                        "-vf", f"select=eq(n\\,{number})", "-frames:v", "1", "-pix_fmt", "gray", str(out)],
+                       check=True, timeout=30)
+        from PIL import Image
+        result[number] = np.asarray(Image.open(out), dtype=np.float64)
+    return result
+
+
+def test_file_state_is_seekable_with_a_duration(clip_server):
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            return client.hello["state"]
+    state = run(scenario())
+    assert state["source"]["kind"] == "file"
+    assert state["source"]["seekable"] is True
+    assert (state["source"]["width"], state["source"]["height"]) == (320, 240)
+    assert state["source"]["fps"] == 25
+    assert state["duration"] == pytest.approx(4.0, abs=0.05)
+
+
+def test_pause_stops_the_pts(clip_server):
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            playing = await client.frames(3)
+            await client.ok({"type": "pause"})
+            state = await client.next_json("state", where=lambda s: s["playing"] is False)
+            settle = [m for m in await client.collect(0.3)]
+            quiet = [m for m in await client.collect(0.6)]
+            return playing, state, settle, quiet
+    playing, state, settle, quiet = run(scenario())
+    assert playing[-1].pts > playing[0].pts
+    settled_frames = [m for m in settle if not isinstance(m, dict)]
+    # After the pause the server sends the current frame once (flagged: a state change).
+    assert settled_frames, "no frame after the pause (the paused frame should be sent once)"
+    paused_pts = settled_frames[-1].pts_us
+    assert any(frame.state_changed for frame in settled_frames), settled_frames
+    quiet_frames = [m for m in quiet if not isinstance(m, dict)]
+    assert all(frame.pts_us == paused_pts for frame in quiet_frames), (
+        f"pts moved while paused: {paused_pts} then {quiet_frames}")
+    assert len(quiet_frames) <= 1, f"frames kept coming while paused: {quiet_frames}"
+    positions = {round(m["position"], 6) for m in quiet if isinstance(m, dict) and m["type"] == "state"}
+    assert len(positions) <= 1, f"position moved while paused: {positions}"
+    assert state["position"] == pytest.approx(paused_pts / 1e6, abs=FRAME + 1e-6)
+
+
+def test_seek_while_paused_delivers_the_exact_frame_at_once(clip_server, sample_clip, tmp_path):
+    references = reference_frames(sample_clip, [49, 50, 51], tmp_path)
+
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            await client.frames(2)
+            await client.ok({"type": "pause"})
+            await client.collect(0.2)
+            sent = time.monotonic()
+            await client.ok({"type": "seek", "position": 2.0})
+            frame = await client.next_frame(timeout=1.0)
+            waited = time.monotonic() - sent
+            more = await client.collect(0.6)
+            return frame, waited, more
+    frame, waited, more = run(scenario())
+    assert frame.pts_us == 2_000_000, f"seek to 2.0 gave {frame}"
+    assert frame.state_changed
+    assert waited < 0.5, f"the frame after the seek took {waited:.3f} s"
+    luma = frame.luma()
+    distances = {number: float(np.abs(luma - reference).mean()) for number, reference in references.items()}
+    assert min(distances, key=distances.get) == 50, f"mean |difference| to frames 49, 50, 51: {distances}"
+    assert distances[50] < 4, distances
+    extra = [m for m in more if not isinstance(m, dict)]
+    assert all(m.pts_us == 2_000_000 for m in extra), f"frames moved while paused after the seek: {extra}"
+    # The state that clients see must follow: some state after the seek reports position 2.0
+    # (and paused), not the position from before the seek.
+    states = [m for m in more if isinstance(m, dict) and m["type"] == "state"]
+    assert states, "no state at all in the 0.6 s after a seek while paused"
+    assert states[-1]["playing"] is False
+    assert states[-1]["position"] == pytest.approx(2.0, abs=1e-6), (
+        f"after the seek to 2.0 (frame shown: pts 2.0) the latest state still says position "
+        f"{states[-1]['position']}: states after the seek: {[s['position'] for s in states]}")
+
+
+def test_play_resumes_from_the_seek_position(clip_server):
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            await client.ok({"type": "pause"})
+            await client.ok({"type": "seek", "position": 2.0})
+            await client.next_frame(where=lambda f: f.pts_us == 2_000_000, timeout=1.0)
+            await client.ok({"type": "play"})
+            state = await client.next_json("state", where=lambda s: s["playing"] is True)
+            frames = await client.frames(12, timeout=3)
+            return state, frames
+    state, frames = run(scenario())
+    assert state["position"] == pytest.approx(2.0, abs=0.2)
+    pts = [frame.pts for frame in frames]
+    assert all(b > a for a, b in zip(pts, pts[1:])), f"pts not increasing after play: {pts}"
+    assert 2.0 <= pts[0] <= 2.3, pts
+    assert pts[-1] - pts[0] >= 0.3, pts
+    for a, b in zip(pts, pts[1:]):
+        assert b - a == pytest.approx(round((b - a) / FRAME) * FRAME, abs=1e-4), f"pts off the 25 fps grid: {pts}"
+
+
+@pytest.mark.parametrize("position", [-0.5, 5.0, 1e6])
+def test_seek_outside_the_clip_is_out_of_range(clip_server, position):
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            reply = await client.command({"type": "seek", "position": position, "id": "s"})
+            after = await client.ok({"type": "seek", "position": 1.0, "id": "valid"})
+            return reply, after
+    reply, after = run(scenario())
+    assert reply["type"] == "error" and reply["code"] == "out_of_range", reply
+    assert reply["id"] == "s"
+
+
+def test_seek_to_the_end_is_accepted(clip_server):
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            await client.ok({"type": "pause"})
+            await client.ok({"type": "seek", "position": 4.0})
+            # (The frame re-rendered for the pause may come first.)
+            return await client.next_frame(where=lambda f: f.pts > 1.0, timeout=1.0)
+    frame = run(scenario())
+    # "the last frame when past the end": the clip's last frame is at 3.96 s.
+    assert frame.pts == pytest.approx(3.96, abs=1e-3), frame
+
+
+def test_seek_on_a_live_source_is_not_seekable(server):
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            reply = await client.command({"type": "seek", "position": 1.0, "id": 42})
+            frames = await client.frames(3)
+            return reply, frames
+    reply, frames = run(scenario())
+    assert reply == {"type": "error", "code": "not_seekable", "id": 42, "message": reply.get("message")}
+    assert isinstance(reply["message"], str) and reply["message"]
+    assert all(b.pts > a.pts for a, b in zip(frames, frames[1:]))
+
+
+def test_a_viewer_who_joins_while_paused_gets_the_current_frame_once(clip_server):
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as first:
+            await first.ok({"type": "pause"})
+            await first.ok({"type": "seek", "position": 1.0})
+            await first.next_frame(where=lambda f: f.pts_us == 1_000_000, timeout=2)
+            async with await Client.connect(clip_server.ws_url()) as late:
+                assert late.hello["state"]["playing"] is False
+                items = await late.collect(0.8)
+            # Everyone left while paused; a newcomer still gets the picture.
+        async with await Client.connect(clip_server.ws_url()) as alone:
+            alone_frame = await alone.next_frame(timeout=2)
+        return items, alone_frame
+    items, alone_frame = run(scenario())
+    frames = [m for m in items if not isinstance(m, dict)]
+    assert len(frames) == 1, f"a viewer joining while paused should get the current frame once: {frames}"
+    assert frames[0].pts_us == 1_000_000
+    assert alone_frame.pts_us == 1_000_000, alone_frame
