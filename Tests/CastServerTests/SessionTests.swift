@@ -13,15 +13,24 @@ import Testing
 
     @Test func setFilterAndParamsValidateAndBumpTheGeneration() throws {
         let session = try Self.liveSession()
-        let before = session.changeGeneration.load(ordering: .relaxed)
+        let runner = FilterRunner(selection: session.selection)
+        let frame = Frame(width: 4, height: 4)
+        runner.apply(to: frame)
+        let before = runner.appliedGeneration
         try session.apply(.setFilter(name: "sepia", params: ["intensity": 0.5]))
         #expect(session.selection.settings.name == "sepia" && session.selection.settings["intensity"] == 0.5)
         try session.apply(.setParams(["intensity": 0.25]))
         #expect(session.selection.settings["intensity"] == 0.25)
-        let generation = session.changeGeneration.load(ordering: .relaxed)
+        runner.apply(to: frame)
+        #expect(runner.appliedGeneration == before + 2, "the frame after the change knows it is the first")
         let rerender = session.rerenderRequested.load(ordering: .relaxed)
-        #expect(generation == before + 2)
         #expect(rerender)
+
+        let transport = session.transportGeneration.load(ordering: .relaxed)
+        try session.apply(.pause)
+        try session.apply(.play)
+        let after = session.transportGeneration.load(ordering: .relaxed)
+        #expect(after == transport + 2)
     }
 
     @Test(arguments: [
@@ -33,7 +42,9 @@ import Testing
     ])
     func refusedCommandsChangeNothing(_ command: ClientCommand, _ code: ErrorCode) throws {
         let session = try Self.liveSession()
-        let generation = session.changeGeneration.load(ordering: .relaxed)
+        let runner = FilterRunner(selection: session.selection)
+        runner.apply(to: Frame(width: 4, height: 4))
+        let generation = runner.appliedGeneration
         #expect(throws: ProtocolError.self) { try session.apply(command, id: .string("x")) }
         do {
             try session.apply(command, id: .string("x"))
@@ -42,8 +53,8 @@ import Testing
             #expect(error.id == .string("x"))
         }
         #expect(session.selection.settings == .none)
-        let after = session.changeGeneration.load(ordering: .relaxed)
-        #expect(after == generation)
+        runner.apply(to: Frame(width: 4, height: 4))
+        #expect(runner.appliedGeneration == generation)
     }
 
     @Test func stateDescribesTheSource() throws {

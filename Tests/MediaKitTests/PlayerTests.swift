@@ -65,6 +65,7 @@ import Testing
         try player.seek(to: 0.62)  // frames are 0.05 s apart: the first at or after 0.62 is 0.65
         let frame = try #require(player.output.take(timeout: .seconds(2)))
         #expect(abs(frame.time - 0.65) < 1e-6)
+        #expect(frame.isDiscontinuity, "the first frame after a seek says so")
         #expect(abs(player.playbackState.position - 0.65) < 1e-6)
         player.pool.recycle(frame)
         #expect(player.output.take(timeout: .milliseconds(200)) == nil, "a paused seek delivers one frame")
@@ -72,6 +73,7 @@ import Testing
         player.play()
         let next = try #require(player.output.take(timeout: .seconds(2)))
         #expect(abs(next.time - 0.7) < 1e-6, "playback resumes after the sought frame")
+        #expect(!next.isDiscontinuity)
         player.pool.recycle(next)
     }
 

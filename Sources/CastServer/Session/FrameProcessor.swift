@@ -53,24 +53,29 @@ final class FrameProcessor: Sendable {
         let work = Frame(width: info.width, height: info.height)
         var haveSource = false
         var sequence: UInt64 = 0
-        var renderedGeneration = -1
+        // What the last published frame was made with: a change in either flags the next frame.
+        var renderedFilter = -1
+        var renderedTransport = -1
         var lastEncode: ContinuousClock.Instant?
         guard let encoder = try? JPEGEncoder(width: info.width, height: info.height, quality: quality) else { return }
         let output = session.player.output
 
         func render(_ frame: Frame) {
-            let generation = session.changeGeneration.load(ordering: .relaxed)
+            let transport = session.transportGeneration.load(ordering: .relaxed)
             runner.apply(to: frame)
+            let changed = frame.isDiscontinuity || runner.appliedGeneration != renderedFilter
+                || transport != renderedTransport
             sequence += 1
             // A frame the encoder refuses (it cannot happen with our own frames) is not published.
             try? broadcaster.publish { buffer in
                 buffer.jpegCount = try encoder.encode(frame, into: buffer.jpegDestination)
-                buffer.header = FrameHeader(flags: generation != renderedGeneration ? .stateChanged : [],
+                buffer.header = FrameHeader(flags: changed ? .stateChanged : [],
                                             sequence: sequence, presentationTime: Int64((frame.time * 1e6).rounded()),
                                             sendTime: 0)
                 buffer.header.write(to: buffer.payload)
             }
-            renderedGeneration = generation
+            renderedFilter = runner.appliedGeneration
+            renderedTransport = transport
             rate.withLock { $0.record(.now) }
         }
 
@@ -89,6 +94,7 @@ final class FrameProcessor: Sendable {
             } else if session.rerenderRequested.exchange(false, ordering: .acquiring), haveSource,
                       audience.load(ordering: .relaxed) > 0 {
                 work.copy(from: lastSource)
+                work.isDiscontinuity = false
                 render(work)
             }
         }

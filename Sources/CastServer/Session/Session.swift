@@ -12,9 +12,10 @@ public final class Session: Sendable {
     public let selection: FilterSelection
     public let catalog: FilterCatalog
     private let sourceState: SourceState
-    /// Bumped on every change that alters what frames show (filter, seek, pause): the processor
-    /// flags the first frame after it.
-    let changeGeneration = Atomic<Int>(0)
+    /// Bumped on play and pause: the processor flags the first frame after it. (Filter changes
+    /// are seen through `FilterRunner.appliedGeneration`, seeks through `Frame.isDiscontinuity`:
+    /// both arrive with the very frame they affect.)
+    let transportGeneration = Atomic<Int>(0)
     /// Set when the current frame must be filtered and encoded again although the source is
     /// paused (a filter change or a new viewer while paused).
     let rerenderRequested = Atomic<Bool>(false)
@@ -51,10 +52,10 @@ public final class Session: Sendable {
             select(try validated(name: current.name, parameters: current.values.merging(parameters) { $1 }, id: id))
         case .play:
             player.play()
-            changed()
+            transportGeneration.add(1, ordering: .relaxed)
         case .pause:
             player.pause()
-            changed()
+            transportGeneration.add(1, ordering: .relaxed)
             rerenderRequested.store(true, ordering: .releasing)
         case .seek(let position):
             guard sourceState.seekable else {
@@ -69,7 +70,6 @@ public final class Session: Sendable {
             } catch {
                 throw ProtocolError(code: .outOfRange, message: error.description, id: id)
             }
-            changed()
         case .frameAck, .flow, .auth:
             preconditionFailure("\(command) is handled by the transport")
         }
@@ -85,11 +85,6 @@ public final class Session: Sendable {
 
     private func select(_ settings: FilterSettings) {
         selection.select(settings)
-        changed()
         rerenderRequested.store(true, ordering: .releasing)
-    }
-
-    private func changed() {
-        changeGeneration.add(1, ordering: .relaxed)
     }
 }

@@ -143,6 +143,7 @@ extension WebSocketServer {
                 throw ProtocolError(code: .unauthorized, message: "wrong token", id: message.id)
             }
             connection.authorized = true
+            audienceChanged()  // a viewer who could not watch before may now
         default:
             guard connection.authorized else {
                 throw ProtocolError(code: .unauthorized, message: "this server needs a token to take commands",

@@ -180,7 +180,9 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Keeps the processor's audience count in step with the connections.
     func audienceChanged() {
-        let audience = connections.values.reduce(0) { $0 + ($1.wantsFrames ? 1 : 0) }
+        let audience = connections.values.reduce(0) {
+            $0 + ($1.wantsFrames && $1.authorizedToWatch(configuration) ? 1 : 0)
+        }
         let before = processor.audience.exchange(audience, ordering: .relaxed)
         if before == 0 && audience > 0 {
             // Nothing was encoded while nobody watched: render the current frame for the newcomer

@@ -36,6 +36,10 @@ public final class FilterRunner {
     /// The settings used by the last `apply`.
     public private(set) var current: FilterSettings = .none
 
+    /// Which selection the last `apply` used: it changes exactly when the filter did, so a caller
+    /// can mark the first frame made with a new filter.
+    public var appliedGeneration: Int { generation }
+
     public func apply(to frame: Frame) {
         let snapshot = selection.snapshot
         if snapshot.generation != generation {

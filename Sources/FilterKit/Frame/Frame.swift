@@ -16,6 +16,8 @@ public final class Frame: @unchecked Sendable {
     public var time: Double = 0
     /// The source's frame number, counted from 0 after each open or seek.
     public var sequence: Int = 0
+    /// True for the first frame after a seek: it does not continue from the frame before.
+    public var isDiscontinuity = false
 
     private let storage: UnsafeMutableRawPointer
 

@@ -133,6 +133,7 @@ public final class Player: @unchecked Sendable {
                 do {
                     try (source as! SeekableVideoSource).seek(to: target, into: frame)
                     clock.invalidate()
+                    frame.isDiscontinuity = true
                     deliver(frame)
                     shownTime = frame.time
                 } catch {
@@ -167,6 +168,7 @@ public final class Player: @unchecked Sendable {
                     deadline = wallClock.now
                 }
                 if waitUntil(deadline, wallClock) {
+                    frame.isDiscontinuity = false
                     deliver(frame)
                     shownTime = frame.time
                 } else {
