@@ -1,0 +1,194 @@
+"""Filters in a real browser: the picker and sliders come from `hello`, clicking a filter changes
+the canvas pixels the expected way, sliders send throttled `setParams` and the picture follows,
+reset restores the defaults, and a second window sees the first one's changes.
+
+The pixel checks run paused, so that the same source frame is compared with and without a filter.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import numpy as np
+import pytest
+from selenium.webdriver.common.keys import Keys
+
+import browser_pixels as px
+from browser_support import GREY_BAND_ROWS, REPO, assert_throttled, drag, release
+
+
+def paused_baseline(page) -> np.ndarray:
+    """Pauses, waits for the paused frame to settle, and returns the unfiltered pixels."""
+    page.pause()
+    page.wait_still()
+    assert page.state()["filter"]["name"] == "none"
+    return page.canvas_rgb()
+
+
+def save_screenshot(page, artifacts, name: str):
+    """Plays again (no pause mark over the picture), then saves a screenshot of the page."""
+    page.find("#play-pause").click()
+    page.wait_state(lambda s: s["playing"], message="playing")
+    page.wait_frames(31)  # a second of frames: the status line shows the full rate
+    path = artifacts / f"filter-{name}.png"
+    page.screenshot(path)
+    if name == "sepia" and os.environ.get("FILTERCAST_UPDATE_DOCS_SCREENSHOT") == "1":
+        shutil.copyfile(path, REPO / "docs" / "screenshot-sepia.png")
+    return path
+
+
+def test_picker_and_sliders_come_from_hello(file_server, open_page):
+    page = open_page(file_server)
+    catalog = page.js("return window.filtercast.filters")
+    buttons = page.find_all("#filters [data-filter]")
+    assert [b.get_attribute("data-filter") for b in buttons] == [f["name"] for f in catalog]
+    assert buttons[0].get_attribute("data-filter") == "none" and buttons[0].text == "None"
+    assert [b.text for b in buttons] == [f["label"] for f in catalog]
+    assert buttons[0].get_attribute("aria-pressed") == "true"
+    assert page.find_all("[data-param]") == []  # "none" has no parameters
+    assert page.find("#reset").get_attribute("disabled") is not None
+
+    for descriptor in catalog[1:]:
+        page.choose_filter(descriptor["name"])
+        sliders = page.find_all("#params input[data-param]")
+        assert [s.get_attribute("data-param") for s in sliders] == [p["name"] for p in descriptor["params"]]
+        for slider, param in zip(sliders, descriptor["params"]):
+            assert slider.get_attribute("type") == "range"
+            assert float(slider.get_attribute("min")) == param["sliderMin"]
+            assert float(slider.get_attribute("max")) == param["sliderMax"]
+            assert float(slider.get_attribute("step")) == param["step"]
+            assert float(slider.get_attribute("value")) == pytest.approx(param["default"])
+            assert slider.get_attribute("aria-label") == param["label"]
+            label = page.js("return arguments[0].labels[0].textContent", slider)
+            assert label == param["label"]
+        pressed = [b.get_attribute("data-filter") for b in page.find_all("#filters [aria-pressed='true']")]
+        assert pressed == [descriptor["name"]]
+        assert page.find("#reset").get_attribute("disabled") is None
+
+
+def test_sepia_gives_warm_tones(file_server, open_page, artifacts):
+    page = open_page(file_server)
+    before = paused_baseline(page)
+    top, bottom = GREY_BAND_ROWS
+    grey = before[top:bottom].reshape(-1, 3)
+    assert np.abs(grey[:, 0] - grey[:, 1]).mean() < 4 and np.abs(grey[:, 1] - grey[:, 2]).mean() < 4, \
+        "the grey band of the test clip should be grey without a filter"
+    assert px.warm_order_fraction(before) < 0.6
+
+    page.choose_filter("sepia")
+    after = page.wait_pixels(lambda rgb: (px.warm_order_fraction(rgb) > 0.97,
+                                          f"R≥G≥B share {px.warm_order_fraction(rgb):.3f}"),
+                             message="a sepia picture")
+    r, g, b = px.mean_channels(after[top:bottom])
+    assert r > g + 8 and g > b + 15, f"grey areas should turn warm (R > G > B), got R={r:.1f} G={g:.1f} B={b:.1f}"
+    # Full-intensity sepia follows the luma: the grey band's brightness order is kept.
+    thirds = [px.luma(after[top:bottom, x:x + 150]).mean() for x in (30, 245, 460)]
+    assert thirds[0] < thirds[1] < thirds[2]
+    save_screenshot(page, artifacts, "sepia")
+
+
+def test_pixellate_gives_uniform_blocks(file_server, open_page, artifacts):
+    page = open_page(file_server)
+    before = paused_baseline(page)
+    assert px.block_contrast(before, 8) < 2.5
+
+    page.choose_filter("pixellate")
+    scale = page.state()["filter"]["params"]["scale"]
+    assert scale == 8  # the catalog's default
+    after = page.wait_pixels(lambda rgb: (px.block_contrast(rgb, scale) > 8,
+                                          f"block contrast {px.block_contrast(rgb, scale):.2f}"),
+                             message="a pixellated picture")
+    assert px.estimated_block_size(after) == scale
+    # Inside each block the picture is flat (up to JPEG noise).
+    y = px.luma(after)
+    blocks = y[: y.shape[0] // scale * scale, : y.shape[1] // scale * scale]
+    blocks = blocks.reshape(blocks.shape[0] // scale, scale, blocks.shape[1] // scale, scale)
+    spread = blocks.max(axis=(1, 3)) - blocks.min(axis=(1, 3))
+    assert np.median(spread) <= 6, f"blocks should be uniform, median spread {np.median(spread)}"
+    save_screenshot(page, artifacts, "pixellate")
+
+
+def test_comic_inks_edges_and_posterizes(file_server, open_page, artifacts):
+    page = open_page(file_server)
+    before = paused_baseline(page)
+    page.choose_filter("comic")
+    levels = int(page.state()["filter"]["params"]["levels"])
+
+    def comic(rgb):
+        black, tones = px.near_black_fraction(rgb), px.posterized_fraction(rgb, levels)
+        ok = black > max(0.02, 3 * px.near_black_fraction(before)) and tones > max(0.6, 2 * px.posterized_fraction(before, levels))
+        return ok, f"near-black {black:.3f}, on {levels} tones {tones:.3f}"
+
+    after = page.wait_pixels(comic, message="a comic picture")
+    assert px.dominant_tones(after, 4, 0.01) < px.dominant_tones(before, 4, 0.01)
+    save_screenshot(page, artifacts, "comic")
+
+
+def test_slider_sends_throttled_params_and_the_picture_follows(file_server, open_page):
+    page = open_page(file_server)
+    paused_baseline(page)
+    page.choose_filter("pixellate")
+    page.wait_pixels(lambda rgb: px.block_contrast(rgb, 8) > 8, message="pixellate at 8")
+    slider = page.find('input[data-param="scale"]')
+
+    drag(page, slider, 0.15, 0.35, steps=24)
+    during = page.sent("setParams")
+    assert len(during) >= 3, f"setParams should be sent while dragging, got {during}"
+    release(page)
+    sent = page.wait_sent_settled("setParams")
+    assert_throttled(sent, "setParams")
+    value = sent[-1]["params"]["scale"]
+    assert 10 <= value <= 45 and value % 8 != 0, value
+    assert int(slider.get_attribute("value")) == value
+
+    state = page.wait_state(lambda s: s["filter"]["params"]["scale"] == value, message=f"scale {value}")
+    assert state["filter"]["name"] == "pixellate"
+    assert page.text('output[for="param-pixellate-scale"]') == str(value)
+    page.wait_pixels(lambda rgb: (px.estimated_block_size(rgb) == value,
+                                  f"estimated block size {px.estimated_block_size(rgb)}"),
+                     message=f"blocks of {value} px")
+
+
+def test_reset_restores_defaults(file_server, open_page):
+    page = open_page(file_server)
+    page.choose_filter("comic")
+    levels = page.find('input[data-param="levels"]')
+    levels.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    page.wait_state(lambda s: s["filter"]["params"]["levels"] == 8, message="levels 8")
+    threshold = page.find('input[data-param="edgeThreshold"]')
+    threshold.send_keys(Keys.ARROW_LEFT)
+    page.wait_state(lambda s: s["filter"]["params"]["edgeThreshold"] == pytest.approx(0.19), message="threshold 0.19")
+
+    page.find("#reset").click()
+    state = page.wait_state(lambda s: s["filter"]["params"] == {"levels": 5, "edgeThreshold": 0.2},
+                            message="the defaults")
+    assert state["filter"]["name"] == "comic"
+    page.wait_for(lambda: levels.get_attribute("value") == "5" and threshold.get_attribute("value") == "0.2",
+                  message="the sliders at their defaults")
+
+
+def test_second_window_sees_the_first_ones_changes(file_server, open_page):
+    first = open_page(file_server)
+    second = open_page(file_server, second=True)
+    for page in (first, second):
+        page.wait_for(lambda p=page: p.text("#stat-viewers") == "2", message="2 viewers")
+
+    ink_before = px.near_black_fraction(second.canvas_rgb())
+    first.find('[data-filter="comic"]').click()
+    second.wait_for(lambda: second.find('[data-filter="comic"]').get_attribute("aria-pressed") == "true",
+                    message="comic selected in the second window")
+    assert second.find('[data-filter="none"]').get_attribute("aria-pressed") == "false"
+    assert [s.get_attribute("data-param") for s in second.find_all("#params input[data-param]")] == \
+        ["levels", "edgeThreshold"]
+    second.wait_pixels(lambda rgb: px.near_black_fraction(rgb) > max(0.02, 3 * ink_before),
+                       message="comic ink in the second window")
+
+    first.find('input[data-param="levels"]').send_keys(Keys.ARROW_RIGHT)
+    second.wait_for(lambda: second.find('input[data-param="levels"]').get_attribute("value") == "6",
+                    message="the second window's slider following the first")
+    assert second.text('output[for="param-comic-levels"]') == "6"
+
+    second.pause()
+    first.wait_for(lambda: first.find("#play-pause").get_attribute("aria-label") == "Play",
+                   message="the first window showing the pause")

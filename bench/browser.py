@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+"""Browser benchmark: what a real page gets from `filtercast serve`.
+
+Starts the server (release build) on a test pattern, opens the viewer page in headless Chromium
+and reads the page's own measurements (window.filtercast: frames drawn, and the send → drawn
+latency of every frame, from the header's server send time to the moment the frame was drawn
+on the canvas, both on this machine's clock). One run per source size; prints a table.
+
+    /usr/bin/python3 bench/browser.py [--bin PATH] [--sizes 1280x720,1920x1080] [--fps 30]
+                                      [--seconds 15] [--warmup 3] [--filter NAME] [--quality Q]
+
+Needs the Debian packages chromium, chromium-driver and python3-selenium, and a release build:
+`swift build -c release` (or --bin / $FILTERCAST_BIN). Targets (issue 4): ≥ 29 fps at 1080p30
+and p95 latency ≤ 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import select
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+READY = re.compile(r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def environment() -> dict:
+    env = dict(os.environ)
+    env["NO_PROXY"] = env["no_proxy"] = "*"
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
+        env.pop(name, None)
+    return env
+
+
+def start_server(binary: str, args: list[str]) -> tuple[subprocess.Popen, str]:
+    command = [binary, "serve", "--port", "0", "--web", str(REPO / "web"), *args]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment())
+    buffer = b""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.2)
+        if ready:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            buffer += chunk
+            match = READY.search(buffer.decode("utf-8", "replace"))
+            if match:
+                return proc, f"http://{match['host']}:{match['port']}/"
+        elif proc.poll() is not None:
+            break
+    proc.kill()
+    sys.exit(f"the server did not start: {command}\n{buffer.decode('utf-8', 'replace')}")
+
+
+def stop_server(proc: subprocess.Popen):
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU time of `root` and all its descendants (Chromium is many processes)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    total, stack = 0.0, [root]
+    while stack:
+        pid = stack.pop()
+        try:
+            total += cpu_seconds(pid)
+        except (OSError, IndexError, ValueError):
+            pass
+        stack += children.get(pid, [])
+    return total
+
+
+def make_driver(width: int, height: int):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--no-proxy-server",
+                     f"--window-size={width},{height}", "--mute-audio", "--no-first-run",
+                     "--disable-background-timer-throttling", "--disable-renderer-backgrounding"):
+        options.add_argument(argument)
+    service = Service(CHROMEDRIVER)
+    return webdriver.Chrome(service=service, options=options), service
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def run(binary: str, size: str, fps: int, seconds: float, warmup: float, filter_name: str | None,
+        quality: int | None) -> dict:
+    width, height = (int(part) for part in size.split("x"))
+    args = ["--input", f"test:{size}@{fps}"]
+    if filter_name:
+        args += ["--filter", filter_name]
+    if quality:
+        args += ["--quality", str(quality)]
+    server, url = start_server(binary, args)
+    driver = None
+    try:
+        driver, service = make_driver(1920, 1080)
+        driver.get(url)
+        deadline = time.monotonic() + 20
+        while not driver.execute_script("return !!(window.filtercast && window.filtercast.stats.framesDrawn > 0)"):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the page drew no frame within 20 s")
+            time.sleep(0.1)
+        time.sleep(warmup)  # a benchmark: let the JIT, caches and the pipeline settle
+
+        browser_pid = service.process.pid
+        driver.execute_script("window.filtercast.latencyHistory.length = 0")
+        frames0 = driver.execute_script("return window.filtercast.stats.framesDrawn")
+        server_cpu0, browser_cpu0, t0 = cpu_seconds(server.pid), tree_cpu_seconds(browser_pid), time.monotonic()
+        time.sleep(seconds)
+        frames1, latencies, state = driver.execute_script(
+            "const f = window.filtercast; return [f.stats.framesDrawn, f.latencyHistory.slice(), f.state]")
+        elapsed = time.monotonic() - t0
+        server_cpu = (cpu_seconds(server.pid) - server_cpu0) / elapsed
+        browser_cpu = (tree_cpu_seconds(browser_pid) - browser_cpu0) / elapsed
+    finally:
+        if driver:
+            driver.quit()
+        stop_server(server)
+    return {
+        "source": f"{size}@{fps}" + (f" {filter_name}" if filter_name else ""),
+        "frames": frames1 - frames0,
+        "fps": (frames1 - frames0) / elapsed,
+        "server_fps": state["fps"],
+        "p50": statistics.median(latencies),
+        "p95": percentile(latencies, 0.95),
+        "max": max(latencies),
+        "server_cpu": server_cpu * 100,
+        "browser_cpu": browser_cpu * 100,
+        "seconds": elapsed,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
+    parser.add_argument("--sizes", default="1280x720,1920x1080")
+    parser.add_argument("--fps", type=int, default=30)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--warmup", type=float, default=3)
+    parser.add_argument("--filter", default=None, help="a filter to apply (default: none)")
+    parser.add_argument("--quality", type=int, default=None)
+    options = parser.parse_args()
+    os.environ.update({"NO_PROXY": "*", "no_proxy": "*"})
+    if not os.access(options.bin, os.X_OK):
+        sys.exit(f"no filtercast binary at {options.bin}: swift build -c release, or --bin PATH")
+    for tool in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"{tool} is missing: apt-get install chromium chromium-driver python3-selenium")
+
+    print(f"filtercast: {options.bin}; headless Chromium; {options.seconds:g} s per run after {options.warmup:g} s warm-up")
+    print(f"{'source':<22} {'frames':>6} {'fps':>6} {'server fps':>10} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
+          f"{'server CPU':>10} {'browser CPU':>11}")
+    results = []
+    for size in options.sizes.split(","):
+        result = run(options.bin, size.strip(), options.fps, options.seconds, options.warmup, options.filter,
+                     options.quality)
+        results.append(result)
+        print(f"{result['source']:<22} {result['frames']:>6} {result['fps']:>6.1f} {result['server_fps']:>10.1f} "
+              f"{result['p50']:>7.1f} {result['p95']:>7.1f} {result['max']:>7.1f} "
+              f"{result['server_cpu']:>9.0f}% {result['browser_cpu']:>10.0f}%", flush=True)
+    print("latency: server send time (frame header) → frame drawn on the page's canvas (Date.now), per frame; "
+          "CPU: % of one core")
+    for result in results:
+        if result["source"].startswith("1920x1080@30"):
+            verdict = "met" if result["fps"] >= 29 and result["p95"] <= 50 else "NOT met"
+            print(f"targets at 1080p30 (≥ 29 fps, p95 ≤ 50 ms): {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,743 @@
+// FilterCast viewer page: watches the shared session over WebSocket (protocol v1, see
+// docs/PROTOCOL.md) and drives it — filter, parameters, play/pause, seek.
+//
+// No build step and nothing from other hosts. The server's Content-Security-Policy forbids inline
+// scripts and styles and blob: images, so frames are decoded with createImageBitmap and drawn on a
+// canvas, and every style lives in style.css.
+"use strict";
+
+(() => {
+  const SUBPROTOCOL = "filtercast.v1";
+  const MAGIC = 0x31464346; // "FCF1" read little-endian
+  const HEADER_LENGTH = 32;
+  /// At most one parameter or seek message per this many ms while dragging (≤ 20 messages/s).
+  const SEND_INTERVAL_MS = 50;
+  const SEEK_STEP_S = 5;
+  const RECONNECT_FIRST_MS = 500;
+  const RECONNECT_MAX_MS = 10000;
+  const LATENCY_WINDOW = 30; // frames in the recent latency median
+  const LATENCY_HISTORY_MAX = 10000;
+  const TOAST_MS = 4000;
+  const COMMAND_TIMEOUT_MS = 3000;
+  /// How long a control keeps showing what the user set when no state confirms it.
+  const CONFIRM_TIMEOUT_MS = 3000;
+  /// A playing state this far past a seek's target can still be that seek's result.
+  const SEEK_MATCH_PLAYING_S = 1;
+
+  const ERROR_NAMES = {
+    bad_json: "Bad message",
+    unknown_type: "Unknown command",
+    invalid_argument: "Invalid argument",
+    unknown_filter: "Unknown filter",
+    out_of_range: "Out of range",
+    not_seekable: "Not seekable",
+    too_large: "Message too large",
+    unauthorized: "Not authorized",
+    rate_limited: "Too many commands",
+  };
+
+  const $ = (id) => document.getElementById(id);
+  const ui = {
+    body: document.body,
+    connection: $("connection"),
+    sourceName: $("source-name"),
+    stage: $("stage"),
+    canvas: $("view"),
+    liveBadge: $("live-badge"),
+    pausedMark: $("paused-mark"),
+    placeholder: $("placeholder"),
+    playPause: $("play-pause"),
+    seek: $("seek"),
+    time: $("time"),
+    fullscreen: $("fullscreen"),
+    filters: $("filters"),
+    params: $("params"),
+    reset: $("reset"),
+    statFps: $("stat-fps"),
+    statLatency: $("stat-latency"),
+    statResolution: $("stat-resolution"),
+    statViewers: $("stat-viewers"),
+    toast: $("toast"),
+  };
+  const context = ui.canvas.getContext("2d", { alpha: false });
+
+  // ---- Public test hooks (the "testability contract" in docs/PROTOCOL.md) -------------------
+
+  const stats = {
+    connected: false,
+    framesDrawn: 0,
+    fps: 0,
+    latencyMs: null,
+    lastSeq: null,
+    lastPts: null,
+    width: 0,
+    height: 0,
+  };
+  const latencyHistory = [];
+
+  // ---- Session model ---------------------------------------------------------------------
+
+  let catalog = []; // hello.filters, "none" first
+  let state = null; // the latest state the server broadcast
+  let socket = null;
+  let reconnectAttempt = 0;
+  let reconnectTimer = 0;
+  let countdownTimer = 0;
+  let nextCommandId = 1;
+  const inFlight = new Map(); // command id → callback(ok) for commands awaiting ack/error
+
+  window.filtercast = {
+    version: 1,
+    stats,
+    latencyHistory,
+    get state() { return state; },
+    get filters() { return catalog; },
+    formatTime,
+  };
+
+  // ---- Connection --------------------------------------------------------------------------
+
+  function socketURL() {
+    const url = new URL("ws", location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    url.hash = "";
+    url.search = "";
+    const token = new URLSearchParams(location.search).get("token");
+    if (token) url.searchParams.set("token", token);
+    return url.href;
+  }
+
+  function connect() {
+    clearTimeout(reconnectTimer);
+    clearInterval(countdownTimer);
+    setConnection(reconnectAttempt === 0 ? "connecting" : "reconnecting", "Connecting…");
+    let ws;
+    try {
+      ws = new WebSocket(socketURL(), SUBPROTOCOL);
+    } catch (error) {
+      scheduleReconnect(String(error.message || error));
+      return;
+    }
+    ws.binaryType = "arraybuffer";
+    socket = ws;
+    ws.onmessage = (event) => {
+      if (ws !== socket) return;
+      if (typeof event.data === "string") receiveText(event.data);
+      else receiveFrame(event.data, ws);
+    };
+    ws.onclose = (event) => {
+      if (ws !== socket) return;
+      socket = null;
+      disconnected(event.reason || "");
+    };
+    // An error is always followed by a close event, which does the work.
+    ws.onerror = () => {};
+  }
+
+  function disconnected(reason) {
+    stats.connected = false;
+    pendingFrame = null;
+    inFlight.clear();
+    paramThrottle.cancel();
+    seekThrottle.cancel();
+    paramIntents.clear();
+    seekIntent = null;
+    scrubbing = false;
+    updateStatsText();
+    scheduleReconnect(reason);
+  }
+
+  /// Exponential backoff: 0.5 s, 1 s, 2 s, … up to 10 s, with a little jitter so that many
+  /// pages do not all come back at the same instant.
+  function scheduleReconnect(reason) {
+    const base = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** reconnectAttempt);
+    const delay = Math.round(base * (0.85 + Math.random() * 0.3));
+    reconnectAttempt += 1;
+    const due = performance.now() + delay;
+    const show = () => {
+      const seconds = Math.max(0, Math.ceil((due - performance.now()) / 1000));
+      const text = `Reconnecting in ${seconds} s…`;
+      setConnection("reconnecting", reason ? `${text} (${reason})` : text);
+    };
+    show();
+    countdownTimer = setInterval(show, 250);
+    reconnectTimer = setTimeout(connect, delay);
+  }
+
+  function setConnection(kind, text) {
+    ui.connection.dataset.state = kind;
+    if (ui.connection.textContent !== text) ui.connection.textContent = text;
+  }
+
+  /// Sends a command; `done(ok)` runs when the server answers it (ack or error).
+  function send(message, done) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      if (message.type !== "frameAck") toast("Not connected: the command was not sent");
+      return false;
+    }
+    if (done) {
+      const id = nextCommandId++;
+      message.id = id;
+      inFlight.set(id, done);
+      // A command dropped without an answer that names it (rate_limited carries no id) must
+      // not leave the page waiting forever.
+      setTimeout(() => settle(id, false), COMMAND_TIMEOUT_MS);
+    }
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  // ---- Text messages -----------------------------------------------------------------------
+
+  function receiveText(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return; // not for us
+    }
+    if (!message || typeof message !== "object") return;
+    switch (message.type) {
+      case "hello": return receiveHello(message);
+      case "state": return receiveState(message);
+      case "error": return receiveError(message);
+      case "ack": return settle(message.id, true);
+      default: return; // unknown types are ignored (forward compatibility)
+    }
+  }
+
+  function receiveHello(hello) {
+    if (hello.version !== 1) {
+      const ws = socket;
+      socket = null; // no reconnection: this page cannot talk to this server
+      ws.close();
+      stats.connected = false;
+      setConnection("error", `Unsupported protocol version ${hello.version}`);
+      return;
+    }
+    reconnectAttempt = 0;
+    stats.connected = true;
+    setConnection("live", "Connected");
+    const filters = Array.isArray(hello.filters) ? hello.filters.slice() : [];
+    const noneIndex = filters.findIndex((filter) => filter.name === "none");
+    if (noneIndex > 0) filters.unshift(...filters.splice(noneIndex, 1));
+    catalog = filters;
+    buildPicker();
+    state = null; // rebuild everything from this server's state
+    if (hello.state) receiveState(hello.state);
+  }
+
+  function receiveError(error) {
+    const name = ERROR_NAMES[error.code] || error.code || "Error";
+    toast(error.message ? `${name}: ${error.message}` : name);
+    if (error.id !== undefined) settle(error.id, false);
+  }
+
+  function settle(id, ok) {
+    const done = inFlight.get(id);
+    if (!done) return;
+    inFlight.delete(id);
+    done(ok);
+  }
+
+  // ---- State → page ------------------------------------------------------------------------
+
+  function receiveState(next) {
+    const previous = state;
+    state = next;
+    const source = next.source || {};
+    if (!previous || previous.source?.name !== source.name) {
+      ui.sourceName.textContent = source.name || "";
+      ui.sourceName.title = source.name || "";
+    }
+    if (stats.framesDrawn === 0 && source.width > 0 && source.height > 0 &&
+        (ui.canvas.width !== source.width || ui.canvas.height !== source.height)) {
+      ui.canvas.width = source.width; // the right shape before the first frame arrives
+      ui.canvas.height = source.height;
+    }
+    renderPlayback();
+    renderFilter();
+    ui.statViewers.textContent = Number.isFinite(next.viewers) ? String(next.viewers) : "–";
+  }
+
+  function isLive() {
+    return !state || state.duration === null || state.duration === undefined || state.source?.seekable === false;
+  }
+
+  function renderPlayback() {
+    const playing = !!state.playing;
+    ui.body.dataset.playing = String(playing);
+    ui.playPause.setAttribute("aria-label", playing ? "Pause" : "Play");
+    ui.pausedMark.hidden = playing;
+    const live = isLive();
+    ui.body.dataset.live = String(live);
+    ui.liveBadge.hidden = !live;
+    ui.seek.hidden = live;
+    let shown = state.position;
+    if (!live) {
+      ui.seek.max = String(state.duration);
+      if (seekHeld()) shown = Number(ui.seek.value);
+      else ui.seek.value = String(state.position);
+    }
+    renderTime(shown);
+  }
+
+  /// Whether the seek slider shows the user's position rather than the server's: while it is
+  /// held, while a seek waits to be sent, and until a state shows the last seek's result.
+  function seekHeld() {
+    if (scrubbing || seekThrottle.pending()) return true;
+    if (!seekIntent) return false;
+    if (seekConfirmed(seekIntent.position) || performance.now() - seekIntent.since > CONFIRM_TIMEOUT_MS) {
+      seekIntent = null;
+    }
+    return seekIntent !== null;
+  }
+
+  /// Whether the state shows the result of a seek to `target`: the server shows the first frame
+  /// at or after it (the last frame past the end), then plays on from there. The position of an
+  /// earlier seek, still on its way while the user scrubs, does not count.
+  function seekConfirmed(target) {
+    if (!state) return false;
+    const frame = 1 / (state.source?.fps > 0 ? state.source.fps : 30);
+    const after = state.position - target;
+    return after >= -1.5 * frame && after <= (state.playing ? SEEK_MATCH_PLAYING_S : 1.5 * frame);
+  }
+
+  function renderTime(position) {
+    let text;
+    if (isLive()) {
+      text = formatTime(position);
+    } else {
+      const long = state.duration >= 3600;
+      text = `${formatTime(position, long)} / ${formatTime(state.duration, long, true)}`;
+    }
+    if (ui.time.textContent !== text) ui.time.textContent = text;
+  }
+
+  /// mm:ss, or h:mm:ss past an hour (or when `long`, so both sides of "a / b" look alike).
+  function formatTime(seconds, long = false, round = false) {
+    let total = Number.isFinite(seconds) ? Math.max(0, seconds) : 0;
+    total = round ? Math.round(total) : Math.floor(total);
+    const hours = Math.floor(total / 3600);
+    const minutes = Math.floor((total % 3600) / 60);
+    const secs = total % 60;
+    const two = (value) => String(value).padStart(2, "0");
+    return hours > 0 || long ? `${hours}:${two(minutes)}:${two(secs)}` : `${two(minutes)}:${two(secs)}`;
+  }
+
+  function descriptorOf(name) {
+    return catalog.find((filter) => filter.name === name);
+  }
+
+  function buildPicker() {
+    ui.filters.replaceChildren(...catalog.map((filter) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "segment";
+      button.dataset.filter = filter.name;
+      button.textContent = filter.label || filter.name;
+      button.setAttribute("aria-label", `Filter: ${filter.label || filter.name}`);
+      button.setAttribute("aria-pressed", "false");
+      button.addEventListener("click", () => chooseFilter(filter.name));
+      return button;
+    }));
+    ui.params.replaceChildren();
+    ui.params.dataset.forFilter = "";
+  }
+
+  function renderFilter() {
+    const filter = state.filter || { name: "none", params: {} };
+    for (const button of ui.filters.querySelectorAll("[data-filter]")) {
+      button.setAttribute("aria-pressed", String(button.dataset.filter === filter.name));
+    }
+    if (ui.params.dataset.forFilter !== filter.name) {
+      buildSliders(filter.name);
+    }
+    syncSliders();
+  }
+
+  function buildSliders(name) {
+    paramThrottle.cancel();
+    paramIntents.clear();
+    const descriptor = descriptorOf(name);
+    const params = descriptor?.params || [];
+    ui.params.dataset.forFilter = name;
+    ui.params.replaceChildren(...params.map((param) => {
+      const row = document.createElement("div");
+      row.className = "param";
+      const id = `param-${name}-${param.name}`;
+      const label = document.createElement("label");
+      label.htmlFor = id;
+      label.textContent = param.label || param.name;
+      const slider = document.createElement("input");
+      slider.type = "range";
+      slider.id = id;
+      slider.dataset.param = param.name;
+      const min = param.sliderMin ?? param.min;
+      const max = param.sliderMax ?? param.max;
+      slider.min = String(min);
+      slider.max = String(max);
+      slider.step = param.step > 0 ? String(param.step) : "any";
+      slider.setAttribute("aria-label", param.label || param.name);
+      const output = document.createElement("output");
+      output.htmlFor = id;
+      output.className = "param-value";
+      slider.addEventListener("input", () => editParam(param, slider, output, false));
+      slider.addEventListener("change", () => editParam(param, slider, output, true));
+      slider.addEventListener("pointerdown", () => { slider.dataset.dragging = "true"; });
+      const stopDragging = () => {
+        if (slider.dataset.dragging !== "true") return;
+        delete slider.dataset.dragging;
+        queueMicrotask(syncSliders);
+      };
+      slider.addEventListener("pointerup", stopDragging);
+      slider.addEventListener("pointercancel", stopDragging);
+      slider.addEventListener("lostpointercapture", stopDragging);
+      row.append(label, slider, output);
+      return row;
+    }));
+    ui.reset.disabled = params.length === 0;
+  }
+
+  /// Shows the server's parameter values, except on a slider the user is moving (it would jump
+  /// back under the finger) or whose last value the server has not shown yet.
+  function syncSliders() {
+    if (!state) return;
+    const values = state.filter?.params || {};
+    const descriptor = descriptorOf(state.filter?.name);
+    for (const slider of ui.params.querySelectorAll("input[data-param]")) {
+      const name = slider.dataset.param;
+      const param = descriptor?.params.find((candidate) => candidate.name === name);
+      if (!param || !(name in values) || paramHeld(slider, name, values[name])) continue;
+      slider.value = String(values[name]);
+      slider.parentElement.querySelector("output").textContent = formatValue(param, values[name]);
+    }
+  }
+
+  function paramHeld(slider, name, serverValue) {
+    if (slider.dataset.dragging === "true" || paramThrottle.pending()) return true;
+    const intent = paramIntents.get(name);
+    if (!intent) return false;
+    const confirmed = Math.abs(serverValue - intent.value) <= 1e-9 * Math.max(1, Math.abs(intent.value));
+    if (confirmed || performance.now() - intent.since > CONFIRM_TIMEOUT_MS) paramIntents.delete(name);
+    return paramIntents.has(name);
+  }
+
+  function formatValue(param, value) {
+    if (!Number.isFinite(value)) return "";
+    if (param.type === "integer") return String(Math.round(value));
+    if (param.type === "angle") return `${Math.round((value * 180) / Math.PI)}°`;
+    const step = param.step > 0 ? param.step : 0.01;
+    const decimals = Math.min(4, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
+    return value.toFixed(decimals);
+  }
+
+  // ---- Controls → server -------------------------------------------------------------------
+
+  /// Sends at most one message per `interval` ms; the newest value always goes out last.
+  class Throttle {
+    constructor(interval, sendValue, merge) {
+      this.interval = interval;
+      this.sendValue = sendValue;
+      this.merge = merge;
+      this.value = undefined;
+      this.last = -Infinity;
+      this.timer = 0;
+    }
+    push(value) {
+      this.value = this.merge && this.value !== undefined ? this.merge(this.value, value) : value;
+      if (this.timer) return;
+      const wait = this.last + this.interval - performance.now();
+      if (wait <= 0) this.fire();
+      else this.timer = setTimeout(() => { this.timer = 0; this.fire(); }, wait);
+    }
+    fire() {
+      if (this.value === undefined) return;
+      const value = this.value;
+      this.value = undefined;
+      this.last = performance.now();
+      this.sendValue(value);
+    }
+    pending() { return this.value !== undefined; }
+    cancel() {
+      clearTimeout(this.timer);
+      this.timer = 0;
+      this.value = undefined;
+    }
+  }
+
+  // What the user set and the server has not shown yet (see paramHeld and seekHeld).
+  const paramIntents = new Map(); // parameter name → {value, since}
+  let seekIntent = null; // {position, since}
+  let scrubbing = false; // the seek slider is held
+
+  const paramThrottle = new Throttle(SEND_INTERVAL_MS, (params) => {
+    const now = performance.now();
+    for (const [name, value] of Object.entries(params)) paramIntents.set(name, { value, since: now });
+    // Refused (or unanswered): show the server's values again.
+    send({ type: "setParams", params }, (ok) => {
+      if (ok) return;
+      for (const name of Object.keys(params)) paramIntents.delete(name);
+      syncSliders();
+    });
+  }, (older, newer) => ({ ...older, ...newer }));
+
+  function editParam(param, slider, output, isChange) {
+    let value = Number(slider.value);
+    if (param.type === "integer") value = Math.round(value);
+    output.textContent = formatValue(param, value);
+    // `change` repeats the last `input` value when the slider is let go: send it once.
+    if (isChange && slider.dataset.lastInput === String(value)) return;
+    slider.dataset.lastInput = String(value);
+    paramThrottle.push({ [param.name]: value });
+  }
+
+  function chooseFilter(name) {
+    paramThrottle.cancel();
+    paramIntents.clear();
+    send({ type: "setFilter", name });
+  }
+
+  function resetParams() {
+    if (!state?.filter) return;
+    paramThrottle.cancel();
+    paramIntents.clear();
+    send({ type: "setFilter", name: state.filter.name });
+  }
+
+  function togglePlay() {
+    if (!state) return;
+    send({ type: state.playing ? "pause" : "play" });
+  }
+
+  const seekThrottle = new Throttle(SEND_INTERVAL_MS, (position) => {
+    seekIntent = { position, since: performance.now() };
+    send({ type: "seek", position }, (ok) => {
+      if (ok || !seekIntent || seekIntent.position !== position) return;
+      seekIntent = null; // refused: back to the server's position
+      if (state) renderPlayback();
+    });
+  });
+
+  function seekTo(position) {
+    if (!state || isLive()) return;
+    const target = Math.min(Math.max(0, position), state.duration);
+    ui.seek.value = String(target);
+    renderTime(target);
+    seekThrottle.push(target);
+  }
+
+  function seekBy(delta) {
+    if (!state || isLive()) return;
+    seekTo((seekHeld() ? Number(ui.seek.value) : state.position) + delta);
+  }
+
+  ui.seek.addEventListener("pointerdown", () => { scrubbing = true; });
+  const stopScrubbing = () => {
+    scrubbing = false;
+    if (state) queueMicrotask(renderPlayback);
+  };
+  ui.seek.addEventListener("pointerup", stopScrubbing);
+  ui.seek.addEventListener("pointercancel", stopScrubbing);
+  ui.seek.addEventListener("lostpointercapture", stopScrubbing);
+  let lastSeekInput = null;
+  ui.seek.addEventListener("input", () => {
+    lastSeekInput = Number(ui.seek.value);
+    seekTo(lastSeekInput);
+  });
+  // `change` repeats the last `input` value when the slider is let go: send it once.
+  ui.seek.addEventListener("change", () => {
+    if (Number(ui.seek.value) !== lastSeekInput) seekTo(Number(ui.seek.value));
+  });
+
+  ui.playPause.addEventListener("click", togglePlay);
+  ui.canvas.addEventListener("click", togglePlay);
+  ui.reset.addEventListener("click", resetParams);
+
+  // ---- Keyboard ----------------------------------------------------------------------------
+
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    const target = event.target;
+    const tag = target?.tagName;
+    const isRange = tag === "INPUT" && target.type === "range";
+    const typing = (tag === "INPUT" && !isRange) || tag === "TEXTAREA" || tag === "SELECT" || target?.isContentEditable;
+    if (typing) return;
+    if (event.key === " " || event.code === "Space") {
+      if (tag === "BUTTON" || tag === "A") return; // space activates the focused control
+      event.preventDefault();
+      togglePlay();
+    } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      if (isRange && target !== ui.seek) return; // parameter sliders move themselves
+      if (isLive()) return;
+      event.preventDefault();
+      seekBy(event.key === "ArrowLeft" ? -SEEK_STEP_S : SEEK_STEP_S);
+    } else if ((event.key === "f" || event.key === "F") && !event.shiftKey) {
+      event.preventDefault();
+      toggleFullscreen();
+    }
+  });
+
+  // ---- Fullscreen --------------------------------------------------------------------------
+
+  function fullscreenElement() {
+    return document.fullscreenElement || document.webkitFullscreenElement || null;
+  }
+
+  function toggleFullscreen() {
+    if (fullscreenElement()) {
+      (document.exitFullscreen || document.webkitExitFullscreen).call(document);
+      return;
+    }
+    const request = ui.stage.requestFullscreen || ui.stage.webkitRequestFullscreen;
+    if (!request) return;
+    const result = request.call(ui.stage);
+    if (result && typeof result.catch === "function") {
+      result.catch((error) => toast(`Fullscreen is not available: ${error.message || error}`));
+    }
+  }
+
+  function fullscreenChanged() {
+    const on = !!fullscreenElement();
+    ui.fullscreen.setAttribute("aria-label", on ? "Exit fullscreen" : "Fullscreen");
+    ui.body.dataset.fullscreen = String(on);
+  }
+
+  if (!(document.fullscreenEnabled || document.webkitFullscreenEnabled)) ui.fullscreen.hidden = true;
+  ui.fullscreen.addEventListener("click", toggleFullscreen);
+  document.addEventListener("fullscreenchange", fullscreenChanged);
+  document.addEventListener("webkitfullscreenchange", fullscreenChanged);
+
+  // ---- Frames ------------------------------------------------------------------------------
+
+  let decoding = false;
+  let pendingFrame = null; // the newest frame that arrived while another one was decoding
+  let framesDropped = 0;
+  const recentLatencies = [];
+  const drawTimes = [];
+
+  function receiveFrame(buffer, ws) {
+    if (buffer.byteLength < HEADER_LENGTH) return;
+    const view = new DataView(buffer);
+    const headerLength = view.getUint16(4, true);
+    if (view.getUint32(0, true) !== MAGIC || headerLength < HEADER_LENGTH || headerLength > buffer.byteLength) return;
+    const frame = {
+      ws,
+      flags: view.getUint16(6, true),
+      seq: Number(view.getBigUint64(8, true)),
+      pts: Number(view.getBigInt64(16, true)) / 1e6,
+      sentAt: Number(view.getBigInt64(24, true)) / 1000, // ms since the epoch, like Date.now()
+      jpeg: new Uint8Array(buffer, headerLength),
+    };
+    if (decoding || document.hidden) {
+      if (pendingFrame) framesDropped += 1;
+      pendingFrame = frame; // only the newest waiting frame is kept
+      return;
+    }
+    decode(frame);
+  }
+
+  // A hidden tab decodes nothing and acknowledges nothing, so the server stops sending to it
+  // once the window is full; when it shows again, the newest frame is drawn and acknowledged.
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && !decoding && pendingFrame) {
+      const next = pendingFrame;
+      pendingFrame = null;
+      decode(next);
+    }
+  });
+
+  async function decode(frame) {
+    decoding = true;
+    try {
+      const bitmap = await createImageBitmap(new Blob([frame.jpeg], { type: "image/jpeg" }));
+      if (pendingFrame && pendingFrame.ws === frame.ws) {
+        bitmap.close(); // a newer frame is already here: show that one instead
+        framesDropped += 1;
+      } else {
+        draw(bitmap, frame);
+      }
+    } catch {
+      acknowledge(frame); // undecodable: skip it, but keep the flow going
+    } finally {
+      decoding = false;
+      if (pendingFrame && !document.hidden) {
+        const next = pendingFrame;
+        pendingFrame = null;
+        decode(next);
+      }
+    }
+  }
+
+  function draw(bitmap, frame) {
+    if (ui.canvas.width !== bitmap.width || ui.canvas.height !== bitmap.height) {
+      ui.canvas.width = bitmap.width;
+      ui.canvas.height = bitmap.height;
+    }
+    context.drawImage(bitmap, 0, 0);
+    bitmap.close();
+    const now = Date.now();
+    if (stats.framesDrawn === 0) ui.placeholder.hidden = true;
+    stats.framesDrawn += 1;
+    stats.lastSeq = frame.seq;
+    stats.lastPts = frame.pts;
+    stats.width = ui.canvas.width;
+    stats.height = ui.canvas.height;
+    const latency = now - frame.sentAt;
+    recentLatencies.push(latency);
+    if (recentLatencies.length > LATENCY_WINDOW) recentLatencies.shift();
+    latencyHistory.push(latency);
+    if (latencyHistory.length > LATENCY_HISTORY_MAX) latencyHistory.splice(0, latencyHistory.length - LATENCY_HISTORY_MAX);
+    stats.latencyMs = median(recentLatencies);
+    drawTimes.push(performance.now());
+    acknowledge(frame);
+  }
+
+  function acknowledge(frame) {
+    if (frame.ws === socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ type: "frameAck", seq: frame.seq }));
+    }
+  }
+
+  function median(values) {
+    if (values.length === 0) return null;
+    const sorted = values.slice().sort((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  }
+
+  // ---- Status line -------------------------------------------------------------------------
+
+  function updateStatsText() {
+    const now = performance.now();
+    while (drawTimes.length && now - drawTimes[0] > 1000) drawTimes.shift();
+    stats.fps = drawTimes.length;
+    ui.statFps.textContent = stats.connected ? `${stats.fps} fps` : "–";
+    ui.statLatency.textContent = stats.connected && stats.latencyMs !== null ? `${Math.round(stats.latencyMs)} ms` : "–";
+    ui.statResolution.textContent = stats.width ? `${stats.width}×${stats.height}` : "–";
+    if (!stats.connected) ui.statViewers.textContent = "–";
+  }
+
+  setInterval(() => {
+    updateStatsText();
+    // A control stops showing the user's value when a drag ends, a throttled value goes out or
+    // a confirmation times out — not only when a state arrives (none does while paused).
+    if (state) {
+      renderPlayback();
+      syncSliders();
+    }
+  }, 250);
+
+  // ---- Toast -------------------------------------------------------------------------------
+
+  let toastTimer = 0;
+  function toast(text) {
+    ui.toast.textContent = text;
+    ui.toast.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { ui.toast.hidden = true; }, TOAST_MS);
+  }
+  ui.toast.addEventListener("click", () => { ui.toast.hidden = true; });
+
+  connect();
+})();
