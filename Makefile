@@ -12,7 +12,7 @@ PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswsca
               gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 PYTHON     := /usr/bin/python3
 # Tests talk to servers on 127.0.0.1 only: never through a proxy.
-TEST_ENV   := NO_PROXY='*' no_proxy='*' FILTERCAST_BIN=$(CURDIR)/.build/debug/filtercast
+TEST_ENV   := NO_PROXY='*' no_proxy='*' FILTERCAST_BIN=$(CURDIR)/.build/debug/filtercast FILTERCAST_REQUIRE_BROWSER=1
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build test demo bench clean

@@ -27,6 +27,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "Tests" / "EndToEnd"))
+from fc_server import child_environment  # noqa: E402  (the tests' helper: no proxy for 127.0.0.1)
+
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -34,17 +37,9 @@ READY = re.compile(r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def environment() -> dict:
-    env = dict(os.environ)
-    env["NO_PROXY"] = env["no_proxy"] = "*"
-    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
-        env.pop(name, None)
-    return env
-
-
 def start_server(binary: str, args: list[str]) -> tuple[subprocess.Popen, str]:
     command = [binary, "serve", "--port", "0", "--web", str(REPO / "web"), *args]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment())
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_environment())
     buffer = b""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

@@ -16,7 +16,8 @@ import time
 import urllib.parse
 from dataclasses import dataclass, field
 
-DEFAULT_BINARY = "/work/main/.build/debug/filtercast"
+# The debug build of this checkout (what `make test` builds); FILTERCAST_BIN overrides it.
+DEFAULT_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "debug", "filtercast")
 
 READY_LINE = re.compile(r"filtercast: serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
                         r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")

@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fc_server import child_environment  # Tests/EndToEnd is on sys.path (its conftest.py)
+
 os.environ["NO_PROXY"] = os.environ["no_proxy"] = "*"
 
 HERE = Path(__file__).resolve().parent
@@ -75,14 +77,6 @@ INSTRUMENTATION = r"""
 
 def browser_available() -> bool:
     return os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)
-
-
-def child_environment() -> dict:
-    env = dict(os.environ)
-    env["NO_PROXY"] = env["no_proxy"] = "*"
-    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
-        env.pop(name, None)
-    return env
 
 
 # ---- The server ------------------------------------------------------------------------------
