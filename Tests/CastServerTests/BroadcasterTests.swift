@@ -36,6 +36,30 @@ import Testing
         #expect(broadcaster.bufferCount == 3, "no growth once buffers come back")
     }
 
+    @Test func aChangeMarkIsNeverLostWithAnUnsentFrame() {
+        let broadcaster = Broadcaster(maximumJPEGSize: 64) {}
+        func publish(_ sequence: UInt64, marked: Bool) {
+            broadcaster.publish { buffer in
+                buffer.jpegCount = 0
+                buffer.header = FrameHeader(flags: marked ? .stateChanged : [], sequence: sequence,
+                                            presentationTime: 0, sendTime: 0)
+                buffer.header.write(to: buffer.payload)
+            }
+        }
+        func latestIsMarked() -> Bool {
+            let frame = broadcaster.borrowLatest()!
+            defer { broadcaster.giveBack(frame) }
+            return frame.header.flags.contains(.stateChanged)
+                && FrameHeader(parsing: UnsafeRawBufferPointer(start: frame.payload, count: FrameHeader.size))?
+                    .flags.contains(.stateChanged) == true
+        }
+        publish(1, marked: true)
+        publish(2, marked: false)  // 1 was never sent: 2 carries the mark
+        #expect(latestIsMarked())  // (this borrow counts as sending 2)
+        publish(3, marked: false)
+        #expect(!latestIsMarked(), "2 was sent with the mark: 3 is an ordinary frame")
+    }
+
     @Test func headerAndHeadroomLayout() {
         let broadcaster = Broadcaster(maximumJPEGSize: 64) {}
         broadcaster.publish { buffer in

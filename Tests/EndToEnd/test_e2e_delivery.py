@@ -41,8 +41,30 @@ def test_window_of_one_and_four(server):
             one = await frames_in(client, 0.6)
             assert len(one) == 1, f"window 1: {one}"
             await client.ok({"type": "flow", "window": 4})
+            # Acknowledge frames at once for a while: the server then knows this client keeps up
+            # with the frame rate (a client slower than that — as this one was so far — gets one
+            # frame in flight whatever its window: see the next test).
+            await client.ack(one[-1].seq)
+            for _ in range(20):
+                frame = await client.next_frame()
+                await client.ack(frame.seq)
             four = await frames_in(client, 0.8)
-            assert len(four) == 3, f"window 4 with one frame unacknowledged should send 3 more: {four}"
+            assert len(four) == 4, f"window 4 should let 4 frames through without acks: {four}"
+    run(scenario())
+
+
+def test_a_reader_slower_than_the_frame_rate_gets_one_frame_in_flight(server):
+    """A client that shows a frame every 200 ms would find a second frame in flight 200 ms old."""
+    async def scenario():
+        async with await Client.connect(server.ws_url(), auto_ack=False) as client:
+            latencies = []
+            for _ in range(8):
+                frame = await client.next_frame()
+                latencies.append(frame.received_wall_us - frame.sent_us)
+                await asyncio.sleep(0.2)  # "showing" it
+                await client.ack(frame.seq)
+            fresh = sorted(latencies[3:])
+            assert fresh[-1] < 100_000, f"frames arrived {fresh} µs after they were sent"
     run(scenario())
 
 

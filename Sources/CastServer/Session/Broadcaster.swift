@@ -8,6 +8,8 @@ import Synchronization
 public final class Broadcaster: Sendable {
     private struct State {
         var latest: EncodedFrame?
+        /// Whether the latest frame was ever borrowed (sent to someone).
+        var latestWasSent = false
         /// Borrow counts, by buffer identity.
         var borrowed: [ObjectIdentifier: Int] = [:]
         var buffers: [EncodedFrame] = []
@@ -24,6 +26,9 @@ public final class Broadcaster: Sendable {
     }
 
     /// Fills a free buffer with `fill` (outside the lock) and makes it the latest frame.
+    ///
+    /// A frame marked `stateChanged` that is replaced before anyone got it passes its mark on to
+    /// its successor, so that every change is marked on a frame somebody receives.
     public func publish(_ fill: (EncodedFrame) throws -> Void) rethrows {
         let buffer = state.withLock { state in
             if let free = state.buffers.first(where: { $0 !== state.latest && state.borrowed[ObjectIdentifier($0)] == nil }) {
@@ -34,7 +39,15 @@ public final class Broadcaster: Sendable {
             return buffer
         }
         try fill(buffer)
-        state.withLock { $0.latest = buffer }
+        state.withLock { state in
+            if let replaced = state.latest, !state.latestWasSent, replaced.header.flags.contains(.stateChanged),
+               !buffer.header.flags.contains(.stateChanged) {
+                buffer.header.flags.insert(.stateChanged)
+                buffer.header.write(to: buffer.payload)
+            }
+            state.latest = buffer
+            state.latestWasSent = false
+        }
         wake()
     }
 
@@ -43,6 +56,7 @@ public final class Broadcaster: Sendable {
         state.withLock { state in
             guard let latest = state.latest else { return nil }
             state.borrowed[ObjectIdentifier(latest), default: 0] += 1
+            state.latestWasSent = true
             return latest
         }
     }

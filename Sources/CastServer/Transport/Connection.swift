@@ -26,10 +26,14 @@ final class Connection {
     var window = 2
     /// Sequence of the last frame sent (0: none).
     var lastSent: UInt64 = 0
-    /// Sequences of the frames sent and not yet acknowledged, oldest first (tracked only while a
-    /// window is set). The window counts these frames, not sequence numbers: a client skips
-    /// the frames encoded while its window was full, so sequences it was sent are not consecutive.
-    var unacknowledged: [UInt64] = []
+    /// The frames sent and not yet acknowledged, oldest first (tracked only while a window is
+    /// set). The window counts these frames, not sequence numbers: a client skips the frames
+    /// encoded while its window was full, so sequences it was sent are not consecutive.
+    var unacknowledged: [(sequence: UInt64, sentAt: ContinuousClock.Instant)] = []
+    /// How long the client takes to show a frame: acknowledgement delay minus the network round
+    /// trip, smoothed. A client slower than the frame rate gets one frame in flight, not
+    /// `window`: a second frame would only wait in its socket buffer and arrive stale.
+    var showTime: Duration = .zero
     var framesSent = 0
     /// Text messages waiting to be written, each with `EncodedFrame.headroom` bytes in front.
     var pendingText: [[UInt8]] = []
@@ -67,21 +71,28 @@ final class Connection {
         return true
     }
 
-    /// Whether the flow-control window has room for another frame.
-    var windowOpen: Bool {
-        window == 0 || unacknowledged.count < window
+    /// Whether the flow-control window has room for another frame, for a session producing a
+    /// frame every `frameInterval`.
+    func windowOpen(frameInterval: Duration) -> Bool {
+        guard window > 0 else { return true }
+        let limit = showTime > frameInterval ? 1 : window
+        return unacknowledged.count < limit
     }
 
     /// Records a frame written to this viewer.
-    func sent(_ sequence: UInt64) {
+    func sent(_ sequence: UInt64, at instant: ContinuousClock.Instant = .now) {
         lastSent = sequence
         framesSent += 1
-        if window > 0 { unacknowledged.append(sequence) }
+        if window > 0 { unacknowledged.append((sequence, instant)) }
     }
 
-    /// `frameAck {seq}`: that frame and every earlier one are acknowledged.
-    func acknowledge(_ sequence: UInt64) {
-        unacknowledged.removeAll { $0 <= sequence }
+    /// `frameAck {seq}`: that frame and every earlier one are acknowledged. `roundTrip` is the
+    /// connection's network round trip, taken out of the acknowledgement delay.
+    func acknowledge(_ sequence: UInt64, roundTrip: Duration, now: ContinuousClock.Instant = .now) {
+        guard let acknowledged = unacknowledged.last(where: { $0.sequence <= sequence }) else { return }
+        let sample = max(.zero, acknowledged.sentAt.duration(to: now) - roundTrip)
+        showTime = showTime == .zero ? sample : (showTime * 3 + sample) / 4
+        unacknowledged.removeAll { $0.sequence <= sequence }
     }
 
     /// `flow {window}`; with 0 nothing is tracked.

@@ -132,7 +132,7 @@ extension WebSocketServer {
     private func perform(_ message: ClientMessage, for connection: Connection, _ wsi: OpaquePointer) throws(ProtocolError) {
         switch message.command {
         case .frameAck(let sequence):
-            connection.acknowledge(sequence)
+            connection.acknowledge(sequence, roundTrip: roundTrip(wsi))
             if hasWork(connection, latest: broadcaster.latestSequence ?? 0) { lws_callback_on_writable(wsi) }
             return  // acknowledgements are not acknowledged
         case .flow(let window):
@@ -178,7 +178,7 @@ extension WebSocketServer {
             connection.stateDue = false
             var text = withHeadroom(ServerMessage.state(currentState).encoded())
             if write(wsi, &text, LWS_WRITE_TEXT) < 0 { return -1 }
-        } else if connection.windowOpen, connection.authorizedToWatch(configuration),
+        } else if connection.windowOpen(frameInterval: frameInterval), connection.authorizedToWatch(configuration),
                   let frame = broadcaster.borrowLatest() {
             defer { broadcaster.giveBack(frame) }
             if frame.header.sequence > connection.lastSent {
@@ -202,6 +202,14 @@ extension WebSocketServer {
     }
 
     // MARK: - Request helpers
+
+    /// The kernel's smoothed round-trip time of the connection's TCP socket (zero if unknown).
+    func roundTrip(_ wsi: OpaquePointer) -> Duration {
+        var info = tcp_info()
+        var size = socklen_t(MemoryLayout<tcp_info>.size)
+        guard getsockopt(lws_get_socket_fd(wsi), Int32(IPPROTO_TCP), TCP_INFO, &info, &size) == 0 else { return .zero }
+        return .microseconds(Int64(info.tcpi_rtt))
+    }
 
     /// A request header's value ("" when absent).
     func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String {

@@ -161,7 +161,8 @@ public final class WebSocketServer: @unchecked Sendable {
 
     func hasWork(_ connection: Connection, latest: UInt64) -> Bool {
         connection.closing != nil || !connection.pendingText.isEmpty || connection.stateDue
-            || (latest > connection.lastSent && connection.windowOpen && connection.authorizedToWatch(configuration))
+            || (latest > connection.lastSent && connection.windowOpen(frameInterval: frameInterval)
+                && connection.authorizedToWatch(configuration))
     }
 
     /// Marks a fresh `state` due for every viewer allowed to watch.
@@ -172,6 +173,12 @@ public final class WebSocketServer: @unchecked Sendable {
             connection.stateDue = true
             lws_callback_on_writable(wsi)
         }
+    }
+
+    /// How often the session encodes a frame (from `--max-fps` or the source's rate).
+    var frameInterval: Duration {
+        let rate = configuration.maxFPS ?? session.player.info.frameRate ?? 30
+        return .nanoseconds(Int64(1e9 / max(rate, 1)))
     }
 
     var viewerCount: Int { connections.values.reduce(0) { $0 + ($1.isViewer ? 1 : 0) } }
