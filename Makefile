@@ -15,7 +15,7 @@ PYTHON     := /usr/bin/python3
 TEST_ENV   := NO_PROXY='*' no_proxy='*' FILTERCAST_BIN=$(CURDIR)/.build/debug/filtercast FILTERCAST_REQUIRE_BROWSER=1
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test demo bench clean
+.PHONY: deps build test demo bench bench-serve clean
 
 ## deps: install the Debian packages the build, tests and benchmarks need (idempotent, quick when done)
 deps:
@@ -45,6 +45,11 @@ demo: build
 ## bench: FilterCast against ffmpeg and GStreamer on the same clips (see README, Performance)
 bench: build
 	bench/compare.sh
+
+## bench-serve: fan-out to many viewers (bench/fanout.sh), then what headless Chromium draws
+bench-serve: build
+	bench/fanout.sh
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
 
 clean:
 	rm -rf .build
