@@ -47,7 +47,7 @@ import Testing
             }
         }
         func latestIsMarked() -> Bool {
-            let frame = broadcaster.borrowLatest()!
+            let frame = broadcaster.borrowLatest(toViewer: true)!
             defer { broadcaster.giveBack(frame) }
             return frame.header.flags.contains(.stateChanged)
                 && FrameHeader(parsing: UnsafeRawBufferPointer(start: frame.payload, count: FrameHeader.size))?
@@ -58,6 +58,10 @@ import Testing
         #expect(latestIsMarked())  // (this borrow counts as sending 2)
         publish(3, marked: false)
         #expect(!latestIsMarked(), "2 was sent with the mark: 3 is an ordinary frame")
+        publish(4, marked: true)
+        #expect(broadcaster.latestJPEG() != nil)  // a snapshot is not a viewer
+        publish(5, marked: false)
+        #expect(latestIsMarked(), "4 reached no viewer: 5 carries its mark")
     }
 
     @Test func headerAndHeadroomLayout() {

@@ -120,6 +120,15 @@ import Testing
         #expect(live.playbackState.isLive && live.playbackState.duration == nil)
     }
 
+    @Test func seekingAbsurdlyFarLandsOnTheLastFrame() throws {
+        let source = try #require(try InputSpec.file(try Self.clip()).open() as? SeekableVideoSource)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        for position in [1e300, Double(Int64.max), 1e9] {
+            try source.seek(to: position, into: frame)
+            #expect(abs(frame.time - 0.95) < 1e-6, "seek to \(position)")
+        }
+    }
+
     @Test func clockMapsMediaTimeToDeadlines() {
         let clock = ContinuousClock()
         let start = clock.now

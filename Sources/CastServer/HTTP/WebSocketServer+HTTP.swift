@@ -29,6 +29,9 @@ extension WebSocketServer {
                 waiting.lastSent = broadcaster.latestSequence ?? 0
                 connections[wsi] = waiting
                 audienceChanged()
+                // A source that produces nothing (failed, or paused before any frame) must not
+                // keep the request open for ever.
+                lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 10)
             }
             return 0
         case "/stream.mjpg":
@@ -39,8 +42,9 @@ extension WebSocketServer {
         default:
             guard let file = files.resolve(path) else { return status(wsi, 404, "not found") }
             let result = lws_serve_http_file(wsi, file.path, file.mimeType, nil, 0)
-            // Nonzero: the file could not be served (or the transaction ended): close.
-            return result < 0 ? -1 : 0
+            if result < 0 { return -1 }  // could not be served: close
+            // 1: the whole transaction is already over (a small file or HEAD).
+            return result > 0 && lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         }
     }
 

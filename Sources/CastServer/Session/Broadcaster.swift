@@ -8,7 +8,7 @@ import Synchronization
 public final class Broadcaster: Sendable {
     private struct State {
         var latest: EncodedFrame?
-        /// Whether the latest frame was ever borrowed (sent to someone).
+        /// Whether the latest frame was sent to a WebSocket viewer.
         var latestWasSent = false
         /// Borrow counts, by buffer identity.
         var borrowed: [ObjectIdentifier: Int] = [:]
@@ -27,8 +27,8 @@ public final class Broadcaster: Sendable {
 
     /// Fills a free buffer with `fill` (outside the lock) and makes it the latest frame.
     ///
-    /// A frame marked `stateChanged` that is replaced before anyone got it passes its mark on to
-    /// its successor, so that every change is marked on a frame somebody receives.
+    /// A frame marked `stateChanged` that is replaced before any viewer got it passes its mark on
+    /// to its successor, so that every change is marked on a frame viewers receive.
     public func publish(_ fill: (EncodedFrame) throws -> Void) rethrows {
         let buffer = state.withLock { state in
             if let free = state.buffers.first(where: { $0 !== state.latest && state.borrowed[ObjectIdentifier($0)] == nil }) {
@@ -52,11 +52,12 @@ public final class Broadcaster: Sendable {
     }
 
     /// The latest frame, borrowed until `giveBack(_:)`; nil before the first frame.
-    func borrowLatest() -> EncodedFrame? {
+    /// `toViewer`: it goes to a WebSocket viewer (the readers of the change mark).
+    func borrowLatest(toViewer: Bool = false) -> EncodedFrame? {
         state.withLock { state in
             guard let latest = state.latest else { return nil }
             state.borrowed[ObjectIdentifier(latest), default: 0] += 1
-            state.latestWasSent = true
+            if toViewer { state.latestWasSent = true }
             return latest
         }
     }

@@ -179,7 +179,7 @@ extension WebSocketServer {
             var text = withHeadroom(ServerMessage.state(currentState).encoded())
             if write(wsi, &text, LWS_WRITE_TEXT) < 0 { return -1 }
         } else if connection.windowOpen(frameInterval: frameInterval), connection.authorizedToWatch(configuration),
-                  let frame = broadcaster.borrowLatest() {
+                  let frame = broadcaster.borrowLatest(toViewer: true) {
             defer { broadcaster.giveBack(frame) }
             if frame.header.sequence > connection.lastSent {
                 frame.stampSendTime(Int64((Date().timeIntervalSince1970 * 1e6).rounded()))

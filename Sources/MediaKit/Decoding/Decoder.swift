@@ -160,10 +160,12 @@ final class Decoder {
     /// `frame`. Returns that frame's time.
     func seek(to seconds: Double, into frame: Frame) throws(MediaError) -> Double {
         guard canSeek else { throw .notSeekable(input: input) }
-        let target = startTimestamp + Int64((max(0, seconds) / timeBase - 1e-6).rounded(.up))
+        // Clamped so that any position, however far past an unknown end, converts without trapping.
+        let ticks = min((max(0, seconds) / timeBase - 1e-6).rounded(.up), Double(Int64.max / 4))
+        let target = startTimestamp &+ Int64(ticks)
         // Some files' indexes land after the target: back off further until they do not.
         for backoff in [0.0, 1, 5, 30, .infinity] {
-            let seekTarget = backoff.isInfinite ? startTimestamp : target - Int64(backoff / timeBase)
+            let seekTarget = backoff.isInfinite ? startTimestamp : target &- Int64(backoff / timeBase)
             let result = av_seek_frame(formatContext, streamIndex, seekTarget, AVSEEK_FLAG_BACKWARD)
             guard result >= 0 else {
                 if backoff.isInfinite { throw .seekFailed(input: input, seconds: seconds, reason: averrorDescription(result)) }
@@ -192,7 +194,8 @@ final class Decoder {
 
     private func take(into frame: Frame) -> Double {
         frame.time = seconds(of: decoded)
-        sequence = Int((frame.time * (frameRate ?? 30)).rounded())
+        let position = (frame.time * (frameRate ?? 30)).rounded()
+        sequence = position.isFinite ? Int(min(max(position, 0), 1e15)) : 0
         frame.sequence = nextSequence()
         converter.convert(decoded, into: frame)
         av_frame_unref(decoded)
@@ -202,7 +205,7 @@ final class Decoder {
     private func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double {
         let timestamp = frame.pointee.best_effort_timestamp
         guard timestamp != CFFmpeg_AV_NOPTS_VALUE() else { return 0 }
-        return Double(timestamp - startTimestamp) * timeBase
+        return Double(timestamp &- startTimestamp) * timeBase
     }
 
     /// Runs the send/receive loop until the decoder yields a frame (true) or the stream ends.

@@ -119,7 +119,7 @@ public final class Player: @unchecked Sendable {
 
     private func run() {
         let wallClock = ContinuousClock()
-        var clock = PlaybackClock(clock: wallClock, speed: state.speed)
+        var clock = PlaybackClock(clock: wallClock, speed: playbackState.speed)
         var waitingFrame: Frame?  // decoded but not yet due when playback paused
         var shownTime: Double?    // the last frame delivered: the clock restarts from it
         defer { if let waitingFrame { pool.recycle(waitingFrame) } }
