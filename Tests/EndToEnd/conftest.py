@@ -16,8 +16,6 @@ Fixtures
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,7 +23,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from fc_server import ServerProcess, binary_path  # noqa: E402
+from fc_server import ServerProcess, binary_path, make_clip  # noqa: E402
 
 TEST_PATTERN = "test:320x240@30"
 SECRET = "TOP-SECRET-OUTSIDE-THE-WEB-ROOT"
@@ -70,14 +68,8 @@ def web_root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def sample_clip(tmp_path_factory) -> Path:
-    ffmpeg = shutil.which("ffmpeg")
-    if not ffmpeg:
-        pytest.fail("the ffmpeg CLI is needed to make the test clip (apt-get install ffmpeg)")
     path = tmp_path_factory.mktemp("clips") / "clip-4s-25fps-320x240.mp4"
-    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
-                    "-i", "testsrc2=size=320x240:rate=25", "-t", "4", "-pix_fmt", "yuv420p",
-                    "-c:v", "libx264", "-g", "25", "-bf", "0", str(path)], check=True, timeout=60)
-    return path
+    return make_clip(path, "testsrc2=size=320x240:rate=25", 4, "-g", "25")
 
 
 @pytest.fixture

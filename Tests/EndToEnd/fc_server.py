@@ -9,6 +9,7 @@ import http.client
 import os
 import re
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -21,6 +22,18 @@ DEFAULT_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", 
 
 READY_LINE = re.compile(r"filtercast: serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
                         r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
+
+
+def make_clip(path, lavfi_source: str, seconds: float, *options: str, timeout: float = 120):
+    """An H.264 MP4 at `path` from a lavfi source, made with the ffmpeg CLI (keyframes every
+    `-g`, no B-frames unless `options` say otherwise). Raises when ffmpeg is missing or fails."""
+    ffmpeg = shutil.which("ffmpeg")
+    if not ffmpeg:
+        raise RuntimeError("the ffmpeg CLI is needed to make test clips (apt-get install ffmpeg)")
+    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", lavfi_source,
+                    *options, "-t", str(seconds), "-pix_fmt", "yuv420p", "-c:v", "libx264", "-bf", "0",
+                    str(path)], check=True, timeout=timeout)
+    return path
 
 
 def binary_path() -> str:

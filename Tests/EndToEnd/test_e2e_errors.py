@@ -78,7 +78,7 @@ def test_bad_message_gets_its_error_code_and_the_connection_stays_open(server, t
             await client.ok({"type": "setFilter", "name": "sepia", "params": {"intensity": 0.5}})
             await client.send_raw(text)
             await expect_error(client, code, id_)
-            state = await client.ok({"type": "play", "id": "probe"})
+            await client.ok({"type": "play", "id": "probe"})
             reply_state = await client.next_json("state")
             assert reply_state["filter"] == {"name": "sepia", "params": {"intensity": 0.5}}, (
                 f"a refused command changed the state: {reply_state['filter']}")

@@ -7,7 +7,6 @@ import socket
 import time
 
 import pytest
-from PIL import Image
 
 from fc_client import Client, decode_jpeg, run
 

@@ -24,13 +24,12 @@ Fixtures
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from fc_server import make_clip
 from browser_support import (CLIP_FILTER, CLIP_SECONDS, BrowserPool, Page, PageServer, DEFAULT_BINARY,
                              reset_browser)
 
@@ -45,15 +44,9 @@ def fc_binary() -> str:
 
 @pytest.fixture(scope="session")
 def test_clip(tmp_path_factory) -> Path:
-    ffmpeg = shutil.which("ffmpeg")
-    if not ffmpeg:
-        pytest.fail("the ffmpeg CLI is needed to make the test clip (apt-get install ffmpeg)")
     path = tmp_path_factory.mktemp("browser-clip") / "mandelbrot-640x360-30fps.mp4"
-    subprocess.run([ffmpeg, "-hide_banner", "-loglevel", "error", "-y",
-                    "-f", "lavfi", "-i", "mandelbrot=size=640x360:rate=30", "-vf", CLIP_FILTER,
-                    "-t", str(CLIP_SECONDS), "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "veryfast",
-                    "-g", "15", "-bf", "0", str(path)], check=True, timeout=120)
-    return path
+    return make_clip(path, "mandelbrot=size=640x360:rate=30", CLIP_SECONDS, "-vf", CLIP_FILTER,
+                     "-preset", "veryfast", "-g", "15")
 
 
 @pytest.fixture
