@@ -21,6 +21,8 @@ final class Decoder {
     private var draining = false
     /// Packets the decoder refused as corrupt since the last frame.
     private var corruptPackets = 0
+    /// Breaks blocking reads (see ``Interruption``); lives as long as the format context.
+    let interruption = Interruption()
     /// Called with a one-line message for recoverable problems (corrupt packets, concealed
     /// errors), at most once a second: a damaged stream must not flood the log.
     var onWarning: (String) -> Void = { _ in }
@@ -42,14 +44,20 @@ final class Decoder {
         avdevice_register_all()
         av_log_set_level(AV_LOG_FATAL)
 
-        var format: UnsafeMutablePointer<AVFormatContext>? = nil
+        var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        format?.pointee.interrupt_callback = interruption.callback
         var dictionary: OpaquePointer? = nil
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        if url.contains("://") {
+            // Network reads give up after 10 s without data instead of waiting for ever.
+            av_dict_set(&dictionary, "rw_timeout", "10000000", AV_DICT_DONT_OVERWRITE)
+        }
         defer { av_dict_free(&dictionary) }
         var demuxer: UnsafePointer<AVInputFormat>? = nil
         if let inputFormat {
             demuxer = av_find_input_format(inputFormat)
             guard demuxer != nil else {
+                avformat_free_context(format)
                 throw .openFailed(input: url, reason: "this FFmpeg build has no '\(inputFormat)' input")
             }
         }

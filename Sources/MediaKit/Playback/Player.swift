@@ -24,12 +24,14 @@ public final class Player: @unchecked Sendable {
     /// Only the decode thread touches the source after `start()`.
     nonisolated(unsafe) private let source: any VideoSource
     private let loops: Bool
+    private let interruption: Interruption
 
     /// Opens nothing: `source` was opened by the caller (errors surface there). Call `start()`.
     public init(source: any VideoSource, options: PlaybackOptions = PlaybackOptions(),
                 output: FrameQueue = FrameQueue(capacity: 1, policy: .latestWins)) {
         self.source = source
         self.info = source.info
+        interruption = source.interruption
         self.loops = options.loops
         self.output = output
         pool = FramePool(width: source.info.width, height: source.info.height, capacity: options.poolCapacity)
@@ -42,12 +44,14 @@ public final class Player: @unchecked Sendable {
         thread = WorkerThread(name: "decode") { [self] in run() }
     }
 
-    /// Stops the decode thread and closes `output`. Idempotent.
+    /// Stops the decode thread and closes `output`, also when a read is blocked on a stalled
+    /// stream. Idempotent.
     public func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()
         condition.unlock()
+        interruption.interrupt()
         output.close()
         thread?.join()
         thread = nil

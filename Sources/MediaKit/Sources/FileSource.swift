@@ -11,6 +11,8 @@ public final class FileSource: SeekableVideoSource {
                           frameRate: decoder.frameRate, duration: decoder.duration, isLive: false)
     }
 
+    public var interruption: Interruption { decoder.interruption }
+
     public var onWarning: (String) -> Void {
         get { decoder.onWarning }
         set { decoder.onWarning = newValue }

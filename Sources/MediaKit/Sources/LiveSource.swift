@@ -12,6 +12,8 @@ public final class LiveSource: VideoSource {
                           frameRate: decoder.frameRate, duration: nil, isLive: true)
     }
 
+    public var interruption: Interruption { decoder.interruption }
+
     public var onWarning: (String) -> Void {
         get { decoder.onWarning }
         set { decoder.onWarning = newValue }

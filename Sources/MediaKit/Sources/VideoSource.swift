@@ -30,6 +30,9 @@ public protocol VideoSource: AnyObject {
 
     /// Receives one line per recoverable problem, such as a corrupt packet that was skipped.
     var onWarning: (String) -> Void { get set }
+
+    /// Breaks a read that is blocked waiting for data; the only member other threads may use.
+    var interruption: Interruption { get }
 }
 
 /// A source with a timeline: files and seekable URLs.
