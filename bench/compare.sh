@@ -12,7 +12,7 @@ BIN=${BIN:-.build/release/filtercast}
 RUNS=${RUNS:-2}
 CLIPS=${CLIPS:-/tmp/filtercast-bench}
 SECONDS_OF_VIDEO=10
-SIZES="1280x720 1920x1080 3840x2160"
+SIZES=${SIZES-"1280x720 1920x1080 3840x2160"}  # SIZES="" runs only the per-filter costs
 if [ "${1:-}" = "--quick" ]; then SECONDS_OF_VIDEO=4; SIZES="1280x720 1920x1080"; fi
 [ -x "$BIN" ] || { echo "compare.sh: $BIN missing: run 'make build' first" >&2; exit 2; }
 for tool in ffmpeg gst-launch-1.0 python3; do
@@ -112,5 +112,27 @@ for size in $SIZES; do
         check "1080p --threads 2 speed-up" "$(ratio "$sepia2_fps" "$sepia_fps")" ">=" 1.7
     fi
 done
+# Every filter of the catalog at 1080p, one thread: its own cost per frame against the budget of
+# its kind (issue 5): point filters (colour adjustments and effects) 1.5 ms, neighbourhood
+# filters 5 ms, blur 10 ms, geometry and cells 12 ms.
+path=$(clip 1920x1080)
+echo
+echo "filter cost at 1920x1080, one thread (ms/frame; the budget of its category)"
+"$BIN" filters --json | python3 -c "
+import json, sys
+for f in json.load(sys.stdin)['filters']:
+    if f['name'] != 'none': print(f['name'], f['category'])" | while read -r name category; do
+    case $category in
+        colorAdjustment|colorEffect) budget=1.5 ;;
+        blur) budget=10 ;;
+        distortion) budget=12 ;;
+        *) budget=5 ;;
+    esac
+    json=$("$BIN" bench --json --input "$path" --filter "$name" --frames 120)
+    check "$(printf '%-20s %-16s' "$name" "$category")" "$(python3 -c "import json,sys; print(f\"{json.loads(sys.argv[1])['filterMs']:.2f}\")" "$json")" "<=" "$budget"
+done | tee /tmp/filter-costs.$$
+failures=$((failures + $(grep -c MISS /tmp/filter-costs.$$ || true)))
+rm -f /tmp/filter-costs.$$
+
 echo "$failures target(s) missed"
 exit $(( failures > 0 ? 1 : 0 ))
