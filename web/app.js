@@ -24,6 +24,17 @@
   /// A playing state this far past a seek's target can still be that seek's result.
   const SEEK_MATCH_PLAYING_S = 1;
 
+  const CATEGORY_TITLES = {
+    none: "None",
+    colorAdjustment: "Color adjustment",
+    colorEffect: "Color effects",
+    blur: "Blur",
+    sharpen: "Sharpen",
+    stylize: "Stylize",
+    distortion: "Distortion",
+    other: "Other",
+  };
+
   const ERROR_NAMES = {
     bad_json: "Bad message",
     unknown_type: "Unknown command",
@@ -51,6 +62,8 @@
     time: $("time"),
     fullscreen: $("fullscreen"),
     filters: $("filters"),
+    filterScroller: null,
+    currentFilter: $("current-filter"),
     params: $("params"),
     reset: $("reset"),
     statFps: $("stat-fps"),
@@ -218,10 +231,7 @@
     reconnectAttempt = 0;
     stats.connected = true;
     setConnection("live", "Connected");
-    const filters = Array.isArray(hello.filters) ? hello.filters.slice() : [];
-    const noneIndex = filters.findIndex((filter) => filter.name === "none");
-    if (noneIndex > 0) filters.unshift(...filters.splice(noneIndex, 1));
-    catalog = filters;
+    catalog = groupCatalog(Array.isArray(hello.filters) ? hello.filters : []);
     buildPicker();
     state = null; // rebuild everything from this server's state
     if (hello.state) receiveState(hello.state);
@@ -329,31 +339,121 @@
     return catalog.find((filter) => filter.name === name);
   }
 
+  /// "none" first, then the filters grouped by category: the categories in the order they first
+  /// appear in the catalog, each category's filters in catalog order (a stable partition, so a
+  /// catalog already listed by category keeps its order). The buttons follow this order.
+  function groupCatalog(filters) {
+    const none = filters.filter((filter) => filter.name === "none");
+    const groups = new Map();
+    for (const filter of filters) {
+      if (filter.name === "none") continue;
+      const key = categoryOf(filter);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(filter);
+    }
+    return [...none, ...[...groups.values()].flat()];
+  }
+
+  function categoryOf(filter) {
+    return typeof filter.category === "string" && filter.category ? filter.category : "other";
+  }
+
+  /// "colorEffect" → "Color effects"; unknown categories get a readable form of their name.
+  function categoryTitle(category) {
+    if (CATEGORY_TITLES[category]) return CATEGORY_TITLES[category];
+    const words = category.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  function filterButton(filter) {
+    const label = filter.label || filter.name;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "chip";
+    button.dataset.filter = filter.name;
+    button.textContent = label;
+    button.title = label;
+    button.setAttribute("aria-label", `Filter: ${label}`);
+    button.setAttribute("aria-pressed", "false");
+    button.addEventListener("click", () => chooseFilter(filter.name));
+    return button;
+  }
+
+  /// "None" on its own row, always in sight; below it the other filters under a small heading per
+  /// category, in a box that scrolls when the catalog is long.
   function buildPicker() {
-    ui.filters.replaceChildren(...catalog.map((filter) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "segment";
-      button.dataset.filter = filter.name;
-      button.textContent = filter.label || filter.name;
-      button.setAttribute("aria-label", `Filter: ${filter.label || filter.name}`);
-      button.setAttribute("aria-pressed", "false");
-      button.addEventListener("click", () => chooseFilter(filter.name));
-      return button;
-    }));
+    const pinned = document.createElement("div");
+    pinned.className = "chips chips-pinned";
+    const scroller = document.createElement("div");
+    scroller.className = "filter-groups";
+    const groups = new Map();
+    for (const filter of catalog) {
+      if (filter.name === "none") {
+        pinned.append(filterButton(filter));
+        continue;
+      }
+      const category = categoryOf(filter);
+      let chips = groups.get(category);
+      if (!chips) {
+        const group = document.createElement("div");
+        group.className = "filter-group";
+        group.dataset.category = category;
+        const title = document.createElement("h3");
+        title.className = "filter-group-title";
+        title.id = `filter-group-${groups.size}`;
+        title.textContent = categoryTitle(category);
+        chips = document.createElement("div");
+        chips.className = "chips";
+        chips.setAttribute("role", "group");
+        chips.setAttribute("aria-labelledby", title.id);
+        group.append(title, chips);
+        scroller.append(group);
+        groups.set(category, chips);
+      }
+      chips.append(filterButton(filter));
+    }
+    ui.filters.replaceChildren(...[pinned, scroller].filter((part) => part.childElementCount > 0));
+    ui.filterScroller = scroller;
     ui.params.replaceChildren();
     ui.params.dataset.forFilter = "";
+    shownFilter = null;
   }
+
+  let shownFilter = null; // the filter the picker last highlighted
 
   function renderFilter() {
     const filter = state.filter || { name: "none", params: {} };
+    let current = null;
     for (const button of ui.filters.querySelectorAll("[data-filter]")) {
-      button.setAttribute("aria-pressed", String(button.dataset.filter === filter.name));
+      const pressed = button.dataset.filter === filter.name;
+      button.setAttribute("aria-pressed", String(pressed));
+      if (pressed) current = button;
+    }
+    if (shownFilter !== filter.name) {
+      shownFilter = filter.name;
+      const label = descriptorOf(filter.name)?.label || filter.name;
+      if (ui.currentFilter.textContent !== label) ui.currentFilter.textContent = label;
+      if (current) revealInPicker(current);
     }
     if (ui.params.dataset.forFilter !== filter.name) {
       buildSliders(filter.name);
     }
     syncSliders();
+  }
+
+  /// Scrolls the picker's own box (never the page) so that `button` is in sight, with its
+  /// category heading when it is on the first row of its group.
+  function revealInPicker(button) {
+    const scroller = ui.filterScroller;
+    if (!scroller || !scroller.contains(button) || scroller.scrollHeight <= scroller.clientHeight) return;
+    const margin = 6;
+    const box = scroller.getBoundingClientRect();
+    const chip = button.getBoundingClientRect();
+    const row = button.parentElement.getBoundingClientRect();
+    const group = button.closest(".filter-group")?.getBoundingClientRect();
+    const top = group && chip.top - row.top < 2 ? group.top : chip.top;
+    if (top < box.top + margin) scroller.scrollTop += top - box.top - margin;
+    else if (chip.bottom > box.bottom - margin) scroller.scrollTop += chip.bottom - box.bottom + margin;
   }
 
   function buildSliders(name) {
