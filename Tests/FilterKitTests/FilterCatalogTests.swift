@@ -9,7 +9,11 @@ struct FilterCatalogTests {
     @Test("\"none\" comes first; names are unique and look up their descriptor")
     func names() {
         #expect(catalog.names.first == "none")
-        #expect(catalog.names == ["none", "sepia", "pixellate", "comic"])
+        #expect(Set(catalog.names).isSuperset(of: ["none", "sepia", "pixellate", "comic", "colorControls", "invert"]))
+        // Grouped by category, in picker order: each category's filters stand together.
+        let categories = catalog.descriptors.map(\.category)
+        let runs = zip(categories, categories.dropFirst()).filter { $0 != $1 }.count + 1
+        #expect(runs == Set(categories).count, "categories interleave: \(categories)")
         #expect(Set(catalog.names).count == catalog.names.count)
         #expect(catalog.names == catalog.descriptors.map(\.name))
         for descriptor in catalog.descriptors {

@@ -17,8 +17,16 @@ public struct FilterCatalog: Sendable {
         self.entries = entries
     }
 
+    /// The catalog, grouped by category (the page shows it in this order).
     public static let standard = FilterCatalog([
-        Entry(NoFilter.self), Entry(SepiaFilter.self), Entry(PixellateFilter.self), Entry(ComicFilter.self),
+        Entry(NoFilter.self),
+        Entry(ColorControlsFilter.self), Entry(HueAdjustFilter.self), Entry(ExposureFilter.self),
+        Entry(GammaFilter.self), Entry(VibranceFilter.self), Entry(TemperatureFilter.self),
+        Entry(SepiaFilter.self), Entry(MonoFilter.self), Entry(NoirFilter.self), Entry(InvertFilter.self),
+        Entry(ColorMonochromeFilter.self), Entry(PosterizeFilter.self), Entry(ThermalFilter.self),
+        Entry(XRayFilter.self), Entry(FalseColorFilter.self), Entry(ChromeFilter.self), Entry(FadeFilter.self),
+        Entry(InstantFilter.self),
+        Entry(PixellateFilter.self), Entry(ComicFilter.self),
     ])
 
     public var descriptors: [FilterDescriptor] { entries.map(\.descriptor) }
