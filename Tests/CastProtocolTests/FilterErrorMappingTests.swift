@@ -14,10 +14,10 @@ struct FilterErrorMappingTests {
     }
 
     @Test func unknownFilterIsUnknownFilter() throws {
-        let error = try #require(Self.filterError("vignette", [:]))
+        let error = try #require(Self.filterError("kaleidoscopeOfDoom", [:]))
         let mapped = ProtocolError(error, id: .string("f"))
         #expect(mapped == ProtocolError(code: .unknownFilter, message: error.description, id: .string("f")))
-        #expect(mapped.message.contains("vignette"))
+        #expect(mapped.message.contains("kaleidoscopeOfDoom"))
     }
 
     @Test func unknownParameterIsInvalidArgument() throws {

@@ -18,10 +18,11 @@ struct IdentityTests {
         return try? FilterSettings(name: descriptor.name, parameters: values)
     }
 
-    @Test("The standard filters with an identity: none, the colour adjustments, sepia, pixellate")
+    @Test("The standard filters with an identity: none, the colour adjustments, sepia, the blurs, pixellate")
     func identityFilters() throws {
         #expect(Self.identitySettings.map(\.name) == ["none", "colorControls", "hueAdjust", "exposure", "gamma",
-                                                      "vibrance", "temperature", "sepia", "pixellate"])
+                                                      "vibrance", "temperature", "sepia", "gaussianBlur", "boxBlur",
+                                                      "pixellate"])
         #expect(Self.identitySettings.contains(try settings("sepia", ["intensity": 0])))
         #expect(Self.identitySettings.contains(try settings("pixellate", ["scale": 1])))
     }

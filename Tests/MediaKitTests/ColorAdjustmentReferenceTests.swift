@@ -39,31 +39,12 @@ struct ColorAdjustmentReferenceTests {
         Case(filter: "hueAdjust", parameters: ["angle": -2.5], ffmpeg: "hue=H=-2.5", minPSNR: 45),
     ]
 
-    /// One testsrc2 picture as full-range 4:2:0 bytes (Y, then Cb, then Cr).
-    static func source() throws -> [UInt8] {
-        try TestClips.ffmpeg(TestClips.lavfi(width: width, height: height, rate: 1, duration: 1)
-            + ["-frames:v", "1", "-pix_fmt", "yuvj420p", "-f", "rawvideo", "-"])
-    }
+
 
     @Test("PSNR against the FFmpeg filter", arguments: cases)
     func reference(_ reference: Case) throws {
-        let bytes = try Self.source()
-        let frame = Frame(width: Self.width, height: Self.height)
-        var offset = 0
-        for plane in frame.planes {
-            for y in 0..<plane.height {
-                plane.row(y).update(from: Array(bytes[offset..<(offset + plane.width)]), count: plane.width)
-                offset += plane.width
-            }
-        }
-        #expect(offset == bytes.count)
-        let input = TestClips.path("color-reference-\(UUID().uuidString).yuv")
-        try Data(bytes).write(to: URL(fileURLWithPath: input))
-        defer { try? FileManager.default.removeItem(atPath: input) }
-        let expected = try TestClips.ffmpeg([
-            "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(Self.width)x\(Self.height)", "-i", input,
-            "-vf", reference.ffmpeg, "-f", "rawvideo", "-pix_fmt", "yuv420p", "-",
-        ])
+        let ffmpeg = try FilterReference(width: Self.width, height: Self.height, ffmpegFilter: reference.ffmpeg)
+        let frame = ffmpeg.frame(), bytes = ffmpeg.source, expected = ffmpeg.expected
         let settings = try FilterSettings(name: reference.filter, parameters: reference.parameters, catalog: Self.catalog)
         Self.catalog.makeFilter(settings).apply(to: frame)
         let actual = frame.y.bytes + frame.u.bytes + frame.v.bytes

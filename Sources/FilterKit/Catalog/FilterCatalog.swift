@@ -26,7 +26,9 @@ public struct FilterCatalog: Sendable {
         Entry(ColorMonochromeFilter.self), Entry(PosterizeFilter.self), Entry(ThermalFilter.self),
         Entry(XRayFilter.self), Entry(FalseColorFilter.self), Entry(ChromeFilter.self), Entry(FadeFilter.self),
         Entry(InstantFilter.self),
-        Entry(PixellateFilter.self), Entry(ComicFilter.self),
+        Entry(GaussianBlurFilter.self), Entry(BoxBlurFilter.self),
+        Entry(SharpenFilter.self), Entry(UnsharpMaskFilter.self),
+        Entry(PixellateFilter.self), Entry(ComicFilter.self), Entry(VignetteFilter.self),
     ])
 
     public var descriptors: [FilterDescriptor] { entries.map(\.descriptor) }

@@ -1,0 +1,89 @@
+/// The unsharp-mask machinery shared by ``UnsharpMaskFilter`` and ``SharpenFilter``:
+/// `y' = y + amount × (y − blur(y))` on luma only, clamped; chroma is left untouched.
+///
+/// The blur is one separable box blur whose variance matches a Gaussian of standard deviation
+/// `radius` (in pixels at 1080p, scaled with the frame height; at least a 3×3 box when
+/// `radius > 0`), with edges replicated. It runs on running sums, so its cost does not depend on
+/// the radius: per row, column sums are updated by one entering and one leaving row (a vectorised
+/// add), then a horizontal running sum gives the box sum. The original luma is kept in a scratch
+/// plane; scratch buffers are allocated once per frame size.
+final class LumaSharpener {
+    let radius: Double
+    let amount: Float
+
+    private var scratch: Frame?
+    private var boxRadius = 0
+    /// Column sums, with `boxRadius` replicated samples padded on each side.
+    private var columnSums: UnsafeMutableBufferPointer<UInt32> = .init(start: nil, count: 0)
+    /// The box sums of the current row (at most 255 × 347², so signed, which converts faster).
+    private var boxSums: UnsafeMutableBufferPointer<Int32> = .init(start: nil, count: 0)
+
+    init(radius: Double, amount: Double) {
+        self.radius = radius
+        self.amount = Float(amount)
+    }
+
+    deinit {
+        columnSums.deallocate()
+        boxSums.deallocate()
+    }
+
+    /// The box radius whose (2r+1)-wide box has about the variance of a Gaussian of `sigma`.
+    static func boxRadius(sigma: Double) -> Int {
+        guard sigma > 0 else { return 0 }
+        return max(1, Int((((12 * sigma * sigma + 1).squareRoot() - 1) / 2).rounded()))
+    }
+
+    func apply(to frame: Frame) {
+        guard amount != 0, radius > 0 else { return }
+        let width = frame.width, height = frame.height
+        if scratch?.width != width || scratch?.height != height {
+            scratch = Frame(width: width, height: height)
+            boxRadius = Self.boxRadius(sigma: radius * Double(height) / 1080)
+            columnSums.deallocate()
+            boxSums.deallocate()
+            columnSums = .allocate(capacity: width &+ 2 &* boxRadius)
+            boxSums = .allocate(capacity: width)
+        }
+        let original = scratch!.y
+        original.copy(from: frame.y)
+        let r = boxRadius, padded = columnSums.baseAddress!, sums = padded + r, boxes = boxSums.baseAddress!
+        let area = Float((2 &* r &+ 1) &* (2 &* r &+ 1)), inverseArea = 1 / area, amount = amount
+        let last = height &- 1
+
+        // Column sums for row 0: rows -r...r, clamped.
+        sums.update(repeating: 0, count: width)
+        for j in -r...r {
+            let source = original.row(Swift.min(Swift.max(j, 0), last))
+            for x in 0..<width { sums[x] &+= UInt32(source[x]) }
+        }
+        for y in 0..<height {
+            if y > 0 {
+                let entering = original.row(Swift.min(y &+ r, last))
+                let leaving = original.row(Swift.max(y &- r &- 1, 0))
+                for x in 0..<width { sums[x] = sums[x] &+ UInt32(entering[x]) &- UInt32(leaving[x]) }
+            }
+            // Replicate the edge columns into the padding.
+            padded.update(repeating: sums[0], count: r)
+            (sums + width).update(repeating: sums[width &- 1], count: r)
+            // Horizontal running sum over padded[x ... x + 2r].
+            var sum: UInt32 = 0
+            for i in 0..<(2 &* r) { sum &+= padded[i] }
+            for x in 0..<width {
+                sum &+= padded[x &+ 2 &* r]
+                boxes[x] = Int32(bitPattern: sum)
+                sum &-= padded[x]
+            }
+            let input = original.row(y), output = frame.y.row(y)
+            for x in 0..<width {
+                let value = Float(input[x])
+                let blur = Float(boxes[x]) * inverseArea
+                let sharpened = value + amount * (value - blur)
+                // Rounds to nearest by adding 1.5 × 2²³: the integer lands in the low mantissa bits
+                // (a conversion that cannot trap, so the loop vectorises).
+                let rounded = (Swift.min(Swift.max(sharpened, 0), 255) + 12_582_912).bitPattern
+                output[x] = UInt8(truncatingIfNeeded: rounded)
+            }
+        }
+    }
+}

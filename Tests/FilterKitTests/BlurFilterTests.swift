@@ -1,0 +1,202 @@
+import Testing
+@testable import FilterKit
+
+/// The blur filters are not in the standard catalog yet, so the tests validate their settings
+/// against a catalog of their own.
+private let blurCatalog = FilterCatalog([.init(NoFilter.self), .init(BoxBlurFilter.self), .init(GaussianBlurFilter.self)])
+
+private func boxBlur(_ radius: Int) throws -> BoxBlurFilter {
+    BoxBlurFilter(settings: try FilterSettings(name: "boxBlur", parameters: ["radius": Double(radius)], catalog: blurCatalog))
+}
+
+private func gaussianBlur(_ radius: Double) throws -> GaussianBlurFilter {
+    GaussianBlurFilter(settings: try FilterSettings(name: "gaussianBlur", parameters: ["radius": radius], catalog: blurCatalog))
+}
+
+/// Both blurs at `radius`.
+private func blurs(_ radius: Int) throws -> [any FrameFilter] {
+    [try boxBlur(radius), try gaussianBlur(Double(radius))]
+}
+
+private func mean(_ plane: Plane) -> Double {
+    Double(plane.samples.reduce(0) { $0 + Int($1) }) / Double(plane.width * plane.height)
+}
+
+private func variance(_ plane: Plane) -> Double {
+    let m = mean(plane)
+    return plane.samples.reduce(0.0) { $0 + (Double($1) - m) * (Double($1) - m) } / Double(plane.width * plane.height)
+}
+
+/// The rounded mean of the (2r+1)² box around each sample, samples outside clamped to the edge.
+private func referenceBoxBlur(_ plane: Plane, radius r: Int) -> [UInt8] {
+    var result: [UInt8] = []
+    for y in 0..<plane.height {
+        for x in 0..<plane.width {
+            var sum = 0
+            for dy in -r...r {
+                for dx in -r...r {
+                    sum += Int(plane[min(max(x + dx, 0), plane.width - 1), min(max(y + dy, 0), plane.height - 1)])
+                }
+            }
+            let count = (2 * r + 1) * (2 * r + 1)
+            result.append(UInt8((sum + count / 2) / count))
+        }
+    }
+    return result
+}
+
+@Suite("Blur filters")
+struct BlurFilterTests {
+    @Test("Radius 0 leaves random frames unchanged, bit for bit",
+          arguments: [Size(17, 11), Size(1, 1), Size(2, 3)])
+    func identity(size: Size) throws {
+        for filter in try blurs(0) {
+            let original = Frame.random(width: size.width, height: size.height, seed: 5)
+            let frame = original.clone()
+            filter.apply(to: frame)
+            #expect(frame.samples == original.samples, "\(type(of: filter))")
+        }
+    }
+
+    @Test("A flat frame stays flat, exactly", arguments: [1, 3, 10, 100])
+    func flat(radius: Int) throws {
+        for filter in try blurs(radius) {
+            for size in Size.testSizes + [Size(64, 36)] {
+                let frame = Frame.filled(width: size.width, height: size.height, y: 201, u: 17, v: 240)
+                filter.apply(to: frame)
+                #expect(frame.y.samples.allSatisfy { $0 == 201 }, "\(type(of: filter)) \(size)")
+                #expect(frame.u.samples.allSatisfy { $0 == 17 }, "\(type(of: filter)) \(size)")
+                #expect(frame.v.samples.allSatisfy { $0 == 240 }, "\(type(of: filter)) \(size)")
+            }
+        }
+    }
+
+    @Test("Odd and tiny sizes, radius far beyond the frame: flat stays flat, nothing out of bounds",
+          arguments: [Size(1, 1), Size(2, 3), Size(7, 5), Size(1, 9), Size(9, 1), Size(3, 2)])
+    func tinyFrames(size: Size) throws {
+        for filter in try blurs(100) {
+            let frame = Frame.random(width: size.width, height: size.height, seed: 11)
+            filter.apply(to: frame)
+            filter.apply(to: Frame.random(width: size.width + 2, height: size.height + 1, seed: 12))
+            let flat = Frame.filled(width: size.width, height: size.height, y: 99)
+            filter.apply(to: flat)
+            #expect(flat.y.samples.allSatisfy { $0 == 99 })
+        }
+    }
+
+    /// Clamped edges weigh the border samples more, so the frame is large next to the radius.
+    @Test("The mean of a random frame is preserved within ±1", arguments: [1, 4, 10, 20])
+    func meanPreserved(radius: Int) throws {
+        for filter in try blurs(radius) {
+            let original = Frame.random(width: 256, height: 192, seed: UInt64(radius))
+            let frame = original.clone()
+            filter.apply(to: frame)
+            for (before, after) in zip(original.planes, frame.planes) {
+                #expect(abs(mean(after) - mean(before)) <= 1, "\(type(of: filter)) radius \(radius)")
+            }
+        }
+    }
+
+    @Test("A single bright pixel spreads into a symmetric kernel holding its energy", arguments: [2, 3, 5, 8])
+    func impulse(radius: Int) throws {
+        for filter in try blurs(radius) {
+            let size = 41, centre = 20
+            let frame = Frame.filled(width: size, height: size, y: 0)
+            frame.y[centre, centre] = 255
+            filter.apply(to: frame)
+            var energy = 0, nonzero = 0
+            for y in 0..<size {
+                for x in 0..<size {
+                    let value = frame.y[x, y]
+                    energy += Int(value)
+                    if value > 0 { nonzero += 1 }
+                    // Symmetric under reflection in both axes.
+                    #expect(value == frame.y[2 * centre - x, y])
+                    #expect(value == frame.y[x, 2 * centre - y])
+                }
+            }
+            #expect(frame.y[centre, centre] < 255 && frame.y[centre, centre] > 0)
+            // Each pass rounds every sample by at most ½; the kernel covers `nonzero` samples.
+            #expect(abs(energy - 255) <= nonzero / 2 + 1, "\(type(of: filter)) radius \(radius): \(energy)")
+        }
+    }
+
+    @Test("The box blur matches a brute-force clamped box mean within ±1",
+          arguments: [1, 2, 3, 7, 20], [Size(17, 11), Size(7, 5), Size(2, 3), Size(1, 1)])
+    func boxReference(radius: Int, size: Size) throws {
+        let original = Frame.random(width: size.width, height: size.height, seed: UInt64(radius * 31 + size.width))
+        let frame = original.clone()
+        try boxBlur(radius).apply(to: frame)
+        let expectedLuma = referenceBoxBlur(original.y, radius: radius)
+        let expectedChroma = referenceBoxBlur(original.u, radius: (radius + 1) / 2)
+        var exact = 0
+        for (got, expected) in zip(frame.y.samples, expectedLuma) {
+            #expect(abs(Int(got) - Int(expected)) <= 1)
+            if got == expected { exact += 1 }
+        }
+        for (got, expected) in zip(frame.u.samples, expectedChroma) {
+            #expect(abs(Int(got) - Int(expected)) <= 1)
+        }
+        // The two passes round separately, so a few samples may be off by one: most are exact.
+        #expect(expectedLuma.count < 30 || exact * 10 >= expectedLuma.count * 7, "\(exact) of \(expectedLuma.count) exact")
+    }
+
+    /// Clamped edges weigh the border samples more, so the frame is large next to the radius.
+    /// (Gaussian radius 1 is sigma 0.5: three boxes of width 1, the identity; it starts at 2.)
+    @Test("A larger radius gives a smoother frame: variance falls monotonically")
+    func smoother() throws {
+        let original = Frame.random(width: 256, height: 192, seed: 3)
+        for make in [{ try boxBlur($0) as any FrameFilter }, { try gaussianBlur(Double($0)) as any FrameFilter }] {
+            var previous = variance(original.y)
+            for radius in [2, 3, 4, 6, 8, 12, 16] {
+                let frame = original.clone()
+                try make(radius).apply(to: frame)
+                let current = variance(frame.y)
+                #expect(current < previous, "radius \(radius): \(current) after \(previous)")
+                previous = current
+            }
+        }
+    }
+
+    @Test("The Gaussian's boxes have the variance of sigma = radius / 2")
+    func gaussianBoxes() {
+        #expect(GaussianBlurFilter.boxRadii(sigma: 0) == (0, 0, 0))
+        for sigma in [1.0, 2.5, 5, 12.5, 50] {
+            let (a, b, c) = GaussianBlurFilter.boxRadii(sigma: sigma)
+            // A box of radius r has variance ((2r+1)² − 1) / 12 = r(r+1)/3.
+            let stacked = Double(a * (a + 1) + b * (b + 1) + c * (c + 1)) / 3
+            #expect(abs(stacked.squareRoot() - sigma) <= 0.25 + sigma * 0.05, "sigma \(sigma): \(stacked.squareRoot())")
+        }
+    }
+
+    @Test("The branch-free rounded division is exact for every odd divisor of the blurs")
+    func roundedQuotient() {
+        var generator = SplitMix64(seed: 1)
+        for divisor in [1, 3, 5, 7, 99, 101, 201, 9 * 11 * 13, 99 * 101 * 101, 101 * 101 * 101] {
+            let reciprocal = 1 / Double(divisor)
+            let limit = UInt32(255 * divisor)
+            var samples: [UInt32] = [0, limit]
+            for k in 0..<256 {
+                let multiple = UInt32(k * divisor), half = UInt32(divisor / 2)
+                samples += [multiple, multiple + half, min(multiple + half + 1, limit)]
+            }
+            samples += (0..<2000).map { _ in UInt32.random(in: 0...limit, using: &generator) }
+            for n in samples {
+                let expected = UInt8((Int(n) + divisor / 2) / divisor)
+                #expect(BoxBlurKernel.roundedQuotient(n, reciprocal: reciprocal) == expected, "\(n) / \(divisor)")
+            }
+        }
+    }
+
+    @Test("Scratch planes follow the frame size: a blur reused across sizes matches a fresh one")
+    func sizeChanges() throws {
+        let reused = try gaussianBlur(6)
+        for size in [Size(64, 36), Size(7, 5), Size(33, 40)] {
+            let a = Frame.random(width: size.width, height: size.height, seed: 9)
+            let b = a.clone()
+            reused.apply(to: a)
+            try gaussianBlur(6).apply(to: b)
+            #expect(a.samples == b.samples)
+        }
+    }
+}

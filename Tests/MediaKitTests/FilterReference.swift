@@ -1,0 +1,42 @@
+import FilterKit
+import Foundation
+
+/// One testsrc2 picture, and what an ffmpeg filter makes of exactly the same samples: the
+/// reference our filters are compared with (see the *ReferenceTests).
+struct FilterReference {
+    /// The picture as full-range 4:2:0 bytes (Y, then Cb, then Cr).
+    let source: [UInt8]
+    /// `source` through `ffmpeg -vf filter`, in the same layout.
+    let expected: [UInt8]
+    let width: Int
+    let height: Int
+
+    /// ffmpeg is told the samples are plain yuv420p on both sides, so it converts nothing.
+    init(width: Int, height: Int, ffmpegFilter: String) throws {
+        self.width = width
+        self.height = height
+        source = try TestClips.ffmpeg(TestClips.lavfi(width: width, height: height, rate: 1, duration: 1)
+            + ["-frames:v", "1", "-pix_fmt", "yuvj420p", "-f", "rawvideo", "-"])
+        let input = TestClips.path("reference-\(UUID().uuidString).yuv")
+        try Data(source).write(to: URL(fileURLWithPath: input))
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        expected = try TestClips.ffmpeg([
+            "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", input,
+            "-vf", ffmpegFilter, "-f", "rawvideo", "-pix_fmt", "yuv420p", "-",
+        ])
+    }
+
+    /// A frame holding `source`.
+    func frame() -> Frame {
+        let frame = Frame(width: width, height: height)
+        var offset = 0
+        for plane in frame.planes {
+            for y in 0..<plane.height {
+                plane.row(y).update(from: Array(source[offset..<(offset + plane.width)]), count: plane.width)
+                offset += plane.width
+            }
+        }
+        precondition(offset == source.count, "ffmpeg's picture has an unexpected size")
+        return frame
+    }
+}
