@@ -39,7 +39,7 @@ final class LumaSharpener {
         let width = frame.width, height = frame.height
         if scratch?.width != width || scratch?.height != height {
             scratch = Frame(width: width, height: height)
-            boxRadius = Self.boxRadius(sigma: radius * Double(height) / 1080)
+            boxRadius = Self.boxRadius(sigma: frame.pixels(fromReference: radius))
             columnSums.deallocate()
             boxSums.deallocate()
             columnSums = .allocate(capacity: width &+ 2 &* boxRadius)
