@@ -5,17 +5,40 @@ import Testing
 /// against a catalog of their own.
 private let blurCatalog = FilterCatalog([.init(NoFilter.self), .init(BoxBlurFilter.self), .init(GaussianBlurFilter.self)])
 
-private func boxBlur(_ radius: Int) throws -> BoxBlurFilter {
-    BoxBlurFilter(settings: try FilterSettings(name: "boxBlur", parameters: ["radius": Double(radius)], catalog: blurCatalog))
+/// The radius parameter (in pixels of a 1080-line frame) that is `pixels` on frames of `height` lines.
+private func reference(_ pixels: Double, height: Int) -> Double { pixels * 1080 / Double(height) }
+
+/// A box blur of radius `radius` pixels on frames of `height` lines.
+private func boxBlur(_ radius: Int, height: Int) throws -> BoxBlurFilter {
+    BoxBlurFilter(settings: try FilterSettings(name: "boxBlur", parameters: ["radius": reference(Double(radius), height: height)],
+                                               catalog: blurCatalog))
 }
 
-private func gaussianBlur(_ radius: Double) throws -> GaussianBlurFilter {
-    GaussianBlurFilter(settings: try FilterSettings(name: "gaussianBlur", parameters: ["radius": radius], catalog: blurCatalog))
+/// A Gaussian blur of radius `radius` pixels (sigma `radius / 2`) on frames of `height` lines.
+private func gaussianBlur(_ radius: Double, height: Int) throws -> GaussianBlurFilter {
+    GaussianBlurFilter(settings: try FilterSettings(name: "gaussianBlur", parameters: ["radius": reference(radius, height: height)],
+                                                    catalog: blurCatalog))
 }
 
-/// Both blurs at `radius`.
-private func blurs(_ radius: Int) throws -> [any FrameFilter] {
-    [try boxBlur(radius), try gaussianBlur(Double(radius))]
+/// Both blurs at `radius` pixels on frames of `height` lines.
+private func blurs(_ radius: Int, height: Int) throws -> [any FrameFilter] {
+    [try boxBlur(radius, height: height), try gaussianBlur(Double(radius), height: height)]
+}
+
+/// The two blur kernels at `radius` samples on every plane, beyond what the parameter reaches (at
+/// most a tenth of the frame height): a box blur and the Gaussian's stacked boxes (sigma radius / 2).
+private func kernelBlurs(_ radius: Int) -> [(name: String, apply: (Frame) -> Void)] {
+    let scratch = BlurScratch(), boxes = GaussianBlurFilter.boxRadii(sigma: Double(radius) / 2)
+    return [
+        ("box", { frame in
+            scratch.prepare(width: frame.width, height: frame.height)
+            for plane in frame.planes { scratch.boxBlur(plane, radius: radius) }
+        }),
+        ("gaussian", { frame in
+            scratch.prepare(width: frame.width, height: frame.height)
+            for plane in frame.planes { scratch.stackedBoxBlur(plane, radii: boxes) }
+        }),
+    ]
 }
 
 private func mean(_ plane: Plane) -> Double {
@@ -50,7 +73,7 @@ struct BlurFilterTests {
     @Test("Radius 0 leaves random frames unchanged, bit for bit",
           arguments: [Size(17, 11), Size(1, 1), Size(2, 3)])
     func identity(size: Size) throws {
-        for filter in try blurs(0) {
+        for filter in try blurs(0, height: size.height) {
             let original = Frame.random(width: size.width, height: size.height, seed: 5)
             let frame = original.clone()
             filter.apply(to: frame)
@@ -60,13 +83,13 @@ struct BlurFilterTests {
 
     @Test("A flat frame stays flat, exactly", arguments: [1, 3, 10, 100])
     func flat(radius: Int) throws {
-        for filter in try blurs(radius) {
+        for blur in kernelBlurs(radius) {
             for size in Size.testSizes + [Size(64, 36)] {
                 let frame = Frame.filled(width: size.width, height: size.height, y: 201, u: 17, v: 240)
-                filter.apply(to: frame)
-                #expect(frame.y.samples.allSatisfy { $0 == 201 }, "\(type(of: filter)) \(size)")
-                #expect(frame.u.samples.allSatisfy { $0 == 17 }, "\(type(of: filter)) \(size)")
-                #expect(frame.v.samples.allSatisfy { $0 == 240 }, "\(type(of: filter)) \(size)")
+                blur.apply(frame)
+                #expect(frame.y.samples.allSatisfy { $0 == 201 }, "\(blur.name) \(size)")
+                #expect(frame.u.samples.allSatisfy { $0 == 17 }, "\(blur.name) \(size)")
+                #expect(frame.v.samples.allSatisfy { $0 == 240 }, "\(blur.name) \(size)")
             }
         }
     }
@@ -74,20 +97,20 @@ struct BlurFilterTests {
     @Test("Odd and tiny sizes, radius far beyond the frame: flat stays flat, nothing out of bounds",
           arguments: [Size(1, 1), Size(2, 3), Size(7, 5), Size(1, 9), Size(9, 1), Size(3, 2)])
     func tinyFrames(size: Size) throws {
-        for filter in try blurs(100) {
+        for blur in kernelBlurs(100) {
             let frame = Frame.random(width: size.width, height: size.height, seed: 11)
-            filter.apply(to: frame)
-            filter.apply(to: Frame.random(width: size.width + 2, height: size.height + 1, seed: 12))
+            blur.apply(frame)
+            blur.apply(Frame.random(width: size.width + 2, height: size.height + 1, seed: 12))
             let flat = Frame.filled(width: size.width, height: size.height, y: 99)
-            filter.apply(to: flat)
+            blur.apply(flat)
             #expect(flat.y.samples.allSatisfy { $0 == 99 })
         }
     }
 
     /// Clamped edges weigh the border samples more, so the frame is large next to the radius.
-    @Test("The mean of a random frame is preserved within ±1", arguments: [1, 4, 10, 20])
+    @Test("The mean of a random frame is preserved within ±1", arguments: [1, 4, 10, 16])
     func meanPreserved(radius: Int) throws {
-        for filter in try blurs(radius) {
+        for filter in try blurs(radius, height: 192) {
             let original = Frame.random(width: 256, height: 192, seed: UInt64(radius))
             let frame = original.clone()
             filter.apply(to: frame)
@@ -99,8 +122,8 @@ struct BlurFilterTests {
 
     @Test("A single bright pixel spreads into a symmetric kernel holding its energy", arguments: [2, 3, 5, 8])
     func impulse(radius: Int) throws {
-        for filter in try blurs(radius) {
-            let size = 41, centre = 20
+        let size = 121, centre = 60
+        for filter in try blurs(radius, height: size) {
             let frame = Frame.filled(width: size, height: size, y: 0)
             frame.y[centre, centre] = 255
             filter.apply(to: frame)
@@ -121,12 +144,29 @@ struct BlurFilterTests {
         }
     }
 
-    @Test("The box blur matches a brute-force clamped box mean within ±1",
+    @Test("Radii are pixels of a 1080-line frame, scaled with the frame height")
+    func radiiScale() throws {
+        let box = try boxBlur(10, height: 1080), gaussian = try gaussianBlur(10, height: 1080)
+        for (height, luma, chroma) in [(1080, 10, 5), (540, 5, 3), (2160, 20, 10), (240, 2, 1), (11, 0, 0)] {
+            let frame = Frame(width: 4, height: height)
+            let radii = box.pixelRadii(for: frame)
+            #expect(radii.luma == luma && radii.chroma == chroma, "height \(height): \(radii)")
+            let sigma = 5 * Double(height) / 1080
+            let boxes = gaussian.boxRadii(for: frame)
+            #expect(boxes.luma == GaussianBlurFilter.boxRadii(sigma: sigma), "height \(height)")
+            #expect(boxes.chroma == GaussianBlurFilter.boxRadii(sigma: sigma / 2), "height \(height)")
+        }
+    }
+
+    @Test("The box blur kernel matches a brute-force clamped box mean within ±1",
           arguments: [1, 2, 3, 7, 20], [Size(17, 11), Size(7, 5), Size(2, 3), Size(1, 1)])
     func boxReference(radius: Int, size: Size) throws {
         let original = Frame.random(width: size.width, height: size.height, seed: UInt64(radius * 31 + size.width))
         let frame = original.clone()
-        try boxBlur(radius).apply(to: frame)
+        let scratch = BlurScratch()
+        scratch.prepare(width: size.width, height: size.height)
+        scratch.boxBlur(frame.y, radius: radius)
+        scratch.boxBlur(frame.u, radius: (radius + 1) / 2)
         let expectedLuma = referenceBoxBlur(original.y, radius: radius)
         let expectedChroma = referenceBoxBlur(original.u, radius: (radius + 1) / 2)
         var exact = 0
@@ -146,7 +186,8 @@ struct BlurFilterTests {
     @Test("A larger radius gives a smoother frame: variance falls monotonically")
     func smoother() throws {
         let original = Frame.random(width: 256, height: 192, seed: 3)
-        for make in [{ try boxBlur($0) as any FrameFilter }, { try gaussianBlur(Double($0)) as any FrameFilter }] {
+        for make in [{ try boxBlur($0, height: 192) as any FrameFilter },
+                     { try gaussianBlur(Double($0), height: 192) as any FrameFilter }] {
             var previous = variance(original.y)
             for radius in [2, 3, 4, 6, 8, 12, 16] {
                 let frame = original.clone()
@@ -172,7 +213,8 @@ struct BlurFilterTests {
     @Test("The branch-free rounded division is exact for every odd divisor of the blurs")
     func roundedQuotient() {
         var generator = SplitMix64(seed: 1)
-        for divisor in [1, 3, 5, 7, 99, 101, 201, 9 * 11 * 13, 99 * 101 * 101, 101 * 101 * 101] {
+        for divisor in [1, 3, 5, 7, 99, 101, 201, 9 * 11 * 13, 99 * 101 * 101, 101 * 101 * 101, 239 * 241 * 241,
+                        241 * 241 * 241] {
             let reciprocal = 1 / Double(divisor)
             let limit = UInt32(255 * divisor)
             var samples: [UInt32] = [0, limit]
@@ -190,12 +232,12 @@ struct BlurFilterTests {
 
     @Test("Scratch planes follow the frame size: a blur reused across sizes matches a fresh one")
     func sizeChanges() throws {
-        let reused = try gaussianBlur(6)
+        let reused = try gaussianBlur(3.5, height: 40)
         for size in [Size(64, 36), Size(7, 5), Size(33, 40)] {
             let a = Frame.random(width: size.width, height: size.height, seed: 9)
             let b = a.clone()
             reused.apply(to: a)
-            try gaussianBlur(6).apply(to: b)
+            try gaussianBlur(3.5, height: 40).apply(to: b)
             #expect(a.samples == b.samples)
         }
     }

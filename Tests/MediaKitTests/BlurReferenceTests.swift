@@ -7,7 +7,9 @@ import Testing
 ///
 /// `gblur` has one sigma for every plane where ours halves it on the half-resolution chroma, so
 /// only luma is compared for it. Both sides differ at the frame edges (clamping versus FFmpeg's
-/// own edge handling) and in rounding, hence PSNR bounds rather than exact values.
+/// own edge handling) and in rounding, hence PSNR bounds rather than exact values. Our radii are
+/// pixels of a 1080-line frame, so each case asks for the radius that is `pixels` at the test's
+/// 240 lines.
 @Suite("Blurs against FFmpeg")
 struct BlurReferenceTests {
     static let catalog = FilterCatalog([.init(BoxBlurFilter.self), .init(GaussianBlurFilter.self)])
@@ -15,23 +17,26 @@ struct BlurReferenceTests {
 
     struct Case: Sendable, CustomStringConvertible {
         let filter: String
-        let radius: Double
+        /// The radius in pixels at the test frame's height.
+        let pixels: Double
         let ffmpeg: String
         let lumaOnly: Bool
         /// Lowest PSNR (dB) accepted.
         let minPSNR: Double
-        var description: String { "\(filter) radius \(radius) vs \(ffmpeg)" }
+        var description: String { "\(filter) radius \(pixels) px vs \(ffmpeg)" }
+        /// The radius parameter: `pixels` converted to pixels of a 1080-line frame.
+        var radius: Double { pixels * Frame.referenceHeight / Double(BlurReferenceTests.height) }
     }
 
     // Measured: boxBlur radius 2 is bit-exact (infinite PSNR), radius 6 45.6 dB; gaussianBlur
     // against gblur (6 IIR steps) 50.0 dB at sigma 2 and 48.9 dB at sigma 6.
     static let cases = [
-        Case(filter: "boxBlur", radius: 2, ffmpeg: "boxblur=luma_radius=2:luma_power=1:chroma_radius=1:chroma_power=1",
+        Case(filter: "boxBlur", pixels: 2, ffmpeg: "boxblur=luma_radius=2:luma_power=1:chroma_radius=1:chroma_power=1",
              lumaOnly: false, minPSNR: 40),
-        Case(filter: "boxBlur", radius: 6, ffmpeg: "boxblur=luma_radius=6:luma_power=1:chroma_radius=3:chroma_power=1",
+        Case(filter: "boxBlur", pixels: 6, ffmpeg: "boxblur=luma_radius=6:luma_power=1:chroma_radius=3:chroma_power=1",
              lumaOnly: false, minPSNR: 40),
-        Case(filter: "gaussianBlur", radius: 4, ffmpeg: "gblur=sigma=2:steps=6", lumaOnly: true, minPSNR: 44),
-        Case(filter: "gaussianBlur", radius: 12, ffmpeg: "gblur=sigma=6:steps=6", lumaOnly: true, minPSNR: 44),
+        Case(filter: "gaussianBlur", pixels: 4, ffmpeg: "gblur=sigma=2:steps=6", lumaOnly: true, minPSNR: 44),
+        Case(filter: "gaussianBlur", pixels: 12, ffmpeg: "gblur=sigma=6:steps=6", lumaOnly: true, minPSNR: 44),
     ]
 
     @Test("PSNR against the FFmpeg filter", arguments: cases)

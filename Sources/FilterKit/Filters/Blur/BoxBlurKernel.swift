@@ -146,7 +146,8 @@ final class BlurScratch {
         guard radii != (0, 0, 0) else { return }
         let a = self.plane(0, like: plane), b = self.plane(1, like: plane)
         let width = plane.width, row1 = rows!, row2 = rows! + width
-        // Box radii are at most 50 (sigma 50): sums below 255 · 101³ < 2^32, an odd divisor.
+        // Box radii are at most 120 (GaussianBlurFilter.maximumSigma): sums below 255 · 241³ < 2^32,
+        // an odd divisor.
         let divisor = (2 &* radii.0 &+ 1) &* (2 &* radii.1 &+ 1) &* (2 &* radii.2 &+ 1)
         for y in 0..<plane.height {
             BoxBlurKernel.boxSums(UnsafePointer(plane.row(y)), into: row1, count: width, radius: radii.0)

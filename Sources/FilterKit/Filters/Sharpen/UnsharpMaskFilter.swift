@@ -1,5 +1,6 @@
 /// CIUnsharpMask: `y' = y + intensity × (y − blur(y))` on luma, with a blur of `radius`
-/// (see ``LumaSharpener``). Chroma is untouched; intensity 0 gives the input back.
+/// in pixels of a 1080-line frame, scaled with the frame (see ``LumaSharpener``). Chroma is untouched;
+/// intensity 0 gives the input back.
 public final class UnsharpMaskFilter: FrameFilter {
     public static let descriptor = FilterDescriptor(
         name: "unsharpMask", label: "Unsharp Mask", category: .sharpen,
