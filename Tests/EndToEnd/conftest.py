@@ -7,7 +7,8 @@ Fixtures
   a hidden .secret, and symlinks (leak.txt, leakdir) that point outside it; `web_root.outside`
   is the folder they point to and `web_root.secret` the marker text of the files outside.
 - `sample_clip` (session): a 4 s, 25 fps, 320x240 H.264 MP4 made with the ffmpeg CLI.
-- `start_server` (function): a factory `start_server(*args, web=None) -> ServerProcess`; each
+- `start_server` (function): a factory `start_server(*args, web=None, env=None) -> ServerProcess`
+  (`env`: extra environment variables; inherited FILTERCAST_* ones are dropped); each
   server is started with `--port 0 --web <web_root>` and stopped with SIGTERM at teardown, which
   asserts exit code 0 within 2 s.
 - `server` (function): `start_server("--input", "test:320x240@30")`.
@@ -76,9 +77,9 @@ def sample_clip(tmp_path_factory) -> Path:
 def start_server(filtercast_bin, web_root, tmp_path):
     started: list[ServerProcess] = []
 
-    def start(*args: str, web: str | os.PathLike | None = None) -> ServerProcess:
+    def start(*args: str, web: str | os.PathLike | None = None, env: dict | None = None) -> ServerProcess:
         log = tmp_path / f"filtercast-{len(started)}.log"
-        server = ServerProcess(filtercast_bin, ["--web", str(web or web_root), *args], str(log))
+        server = ServerProcess(filtercast_bin, ["--web", str(web or web_root), *args], str(log), env=env or {})
         started.append(server)
         return server.start()
 

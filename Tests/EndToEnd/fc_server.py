@@ -40,12 +40,16 @@ def binary_path() -> str:
     return os.environ.get("FILTERCAST_BIN", DEFAULT_BINARY)
 
 
-def child_environment() -> dict:
-    env = dict(os.environ)
+def child_environment(extra: dict | None = None) -> dict:
+    """The test's environment without proxies and without FILTERCAST_* options of its own (so a
+    developer's settings cannot change a test), plus `extra`."""
+    env = {name: value for name, value in os.environ.items()
+           if not name.startswith("FILTERCAST_") or name == "FILTERCAST_BIN"}
     # Nothing here must go through a proxy.
     env["NO_PROXY"] = env["no_proxy"] = "*"
     for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
         env.pop(name, None)
+    env.update(extra or {})
     return env
 
 
@@ -72,6 +76,7 @@ class ServerProcess:
     args: list
     log_path: str
     startup_timeout: float = 20.0
+    env: dict = field(default_factory=dict)  # extra environment variables
     proc: subprocess.Popen | None = None
     host: str = ""
     port: int = 0
@@ -88,7 +93,7 @@ class ServerProcess:
         command = [self.binary, "serve", "--port", "0", *self.args]
         self._log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL,
-                                     env=child_environment())
+                                     env=child_environment(self.env))
         deadline = time.monotonic() + self.startup_timeout
         buffer = b""
         while True:

@@ -11,6 +11,10 @@ extension WebSocketServer {
         let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
         let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
         guard isGet || isHead else { return status(wsi, 405, "only GET and HEAD are served") }
+        if Log.enabled(.debug) {
+            Log.debug("http request", ["address": .string(peerAddress(wsi)), "method": .string(isGet ? "GET" : "HEAD"),
+                                       "path": .string(path)])
+        }
         switch path {
         case "/healthz":
             return respond(wsi, body: Array("ok\n".utf8), type: "text/plain; charset=utf-8", headOnly: isHead)
@@ -133,7 +137,7 @@ extension WebSocketServer {
                            length: nil) else { return -1 }
         let connection = Connection(kind: .mjpeg, address: peerAddress(wsi), authorized: true)
         connections[wsi] = connection
-        Log.info("MJPEG reader connected from \(connection.address)")
+        logConnected(connection)
         audienceChanged()
         lws_callback_on_writable(wsi)
         return 0

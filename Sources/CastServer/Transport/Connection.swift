@@ -65,6 +65,16 @@ final class Connection {
         return false
     }
 
+    /// How logs and metrics name the kind.
+    var kindName: String {
+        switch kind {
+        case .viewer: "viewer"
+        case .mjpeg: "mjpeg"
+        case .response: "response"
+        case .snapshot: "snapshot"
+        }
+    }
+
     /// Whether frames must be encoded for this connection.
     var wantsFrames: Bool {
         if case .response = kind { return false }

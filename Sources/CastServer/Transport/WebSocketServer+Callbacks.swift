@@ -46,14 +46,15 @@ extension WebSocketServer {
     /// (A client without the token may connect: it can send `auth` first.)
     private func admitViewer(_ wsi: OpaquePointer) -> Int32 {
         if connections.count >= configuration.maxClients {
-            Log.info("refused \(peerAddress(wsi)): --max-clients \(configuration.maxClients) reached")
+            Log.warning("client refused: --max-clients reached",
+                        ["address": .string(peerAddress(wsi)), "max_clients": .int(configuration.maxClients)])
             _ = lws_return_http_status(wsi, 503, "too many clients")
             return -1
         }
         let origin = header(wsi, WSI_TOKEN_ORIGIN)
         if !origin.isEmpty && !OriginPolicy.allows(origin: origin, host: header(wsi, WSI_TOKEN_HOST),
                                                    allowed: configuration.allowedOrigins) {
-            Log.info("refused \(peerAddress(wsi)): origin \(origin) not allowed")
+            Log.warning("client refused: origin not allowed", ["address": .string(peerAddress(wsi)), "origin": .string(origin)])
             _ = lws_return_http_status(wsi, 403, "origin not allowed")
             return -1
         }
@@ -64,7 +65,7 @@ extension WebSocketServer {
         let authorized = configuration.token.map { urlArgument(wsi, "token") == $0 } ?? true
         let connection = Connection(kind: .viewer, address: peerAddress(wsi), authorized: authorized)
         connections[wsi] = connection
-        Log.info("viewer connected from \(connection.address) (\(viewerCount) watching)")
+        logConnected(connection)
         connection.enqueue(.hello(filters: session.catalog.descriptors, state: currentState))
         audienceChanged()
         broadcastState()
@@ -72,14 +73,33 @@ extension WebSocketServer {
 
     private func disconnected(_ wsi: OpaquePointer) {
         guard let connection = connections.removeValue(forKey: wsi) else { return }
-        if connection.isViewer {
-            let seconds = connection.connectedAt.duration(to: .now).seconds
-            let fps = seconds > 0 ? Double(connection.framesSent) / seconds : 0
-            Log.info("viewer \(connection.address) left after \((seconds * 10).rounded() / 10) s, "
-                + "\((fps * 10).rounded() / 10) fps delivered (\(viewerCount) watching)")
+        switch connection.kind {
+        case .viewer:
+            logDisconnected(connection)
             broadcastState()
+        case .mjpeg:
+            logDisconnected(connection)
+        case .response, .snapshot:
+            break
         }
         audienceChanged()
+    }
+
+    /// One line per viewer or MJPEG reader that connects.
+    func logConnected(_ connection: Connection) {
+        Log.info("client connected", ["client": .string(connection.kindName), "address": .string(connection.address),
+                                      "viewers": .int(viewerCount), "mjpeg_readers": .int(mjpegReaderCount)])
+    }
+
+    /// One line per viewer or MJPEG reader that leaves, with the frame rate it got over its lifetime.
+    private func logDisconnected(_ connection: Connection) {
+        let seconds = connection.connectedAt.duration(to: .now).seconds
+        let fps = seconds > 0 ? Double(connection.framesSent) / seconds : 0
+        Log.info("client disconnected", [
+            "client": .string(connection.kindName), "address": .string(connection.address),
+            "seconds": .double((seconds * 10).rounded() / 10), "frames": .int(connection.framesSent),
+            "fps": .double((fps * 10).rounded() / 10), "viewers": .int(viewerCount), "mjpeg_readers": .int(mjpegReaderCount),
+        ])
     }
 
     private func received(_ wsi: OpaquePointer, _ data: UnsafeMutableRawPointer?, _ length: Int) {
@@ -150,6 +170,9 @@ extension WebSocketServer {
                                     id: message.id)
             }
             try session.apply(message.command, id: message.id)
+            if Log.enabled(.debug) {
+                Log.debug("command applied", ["address": .string(connection.address), "command": .string("\(message.command)")])
+            }
             processor.poke()
             broadcastState()
         }

@@ -183,6 +183,13 @@ public final class WebSocketServer: @unchecked Sendable {
 
     var viewerCount: Int { connections.values.reduce(0) { $0 + ($1.isViewer ? 1 : 0) } }
 
+    var mjpegReaderCount: Int {
+        connections.values.reduce(0) { count, connection in
+            if case .mjpeg = connection.kind { return count + 1 }
+            return count
+        }
+    }
+
     var currentState: SessionState { session.state(viewers: viewerCount, fps: processor.fps) }
 
     /// Keeps the processor's audience count in step with the connections.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A command-line option of a subcommand: a flag (`--json`) or an option with a value
 /// (`--input SRC`), possibly repeated (`--param k=v`).
 struct OptionSpec {
@@ -6,6 +8,14 @@ struct OptionSpec {
     let valueName: String?
     let help: String
     var repeatable = false
+
+    /// The environment variable that can give this option to a command that reads the
+    /// environment: the flag without its dashes, upper-cased, `-` → `_`, after `FILTERCAST_`
+    /// (`--max-clients` → `FILTERCAST_MAX_CLIENTS`). Nil for single-dash options (`-o`).
+    var environmentName: String? {
+        guard name.hasPrefix("--") else { return nil }
+        return "FILTERCAST_" + String(name.dropFirst(2).map { $0 == "-" ? "_" : $0 }).uppercased()
+    }
 }
 
 /// A subcommand's interface: what `--help` prints and what the parser accepts.
@@ -14,6 +24,8 @@ struct CommandSpec {
     let summary: String
     let usage: String
     let options: [OptionSpec]
+    /// Whether each option may also come from its `environmentName` variable.
+    var readsEnvironment = false
 
     var help: String {
         let width = options.map { optionLabel($0).count }.max() ?? 0
@@ -21,8 +33,16 @@ struct CommandSpec {
             let label = optionLabel(option)
             return "  " + label + String(repeating: " ", count: width - label.count + 2) + option.help
         }
-        return "\(summary)\n\nUsage: \(usage)\n\nOptions:\n" + lines.joined(separator: "\n")
+        var text = "\(summary)\n\nUsage: \(usage)\n\nOptions:\n" + lines.joined(separator: "\n")
             + "\n  -h, --help" + String(repeating: " ", count: max(0, width - 8)) + "Show this help."
+        if readsEnvironment {
+            let variables = options.compactMap { option in option.environmentName.map { (optionLabel(option), $0) } }
+            text += "\n\nEnvironment (the command line wins; an empty variable counts as unset):\n"
+                + variables.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+                    .joined(separator: "\n")
+                + "\n  Switches take 1/true/yes/on or 0/false/no/off; repeatable options a comma-separated list."
+        }
+        return text
     }
 
     private func optionLabel(_ option: OptionSpec) -> String {
@@ -41,12 +61,18 @@ struct HelpRequested: Error {}
 /// The options given to a subcommand, in order.
 struct ParsedOptions {
     let command: CommandSpec
-    /// (option name, value) in command-line order; flags have an empty value.
+    /// (option name, value) in command-line order, then those from the environment; flags have
+    /// an empty value.
     private(set) var entries: [(name: String, value: String)] = []
+    /// The options whose values came from their environment variable.
+    private var fromEnvironment: Set<String> = []
 
     /// Parses `arguments` (after the subcommand) against `command`. Accepts `--name value` and
     /// `--name=value`; rejects unknown options, missing values and repeats of single options.
-    init(_ arguments: [String], for command: CommandSpec) throws {
+    /// When the command reads the environment, each option absent from `arguments` is taken from
+    /// its variable in `environment`, if set.
+    init(_ arguments: [String], for command: CommandSpec,
+         environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.command = command
         var index = 0
         while index < arguments.count {
@@ -81,6 +107,34 @@ struct ParsedOptions {
                 throw UsageError(description: "\(name) needs a value (\(option.valueName!))")
             }
         }
+        if command.readsEnvironment { try addEnvironment(environment) }
+    }
+
+    private mutating func addEnvironment(_ environment: [String: String]) throws {
+        for option in command.options where !has(option.name) {
+            guard let variable = option.environmentName, let text = environment[variable], !text.isEmpty else { continue }
+            let values: [String]
+            if option.valueName == nil {
+                switch text.lowercased() {
+                case "1", "true", "yes", "on": values = [""]
+                case "0", "false", "no", "off": values = []
+                default: throw UsageError(description: "\(variable) must be 1, true, yes, on, 0, false, no or off, got '\(text)'")
+                }
+            } else if option.repeatable {
+                values = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            } else {
+                values = [text]
+            }
+            entries += values.map { (option.name, $0) }
+            if !values.isEmpty { fromEnvironment.insert(option.name) }
+        }
+    }
+
+    /// How errors name option `name`: its environment variable when the value came from there.
+    func source(_ name: String) -> String {
+        guard fromEnvironment.contains(name),
+              let variable = command.options.first(where: { $0.name == name })?.environmentName else { return name }
+        return variable
     }
 
     func has(_ name: String) -> Bool { entries.contains { $0.name == name } }
@@ -90,7 +144,17 @@ struct ParsedOptions {
     func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = string(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw UsageError(description: "\(name) must be a whole number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
+            throw UsageError(description: "\(source(name)) must be a whole number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+
+    /// The value of `name` as one of `Choice`'s cases, by raw value.
+    func choice<Choice: RawRepresentable & CaseIterable>(_ name: String) throws -> Choice? where Choice.RawValue == String {
+        guard let text = string(name) else { return nil }
+        guard let value = Choice(rawValue: text) else {
+            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(description: "\(source(name)) must be one of \(names), got '\(text)'")
         }
         return value
     }
@@ -98,7 +162,7 @@ struct ParsedOptions {
     func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
         guard let text = string(name) else { return nil }
         guard let value = Double(text), value.isFinite, range.contains(value) else {
-            throw UsageError(description: "\(name) must be a number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
+            throw UsageError(description: "\(source(name)) must be a number in \(range.lowerBound)…\(range.upperBound), got '\(text)'")
         }
         return value
     }

@@ -52,12 +52,12 @@ enum FilterCastCommand {
 }
 
 /// Parses `--input` (default: the test pattern).
-func parseInput(_ text: String?) throws -> InputSpec {
-    guard let text else { return .defaultTestPattern }
+func parseInput(_ options: ParsedOptions) throws -> InputSpec {
+    guard let text = options.string("--input") else { return .defaultTestPattern }
     do {
         return try InputSpec(parsing: text)
     } catch {
-        throw UsageError(description: error.description)
+        throw UsageError(description: "\(options.source("--input")): \(error.description)")
     }
 }
 

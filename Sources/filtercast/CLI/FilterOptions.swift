@@ -14,17 +14,19 @@ enum FilterOptions {
         for entry in options.entries where entry.name == "--param" {
             let parts = entry.value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty else {
-                throw UsageError(description: "--param must look like name=value, got '\(entry.value)'")
+                throw UsageError(description: "\(options.source("--param")) must look like name=value, got '\(entry.value)'")
             }
             guard let value = Double(parts[1]) else {
-                throw UsageError(description: "--param \(parts[0]) must be a number, got '\(parts[1])'")
+                throw UsageError(description: "\(options.source("--param")) \(parts[0]) must be a number, got '\(parts[1])'")
             }
             parameters[String(parts[0])] = value
         }
         do {
             return try FilterSettings(name: name, parameters: parameters)
         } catch {
-            throw UsageError(description: error.description)
+            // Name the variables when the filter or its parameters came from the environment.
+            let variables = specs.map { options.source($0.name) }.filter { !$0.hasPrefix("-") }
+            throw UsageError(description: variables.map { $0 + ": " }.joined() + error.description)
         }
     }
 }

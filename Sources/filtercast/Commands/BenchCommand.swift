@@ -16,7 +16,7 @@ enum BenchCommand: Subcommand {
         ])
 
     static func run(_ options: ParsedOptions) throws {
-        let input = try parseInput(options.string("--input"))
+        let input = try parseInput(options)
         var benchmark = Benchmark(input: input)
         benchmark.filter = try FilterOptions.settings(from: options)
         benchmark.frameLimit = try options.int("--frames", in: 1...10_000_000) ?? (input.isLive ? 300 : nil)

@@ -24,17 +24,21 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--allow-origin", valueName: "ORIGIN", help: "Also accept WebSocket pages from ORIGIN (repeatable).",
                              repeatable: true),
                   OptionSpec(name: "--max-clients", valueName: "N", help: "Most simultaneous viewers and streams (default 200)."),
-        ])
+                  OptionSpec(name: "--log-level", valueName: "LEVEL", help: "error, warn, info (default) or debug."),
+                  OptionSpec(name: "--log-format", valueName: "FORMAT", help: "text (default) or json: one object per line."),
+        ],
+        readsEnvironment: true)
 
     static func run(_ options: ParsedOptions) throws {
         let webFolder = options.string("--web")
         var configuration = ServerConfiguration(webRoot: "")
-        configuration.input = try parseInput(options.string("--input"))
+        Log.configure(level: try options.choice("--log-level") ?? .info, format: try options.choice("--log-format") ?? .text)
+        configuration.input = try parseInput(options)
         configuration.host = options.string("--host") ?? "127.0.0.1"
         configuration.port = try options.int("--port", in: 0...65535) ?? 8080
         configuration.quality = try options.int("--quality", in: 1...100) ?? 80
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
-        configuration.outputSize = try options.string("--size").map(parseSize)
+        configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
         configuration.filter = try FilterOptions.settings(from: options)
         configuration.token = options.string("--token")
         configuration.publicView = options.has("--public-view")
@@ -42,7 +46,7 @@ enum ServeCommand: Subcommand {
         configuration.maxClients = try options.int("--max-clients", in: 1...10_000) ?? 200
         configuration.playback.speed = try options.double("--speed", in: PlaybackOptions.speedRange) ?? 1
         configuration.playback.loops = !options.has("--no-loop")
-        if configuration.token?.isEmpty == true { throw UsageError(description: "--token must not be empty") }
+        if configuration.token?.isEmpty == true { throw UsageError(description: "\(options.source("--token")) must not be empty") }
         configuration.webRoot = try webRoot(webFolder)
 
         // Block the stop signals in every thread; this one waits for them below.
@@ -65,11 +69,11 @@ enum ServeCommand: Subcommand {
         server.stop()
     }
 
-    private static func parseSize(_ text: String) throws -> (width: Int, height: Int) {
+    private static func parseSize(_ text: String, source: String) throws -> (width: Int, height: Int) {
         let parts = text.split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
               (16...7680).contains(width), (16...4320).contains(height) else {
-            throw UsageError(description: "--size must look like 1280x720 (16x16…7680x4320), got '\(text)'")
+            throw UsageError(description: "\(source) must look like 1280x720 (16x16…7680x4320), got '\(text)'")
         }
         return (width, height)
     }

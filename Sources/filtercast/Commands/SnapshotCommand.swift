@@ -17,7 +17,7 @@ enum SnapshotCommand: Subcommand {
 
     static func run(_ options: ParsedOptions) throws {
         guard let output = options.string("-o") else { throw UsageError(description: "-o OUT.jpg is required") }
-        let input = try parseInput(options.string("--input"))
+        let input = try parseInput(options)
         let time = try options.double("--at", in: 0...1e9) ?? 0
         let filter = try FilterOptions.settings(from: options)
         let quality = try options.int("--quality", in: 1...100) ?? 90

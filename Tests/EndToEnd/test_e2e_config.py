@@ -1,0 +1,129 @@
+"""Configuration by environment variable (the flag wins, bad values fail naming the variable)
+and the connect/disconnect log lines in both log formats."""
+
+import json
+import re
+import subprocess
+import time
+
+from fc_client import Client, handshake_status, run
+from fc_server import child_environment
+
+
+def log_lines(server, predicate, timeout: float = 3.0) -> list:
+    """The server's stderr lines that satisfy `predicate`, waiting up to `timeout` for one."""
+    deadline = time.monotonic() + timeout
+    while True:
+        lines = [line for line in server.stderr_text(last=1_000_000).splitlines() if predicate(line)]
+        if lines or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)
+
+
+async def watch(server, seconds: float) -> int:
+    """Watches as one viewer for `seconds`; the number of frames received."""
+    async with await Client.connect(server.ws_url()) as client:
+        items = await client.collect(seconds)
+    return sum(1 for item in items if not isinstance(item, dict))
+
+
+def test_environment_variables_configure_serve_and_the_flag_wins(start_server):
+    server = start_server(env={
+        "FILTERCAST_INPUT": "test:160x120@25",
+        "FILTERCAST_FILTER": "sepia",
+        "FILTERCAST_PARAM": "intensity=0.25",
+        "FILTERCAST_MAX_CLIENTS": "1",
+        "FILTERCAST_PORT": "not-a-port",  # --port 0 on the command line wins: never read
+        "FILTERCAST_NO_LOOP": "false",
+    })
+    assert (server.width, server.height) == (160, 120)
+    state = json.loads(server.get("/api/state").text())
+    assert state["filter"] == {"name": "sepia", "params": {"intensity": 0.25}}, state
+    assert state["source"]["fps"] == 25
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as first:
+            await first.next_frame(timeout=3)
+            # FILTERCAST_MAX_CLIENTS=1: the next connection is refused.
+            return handshake_status(server.host, server.port)
+    assert run(scenario()) == 503
+
+    flagged = start_server("--filter", "invert", "--input", "test:192x108@30",
+                           env={"FILTERCAST_FILTER": "sepia", "FILTERCAST_INPUT": "test:160x120@25"})
+    assert (flagged.width, flagged.height) == (192, 108)
+    assert json.loads(flagged.get("/api/state").text())["filter"]["name"] == "invert"
+
+
+def test_bad_environment_values_fail_at_start_naming_the_variable(filtercast_bin, tmp_path):
+    cases = [
+        ({"FILTERCAST_PORT": "abc"}, ["FILTERCAST_PORT", "'abc'"]),
+        ({"FILTERCAST_MAX_CLIENTS": "0"}, ["FILTERCAST_MAX_CLIENTS", "'0'"]),
+        ({"FILTERCAST_SIZE": "huge"}, ["FILTERCAST_SIZE", "'huge'"]),
+        ({"FILTERCAST_PUBLIC_VIEW": "maybe"}, ["FILTERCAST_PUBLIC_VIEW", "'maybe'"]),
+        ({"FILTERCAST_FILTER": "nope"}, ["FILTERCAST_FILTER", "nope"]),
+        ({"FILTERCAST_FILTER": "sepia", "FILTERCAST_PARAM": "intensity=7"}, ["FILTERCAST_PARAM", "intensity"]),
+        ({"FILTERCAST_LOG_FORMAT": "xml"}, ["FILTERCAST_LOG_FORMAT", "'xml'", "json"]),
+        ({"FILTERCAST_INPUT": "test:1x1"}, ["FILTERCAST_INPUT", "test:1x1"]),
+    ]
+    for env, words in cases:
+        result = subprocess.run([filtercast_bin, "serve", "--web", str(tmp_path)], env=child_environment(env),
+                                capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+        assert result.returncode == 2, f"{env}: exit code {result.returncode}, stderr {result.stderr!r}"
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, f"{env}: want one line, got {result.stderr!r}"
+        for word in words:
+            assert word in lines[0], f"{env}: {word!r} missing from {lines[0]!r}"
+
+
+def test_help_lists_every_option_with_its_variable(filtercast_bin):
+    result = subprocess.run([filtercast_bin, "serve", "--help"], capture_output=True, text=True, timeout=20,
+                            env=child_environment())
+    assert result.returncode == 0
+    flags = sorted(set(re.findall(r"^  (--[a-z-]+)", result.stdout, re.MULTILINE)))
+    assert "--port" in flags and "--log-format" in flags
+    for flag in flags:
+        variable = "FILTERCAST_" + flag[2:].upper().replace("-", "_")
+        assert re.search(rf"^  {flag}\b.*\b{variable}$", result.stdout, re.MULTILINE), f"{flag} → {variable} not listed"
+
+
+def test_json_log_lines_for_connect_and_disconnect(start_server):
+    server = start_server("--input", "test:160x120@30", "--log-format", "json")
+    frames = run(watch(server, 1.5))
+
+    def parsed(line):
+        try:
+            return json.loads(line)
+        except ValueError:
+            raise AssertionError(f"not a JSON line: {line!r}")
+
+    lines = [parsed(line) for line in log_lines(server, lambda line: "client disconnected" in line)]
+    assert len(lines) == 1, lines
+    left = lines[0]
+    assert left["level"] == "info" and left["client"] == "viewer" and left["address"] == "127.0.0.1", left
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", left["time"]), left["time"]
+    assert left["frames"] >= frames - 2, (left, frames)
+    assert 15 <= left["fps"] <= 31, f"a 30 fps viewer that acknowledged every frame: {left}"
+    joined = [parsed(line) for line in log_lines(server, lambda line: "client connected" in line)]
+    assert len(joined) == 1 and joined[0]["address"] == "127.0.0.1" and joined[0]["viewers"] == 1, joined
+    # Every line the server wrote is a JSON object.
+    for line in server.stderr_text(last=1_000_000).splitlines():
+        assert isinstance(parsed(line), dict)
+
+
+def test_text_log_lines_and_levels(start_server):
+    server = start_server("--input", "test:160x120@30")
+    run(watch(server, 1.0))
+    left = log_lines(server, lambda line: "client disconnected" in line)
+    assert len(left) == 1 and left[0].startswith("filtercast: info: client disconnected client=viewer address=127.0.0.1 ")
+    fps = float(re.search(r" fps=([0-9.]+)", left[0])[1])
+    assert 15 <= fps <= 31, left[0]
+    assert not log_lines(server, lambda line: "debug:" in line, timeout=0), "debug lines at the default level"
+
+    quiet = start_server("--input", "test:160x120@30", "--log-level", "warn")
+    run(watch(quiet, 0.5))
+    time.sleep(0.5)
+    assert not log_lines(quiet, lambda line: "client" in line, timeout=0), quiet.stderr_text()
+
+    chatty = start_server("--input", "test:160x120@30", env={"FILTERCAST_LOG_LEVEL": "debug"})
+    chatty.get("/healthz")
+    assert log_lines(chatty, lambda line: line.startswith("filtercast: debug: http request") and "path=/healthz" in line)
