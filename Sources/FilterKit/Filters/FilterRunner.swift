@@ -27,10 +27,13 @@ public final class FilterRunner {
     public let catalog: FilterCatalog
     private var filter: any FrameFilter = NoFilter(settings: .none)
     private var generation = -1
+    private let scheduler: BandScheduler
 
-    public init(selection: FilterSelection, catalog: FilterCatalog = .standard) {
+    /// `threads` > 1 lets row-local filters split each frame into that many bands.
+    public init(selection: FilterSelection, catalog: FilterCatalog = .standard, threads: Int = 1) {
         self.selection = selection
         self.catalog = catalog
+        scheduler = BandScheduler(threads: threads)
     }
 
     /// The settings used by the last `apply`.
@@ -47,6 +50,6 @@ public final class FilterRunner {
             current = snapshot.settings
             filter = catalog.makeFilter(snapshot.settings)
         }
-        filter.apply(to: frame)
+        scheduler.apply(filter, to: frame)
     }
 }

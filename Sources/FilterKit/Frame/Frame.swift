@@ -19,7 +19,8 @@ public final class Frame: @unchecked Sendable {
     /// True for the first frame after a seek: it does not continue from the frame before.
     public var isDiscontinuity = false
 
-    private let storage: UnsafeMutableRawPointer
+    /// The samples' memory; nil for a band view, which borrows its parent's.
+    private let storage: UnsafeMutableRawPointer?
 
     static let rowAlignment = 64
 
@@ -30,14 +31,30 @@ public final class Frame: @unchecked Sendable {
         let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
         let lumaStride = Frame.aligned(width), chromaStride = Frame.aligned(chromaWidth)
         let lumaBytes = lumaStride * height, chromaBytes = chromaStride * chromaHeight
-        storage = .allocate(byteCount: lumaBytes + 2 * chromaBytes, alignment: Frame.rowAlignment)
-        let bytes = storage.assumingMemoryBound(to: UInt8.self)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: lumaBytes + 2 * chromaBytes, alignment: Frame.rowAlignment)
+        storage = memory
+        let bytes = memory.assumingMemoryBound(to: UInt8.self)
         y = Plane(base: bytes, width: width, height: height, stride: lumaStride)
         u = Plane(base: bytes + lumaBytes, width: chromaWidth, height: chromaHeight, stride: chromaStride)
         v = Plane(base: bytes + lumaBytes + chromaBytes, width: chromaWidth, height: chromaHeight, stride: chromaStride)
     }
 
-    deinit { storage.deallocate() }
+    /// A view of the luma rows `rows` of `parent` and of the chroma rows under them: writes
+    /// through the view change the parent, which must outlive it. `rows` must start on an even
+    /// row, so that each chroma row belongs to one view.
+    init(rows: Range<Int>, of parent: Frame) {
+        precondition(rows.lowerBound % 2 == 0 && !rows.isEmpty && rows.upperBound <= parent.height,
+                     "a band starts on an even row inside the frame")
+        width = parent.width
+        height = rows.count
+        storage = nil
+        let chroma = rows.lowerBound / 2..<(rows.upperBound + 1) / 2
+        y = parent.y.rows(rows)
+        u = parent.u.rows(chroma)
+        v = parent.v.rows(chroma)
+    }
+
+    deinit { storage?.deallocate() }
 
     /// The three planes, luma first.
     public var planes: [Plane] { [y, u, v] }

@@ -19,6 +19,11 @@ public struct Plane {
     @inline(__always)
     public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y &* stride }
 
+    /// The rows `rows` of this plane, sharing its memory.
+    func rows(_ rows: Range<Int>) -> Plane {
+        Plane(base: row(rows.lowerBound), width: width, height: rows.count, stride: stride)
+    }
+
     /// Sets every sample to `value`.
     public func fill(_ value: UInt8) {
         for y in 0..<height { row(y).update(repeating: value, count: width) }

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// With one thread every stage runs in turn on the calling thread. With N ≥ 2, decoding runs on
 /// its own thread ahead of conversion + filter + encode (blocking hand-offs, so no frame is
-/// skipped), which balances the two stages; FFmpeg's decoder gets the threads beyond two.
+/// skipped), which balances the two stages; FFmpeg's decoder gets the threads beyond two, and
+/// row-local filters split each frame into N bands.
 public struct Benchmark: Sendable {
     public var input: InputSpec
     public var filter: FilterSettings = .none
@@ -126,7 +127,7 @@ public struct Benchmark: Sendable {
 
         let frame = Frame(width: totals.width, height: totals.height)
         let converter = FrameConverter(width: totals.width, height: totals.height)
-        let runner = FilterRunner(selection: FilterSelection(filter))
+        let runner = FilterRunner(selection: FilterSelection(filter), threads: threads)
         let encoder: JPEGEncoder
         do {
             encoder = try JPEGEncoder(width: totals.width, height: totals.height, quality: quality)

@@ -42,8 +42,9 @@ struct AffineMap {
     }
 }
 
-/// A 256-entry lookup table for one plane, built once; owns its memory.
-final class LookupTable {
+/// A 256-entry lookup table for one plane, built once; owns its memory. Never written after
+/// `init`, hence safe to read from several threads.
+final class LookupTable: @unchecked Sendable {
     private let table: UnsafeMutablePointer<UInt8>
     let isIdentity: Bool
 

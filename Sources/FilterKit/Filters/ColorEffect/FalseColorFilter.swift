@@ -1,5 +1,5 @@
 /// CIFalseColor: luma blends linearly from `color0` (black) to `color1` (white).
-public final class FalseColorFilter: FrameFilter {
+public final class FalseColorFilter: RowLocalFilter {
     public static let descriptor = FilterDescriptor(
         name: "falseColor", label: "False Color", category: .colorEffect,
         params: [
