@@ -10,22 +10,34 @@ PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswsca
               python3 python3-pytest python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \
               gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+# docker-test: podman and buildah stand in for Docker (runc: crun fails on this VM's cgroups),
+# debootstrap makes the base-image stand-ins, a venv holds the lint tools from PyPI.
+DOCKER_PACKAGES := podman buildah runc debootstrap curl python3-venv
 PYTHON     := /usr/bin/python3
 # Tests talk to servers on 127.0.0.1 only: never through a proxy.
 TEST_ENV   := NO_PROXY='*' no_proxy='*' FILTERCAST_BIN=$(CURDIR)/.build/debug/filtercast FILTERCAST_REQUIRE_BROWSER=1
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test demo bench bench-serve clean
+.PHONY: deps docker-deps build test docker-test demo bench bench-serve clean
 
-## deps: install the Debian packages the build, tests and benchmarks need (idempotent, quick when done)
-deps:
-	@if dpkg -s $(PACKAGES) >/dev/null 2>&1; then \
-		echo "deps: all Debian packages present"; \
+# apt-install: installs the Debian packages $(1) unless all are present (dpkg -s is quick).
+define apt-install
+	@if dpkg -s $(1) >/dev/null 2>&1; then \
+		echo "$@: all Debian packages present"; \
 	else \
 		$(SUDO) apt-get -o DPkg::Lock::Timeout=600 update -q && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q \
-			--no-install-recommends $(PACKAGES); \
+			--no-install-recommends $(1); \
 	fi
+endef
+
+## deps: install the Debian packages the build, tests and benchmarks need (idempotent, quick when done)
+deps:
+	$(call apt-install,$(PACKAGES))
+
+## docker-deps: the Debian packages of docker-test
+docker-deps:
+	$(call apt-install,$(DOCKER_PACKAGES))
 
 ## build: the release binary at .build/release/filtercast (no warnings expected)
 build: deps
@@ -37,6 +49,11 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(TEST_ENV) $(PYTHON) -m pytest -q Tests/EndToEnd
+
+## docker-test: build docker/Dockerfile with podman on local base-image stand-ins, run it, check
+## /healthz, frames over /ws and the page in Chromium against the container (docker/test.sh)
+docker-test: deps docker-deps
+	docker/test.sh
 
 ## demo: build, then serve the test pattern at http://127.0.0.1:8080
 demo: build
