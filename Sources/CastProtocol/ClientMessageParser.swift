@@ -1,3 +1,5 @@
+import FilterKit
+
 /// Reads client text messages: one JSON object each, with a `"type"`, an optional `"id"` and the
 /// command's fields. Unknown fields are ignored, so that newer clients can talk to this server.
 ///
@@ -63,9 +65,10 @@ public enum ClientMessageParser {
         let command = CommandFields(type: type, fields: fields)
         switch type {
         case "setFilter":
-            return .setFilter(name: try command.string("name"), params: try command.parameters("params", required: false))
+            return try command.filterChoice()
         case "setParams":
-            return .setParams(try command.parameters("params", required: true))
+            return .setParams(try command.parameters("params", required: true),
+                              index: try command.optionalInteger("index", in: 0...FilterChain.maximumLength - 1))
         case "play":
             return .play
         case "pause":

@@ -36,6 +36,11 @@ struct CommandFields {
         return Int(number.value)
     }
 
+    /// ``integer(_:in:)``, or nil when the field is absent.
+    func optionalInteger(_ key: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
+        fields[key] == nil ? nil : try integer(key, in: range)
+    }
+
     /// A whole number in 0…2^64 − 1, read exactly; anything else is the wrong type.
     func unsignedInteger(_ key: String) throws(ProtocolError) -> UInt64 {
         let expected = "an integer in 0…\(UInt64.max)"
@@ -66,20 +71,20 @@ struct CommandFields {
         return parameters
     }
 
-    private func required(_ key: String, _ expected: String) throws(ProtocolError) -> JSONValue {
+    func required(_ key: String, _ expected: String) throws(ProtocolError) -> JSONValue {
         guard let value = fields[key] else { throw missing(key, expected) }
         return value
     }
 
-    private func missing(_ key: String, _ expected: String) -> ProtocolError {
+    func missing(_ key: String, _ expected: String) -> ProtocolError {
         ProtocolError(code: .invalidArgument, message: "\(type).\(key) is required: \(expected)")
     }
 
-    private func invalidArgument(_ key: String, _ expected: String, got value: JSONValue) -> ProtocolError {
+    func invalidArgument(_ key: String, _ expected: String, got value: JSONValue) -> ProtocolError {
         ProtocolError(code: .invalidArgument, message: "\(type).\(key) must be \(expected), got \(value.summary)")
     }
 
-    private func outOfRange(_ key: String, _ expected: String, got value: JSONValue) -> ProtocolError {
+    func outOfRange(_ key: String, _ expected: String, got value: JSONValue) -> ProtocolError {
         ProtocolError(code: .outOfRange, message: "\(type).\(key) must be \(expected), got \(value.summary)")
     }
 }

@@ -1,15 +1,21 @@
 import FilterKit
 
 extension ProtocolError {
-    /// The error for a `setFilter`/`setParams` the catalog refused (``FilterSettings/init(name:parameters:catalog:)``):
-    /// an unknown filter is `unknown_filter`, an unknown parameter `invalid_argument`, a value
-    /// outside the parameter's hard range `out_of_range`. The message is the filter error's.
+    /// The error for a `setFilter`/`setParams` the catalog refused (``FilterSettings/init(name:parameters:catalog:)``,
+    /// ``FilterChain``): an unknown filter is `unknown_filter`, an unknown parameter or `none`
+    /// inside a longer chain `invalid_argument`, a value outside the parameter's hard range or a
+    /// chain too long `out_of_range`; a link's error has the link's code. The message is the
+    /// filter error's.
     public init(_ error: FilterError, id: MessageID?) {
-        let code: ErrorCode = switch error {
+        self.init(code: Self.code(for: error), message: error.description, id: id)
+    }
+
+    private static func code(for error: FilterError) -> ErrorCode {
+        switch error {
         case .unknownFilter: .unknownFilter
-        case .unknownParameter: .invalidArgument
-        case .invalidValue: .outOfRange
+        case .unknownParameter, .noneInChain: .invalidArgument
+        case .invalidValue, .chainTooLong: .outOfRange
+        case .inChain(_, let error): code(for: error)
         }
-        self.init(code: code, message: error.description, id: id)
     }
 }

@@ -3,8 +3,9 @@ import FilterKit
 /// Everything a viewer shows about the session: the `state` message, the `state` inside `hello`
 /// and `GET /api/state`.
 ///
-/// Encodes as `{"source":{…},"playing":…,"position":…,"duration":…,"filter":{"name":…,"params":{…}},"viewers":…,"fps":…}`
-/// with every key always present: `duration` is `null` for live sources. Numbers that are not
+/// Encodes as `{"source":{…},"playing":…,"position":…,"duration":…,"filter":{"name":…,"params":{…}},
+/// "chain":[{"name":…,"params":{…}},…],"viewers":…,"fps":…}` with every key always present: `filter` is
+/// the chain's first link (`none` for the empty chain) for clients that know one filter only: `duration` is `null` for live sources. Numbers that are not
 /// finite (a rate measured over no time, say) encode as 0, or as `null` where null is allowed,
 /// rather than making the message unencodable.
 public struct SessionState: Sendable, Equatable, Encodable {
@@ -14,14 +15,14 @@ public struct SessionState: Sendable, Equatable, Encodable {
     public var position: Double
     /// Seconds; nil for live sources.
     public var duration: Double?
-    public var filter: FilterSettings
+    public var filter: FilterChain
     /// Clients connected to the WebSocket.
     public var viewers: Int
     /// Frames per second actually delivered, measured by the server.
     public var fps: Double
 
     public init(source: SourceState, playing: Bool, position: Double, duration: Double?,
-                filter: FilterSettings, viewers: Int, fps: Double) {
+                filter: FilterChain, viewers: Int, fps: Double) {
         self.source = source
         self.playing = playing
         self.position = position
@@ -32,11 +33,18 @@ public struct SessionState: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, playing, position, duration, filter, viewers, fps
+        case source, playing, position, duration, filter, chain, viewers, fps
     }
 
-    private enum FilterKeys: String, CodingKey {
-        case name, params
+    /// One link as `{"name":…,"params":{…}}`.
+    private struct Link: Encodable {
+        let name: String
+        let params: [String: Double]
+
+        init(_ settings: FilterSettings) {
+            name = settings.name
+            params = settings.values
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,9 +53,8 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(playing, forKey: .playing)
         try container.encode(position.isFinite ? position : 0, forKey: .position)
         try container.encode(duration.flatMap { $0.isFinite ? $0 : nil }, forKey: .duration)
-        var filterContainer = container.nestedContainer(keyedBy: FilterKeys.self, forKey: .filter)
-        try filterContainer.encode(filter.name, forKey: .name)
-        try filterContainer.encode(filter.values, forKey: .params)
+        try container.encode(Link(filter.first), forKey: .filter)
+        try container.encode(filter.links.map(Link.init), forKey: .chain)
         try container.encode(viewers, forKey: .viewers)
         try container.encode(fps.isFinite ? fps : 0, forKey: .fps)
     }

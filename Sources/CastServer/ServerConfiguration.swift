@@ -12,7 +12,7 @@ public struct ServerConfiguration: Sendable {
     public var maxFPS: Double?
     /// Scale frames to this size.
     public var outputSize: (width: Int, height: Int)?
-    public var filter: FilterSettings = .none
+    public var filter: FilterChain = .none
     /// The static page's folder.
     public var webRoot: String
     /// When set, control commands need this token (`?token=` or an `auth` message).

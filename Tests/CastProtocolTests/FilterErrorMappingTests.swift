@@ -37,6 +37,33 @@ struct FilterErrorMappingTests {
         #expect(mapped.message.contains("sepia.intensity") && mapped.message.contains("0…1"))
     }
 
+    /// A chain's errors: the link's own code (its message names the link), a chain too long
+    /// `out_of_range`, `none` among other links `invalid_argument`.
+    @Test func chainErrorsKeepTheLinksCode() throws {
+        func chainError(_ requests: [(name: String, parameters: [String: Double])]) -> FilterError? {
+            do {
+                _ = try FilterChain(validating: requests)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let cases: [([(name: String, parameters: [String: Double])], ErrorCode, [String])] = [
+            ([("invert", [:]), ("nope", [:])], .unknownFilter, ["link 1", "nope"]),
+            ([("invert", [:]), ("sepia", ["radius": 1])], .invalidArgument, ["link 1", "radius"]),
+            ([("sepia", ["intensity": 3]), ("invert", [:])], .outOfRange, ["link 0", "sepia.intensity", "0…1"]),
+            (Array(repeating: ("invert", [:]), count: 9), .outOfRange, ["at most 8", "got 9"]),
+            ([("invert", [:]), ("none", [:])], .invalidArgument, ["'none'", "link 1"]),
+        ]
+        for (requests, code, words) in cases {
+            let error = try #require(chainError(requests))
+            let mapped = ProtocolError(error, id: .number(1))
+            #expect(mapped.code == code, "\(error)")
+            #expect(mapped.message == error.description)
+            for word in words { #expect(mapped.message.contains(word), "\(mapped.message) should mention \(word)") }
+        }
+    }
+
     /// What a session does with a parsed `setFilter`: the parser passes any numbers through and
     /// the catalog decides.
     @Test func parsedParametersAreCheckedByTheCatalog() throws {

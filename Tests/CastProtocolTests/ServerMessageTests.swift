@@ -10,7 +10,7 @@ struct ServerMessageTests {
 
     static func state(source: SourceState = fileSource, duration: Double? = 60) throws -> SessionState {
         SessionState(source: source, playing: true, position: 12.5, duration: duration,
-                     filter: try FilterSettings(name: "sepia", parameters: ["intensity": 0.75]), viewers: 2, fps: 29.97)
+                     filter: FilterChain(try FilterSettings(name: "sepia", parameters: ["intensity": 0.75])), viewers: 2, fps: 29.97)
     }
 
     /// The message as a browser's `JSON.parse` would see it.
@@ -19,7 +19,7 @@ struct ServerMessageTests {
         return try #require(json as? [String: Any])
     }
 
-    static let stateKeys: Set = ["source", "playing", "position", "duration", "filter", "viewers", "fps"]
+    static let stateKeys: Set = ["source", "playing", "position", "duration", "filter", "chain", "viewers", "fps"]
     static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps"]
 
     @Test func stateHasTheDocumentedKeys() throws {
@@ -43,6 +43,27 @@ struct ServerMessageTests {
         #expect(Set(filter.keys) == ["name", "params"])
         #expect(filter["name"] as? String == "sepia")
         #expect(filter["params"] as? [String: Double] == ["intensity": 0.75])
+        let chain = try #require(object["chain"] as? [[String: Any]])
+        #expect(chain.count == 1 && NSDictionary(dictionary: chain[0]).isEqual(to: filter))
+    }
+
+    /// `filter` is the first link, for clients that know one filter; `chain` has every link in order.
+    @Test func stateShowsTheChainAndItsFirstLinkAsTheFilter() throws {
+        var state = try Self.state()
+        state.filter = try FilterChain([try FilterSettings(name: "invert"),
+                                        try FilterSettings(name: "pixellate", parameters: ["scale": 4])])
+        let object = try Self.object(.state(state))
+        #expect(Set(object.keys) == Self.stateKeys.union(["type"]))
+        let filter = try #require(object["filter"] as? [String: Any])
+        #expect(filter["name"] as? String == "invert" && (filter["params"] as? [String: Double]) == [:])
+        let chain = try #require(object["chain"] as? [[String: Any]])
+        #expect(chain.map { $0["name"] as? String } == ["invert", "pixellate"])
+        #expect(chain.map { Set($0.keys) } == [["name", "params"], ["name", "params"]])
+        #expect((chain[1]["params"] as? [String: Double])?["scale"] == 4)
+
+        state.filter = .none
+        let none = String(decoding: ServerMessage.state(state).encoded(), as: UTF8.self)
+        #expect(none.contains(#""chain":[]"#) && none.contains(#""filter":{"name":"none","params":{}}"#))
     }
 
     @Test func liveStateHasNullDurationAndRate() throws {

@@ -18,9 +18,9 @@ import Testing
         runner.apply(to: frame)
         let before = runner.appliedGeneration
         try session.apply(.setFilter(name: "sepia", params: ["intensity": 0.5]))
-        #expect(session.selection.settings.name == "sepia" && session.selection.settings["intensity"] == 0.5)
-        try session.apply(.setParams(["intensity": 0.25]))
-        #expect(session.selection.settings["intensity"] == 0.25)
+        #expect(session.selection.chain.first.name == "sepia" && session.selection.chain.first["intensity"] == 0.5)
+        try session.apply(.setParams(["intensity": 0.25], index: nil))
+        #expect(session.selection.chain.first["intensity"] == 0.25)
         runner.apply(to: frame)
         #expect(runner.appliedGeneration == before + 2, "the frame after the change knows it is the first")
         let rerender = session.rerenderRequested.load(ordering: .relaxed)
@@ -37,7 +37,11 @@ import Testing
         (ClientCommand.setFilter(name: "nope", params: [:]), ErrorCode.unknownFilter),
         (.setFilter(name: "sepia", params: ["radius": 1]), .invalidArgument),
         (.setFilter(name: "sepia", params: ["intensity": 2]), .outOfRange),
-        (.setParams(["intensity": -1]), .invalidArgument),  // the current filter is none: no parameters
+        (.setParams(["intensity": -1], index: nil), .invalidArgument),  // the current filter is none: no parameters
+        (.setParams([:], index: 1), .outOfRange),  // no filter: only link 0
+        (.setFilterChain([FilterLinkRequest(name: "invert"), FilterLinkRequest(name: "nope")]), .unknownFilter),
+        (.setFilterChain([FilterLinkRequest(name: "invert"), FilterLinkRequest(name: "sepia", params: ["intensity": 2])]), .outOfRange),
+        (.setFilterChain([FilterLinkRequest(name: "invert"), FilterLinkRequest(name: "none")]), .invalidArgument),
         (.seek(position: 1), .notSeekable),
     ])
     func refusedCommandsChangeNothing(_ command: ClientCommand, _ code: ErrorCode) throws {
@@ -52,9 +56,37 @@ import Testing
             #expect(error.code == code)
             #expect(error.id == .string("x"))
         }
-        #expect(session.selection.settings == .none)
+        #expect(session.selection.chain == .none)
         runner.apply(to: Frame(width: 4, height: 4))
         #expect(runner.appliedGeneration == generation)
+    }
+
+    @Test func chainsAreSelectedAndTheirLinksEditedByIndex() throws {
+        let session = try Self.liveSession()
+        try session.apply(.setFilterChain([FilterLinkRequest(name: "invert"),
+                                           FilterLinkRequest(name: "sepia", params: ["intensity": 0.5])]))
+        let chain = session.selection.chain
+        #expect(chain.links.map(\.name) == ["invert", "sepia"])
+        #expect(session.state(viewers: 1, fps: 0).filter == chain)
+
+        try session.apply(.setParams(["intensity": 0.25], index: 1))
+        #expect(session.selection.chain.links[1]["intensity"] == 0.25)
+        #expect(session.selection.chain.links[0] == chain.links[0])
+
+        // Refused: an index past the chain, a parameter link 0 does not have. Nothing changes.
+        let before = session.selection.chain
+        let pastEnd = #expect(throws: ProtocolError.self) { try session.apply(.setParams([:], index: 2), id: .number(4)) }
+        #expect(pastEnd?.code == .outOfRange && pastEnd?.id == .number(4))
+        #expect(pastEnd?.message.contains("0…1") == true && pastEnd?.message.contains("got 2") == true)
+        let wrongLink = #expect(throws: ProtocolError.self) { try session.apply(.setParams(["intensity": 0.1], index: nil)) }
+        #expect(wrongLink?.code == .invalidArgument && wrongLink?.message.contains("link 0") == true)
+        #expect(session.selection.chain == before)
+
+        // A single filter replaces the whole chain; a chain of `none` clears it.
+        try session.apply(.setFilter(name: "pixellate", params: [:]))
+        #expect(session.selection.chain.links.map(\.name) == ["pixellate"])
+        try session.apply(.setFilterChain([FilterLinkRequest(name: "none")]))
+        #expect(session.selection.chain == .none)
     }
 
     @Test func stateDescribesTheSource() throws {

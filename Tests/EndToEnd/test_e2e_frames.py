@@ -5,7 +5,7 @@ import time
 from fc_client import Client, decode_jpeg, is_complete_jpeg, run
 
 PARAMETER_KEYS = {"name", "label", "type", "default", "min", "max", "sliderMin", "sliderMax", "step", "identity"}
-STATE_KEYS = {"source", "playing", "position", "duration", "filter", "viewers", "fps"}
+STATE_KEYS = {"source", "playing", "position", "duration", "filter", "chain", "viewers", "fps"}
 SOURCE_KEYS = {"kind", "name", "seekable", "width", "height", "fps"}
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from fc_client import Client, decode_jpeg, run
 
-STATE_KEYS = {"source", "playing", "position", "duration", "filter", "viewers", "fps"}
+STATE_KEYS = {"source", "playing", "position", "duration", "filter", "chain", "viewers", "fps"}
 
 
 @pytest.fixture(scope="module")

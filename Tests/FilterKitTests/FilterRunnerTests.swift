@@ -31,9 +31,9 @@ struct FilterRunnerTests {
         #expect(runner.current == .none, "nothing applied yet")
         let frame = Frame.filled(width: 8, height: 8, y: 128)
         runner.apply(to: frame)
-        #expect(runner.current == sepia)
+        #expect(runner.current == FilterChain(sepia))
         #expect(frame.v[0, 0] > 128)
-        #expect(FilterSelection().settings == .none)
+        #expect(FilterSelection().chain == .none)
     }
 
     @Test("A selection changed on another thread is picked up at the next apply")
@@ -48,13 +48,13 @@ struct FilterRunnerTests {
         #expect(first.samples == original.samples)
 
         let pixellate = try settings("pixellate", ["scale": 3])
-        Self.onAnotherThread { selection.select(pixellate) }
-        #expect(selection.settings == pixellate)
+        Self.onAnotherThread { selection.select(FilterChain(pixellate)) }
+        #expect(selection.chain == FilterChain(pixellate))
         #expect(runner.current == .none, "nothing changes between frames")
 
         let second = original.clone()
         runner.apply(to: second)
-        #expect(runner.current == pixellate)
+        #expect(runner.current == FilterChain(pixellate))
         let expected = original.clone()
         PixellateFilter(settings: pixellate).apply(to: expected)
         #expect(second.samples == expected.samples)
@@ -78,7 +78,7 @@ struct FilterRunnerTests {
             runner.apply(to: frame)
             reference.apply(to: expected)
             #expect(frame.samples == expected.samples)
-            #expect(runner.current == comic)
+            #expect(runner.current == FilterChain(comic))
         }
     }
 
@@ -88,10 +88,10 @@ struct FilterRunnerTests {
         let selection = FilterSelection(sepia)
         let runner = FilterRunner(selection: selection)
         runner.apply(to: Frame.filled(width: 4, height: 4, y: 100))
-        selection.select(sepia)
+        selection.select(FilterChain(sepia))
         let frame = Frame.filled(width: 4, height: 4, y: 100)
         runner.apply(to: frame)
-        #expect(runner.current == sepia)
+        #expect(runner.current == FilterChain(sepia))
         #expect(frame.u[0, 0] < 128 && frame.v[0, 0] > 128)
     }
 
@@ -116,12 +116,12 @@ struct FilterRunnerTests {
                 for _ in 0..<frames {
                     runner.apply(to: frame)
                     applied.increment()
-                    if !choices.contains(runner.current) { unexpected.increment() }
+                    if !choices.map(FilterChain.init).contains(runner.current) { unexpected.increment() }
                 }
             } else {
                 for i in 0..<selectsEach {
-                    selection.select(choices[(worker + i) % choices.count])
-                    if choices.contains(selection.settings) { seen.increment() }
+                    selection.select(FilterChain(choices[(worker + i) % choices.count]))
+                    if choices.map(FilterChain.init).contains(selection.chain) { seen.increment() }
                 }
             }
         }
@@ -131,10 +131,10 @@ struct FilterRunnerTests {
 
         // Whatever won the race, the next frame uses the latest selection.
         let latest = try settings("pixellate", ["scale": 2])
-        selection.select(latest)
+        selection.select(FilterChain(latest))
         let runner = FilterRunner(selection: selection)
         runner.apply(to: Frame(width: 4, height: 4))
-        #expect(runner.current == latest)
+        #expect(runner.current == FilterChain(latest))
         #expect(ContinuousClock.now - start < .seconds(1))
     }
 }

@@ -13,7 +13,7 @@ import Testing
     func encodesEveryFrameOnce(threads: Int) throws {
         var benchmark = Benchmark(input: .file(try Self.clip()))
         benchmark.threads = threads
-        benchmark.filter = try FilterSettings(name: "sepia")
+        benchmark.filter = FilterChain(try FilterSettings(name: "sepia"))
         let result = try benchmark.run()
         #expect(result.frames == 24)
         #expect(result.width == 176 && result.height == 144)
@@ -27,7 +27,7 @@ import Testing
     @Test func appliesTheFilter() throws {
         var benchmark = Benchmark(input: .file(try Self.clip()))
         let plain = try benchmark.run()
-        benchmark.filter = try FilterSettings(name: "pixellate", parameters: ["scale": 16])
+        benchmark.filter = FilterChain(try FilterSettings(name: "pixellate", parameters: ["scale": 16]))
         let pixellated = try benchmark.run()
         #expect(pixellated.bytesPerFrame < plain.bytesPerFrame * 0.8, "flat blocks compress better")
     }

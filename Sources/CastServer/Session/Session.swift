@@ -20,7 +20,7 @@ public final class Session: Sendable {
     /// paused (a filter change or a new viewer while paused).
     let rerenderRequested = Atomic<Bool>(false)
 
-    public init(player: Player, input: InputSpec, filter: FilterSettings, catalog: FilterCatalog = .standard) {
+    public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard) {
         self.player = player
         self.catalog = catalog
         selection = FilterSelection(filter)
@@ -38,7 +38,7 @@ public final class Session: Sendable {
     public func state(viewers: Int, fps: Double) -> SessionState {
         let playback = player.playbackState
         return SessionState(source: sourceState, playing: playback.isPlaying, position: playback.position,
-                            duration: playback.duration, filter: selection.settings, viewers: viewers, fps: fps)
+                            duration: playback.duration, filter: selection.chain, viewers: viewers, fps: fps)
     }
 
     /// Applies a state-changing command (`setFilter`, `setParams`, `play`, `pause`, `seek`).
@@ -46,10 +46,30 @@ public final class Session: Sendable {
     public func apply(_ command: ClientCommand, id: MessageID? = nil) throws(ProtocolError) {
         switch command {
         case .setFilter(let name, let parameters):
-            select(try validated(name: name, parameters: parameters, id: id))
-        case .setParams(let parameters):
-            let current = selection.settings
-            select(try validated(name: current.name, parameters: current.values.merging(parameters) { $1 }, id: id))
+            select(FilterChain(try validated(id: id) { () throws(FilterError) in
+                try FilterSettings(name: name, parameters: parameters, catalog: catalog)
+            }))
+        case .setFilterChain(let links):
+            select(try validated(id: id) { () throws(FilterError) in
+                try FilterChain(validating: links.map { ($0.name, $0.params) }, catalog: catalog)
+            })
+        case .setParams(let parameters, let index):
+            let current = selection.chain
+            let link = index ?? 0
+            guard link < current.addressableCount else {
+                throw ProtocolError(code: .outOfRange, message: current.links.isEmpty
+                    ? "setParams.index must be 0 while there is no filter, got \(link)"
+                    : "setParams.index must be in 0…\(current.links.count - 1) for the current chain of \(current.links.count), got \(link)",
+                    id: id)
+            }
+            select(try validated(id: id) { () throws(FilterError) in
+                do throws(FilterError) {
+                    return try current.replacingParameters(at: link, with: parameters, catalog: catalog)
+                } catch {
+                    // Name the link when the client named one or the chain has several.
+                    throw index != nil || current.links.count > 1 ? FilterError.inChain(index: link, error) : error
+                }
+            })
         case .play:
             player.play()
             transportGeneration.add(1, ordering: .relaxed)
@@ -75,16 +95,17 @@ public final class Session: Sendable {
         }
     }
 
-    private func validated(name: String, parameters: [String: Double], id: MessageID?) throws(ProtocolError) -> FilterSettings {
+    /// `body`'s result, or its catalog error as the protocol error for command `id`.
+    private func validated<T>(id: MessageID?, _ body: () throws(FilterError) -> T) throws(ProtocolError) -> T {
         do {
-            return try FilterSettings(name: name, parameters: parameters, catalog: catalog)
+            return try body()
         } catch {
             throw ProtocolError(error, id: id)
         }
     }
 
-    private func select(_ settings: FilterSettings) {
-        selection.select(settings)
+    private func select(_ chain: FilterChain) {
+        selection.select(chain)
         rerenderRequested.store(true, ordering: .releasing)
     }
 }

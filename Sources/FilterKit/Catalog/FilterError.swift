@@ -1,8 +1,14 @@
 /// Why a filter request was refused. Each message names the filter, parameter and allowed range.
-public enum FilterError: Error, Equatable, CustomStringConvertible {
+public indirect enum FilterError: Error, Equatable, CustomStringConvertible {
     case unknownFilter(String, known: [String])
     case unknownParameter(filter: String, parameter: String, known: [String])
     case invalidValue(filter: String, parameter: String, value: Double, min: Double, max: Double)
+    /// A chain of more than ``FilterChain/maximumLength`` links.
+    case chainTooLong(count: Int, maximum: Int)
+    /// `none` as a link of a longer chain (alone it is the empty chain).
+    case noneInChain(index: Int, count: Int)
+    /// Link `index` of a chain was refused for `error`.
+    case inChain(index: Int, FilterError)
 
     public var description: String {
         switch self {
@@ -14,6 +20,12 @@ public enum FilterError: Error, Equatable, CustomStringConvertible {
                 : "filter '\(filter)' has no parameter '\(parameter)' (known: \(known.joined(separator: ", ")))"
         case .invalidValue(let filter, let parameter, let value, let min, let max):
             "\(filter).\(parameter) must be a number in \(format(min))…\(format(max)), got \(format(value))"
+        case .chainTooLong(let count, let maximum):
+            "a filter chain has at most \(maximum) filters, got \(count)"
+        case .noneInChain(let index, let count):
+            "'none' cannot be link \(index) of a chain of \(count) filters: send it alone for no filter"
+        case .inChain(let index, let error):
+            "chain link \(index): \(error)"
         }
     }
 }

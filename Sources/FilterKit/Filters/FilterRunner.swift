@@ -1,31 +1,12 @@
-import Synchronization
-
-/// The filter choice shared between the thread that changes it (commands) and the thread that
-/// applies it (the pipeline). Changes take effect at the next frame boundary.
-public final class FilterSelection: Sendable {
-    private let state: Mutex<(settings: FilterSettings, generation: Int)>
-
-    public init(_ settings: FilterSettings = .none) {
-        state = Mutex((settings, 0))
-    }
-
-    public var settings: FilterSettings { state.withLock { $0.settings } }
-
-    /// Replaces the current settings; the pipeline picks them up before its next frame.
-    public func select(_ settings: FilterSettings) {
-        state.withLock { $0 = (settings, $0.generation + 1) }
-    }
-
-    /// The settings and a counter that changes with every `select`.
-    var snapshot: (settings: FilterSettings, generation: Int) { state.withLock { $0 } }
-}
-
-/// Applies the current ``FilterSelection`` on the one thread that owns it, rebuilding the filter
-/// only when the selection changed since the previous frame.
+/// Applies the current ``FilterSelection`` on the one thread that owns it, link after link.
+///
+/// When the selection changes it rebuilds, between frames, only the links whose settings changed:
+/// a link with the same settings as one of the previous chain keeps its built filter (tables,
+/// scratch buffers), wherever it moved to, so dragging a slider of link 2 does not rebuild link 1.
 public final class FilterRunner {
     public let selection: FilterSelection
     public let catalog: FilterCatalog
-    private var filter: any FrameFilter = NoFilter(settings: .none)
+    private var filters: [any FrameFilter] = []
     private var generation = -1
     private let scheduler: BandScheduler
 
@@ -36,20 +17,32 @@ public final class FilterRunner {
         scheduler = BandScheduler(threads: threads)
     }
 
-    /// The settings used by the last `apply`.
-    public private(set) var current: FilterSettings = .none
+    /// The chain used by the last `apply`.
+    public private(set) var current: FilterChain = .none
 
-    /// Which selection the last `apply` used: it changes exactly when the filter did, so a caller
-    /// can mark the first frame made with a new filter.
+    /// Which selection the last `apply` used: it changes exactly when the chain or a parameter
+    /// did, so a caller can mark the first frame made with a new chain.
     public var appliedGeneration: Int { generation }
 
     public func apply(to frame: Frame) {
         let snapshot = selection.snapshot
         if snapshot.generation != generation {
             generation = snapshot.generation
-            current = snapshot.settings
-            filter = catalog.makeFilter(snapshot.settings)
+            rebuild(for: snapshot.chain)
         }
-        scheduler.apply(filter, to: frame)
+        for filter in filters {
+            scheduler.apply(filter, to: frame)
+        }
+    }
+
+    private func rebuild(for chain: FilterChain) {
+        var reusable = Array(zip(current.links, filters))
+        filters = chain.links.map { settings in
+            if let index = reusable.firstIndex(where: { $0.0 == settings }) {
+                return reusable.remove(at: index).1
+            }
+            return catalog.makeFilter(settings)
+        }
+        current = chain
     }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// row-local filters split each frame into N bands.
 public struct Benchmark: Sendable {
     public var input: InputSpec
-    public var filter: FilterSettings = .none
+    public var filter: FilterChain = .none
     /// Stop after this many frames; nil = until the end of a file (live sources need a count).
     public var frameLimit: Int?
     public var threads: Int = 1

@@ -16,6 +16,9 @@ struct OptionSpec {
         guard name.hasPrefix("--") else { return nil }
         return "FILTERCAST_" + String(name.dropFirst(2).map { $0 == "-" ? "_" : $0 }).uppercased()
     }
+    /// The option this one qualifies (`--param` qualifies `--filter`): it belongs to the nearest
+    /// one before it, and given before any it is a usage error. See ``ParsedOptions/groups(_:)``.
+    var qualifies: String? = nil
 }
 
 /// A subcommand's interface: what `--help` prints and what the parser accepts.
@@ -108,6 +111,18 @@ struct ParsedOptions {
             }
         }
         if command.readsEnvironment { try addEnvironment(environment) }
+        try checkQualifiers()
+    }
+
+    /// Every option that qualifies another (``OptionSpec/qualifies``) comes after one of those.
+    private func checkQualifiers() throws {
+        var seen: Set<String> = []
+        for entry in entries {
+            seen.insert(entry.name)
+            guard let leader = command.options.first(where: { $0.name == entry.name })?.qualifies,
+                  !seen.contains(leader) else { continue }
+            throw UsageError(description: "\(source(entry.name)) comes before any \(leader): put it after the \(leader) it belongs to")
+        }
     }
 
     private mutating func addEnvironment(_ environment: [String: String]) throws {
@@ -135,6 +150,21 @@ struct ParsedOptions {
         guard fromEnvironment.contains(name),
               let variable = command.options.first(where: { $0.name == name })?.environmentName else { return name }
         return variable
+    }
+
+    /// Every `leader` option's value, each with the options that qualify it (``OptionSpec/qualifies``)
+    /// given after it and before the next `leader`, all in command-line order.
+    func groups(_ leader: String) -> [(value: String, qualifiers: [(name: String, value: String)])] {
+        let qualifying = Set(command.options.filter { $0.qualifies == leader }.map(\.name))
+        var groups: [(value: String, qualifiers: [(name: String, value: String)])] = []
+        for entry in entries {
+            if entry.name == leader {
+                groups.append((entry.value, []))
+            } else if qualifying.contains(entry.name) {
+                groups[groups.count - 1].qualifiers.append(entry)
+            }
+        }
+        return groups
     }
 
     func has(_ name: String) -> Bool { entries.contains { $0.name == name } }

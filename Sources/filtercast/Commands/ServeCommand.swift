@@ -8,7 +8,7 @@ enum ServeCommand: Subcommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Serve the live, filtered preview to browsers over WebSocket (the default subcommand).",
-        usage: "filtercast serve [--input SRC] [--host H] [--port P] [--filter NAME --param K=V …] [OPTIONS]",
+        usage: "filtercast serve [--input SRC] [--host H] [--port P] [--filter NAME [--param K=V …] …] [OPTIONS]",
         options: [inputOption,
                   OptionSpec(name: "--host", valueName: "ADDR", help: "Address to listen on (default 127.0.0.1; 0.0.0.0 for all)."),
                   OptionSpec(name: "--port", valueName: "P", help: "Port (default 8080; 0 picks a free one)."),
@@ -39,7 +39,7 @@ enum ServeCommand: Subcommand {
         configuration.quality = try options.int("--quality", in: 1...100) ?? 80
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
-        configuration.filter = try FilterOptions.settings(from: options)
+        configuration.filter = try FilterOptions.chain(from: options)
         configuration.token = options.string("--token")
         configuration.publicView = options.has("--public-view")
         configuration.allowedOrigins = options.entries.filter { $0.name == "--allow-origin" }.map(\.value)

@@ -7,7 +7,7 @@ enum SnapshotCommand: Subcommand {
     static let spec = CommandSpec(
         name: "snapshot",
         summary: "Write one filtered frame — the first at or after --at — as a JPEG file.",
-        usage: "filtercast snapshot [--input SRC] --at SECONDS [--filter NAME] [--param K=V …] [--quality Q] -o OUT.jpg",
+        usage: "filtercast snapshot [--input SRC] --at SECONDS [--filter NAME [--param K=V …] …] [--quality Q] -o OUT.jpg",
         options: [inputOption,
                   OptionSpec(name: "--at", valueName: "SECONDS", help: "Time of the frame (default 0).")]
             + FilterOptions.specs + [
@@ -19,7 +19,7 @@ enum SnapshotCommand: Subcommand {
         guard let output = options.string("-o") else { throw UsageError(description: "-o OUT.jpg is required") }
         let input = try parseInput(options)
         let time = try options.double("--at", in: 0...1e9) ?? 0
-        let filter = try FilterOptions.settings(from: options)
+        let filter = try FilterOptions.chain(from: options)
         let quality = try options.int("--quality", in: 1...100) ?? 90
 
         let source = try input.open()
@@ -36,7 +36,7 @@ enum SnapshotCommand: Subcommand {
                 guard try source.read(into: frame) else { throw MediaError.endOfStream(input: source.info.name) }
             } while frame.time < time
         }
-        FilterCatalog.standard.makeFilter(filter).apply(to: frame)
+        FilterRunner(selection: FilterSelection(filter)).apply(to: frame)
         let jpeg = try JPEGEncoder(width: frame.width, height: frame.height, quality: quality).encode(frame)
         do {
             try Data(jpeg).write(to: URL(fileURLWithPath: output))
