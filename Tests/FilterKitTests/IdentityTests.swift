@@ -18,6 +18,16 @@ struct IdentityTests {
         return try? FilterSettings(name: descriptor.name, parameters: values)
     }
 
+    /// Filters with shape parameters that have no identity (a position, a size) at the identity of
+    /// their strength, with those parameters at their defaults and at other values.
+    static let shapedIdentities: [FilterSettings] = [
+        ("twirl", ["angle": 0]), ("twirl", ["angle": 0, "radius": 4000, "centerX": 0, "centerY": 1]),
+        ("twirl", ["radius": 0]), ("twirl", ["angle": 25, "radius": 0, "centerX": 0.2]),
+        ("bump", ["scale": 0]), ("bump", ["scale": 0, "radius": 900, "centerX": 1, "centerY": 0.3]),
+        ("bump", ["scale": -1, "radius": 0]),
+        ("pinch", ["scale": 0]), ("pinch", ["scale": 0, "radius": 2000, "centerY": 0]), ("pinch", ["scale": 2, "radius": 0]),
+    ].map { try! FilterSettings(name: $0.0, parameters: $0.1) }
+
     @Test("The standard filters with an identity: none, the colour adjustments, sepia, the blurs, pixellate")
     func identityFilters() throws {
         #expect(Self.identitySettings.map(\.name) == ["none", "colorControls", "hueAdjust", "exposure", "gamma",
@@ -28,7 +38,7 @@ struct IdentityTests {
     }
 
     @Test("Identity settings leave random frames unchanged",
-          arguments: identitySettings, [Size(17, 11), Size(8, 8), Size(7, 5), Size(1, 1), Size(2, 3), Size(64, 36)])
+          arguments: identitySettings + shapedIdentities, [Size(17, 11), Size(8, 8), Size(7, 5), Size(1, 1), Size(2, 3), Size(64, 36)])
     func identityLeavesFramesUnchanged(settings: FilterSettings, size: Size) {
         let filter = FilterCatalog.standard.makeFilter(settings)
         for seed in [1, 2, 3] as [UInt64] {
@@ -42,7 +52,7 @@ struct IdentityTests {
         }
     }
 
-    @Test("Identity settings leave every 8-bit value unchanged", arguments: identitySettings)
+    @Test("Identity settings leave every 8-bit value unchanged", arguments: identitySettings + shapedIdentities)
     func identityOnAllValues(settings: FilterSettings) {
         // 32×16 luma holds 0…255 twice over; the 16×8 chroma planes hold 0…127 and 128…255.
         let frame = Frame(width: 32, height: 16)

@@ -29,6 +29,7 @@ public struct FilterCatalog: Sendable {
         Entry(GaussianBlurFilter.self), Entry(BoxBlurFilter.self),
         Entry(SharpenFilter.self), Entry(UnsharpMaskFilter.self),
         Entry(PixellateFilter.self), Entry(ComicFilter.self), Entry(VignetteFilter.self),
+        Entry(TwirlFilter.self), Entry(BumpFilter.self), Entry(PinchFilter.self), Entry(KaleidoscopeFilter.self),
     ])
 
     public var descriptors: [FilterDescriptor] { entries.map(\.descriptor) }

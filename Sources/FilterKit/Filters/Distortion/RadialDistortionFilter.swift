@@ -1,0 +1,44 @@
+/// A radial distortion as a filter: the ``RadialWarp`` `Warp` over the disk of `radius` (pixels
+/// of a 1080-line frame) around (`centerX`, `centerY`) (fractions of the frame). Points on or
+/// outside the circle stay bit-exact, and so does the whole frame at the identity of the strength
+/// or at radius 0.
+public final class RadialDistortionFilter<Warp: RadialWarp>: FrameFilter {
+    public static var descriptor: FilterDescriptor {
+        FilterDescriptor(name: Warp.name, label: Warp.label, category: .distortion,
+                         params: [Warp.strength, .radius(default: 300), .centerX, .centerY])
+    }
+
+    public let strength: Double
+    public let radius: Double
+    private let isActive: Bool
+    private let remapper: FrameRemapper
+
+    public init(settings: FilterSettings) {
+        let strength = settings[Warp.strength.name], radius = settings["radius"]
+        let centerX = settings["centerX"], centerY = settings["centerY"]
+        self.strength = strength
+        self.radius = radius
+        isActive = strength != Warp.strength.identity && radius > 0
+        remapper = FrameRemapper { frame in
+            Self.map(center: frame.point(atFractionX: centerX, y: centerY),
+                     radius: frame.pixels(fromReference: radius), strength: strength)
+        }
+    }
+
+    public func apply(to frame: Frame) {
+        guard isActive else { return }
+        remapper.apply(to: frame)
+    }
+
+    static func map(center: (x: Double, y: Double), radius: Double, strength: Double) -> DistortionMap {
+        let region = DistortionMap.Region(minX: center.x - radius, minY: center.y - radius,
+                                          maxX: center.x + radius, maxY: center.y + radius)
+        return DistortionMap(region: region) { x, y in
+            let dx = x - center.x, dy = y - center.y
+            let squared = dx * dx + dy * dy
+            guard squared < radius * radius else { return nil }
+            let factor = Warp.factor(at: squared.squareRoot() / radius, strength: strength)
+            return (center.x + factor.re * dx - factor.im * dy, center.y + factor.im * dx + factor.re * dy)
+        }
+    }
+}
