@@ -38,18 +38,22 @@ let package = Package(
         // Pure Swift: frames, colour normalisation and filters. No C imports.
         .target(name: "FilterKit", swiftSettings: pixelLoopFlags),
 
+        // Lock-free counters, gauges and histograms, and the registry that renders them for /metrics.
+        .target(name: "Telemetry"),
+
         // Sources, decoding, pacing, JPEG encoding and the frame pipeline.
-        .target(name: "MediaKit", dependencies: ["FilterKit", "CFFmpeg", "CTurboJPEG"]),
+        .target(name: "MediaKit", dependencies: ["FilterKit", "Telemetry", "CFFmpeg", "CTurboJPEG"]),
 
         // Protocol v1: message types, parsing, validation, frame header. Pure Swift, no sockets.
         .target(name: "CastProtocol", dependencies: ["FilterKit"]),
 
         // The server: session, broadcaster, libwebsockets transport, HTTP endpoints.
-        .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "CWebSockets"]),
+        .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "Telemetry", "CWebSockets"]),
 
         .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastServer"]),
 
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
+        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG"]),
         .testTarget(name: "ShimTests", dependencies: ["CFFmpeg", "CTurboJPEG", "CWebSockets"]),
         .testTarget(name: "CastProtocolTests", dependencies: ["CastProtocol", "FilterKit"]),

@@ -2,6 +2,7 @@ import CastProtocol
 import CWebSockets
 import FilterKit
 import Foundation
+import Telemetry
 
 /// HTTP on the same port as `/ws`: the page, the JSON API, snapshots, MJPEG and health.
 extension WebSocketServer {
@@ -38,6 +39,9 @@ extension WebSocketServer {
                 lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 10)
             }
             return 0
+        case "/metrics":
+            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            return respond(wsi, body: Array(metrics.exposition().utf8), type: Metrics.contentType, headOnly: isHead)
         case "/stream.mjpg":
             guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
             return startMJPEG(wsi)
@@ -161,6 +165,7 @@ extension WebSocketServer {
             return lws_write(wsi, start, size, LWS_WRITE_HTTP)
         }
         if written < size { return -1 }
+        countSent(frame.header.sequence, bytes: size, to: connection)
         connection.lastSent = frame.header.sequence
         connection.framesSent += 1
         return 0

@@ -18,6 +18,7 @@ final class FrameProcessor: Sendable {
     let audience = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let rate = Mutex(FrameRate())
+    let counters = ProcessingCounters()
     nonisolated(unsafe) private var thread: WorkerThread?
 
     init(session: Session, broadcaster: Broadcaster, quality: Int, maxFPS: Double?) {
@@ -62,17 +63,24 @@ final class FrameProcessor: Sendable {
 
         func render(_ frame: Frame) {
             let transport = session.transportGeneration.load(ordering: .relaxed)
-            runner.apply(to: frame)
+            counters.filterTime.time { runner.apply(to: frame) }
+            counters.framesFiltered.increment()
             let changed = frame.isDiscontinuity || runner.appliedGeneration != renderedFilter
                 || transport != renderedTransport
             sequence += 1
             // A frame the encoder refuses (it cannot happen with our own frames) is not published.
-            try? broadcaster.publish { buffer in
-                buffer.jpegCount = try encoder.encode(frame, into: buffer.jpegDestination)
-                buffer.header = FrameHeader(flags: changed ? .stateChanged : [],
-                                            sequence: sequence, presentationTime: Int64((frame.time * 1e6).rounded()),
-                                            sendTime: 0)
-                buffer.header.write(to: buffer.payload)
+            do {
+                try broadcaster.publish { buffer in
+                    buffer.jpegCount = try counters.encodeTime.time {
+                        try encoder.encode(frame, into: buffer.jpegDestination)
+                    }
+                    buffer.header = FrameHeader(flags: changed ? .stateChanged : [], sequence: sequence,
+                                                presentationTime: Int64((frame.time * 1e6).rounded()), sendTime: 0)
+                    buffer.header.write(to: buffer.payload)
+                }
+                counters.framesEncoded.increment()
+            } catch {
+                counters.droppedEncodeFailed.increment()
             }
             renderedFilter = runner.appliedGeneration
             renderedTransport = transport
@@ -85,7 +93,11 @@ final class FrameProcessor: Sendable {
                 lastSource.copy(from: frame)
                 haveSource = true
                 let due = minimumInterval.map { interval in lastEncode.map { $0.duration(to: .now) >= interval } ?? true } ?? true
-                if audience.load(ordering: .relaxed) > 0 && due {
+                if audience.load(ordering: .relaxed) == 0 {
+                    counters.droppedNoViewers.increment()
+                } else if !due {
+                    counters.droppedMaxFPS.increment()
+                } else {
                     session.rerenderRequested.store(false, ordering: .relaxed)
                     lastEncode = .now
                     render(frame)

@@ -2,6 +2,7 @@ import CastProtocol
 import FilterKit
 import MediaKit
 import Synchronization
+import Telemetry
 
 /// The one owner of the shared state — source, playing, position, filter — for every viewer.
 ///
@@ -19,6 +20,8 @@ public final class Session: Sendable {
     /// Set when the current frame must be filtered and encoded again although the source is
     /// paused (a filter change or a new viewer while paused).
     let rerenderRequested = Atomic<Bool>(false)
+    /// 1 while the session records (for /metrics): the recorder sets it when it starts and stops.
+    public let recordingActive = Gauge()
 
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard) {
         self.player = player
@@ -33,6 +36,9 @@ public final class Session: Sendable {
         sourceState = SourceState(kind: kind, name: info.name, seekable: !info.isLive, width: info.width,
                                   height: info.height, fps: info.frameRate)
     }
+
+    /// Whether the source delivers frames (for /metrics): false once playback failed.
+    public var sourceOnline: Bool { player.playbackState.error == nil }
 
     /// The state every viewer sees.
     public func state(viewers: Int, fps: Double) -> SessionState {

@@ -209,6 +209,7 @@ extension WebSocketServer {
                 let written = lws_write(wsi, frame.payload.assumingMemoryBound(to: UInt8.self), frame.payloadCount,
                                         LWS_WRITE_BINARY)
                 if written < frame.payloadCount { return -1 }
+                countSent(frame.header.sequence, bytes: frame.payloadCount, to: connection)
                 connection.sent(frame.header.sequence)
             }
         }
@@ -219,8 +220,20 @@ extension WebSocketServer {
     /// Writes `buffer` past its headroom; the result of `lws_write`.
     func write(_ wsi: OpaquePointer, _ buffer: inout [UInt8], _ protocolKind: lws_write_protocol) -> Int32 {
         let count = buffer.count - EncodedFrame.headroom
-        return buffer.withUnsafeMutableBufferPointer { bytes in
+        let written = buffer.withUnsafeMutableBufferPointer { bytes in
             lws_write(wsi, bytes.baseAddress! + EncodedFrame.headroom, count, protocolKind)
+        }
+        if written >= 0 { counters.bytesSent.increment(by: UInt64(count)) }
+        return written
+    }
+
+    /// Counts frame `sequence`, just written to `connection` in `bytes` (call it before `lastSent`
+    /// moves on), and the frames the client skipped since its previous one.
+    func countSent(_ sequence: UInt64, bytes: Int, to connection: Connection) {
+        counters.framesSent.increment()
+        counters.bytesSent.increment(by: UInt64(bytes))
+        if connection.lastSent > 0 && sequence > connection.lastSent + 1 {
+            counters.droppedSlowClient.increment(by: sequence - connection.lastSent - 1)
         }
     }
 

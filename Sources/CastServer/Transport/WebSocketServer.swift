@@ -4,6 +4,7 @@ import FilterKit
 import Foundation
 import MediaKit
 import Synchronization
+import Telemetry
 
 /// The libwebsockets server: HTTP files and endpoints and the `/ws` protocol on one port, all
 /// served by one thread.
@@ -17,6 +18,9 @@ public final class WebSocketServer: @unchecked Sendable {
     let broadcaster: Broadcaster
     let processor: FrameProcessor
     let files: StaticFiles
+    let counters = TransportCounters()
+    /// Everything `/metrics` shows.
+    let metrics: Metrics
 
     // Set once in start(); read by other threads only through `wake()` and `port`.
     nonisolated(unsafe) private var context: OpaquePointer?
@@ -52,6 +56,7 @@ public final class WebSocketServer: @unchecked Sendable {
         broadcaster = Broadcaster(maximumJPEGSize: maximumJPEGSize, wake: { wake.fire() })
         processor = FrameProcessor(session: session, broadcaster: broadcaster, quality: configuration.quality,
                                    maxFPS: configuration.maxFPS)
+        metrics = Self.makeMetrics(player: player, processing: processor.counters, transport: counters, session: session)
         wake.server = self
     }
 
@@ -192,11 +197,13 @@ public final class WebSocketServer: @unchecked Sendable {
 
     var currentState: SessionState { session.state(viewers: viewerCount, fps: processor.fps) }
 
-    /// Keeps the processor's audience count in step with the connections.
+    /// Keeps the processor's audience count and the client gauges in step with the connections.
     func audienceChanged() {
         let audience = connections.values.reduce(0) {
             $0 + ($1.wantsFrames && $1.authorizedToWatch(configuration) ? 1 : 0)
         }
+        counters.viewers.set(viewerCount)
+        counters.mjpegReaders.set(mjpegReaderCount)
         let before = processor.audience.exchange(audience, ordering: .relaxed)
         if before == 0 && audience > 0 {
             // Nothing was encoded while nobody watched: render the current frame for the newcomer

@@ -1,5 +1,6 @@
 import FilterKit
 import Foundation
+import Telemetry
 
 /// Plays a source in real time on its own decode thread: paces frames by their timestamps,
 /// pauses, seeks frame-accurately, loops or stops at the end, and hands each frame to `output`.
@@ -12,6 +13,10 @@ public final class Player: @unchecked Sendable {
     public let pool: FramePool
     /// Where decoded frames go; the consumer takes from it and recycles into `pool`.
     public let output: FrameQueue
+    /// Frames the source gave (reads and seeks).
+    public let framesDecoded = Counter()
+    /// Frames pushed out of `output` by a newer one before the consumer took them.
+    public let framesSuperseded = Counter()
 
     // Guarded by `condition`: commands in, state out.
     private let condition = NSCondition()
@@ -136,6 +141,7 @@ public final class Player: @unchecked Sendable {
                 let frame = pool.take()
                 do {
                     try (source as! SeekableVideoSource).seek(to: target, into: frame)
+                    framesDecoded.increment()
                     clock.invalidate()
                     frame.isDiscontinuity = true
                     deliver(frame)
@@ -158,6 +164,7 @@ public final class Player: @unchecked Sendable {
                             endOfFile()
                             continue
                         }
+                        framesDecoded.increment()
                     } catch {
                         pool.recycle(frame)
                         fail(error)
@@ -197,7 +204,10 @@ public final class Player: @unchecked Sendable {
 
     private func deliver(_ frame: Frame) {
         update { $0.position = frame.time; $0.error = nil }
-        if let displaced = output.put(frame) { pool.recycle(displaced) }
+        if let displaced = output.put(frame) {
+            framesSuperseded.increment()
+            pool.recycle(displaced)
+        }
     }
 
     private func endOfFile() {

@@ -1,0 +1,41 @@
+import MediaKit
+import Telemetry
+
+extension WebSocketServer {
+    /// The registry of every component's metrics, in the order `/metrics` lists them.
+    static func makeMetrics(player: Player, processing: ProcessingCounters, transport: TransportCounters,
+                            session: Session) -> Metrics {
+        let metrics = Metrics()
+        metrics.register(player.framesDecoded, name: "filtercast_frames_decoded_total",
+                         help: "Frames decoded from the source (reads and seeks).")
+        metrics.register(processing.framesFiltered, name: "filtercast_frames_filtered_total",
+                         help: "Frames the filter was applied to (once for all viewers).")
+        metrics.register(processing.framesEncoded, name: "filtercast_frames_encoded_total",
+                         help: "Frames encoded to JPEG (once for all viewers).")
+        metrics.register(transport.framesSent, name: "filtercast_frames_sent_total",
+                         help: "Frames written to WebSocket viewers and MJPEG readers.")
+        let dropped = "filtercast_frames_dropped_total"
+        let droppedHelp = "Frames dropped, by reason: superseded (a newer frame was decoded before this one was "
+            + "processed), no_viewers (nobody watching: not encoded), max_fps (skipped for --max-fps), encode_failed, "
+            + "slow_client (a client still busy with an earlier frame; counted per client)."
+        metrics.register(player.framesSuperseded, name: dropped, help: droppedHelp, labels: ["reason": "superseded"])
+        metrics.register(processing.droppedNoViewers, name: dropped, help: droppedHelp, labels: ["reason": "no_viewers"])
+        metrics.register(processing.droppedMaxFPS, name: dropped, help: droppedHelp, labels: ["reason": "max_fps"])
+        metrics.register(processing.droppedEncodeFailed, name: dropped, help: droppedHelp,
+                         labels: ["reason": "encode_failed"])
+        metrics.register(transport.droppedSlowClient, name: dropped, help: droppedHelp, labels: ["reason": "slow_client"])
+        metrics.register(processing.filterTime, name: "filtercast_filter_seconds", help: "Time to filter one frame.")
+        metrics.register(processing.encodeTime, name: "filtercast_encode_seconds",
+                         help: "Time to encode one frame to JPEG.")
+        metrics.register(transport.bytesSent, name: "filtercast_bytes_sent_total",
+                         help: "Payload bytes written to clients: frames, MJPEG parts, messages, HTTP bodies.")
+        metrics.register(transport.viewers, name: "filtercast_viewers", help: "WebSocket viewers connected.")
+        metrics.register(transport.mjpegReaders, name: "filtercast_mjpeg_readers", help: "MJPEG readers connected.")
+        metrics.registerGauge(name: "filtercast_source_online", help: "1 while the source delivers frames, else 0.") {
+            session.sourceOnline ? 1 : 0
+        }
+        metrics.register(session.recordingActive, name: "filtercast_recording_active",
+                         help: "1 while the session records, else 0.")
+        return metrics
+    }
+}
