@@ -1,5 +1,5 @@
 // FilterCast viewer page: watches the shared session over WebSocket (protocol v1, see
-// docs/PROTOCOL.md) and drives it — filter, parameters, play/pause, seek.
+// docs/PROTOCOL.md) and drives it — filter chain, parameters, play/pause, seek.
 //
 // No build step and nothing from other hosts. The server's Content-Security-Policy forbids inline
 // scripts and styles and blob: images, so frames are decoded with createImageBitmap and drawn on a
@@ -23,6 +23,8 @@
   const CONFIRM_TIMEOUT_MS = 3000;
   /// A playing state this far past a seek's target can still be that seek's result.
   const SEEK_MATCH_PLAYING_S = 1;
+  /// The most filters a chain holds (the protocol's limit).
+  const CHAIN_MAX = 8;
 
   const CATEGORY_TITLES = {
     none: "None",
@@ -64,6 +66,8 @@
     filters: $("filters"),
     filterScroller: null,
     currentFilter: $("current-filter"),
+    chain: $("chain"),
+    chainAdd: $("chain-add"),
     params: $("params"),
     reset: $("reset"),
     statFps: $("stat-fps"),
@@ -151,9 +155,8 @@
     stats.connected = false;
     pendingFrame = null;
     inFlight.clear();
-    paramThrottle.cancel();
+    cancelParamEdits();
     seekThrottle.cancel();
-    paramIntents.clear();
     seekIntent = null;
     scrubbing = false;
     updateStatsText();
@@ -415,30 +418,125 @@
     ui.filters.replaceChildren(...[pinned, scroller].filter((part) => part.childElementCount > 0));
     ui.filterScroller = scroller;
     ui.params.replaceChildren();
-    ui.params.dataset.forFilter = "";
+    ui.chain.replaceChildren();
     shownFilter = null;
+    shownChain = null;
   }
 
+  // ---- Filter chain ------------------------------------------------------------------------
+
   let shownFilter = null; // the filter the picker last highlighted
+  let shownChain = null; // the link names the chips and sliders were built for
+  let selectedLink = 0; // the link the picker edits (clamped to the chain when shown)
+
+  /// The current chain, [{name, params}] in the order the filters apply; [] for no filter. A
+  /// server without chains has its single filter.
+  function currentChain() {
+    if (!state) return [];
+    if (Array.isArray(state.chain)) return state.chain;
+    return state.filter && state.filter.name !== "none" ? [state.filter] : [];
+  }
+
+  function pickedLink(chain) {
+    return Math.max(0, Math.min(selectedLink, chain.length - 1));
+  }
+
+  function labelOf(name) {
+    return descriptorOf(name)?.label || name;
+  }
 
   function renderFilter() {
-    const filter = state.filter || { name: "none", params: {} };
+    const chain = currentChain();
+    const picked = chain.length ? chain[pickedLink(chain)].name : "none";
     let current = null;
     for (const button of ui.filters.querySelectorAll("[data-filter]")) {
-      const pressed = button.dataset.filter === filter.name;
+      const pressed = button.dataset.filter === picked;
       button.setAttribute("aria-pressed", String(pressed));
       if (pressed) current = button;
     }
-    if (shownFilter !== filter.name) {
-      shownFilter = filter.name;
-      const label = descriptorOf(filter.name)?.label || filter.name;
-      if (ui.currentFilter.textContent !== label) ui.currentFilter.textContent = label;
+    const title = chain.length ? chain.map((link) => labelOf(link.name)).join(" → ") : labelOf("none");
+    if (ui.currentFilter.textContent !== title) ui.currentFilter.textContent = title;
+    if (shownFilter !== picked) {
+      shownFilter = picked;
       if (current) revealInPicker(current);
     }
-    if (ui.params.dataset.forFilter !== filter.name) {
-      buildSliders(filter.name);
+    const names = chain.map((link) => link.name).join("|");
+    if (shownChain !== names) {
+      shownChain = names;
+      buildChain(chain);
     }
+    for (const button of ui.chain.querySelectorAll("[data-link]")) {
+      button.setAttribute("aria-pressed", String(chain.length > 1 && Number(button.dataset.link) === pickedLink(chain)));
+    }
+    const full = chain.length >= CHAIN_MAX;
+    ui.chainAdd.disabled = chain.length === 0 || full;
+    ui.chainAdd.title = full ? `A chain holds at most ${CHAIN_MAX} filters`
+      : chain.length ? `Add ${labelOf(picked)} after the last filter, then pick what it should be` : "Pick a filter first";
     syncSliders();
+  }
+
+  /// The chips of the links (each selects its link for the picker, and removes it with its ×
+  /// or Delete) and every link's sliders. Keeps the keyboard focus on the chips when it was there.
+  function buildChain(chain) {
+    cancelParamEdits();
+    paramThrottles = chain.map((_, index) => paramThrottleFor(index));
+    const focused = ui.chain.contains(document.activeElement) ? Number(document.activeElement.dataset.link ??
+      document.activeElement.dataset.linkRemove) : null;
+    ui.chain.replaceChildren(...chain.map((link, index) => linkChip(link.name, index, chain.length)));
+    ui.chain.hidden = chain.length === 0;
+    ui.params.replaceChildren(...chain.flatMap((link, index) => linkSliders(link.name, index, chain.length)));
+    ui.reset.disabled = !chain.some((link) => (descriptorOf(link.name)?.params || []).length > 0);
+    if (focused !== null) {
+      const target = ui.chain.querySelector(`[data-link="${Math.min(focused, chain.length - 1)}"]`)
+        || ui.filters.querySelector('[aria-pressed="true"]');
+      target?.focus();
+    }
+  }
+
+  function linkChip(name, index, count) {
+    const label = labelOf(name);
+    const item = document.createElement("li");
+    item.className = "link";
+    const select = document.createElement("button");
+    select.type = "button";
+    select.className = "link-select";
+    select.dataset.link = String(index);
+    select.textContent = count > 1 ? `${index + 1}. ${label}` : label;
+    select.title = count > 1 ? `Filter ${index + 1}: the picker changes it` : label;
+    select.setAttribute("aria-label", `Filter ${index + 1} of ${count}: ${label}`);
+    select.setAttribute("aria-pressed", "false");
+    select.addEventListener("click", () => {
+      selectedLink = index;
+      renderFilter();
+    });
+    select.addEventListener("keydown", (event) => {
+      if (event.key !== "Delete" && event.key !== "Backspace") return;
+      event.preventDefault();
+      removeLink(index);
+    });
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "link-remove";
+    remove.dataset.linkRemove = String(index);
+    remove.textContent = "×";
+    remove.title = "Remove from the chain";
+    remove.setAttribute("aria-label", `Remove ${label} (filter ${index + 1}) from the chain`);
+    remove.addEventListener("click", () => removeLink(index));
+    item.append(select, remove);
+    return item;
+  }
+
+  /// A link's sliders, under its name when the chain has several links.
+  function linkSliders(name, index, count) {
+    const params = descriptorOf(name)?.params || [];
+    const rows = params.map((param) => paramRow(param, name, index));
+    if (count > 1 && rows.length) {
+      const title = document.createElement("h3");
+      title.className = "link-params-title";
+      title.textContent = `${index + 1}. ${labelOf(name)}`;
+      rows.unshift(title);
+    }
+    return rows;
   }
 
   /// Scrolls the picker's own box (never the page) so that `button` is in sight, with its
@@ -456,71 +554,68 @@
     else if (chip.bottom > box.bottom - margin) scroller.scrollTop += chip.bottom - box.bottom + margin;
   }
 
-  function buildSliders(name) {
-    paramThrottle.cancel();
-    paramIntents.clear();
-    const descriptor = descriptorOf(name);
-    const params = descriptor?.params || [];
-    ui.params.dataset.forFilter = name;
-    ui.params.replaceChildren(...params.map((param) => {
-      const row = document.createElement("div");
-      row.className = "param";
-      const id = `param-${name}-${param.name}`;
-      const label = document.createElement("label");
-      label.htmlFor = id;
-      label.textContent = param.label || param.name;
-      const slider = document.createElement("input");
-      slider.type = "range";
-      slider.id = id;
-      slider.dataset.param = param.name;
-      const min = param.sliderMin ?? param.min;
-      const max = param.sliderMax ?? param.max;
-      slider.min = String(min);
-      slider.max = String(max);
-      slider.step = param.step > 0 ? String(param.step) : "any";
-      slider.setAttribute("aria-label", param.label || param.name);
-      const output = document.createElement("output");
-      output.htmlFor = id;
-      output.className = "param-value";
-      slider.addEventListener("input", () => editParam(param, slider, output, false));
-      slider.addEventListener("change", () => editParam(param, slider, output, true));
-      slider.addEventListener("pointerdown", () => { slider.dataset.dragging = "true"; });
-      const stopDragging = () => {
-        if (slider.dataset.dragging !== "true") return;
-        delete slider.dataset.dragging;
-        queueMicrotask(syncSliders);
-      };
-      slider.addEventListener("pointerup", stopDragging);
-      slider.addEventListener("pointercancel", stopDragging);
-      slider.addEventListener("lostpointercapture", stopDragging);
-      row.append(label, slider, output);
-      return row;
-    }));
-    ui.reset.disabled = params.length === 0;
+  /// One slider of link `index`; link 0's ids are `param-FILTER-PARAM` as before chains.
+  function paramRow(param, name, index) {
+    const row = document.createElement("div");
+    row.className = "param";
+    const id = index === 0 ? `param-${name}-${param.name}` : `param-${index}-${name}-${param.name}`;
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = param.label || param.name;
+    const slider = document.createElement("input");
+    slider.type = "range";
+    slider.id = id;
+    slider.dataset.param = param.name;
+    slider.dataset.link = String(index);
+    const min = param.sliderMin ?? param.min;
+    const max = param.sliderMax ?? param.max;
+    slider.min = String(min);
+    slider.max = String(max);
+    slider.step = param.step > 0 ? String(param.step) : "any";
+    slider.setAttribute("aria-label", param.label || param.name);
+    const output = document.createElement("output");
+    output.htmlFor = id;
+    output.className = "param-value";
+    slider.addEventListener("input", () => editParam(param, index, slider, output, false));
+    slider.addEventListener("change", () => editParam(param, index, slider, output, true));
+    slider.addEventListener("pointerdown", () => { slider.dataset.dragging = "true"; });
+    const stopDragging = () => {
+      if (slider.dataset.dragging !== "true") return;
+      delete slider.dataset.dragging;
+      queueMicrotask(syncSliders);
+    };
+    slider.addEventListener("pointerup", stopDragging);
+    slider.addEventListener("pointercancel", stopDragging);
+    slider.addEventListener("lostpointercapture", stopDragging);
+    row.append(label, slider, output);
+    return row;
   }
 
   /// Shows the server's parameter values, except on a slider the user is moving (it would jump
   /// back under the finger) or whose last value the server has not shown yet.
   function syncSliders() {
     if (!state) return;
-    const values = state.filter?.params || {};
-    const descriptor = descriptorOf(state.filter?.name);
+    const chain = currentChain();
     for (const slider of ui.params.querySelectorAll("input[data-param]")) {
+      const index = Number(slider.dataset.link);
+      const link = chain[index];
+      const values = link?.params || {};
       const name = slider.dataset.param;
-      const param = descriptor?.params.find((candidate) => candidate.name === name);
-      if (!param || !(name in values) || paramHeld(slider, name, values[name])) continue;
+      const param = descriptorOf(link?.name)?.params.find((candidate) => candidate.name === name);
+      if (!param || !(name in values) || paramHeld(slider, index, name, values[name])) continue;
       slider.value = String(values[name]);
       slider.parentElement.querySelector("output").textContent = formatValue(param, values[name]);
     }
   }
 
-  function paramHeld(slider, name, serverValue) {
-    if (slider.dataset.dragging === "true" || paramThrottle.pending()) return true;
-    const intent = paramIntents.get(name);
+  function paramHeld(slider, index, name, serverValue) {
+    if (slider.dataset.dragging === "true" || paramThrottles[index]?.pending()) return true;
+    const key = `${index}:${name}`;
+    const intent = paramIntents.get(key);
     if (!intent) return false;
     const confirmed = Math.abs(serverValue - intent.value) <= 1e-9 * Math.max(1, Math.abs(intent.value));
-    if (confirmed || performance.now() - intent.since > CONFIRM_TIMEOUT_MS) paramIntents.delete(name);
-    return paramIntents.has(name);
+    if (confirmed || performance.now() - intent.since > CONFIRM_TIMEOUT_MS) paramIntents.delete(key);
+    return paramIntents.has(key);
   }
 
   function formatValue(param, value) {
@@ -567,42 +662,87 @@
   }
 
   // What the user set and the server has not shown yet (see paramHeld and seekHeld).
-  const paramIntents = new Map(); // parameter name → {value, since}
+  const paramIntents = new Map(); // "link:parameter" → {value, since}
+  let paramThrottles = []; // one per link: its sliders' setParams
   let seekIntent = null; // {position, since}
   let scrubbing = false; // the seek slider is held
 
-  const paramThrottle = new Throttle(SEND_INTERVAL_MS, (params) => {
-    const now = performance.now();
-    for (const [name, value] of Object.entries(params)) paramIntents.set(name, { value, since: now });
-    // Refused (or unanswered): show the server's values again.
-    send({ type: "setParams", params }, (ok) => {
-      if (ok) return;
-      for (const name of Object.keys(params)) paramIntents.delete(name);
-      syncSliders();
-    });
-  }, (older, newer) => ({ ...older, ...newer }));
+  function paramThrottleFor(index) {
+    return new Throttle(SEND_INTERVAL_MS, (params) => {
+      const now = performance.now();
+      for (const [name, value] of Object.entries(params)) paramIntents.set(`${index}:${name}`, { value, since: now });
+      // Refused (or unanswered): show the server's values again.
+      send({ type: "setParams", index, params }, (ok) => {
+        if (ok) return;
+        for (const name of Object.keys(params)) paramIntents.delete(`${index}:${name}`);
+        syncSliders();
+      });
+    }, (older, newer) => ({ ...older, ...newer }));
+  }
 
-  function editParam(param, slider, output, isChange) {
+  function cancelParamEdits() {
+    for (const throttle of paramThrottles) throttle.cancel();
+    paramIntents.clear();
+  }
+
+  function editParam(param, index, slider, output, isChange) {
     let value = Number(slider.value);
     if (param.type === "integer") value = Math.round(value);
     output.textContent = formatValue(param, value);
     // `change` repeats the last `input` value when the slider is let go: send it once.
     if (isChange && slider.dataset.lastInput === String(value)) return;
     slider.dataset.lastInput = String(value);
-    paramThrottle.push({ [param.name]: value });
+    paramThrottles[index]?.push({ [param.name]: value });
   }
 
+  /// Makes `links` ([{name, params?}]) the session's chain; none when empty.
+  function sendChain(links) {
+    cancelParamEdits();
+    if (links.length === 0) send({ type: "setFilter", name: "none" });
+    else send({ type: "setFilter", chain: links.map(({ name, params }) => (params ? { name, params } : { name })) });
+  }
+
+  /// The picker: with one filter or none it switches filters (`setFilter {name}`); in a longer
+  /// chain it replaces the picked link, and "None" removes it.
   function chooseFilter(name) {
-    paramThrottle.cancel();
-    paramIntents.clear();
-    send({ type: "setFilter", name });
+    const chain = currentChain();
+    if (chain.length <= 1) {
+      cancelParamEdits();
+      send({ type: "setFilter", name });
+      return;
+    }
+    const index = pickedLink(chain);
+    if (name === "none") {
+      removeLink(index);
+      return;
+    }
+    sendChain(chain.map((link, i) => (i === index ? { name } : link)));
   }
 
+  /// "+": appends the picked filter as a new link, which the picker then edits.
+  function addToChain() {
+    const chain = currentChain();
+    if (chain.length === 0 || chain.length >= CHAIN_MAX) return;
+    selectedLink = chain.length;
+    sendChain([...chain, { name: chain[pickedLink(chain)].name }]);
+  }
+
+  function removeLink(index) {
+    const chain = currentChain();
+    if (index >= chain.length) return;
+    if (selectedLink > index) selectedLink -= 1;
+    sendChain(chain.filter((_, i) => i !== index));
+  }
+
+  /// Every link's parameters back to their defaults.
   function resetParams() {
-    if (!state?.filter) return;
-    paramThrottle.cancel();
-    paramIntents.clear();
-    send({ type: "setFilter", name: state.filter.name });
+    const chain = currentChain();
+    if (chain.length <= 1) {
+      cancelParamEdits();
+      send({ type: "setFilter", name: chain[0]?.name || "none" });
+      return;
+    }
+    sendChain(chain.map(({ name }) => ({ name })));
   }
 
   function togglePlay() {
@@ -653,6 +793,7 @@
   ui.playPause.addEventListener("click", togglePlay);
   ui.canvas.addEventListener("click", togglePlay);
   ui.reset.addEventListener("click", resetParams);
+  ui.chainAdd.addEventListener("click", addToChain);
 
   // ---- Keyboard ----------------------------------------------------------------------------
 
