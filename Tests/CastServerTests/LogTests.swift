@@ -43,6 +43,11 @@ import Testing
         #expect(line == #"filtercast: info: client disconnected address=10.0.0.7 origin="evil fps=99" empty="" fps=29.9 frames=299"#)
     }
 
+    @Test func textMessagesStayOnOneLine() {
+        let line = Log.line(.text, .warn, "decoder said:\nbad\rframe\t", [:], time: Self.time)
+        #expect(line == "filtercast: warn: decoder said: bad frame ")
+    }
+
     @Test func levelsIncludeTheMoreSevereOnes() {
         defer { Log.configure(level: .info, format: .text) }
         Log.configure(level: .warn, format: .text)
