@@ -18,7 +18,7 @@ PYTHON     := /usr/bin/python3
 TEST_ENV   := NO_PROXY='*' no_proxy='*' FILTERCAST_BIN=$(CURDIR)/.build/debug/filtercast FILTERCAST_REQUIRE_BROWSER=1
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps docker-deps build test docker-test demo bench bench-serve clean
+.PHONY: deps docker-deps build test docker-test demo bench bench-serve fuzz clean
 
 # apt-install: installs the Debian packages $(1) unless all are present (dpkg -s is quick).
 define apt-install
@@ -67,6 +67,15 @@ bench: build
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
+
+## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters and the
+## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	cd Tests/Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address
+	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
+	$(SWIFT) build
+	$(PYTHON) Tests/Fuzz/media_fuzz.py .build/debug/filtercast --files 300 --keep .build/fuzz/media
 
 clean:
 	rm -rf .build

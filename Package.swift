@@ -16,6 +16,9 @@ let package = Package(
         .executable(name: "filtercast", targets: ["filtercast"]),
         .library(name: "FilterKit", targets: ["FilterKit"]),
         .library(name: "MediaKit", targets: ["MediaKit"]),
+        // For the libFuzzer targets in Tests/Fuzz.
+        .library(name: "CastProtocol", targets: ["CastProtocol"]),
+        .library(name: "CastServer", targets: ["CastServer"]),
     ],
     targets: [
         // System libraries: one target per C library family, macros re-exported by shim headers.

@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+// libFuzzer targets (issue 8): built by `make fuzz` with `-sanitize=fuzzer,address`, which
+// instruments FilterCast's own modules too. Not part of the main package: without libFuzzer's
+// driver (LLVMFuzzerRunDriver) these executables do not link.
+import PackageDescription
+
+// GNU gold fails on the sanitizers' debug info ("internal error in format_file_lineno"); lld links.
+let linker: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
+
+let package = Package(
+    name: "FilterCastFuzz",
+    dependencies: [.package(name: "FilterCast", path: "../..")],
+    targets: [
+        .target(name: "CLibFuzzer"),
+        .executableTarget(name: "FuzzCommands", dependencies: ["CLibFuzzer",
+            .product(name: "CastProtocol", package: "FilterCast"), .product(name: "FilterKit", package: "FilterCast"),
+        ], linkerSettings: linker),
+        .executableTarget(name: "FuzzFilterSettings", dependencies: ["CLibFuzzer", .product(name: "FilterKit", package: "FilterCast")],
+                          linkerSettings: linker),
+        .executableTarget(name: "FuzzStaticPaths", dependencies: ["CLibFuzzer", .product(name: "CastServer", package: "FilterCast")],
+                          linkerSettings: linker),
+    ],
+    swiftLanguageModes: [.v6]
+)

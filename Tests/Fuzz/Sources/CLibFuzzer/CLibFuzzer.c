@@ -1,0 +1,1 @@
+// Header-only: LLVMFuzzerRunDriver comes from libFuzzer (-sanitize=fuzzer).

@@ -1,0 +1,34 @@
+import CastProtocol
+import FilterKit
+import Foundation
+
+/// One client text message, as the server handles it: parse, then validate a filter command
+/// against the catalog; an error must encode as valid JSON (it may quote the input).
+func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    let message: ClientMessage
+    do {
+        message = try ClientMessageParser.parse(UnsafeRawBufferPointer(start: data, count: size))
+    } catch {
+        precondition(!error.message.isEmpty, "an error without a message")
+        let encoded = Data(ServerMessage.error(error).encoded())
+        precondition((try? JSONSerialization.jsonObject(with: encoded)) != nil, "error encodes as invalid JSON")
+        return 0
+    }
+    switch message.command {
+    case .setFilter(let name, let params):
+        if let settings = try? FilterSettings(name: name, parameters: params) {
+            for (key, value) in settings.values {
+                let parameter = FilterCatalog.standard.descriptor(named: name)!.parameter(named: key)!
+                precondition(value.isFinite && parameter.min <= value && value <= parameter.max, "\(key)=\(value) escaped validation")
+            }
+        }
+    case .seek(let position):
+        precondition(position.isFinite && position >= 0, "seek position \(position) escaped validation")
+    case .flow(let window):
+        precondition((0...ClientCommand.maximumWindow).contains(window), "window \(window) escaped validation")
+    default:
+        break
+    }
+    return 0
+}
