@@ -2,11 +2,13 @@
 `serve` with repeated `--filter`s — against a real server."""
 
 import json
+import subprocess
 
 import numpy as np
 import pytest
 
 from fc_client import Client, run, warmth
+from fc_server import child_environment
 
 WARM = 25.0  # sepia's R−B on the test pattern is ≈ +44 (see test_e2e_commands.py)
 
@@ -138,3 +140,16 @@ def test_serve_starts_with_the_chain_from_the_command_line(start_server):
     assert warmth(frame.rgb()) > WARM / 2, "sepia at half intensity, applied last, warms the picture"
     http_state = json.loads(server.get("/api/state").body)
     assert http_state["chain"] == state["chain"]
+
+
+def test_environment_variables_give_a_chain(start_server, filtercast_bin, tmp_path):
+    server = start_server(env={"FILTERCAST_INPUT": "test:160x120@25", "FILTERCAST_FILTER": "invert,pixellate",
+                               "FILTERCAST_PARAM": "scale=4"})
+    state = json.loads(server.get("/api/state").text())
+    assert state["chain"] == [link("invert"), link("pixellate", scale=4)], "FILTERCAST_PARAM sets the last filter"
+
+    result = subprocess.run([filtercast_bin, "serve", "--web", str(tmp_path)], capture_output=True, text=True,
+                            env=child_environment({"FILTERCAST_FILTER": ",".join(["invert"] * 9)}),
+                            timeout=20, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2, result.stderr
+    assert "FILTERCAST_FILTER" in result.stderr and "at most 8" in result.stderr, result.stderr
