@@ -26,7 +26,7 @@ public struct FilterCatalog: Sendable {
         Entry(ColorMonochromeFilter.self), Entry(PosterizeFilter.self), Entry(ThermalFilter.self),
         Entry(XRayFilter.self), Entry(FalseColorFilter.self), Entry(ChromeFilter.self), Entry(FadeFilter.self),
         Entry(InstantFilter.self),
-        Entry(GaussianBlurFilter.self), Entry(BoxBlurFilter.self),
+        Entry(GaussianBlurFilter.self), Entry(BoxBlurFilter.self), Entry(MotionBlurFilter.self),
         Entry(SharpenFilter.self), Entry(UnsharpMaskFilter.self),
         Entry(PixellateFilter.self), Entry(ComicFilter.self), Entry(VignetteFilter.self),
         Entry(TwirlFilter.self), Entry(BumpFilter.self), Entry(PinchFilter.self), Entry(KaleidoscopeFilter.self),

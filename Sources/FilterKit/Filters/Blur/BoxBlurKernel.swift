@@ -89,12 +89,13 @@ struct BoxBlurKernel {
     }
 }
 
-/// Scratch memory for the blur filters, sized for the luma plane (chroma planes use a corner of
-/// it) and reallocated only when the frame size changes.
+/// Scratch memory for the blur filters, sized for the luma plane either way round (chroma
+/// planes and transposed planes use a corner of it) and reallocated only when the frame size
+/// changes.
 final class BlurScratch {
     private var size = (width: 0, height: 0)
-    private var stride = 0
-    /// Two planes' worth of samples, one row of samples, and one running sum per column.
+    /// Two planes' worth of samples, sums for two rows (or for one line family, see
+    /// ``BoxBlurKernel/blurAlongLines(_:into:radius:slope:lineSums:rows:)``), and one running sum per column.
     private var first: UnsafeMutablePointer<UInt8>?
     private var second: UnsafeMutablePointer<UInt8>?
     private(set) var rows: UnsafeMutablePointer<UInt32>?
@@ -116,16 +117,26 @@ final class BlurScratch {
         guard size != (width, height) else { return }
         release()
         size = (width, height)
-        stride = (width + 63) / 64 * 64
-        first = .allocate(capacity: stride * height)
-        second = .allocate(capacity: stride * height)
-        rows = .allocate(capacity: 2 * width)
-        columnSums = .allocate(capacity: width)
+        let capacity = max(Self.stride(width) * height, Self.stride(height) * width)
+        first = .allocate(capacity: capacity)
+        second = .allocate(capacity: capacity)
+        rows = .allocate(capacity: 2 * (width + height))
+        columnSums = .allocate(capacity: max(width, height))
+    }
+
+    /// Rows padded to whole cache lines.
+    private static func stride(_ width: Int) -> Int { (width + 63) / 64 * 64 }
+
+    /// A scratch plane (0 or 1) of `width`×`height`, no larger than the prepared size either way round.
+    func plane(_ index: Int, width: Int, height: Int) -> Plane {
+        precondition((width <= size.width && height <= size.height) || (width <= size.height && height <= size.width),
+                     "scratch plane larger than prepared")
+        return Plane(base: index == 0 ? first! : second!, width: width, height: height, stride: Self.stride(width))
     }
 
     /// A scratch plane (0 or 1) with the geometry of `plane`.
     func plane(_ index: Int, like plane: Plane) -> Plane {
-        Plane(base: index == 0 ? first! : second!, width: plane.width, height: plane.height, stride: stride)
+        self.plane(index, width: plane.width, height: plane.height)
     }
 
     /// A box blur of `plane` in place, horizontal pass into scratch plane 0, vertical pass back.
