@@ -26,13 +26,14 @@ struct IdentityTests {
         ("bump", ["scale": 0]), ("bump", ["scale": 0, "radius": 900, "centerX": 1, "centerY": 0.3]),
         ("bump", ["scale": -1, "radius": 0]),
         ("pinch", ["scale": 0]), ("pinch", ["scale": 0, "radius": 2000, "centerY": 0]), ("pinch", ["scale": 2, "radius": 0]),
+        ("motionBlur", ["radius": 0]), ("motionBlur", ["radius": 0, "angle": 2]), ("motionBlur", ["radius": 0, "angle": -1.3]),
     ].map { try! FilterSettings(name: $0.0, parameters: $0.1) }
 
-    @Test("The standard filters with an identity: none, the colour adjustments, sepia, the blurs, pixellate")
+    @Test("The standard filters with an identity: none, the colour adjustments, sepia, the blurs, pixellate, bloom, gloom")
     func identityFilters() throws {
         #expect(Self.identitySettings.map(\.name) == ["none", "colorControls", "hueAdjust", "exposure", "gamma",
                                                       "vibrance", "temperature", "sepia", "gaussianBlur", "boxBlur",
-                                                      "pixellate"])
+                                                      "pixellate", "bloom", "gloom"])
         #expect(Self.identitySettings.contains(try settings("sepia", ["intensity": 0])))
         #expect(Self.identitySettings.contains(try settings("pixellate", ["scale": 1])))
     }

@@ -29,6 +29,7 @@ public struct FilterCatalog: Sendable {
         Entry(GaussianBlurFilter.self), Entry(BoxBlurFilter.self), Entry(MotionBlurFilter.self),
         Entry(SharpenFilter.self), Entry(UnsharpMaskFilter.self),
         Entry(PixellateFilter.self), Entry(ComicFilter.self), Entry(VignetteFilter.self),
+        Entry(EdgesFilter.self), Entry(EdgeWorkFilter.self), Entry(BloomFilter.self), Entry(GloomFilter.self),
         Entry(TwirlFilter.self), Entry(BumpFilter.self), Entry(PinchFilter.self), Entry(KaleidoscopeFilter.self),
     ])
 

@@ -1,0 +1,53 @@
+/// The glow shared by ``BloomFilter`` and ``GloomFilter``: luma moves towards its Gaussian blur
+/// (sigma = radius / 2, radius in pixels of a 1080-line frame) by `intensity`, but only where
+/// the blur is brighter (bloom: bright areas glow into darker surroundings) or darker (gloom:
+/// highlights are dulled by their surroundings):
+/// `y' = y + intensity × max(0, blur − y)` for bloom, `y' = y − intensity × max(0, y − blur)` for
+/// gloom. The result stays between `y` and the blur, so it needs no clamping. Chroma is
+/// untouched (the glow is white light); intensity 0 or radius 0 give the input back.
+final class LumaGlow {
+    let radius: Double
+    /// The intensity in Q8.
+    let weight: Int32
+    /// Gloom is bloom on inverted luma: `255 − v` is `v ^ 255` for 8-bit samples.
+    private let inversion: UInt8
+    private let blur = HalfResolutionBlur()
+    private let rows = HalfResolutionBlur.Rows()
+
+    /// The catalog entry of a glow filter: Core Image's radius (10) and intensity (0.5).
+    static func descriptor(name: String, label: String) -> FilterDescriptor {
+        FilterDescriptor(name: name, label: label, category: .stylize, params: [
+            ParameterDescriptor(name: "radius", label: "Radius", default: 10, min: 0, max: 100, step: 0.5, identity: 0),
+            ParameterDescriptor(name: "intensity", label: "Intensity", default: 0.5, min: 0, max: 1, step: 0.01,
+                                identity: 0),
+        ])
+    }
+
+    /// A bloom (`brightens`) or a gloom with validated `settings` of ``descriptor(name:label:)``.
+    init(settings: FilterSettings, brightens: Bool) {
+        radius = settings["radius"]
+        weight = Int32((settings["intensity"] * 256).rounded())
+        inversion = brightens ? 0 : 255
+    }
+
+    func apply(to frame: Frame) {
+        guard weight > 0, radius > 0 else { return }
+        blur.prepare(from: frame, sigma: frame.pixels(fromReference: radius) / 2)
+        rows.prepare(width: frame.width)
+        glow(frame.y, rows: 0..<frame.height)
+    }
+
+    /// Rows `rows` of `luma`, after `blur` was prepared from the frame.
+    private func glow(_ luma: Plane, rows range: Range<Int>) {
+        let width = luma.width, weight = weight, inversion = inversion, blurred = rows.output.baseAddress!
+        for y in range {
+            blur.row(y, rows: rows)
+            let row = luma.row(y)
+            for x in 0..<width {
+                let value = Int32(row[x] ^ inversion), target = Int32(blurred[x] ^ inversion)
+                let glow = (Swift.max(target &- value, 0) &* weight &+ 128) &>> 8
+                row[x] = UInt8(truncatingIfNeeded: value &+ glow) ^ inversion
+            }
+        }
+    }
+}
