@@ -50,7 +50,7 @@ struct FilterCatalogTests {
         #expect(catalog.makeFilter(.none) is NoFilter)
         #expect(try catalog.makeFilter(settings("sepia")) is SepiaFilter)
         #expect(try catalog.makeFilter(settings("pixellate", ["scale": 4])) is PixellateFilter)
-        #expect(try (catalog.makeFilter(settings("pixellate", ["scale": 4])) as? PixellateFilter)?.blockSize == 4)
+        #expect(try (catalog.makeFilter(settings("pixellate", ["scale": 4])) as? PixellateFilter)?.scale == 4)
         #expect(try catalog.makeFilter(settings("comic")) is ComicFilter)
         for descriptor in catalog.descriptors {
             let filter = try catalog.makeFilter(settings(descriptor.name))

@@ -40,14 +40,15 @@ struct FilterRunnerTests {
     func changePickedUpAtNextFrame() throws {
         let selection = FilterSelection()
         let runner = FilterRunner(selection: selection)
-        let original = Frame.random(width: 17, height: 11, seed: 42)
+        // 135 lines: pixellate scale 24 (1080p pixels) makes blocks of 3.
+        let original = Frame.random(width: 17, height: 135, seed: 42)
 
         let first = original.clone()
         runner.apply(to: first)
         #expect(runner.current == .none)
         #expect(first.samples == original.samples)
 
-        let pixellate = try settings("pixellate", ["scale": 3])
+        let pixellate = try settings("pixellate", ["scale": 24])
         Self.onAnotherThread { selection.select(FilterChain(pixellate)) }
         #expect(selection.chain == FilterChain(pixellate))
         #expect(runner.current == .none, "nothing changes between frames")
@@ -57,6 +58,7 @@ struct FilterRunnerTests {
         #expect(runner.current == FilterChain(pixellate))
         let expected = original.clone()
         PixellateFilter(settings: pixellate).apply(to: expected)
+        #expect(expected.samples != original.samples)
         #expect(second.samples == expected.samples)
 
         // Back to none, again from another thread.

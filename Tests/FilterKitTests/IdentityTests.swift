@@ -71,8 +71,11 @@ struct IdentityTests {
 
     @Test("Non-identity settings do change frames (the identity tests can fail)")
     func nonIdentityChanges() throws {
-        for settings in [try settings("sepia", ["intensity": 0.1]), try settings("pixellate", ["scale": 2]), try settings("comic")] {
-            let original = Frame.random(width: 17, height: 11, seed: 9)
+        // Pixellate's scale is in 1080p pixels: the step next to its identity needs 1080 lines.
+        let cases = [(try settings("sepia", ["intensity": 0.1]), Size(17, 11)),
+                     (try settings("pixellate", ["scale": 2]), Size(17, 1080)), (try settings("comic"), Size(17, 11))]
+        for (settings, size) in cases {
+            let original = Frame.random(width: size.width, height: size.height, seed: 9)
             let frame = original.clone()
             FilterCatalog.standard.makeFilter(settings).apply(to: frame)
             #expect(frame.samples != original.samples, "\(settings)")

@@ -1,10 +1,14 @@
 import Testing
 import FilterKit
 
+/// Pixellate's `scale` is in pixels of a 1080-line frame, so the block tests use heights that
+/// divide 1080 (135 = 1080 / 8, 108 = 1080 / 10) and the scale that gives a whole block size.
 @Suite("PixellateFilter")
 struct PixellateFilterTests {
-    static func pixellate(_ scale: Int) throws -> PixellateFilter {
-        PixellateFilter(settings: try settings("pixellate", ["scale": Double(scale)]))
+    /// A filter whose blocks are `block` pixels on frames `height` lines high.
+    static func pixellate(block: Int, height: Int) throws -> PixellateFilter {
+        try #require(1080 % height == 0 && block * 1080 / height <= 100, "no whole scale for \(block) px at \(height) lines")
+        return PixellateFilter(settings: try settings("pixellate", ["scale": Double(block * 1080 / height)]))
     }
 
     /// The rounded mean of each group of samples, keyed by group.
@@ -19,52 +23,57 @@ struct PixellateFilterTests {
         return sums.mapValues { UInt8((Double($0.sum) / Double($0.count)).rounded()) }
     }
 
-    @Test("Every luma block is its original block's rounded mean, aligned to the top-left",
-          arguments: [2, 3, 5, 8, 100], [Size(17, 11), Size(16, 16), Size(7, 5), Size(24, 9)])
-    func lumaBlocks(scale: Int, size: Size) throws {
-        let original = Frame.random(width: size.width, height: size.height, seed: UInt64(scale))
-        let frame = original.clone()
-        try Self.pixellate(scale).apply(to: frame)
+    /// Every sample of `plane` replaced by the mean of its group in `source`.
+    static func expected(_ source: Plane, group: (Int, Int) -> [Int]) -> [UInt8] {
+        let means = means(of: source, group: group)
+        return (0..<source.height).flatMap { y in (0..<source.width).map { x in means[group(x, y)]! } }
+    }
 
-        let block = { (x: Int, y: Int) in [x / scale, y / scale] }
-        let expected = Self.means(of: original.y, group: block)
-        // Blocks at the right and bottom edges are cut to fit: ceil(size / scale) per axis.
-        #expect(expected.count == ((size.width + scale - 1) / scale) * ((size.height + scale - 1) / scale))
-        for y in 0..<size.height {
-            for x in 0..<size.width {
-                #expect(frame.y[x, y] == expected[block(x, y)], "luma (\(x), \(y)) in block \(block(x, y))")
-            }
-        }
+    @Test("The block size is the scale in 1080p pixels, rounded, at least 1; scale 1 is always off",
+          arguments: [(8.0, 1080, 8), (8, 540, 4), (8, 2160, 16), (8, 720, 5), (8, 100, 1), (100, 11, 1),
+                      (2, 2160, 4), (1, 2160, 1), (1, 4320, 1), (3, 360, 1)])
+    func blockSizeScalesWithHeight(scale: Double, height: Int, block: Int) throws {
+        let filter = PixellateFilter(settings: try settings("pixellate", ["scale": scale]))
+        #expect(filter.blockSize(in: Frame(width: 2, height: height)) == block)
+    }
+
+    @Test("Every luma block is its original block's rounded mean, aligned to the top-left",
+          arguments: [2, 3, 5, 8, 10], [Size(17, 135), Size(16, 108), Size(7, 135), Size(24, 108)])
+    func lumaBlocks(block: Int, size: Size) throws {
+        let original = Frame.random(width: size.width, height: size.height, seed: UInt64(block))
+        let frame = original.clone()
+        try Self.pixellate(block: block, height: size.height).apply(to: frame)
+
+        let group = { (x: Int, y: Int) in [x / block, y / block] }
+        // Blocks at the right and bottom edges are cut to fit: ceil(size / block) per axis.
+        #expect(Self.means(of: original.y, group: group).count
+            == ((size.width + block - 1) / block) * ((size.height + block - 1) / block))
+        #expect(frame.y.samples == Self.expected(original.y, group: group))
     }
 
     @Test("Chroma is one value per block: the mean of the samples whose luma origin is in the block",
-          arguments: [2, 3, 5, 8], [Size(17, 11), Size(16, 16), Size(7, 5)])
-    func chromaBlocks(scale: Int, size: Size) throws {
-        let original = Frame.random(width: size.width, height: size.height, seed: 99 + UInt64(scale))
+          arguments: [2, 3, 5, 8], [Size(17, 135), Size(16, 108), Size(7, 135)])
+    func chromaBlocks(block: Int, size: Size) throws {
+        let original = Frame.random(width: size.width, height: size.height, seed: 99 + UInt64(block))
         let frame = original.clone()
-        try Self.pixellate(scale).apply(to: frame)
+        try Self.pixellate(block: block, height: size.height).apply(to: frame)
 
         // Chroma sample (cx, cy) sits at luma (2cx, 2cy).
-        let block = { (cx: Int, cy: Int) in [2 * cx / scale, 2 * cy / scale] }
-        for (filtered, source) in [(frame.u, original.u), (frame.v, original.v)] {
-            let expected = Self.means(of: source, group: block)
-            for cy in 0..<source.height {
-                for cx in 0..<source.width {
-                    #expect(filtered[cx, cy] == expected[block(cx, cy)], "chroma (\(cx), \(cy)) in block \(block(cx, cy))")
-                }
-            }
-        }
+        let group = { (cx: Int, cy: Int) in [2 * cx / block, 2 * cy / block] }
+        #expect(frame.u.samples == Self.expected(original.u, group: group))
+        #expect(frame.v.samples == Self.expected(original.v, group: group))
     }
 
-    @Test("With an even scale every luma block shows one colour", arguments: [2, 4, 8], [Size(17, 11), Size(16, 16)])
-    func evenScaleBlocksHaveOneColour(scale: Int, size: Size) throws {
+    @Test("With an even block size every luma block shows one colour",
+          arguments: [2, 4, 8], [Size(17, 135), Size(16, 108)])
+    func evenBlocksHaveOneColour(block: Int, size: Size) throws {
         let frame = Frame.random(width: size.width, height: size.height, seed: 1234)
-        try Self.pixellate(scale).apply(to: frame)
+        try Self.pixellate(block: block, height: size.height).apply(to: frame)
         var colours: [[Int]: [UInt8]] = [:]
         for y in 0..<size.height {
             for x in 0..<size.width {
                 let colour = [frame.y[x, y], frame.u[x / 2, y / 2], frame.v[x / 2, y / 2]]
-                let key = [x / scale, y / scale]
+                let key = [x / block, y / block]
                 if let seen = colours[key] {
                     #expect(seen == colour, "pixel (\(x), \(y)) differs from the rest of block \(key)")
                 } else {
@@ -74,38 +83,56 @@ struct PixellateFilterTests {
         }
     }
 
-    @Test("Scale 2 on an exact 4×2 frame: hand-checked values")
-    func handCheckedScaleTwo() throws {
-        let frame = Frame.filled(width: 4, height: 2, y: 0, u: 10, v: 20)
+    @Test("Scale 8 on a 4×270 frame (blocks of 2): hand-checked values")
+    func handCheckedBlocksOfTwo() throws {
+        let frame = Frame.filled(width: 4, height: 270, y: 0, u: 10, v: 20)
         // Block 0: 0, 1, 2, 4 → mean 1.75 → 2. Block 1: 10, 11, 20, 20 → 15.25 → 15.
         let luma: [[UInt8]] = [[0, 1, 10, 11], [2, 4, 20, 20]]
         for y in 0..<2 { for x in 0..<4 { frame.y[x, y] = luma[y][x] } }
         frame.u[1, 0] = 30
-        try Self.pixellate(2).apply(to: frame)
-        #expect(frame.y.samples == [2, 2, 15, 15, 2, 2, 15, 15])
+        try Self.pixellate(block: 2, height: 270).apply(to: frame)
+        #expect(Array(frame.y.samples[..<8]) == [2, 2, 15, 15, 2, 2, 15, 15])
+        #expect(frame.y.samples[8...].allSatisfy { $0 == 0 })
         // One chroma sample per 2×2 block: nothing to average.
-        #expect(frame.u.samples == [10, 30])
-        #expect(frame.v.samples == [20, 20])
+        #expect(Array(frame.u.samples[..<2]) == [10, 30])
+        #expect(frame.u.samples[2...].allSatisfy { $0 == 10 })
+        #expect(frame.v.samples.allSatisfy { $0 == 20 })
     }
 
-    @Test("Scale 3 on 7×5: edge blocks cut to fit")
+    @Test("Scale 50 on 7×108 (blocks of 5): edge blocks cut to fit")
     func handCheckedEdgeBlocks() throws {
-        let frame = Frame.filled(width: 7, height: 5, y: 0)
-        for y in 0..<5 { for x in 0..<7 { frame.y[x, y] = UInt8(10 * x + y) } }
-        try Self.pixellate(3).apply(to: frame)
-        // Columns 0–2, 3–5, 6; rows 0–2, 3–4. Block means: x part 10, 40, 60; y part 1, 3.5.
-        let expected: [[UInt8]] = [[11, 41, 61], [14, 44, 64]]   // 3.5 rounds up
-        for y in 0..<5 {
-            for x in 0..<7 {
-                #expect(frame.y[x, y] == expected[y / 3][x / 3], "(\(x), \(y))")
+        let frame = Frame.filled(width: 7, height: 108, y: 0)
+        for y in 0..<108 { for x in 0..<7 { frame.y[x, y] = UInt8(10 * x + y) } }
+        try Self.pixellate(block: 5, height: 108).apply(to: frame)
+        // Columns 0–4 and 5–6: x part 10·2 and 10·5.5. Rows 5k…5k+4: y part 5k + 2; the last
+        // block, rows 105–107: 106.
+        #expect(Array(frame.y.samples[0..<7]) == [22, 22, 22, 22, 22, 57, 57])
+        #expect(Array(frame.y.samples[(9 * 7)..<(10 * 7)]) == [27, 27, 27, 27, 27, 62, 62])
+        #expect(Array(frame.y.samples[(107 * 7)...]) == [126, 126, 126, 126, 126, 161, 161])
+    }
+
+    @Test("The same scale gives blocks in proportion to the height: 4 px at 540 lines, 16 at 2160")
+    func blocksFollowTheHeight() throws {
+        let filter = PixellateFilter(settings: try settings("pixellate", ["scale": 8]))
+        for (height, block) in [(540, 4), (2160, 16)] {
+            let frame = Frame(width: 2, height: height)
+            for y in 0..<height { frame.y.row(y).update(repeating: UInt8(y % 251), count: 2) }
+            filter.apply(to: frame)
+            // Down the first column: runs of `block` equal values, each different from the last.
+            let column = (0..<height).map { frame.y[0, $0] }
+            for y in 0..<height where y % block != 0 {
+                #expect(column[y] == column[y - 1], "row \(y) at \(height) lines")
+            }
+            for y in Swift.stride(from: block, to: height, by: block) {
+                #expect(column[y] != column[y - 1], "row \(y) starts a block at \(height) lines")
             }
         }
     }
 
     @Test("Pixellating twice changes nothing more", arguments: [2, 3, 8])
-    func idempotent(scale: Int) throws {
-        let frame = Frame.random(width: 17, height: 11, seed: 77)
-        let filter = try Self.pixellate(scale)
+    func idempotent(block: Int) throws {
+        let frame = Frame.random(width: 17, height: 135, seed: 77)
+        let filter = try Self.pixellate(block: block, height: 135)
         filter.apply(to: frame)
         let once = frame.samples
         filter.apply(to: frame)
@@ -114,12 +141,12 @@ struct PixellateFilterTests {
 
     @Test("One instance follows frame size changes")
     func sizeChanges() throws {
-        let filter = try Self.pixellate(3)
-        for size in [Size(17, 11), Size(8, 8), Size(7, 5), Size(17, 11), Size(1, 1)] {
+        let filter = try Self.pixellate(block: 3, height: 135)
+        for size in [Size(17, 135), Size(8, 270), Size(7, 5), Size(17, 135), Size(1, 1), Size(9, 1080)] {
             let reused = Frame.random(width: size.width, height: size.height, seed: 5)
             let fresh = reused.clone()
             filter.apply(to: reused)
-            try Self.pixellate(3).apply(to: fresh)
+            try Self.pixellate(block: 3, height: 135).apply(to: fresh)
             #expect(reused.samples == fresh.samples, "\(size)")
         }
     }

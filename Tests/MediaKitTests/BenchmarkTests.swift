@@ -27,7 +27,8 @@ import Testing
     @Test func appliesTheFilter() throws {
         var benchmark = Benchmark(input: .file(try Self.clip()))
         let plain = try benchmark.run()
-        benchmark.filter = FilterChain(try FilterSettings(name: "pixellate", parameters: ["scale": 16]))
+        // Scale 100 (1080p pixels) is blocks of 13 on the 144-line clip.
+        benchmark.filter = FilterChain(try FilterSettings(name: "pixellate", parameters: ["scale": 100]))
         let pixellated = try benchmark.run()
         #expect(pixellated.bytesPerFrame < plain.bytesPerFrame * 0.8, "flat blocks compress better")
     }

@@ -1,5 +1,10 @@
-/// CIPixellate: replaces each `scale`×`scale` block, aligned to the frame's top-left corner, by
-/// its mean colour. Blocks at the right and bottom edges are cut to fit.
+/// CIPixellate: replaces each block, aligned to the frame's top-left corner, by its mean colour.
+/// Blocks at the right and bottom edges are cut to fit.
+///
+/// `scale` is the block size in pixels of a 1080-line frame: in this frame's pixels it is
+/// `scale × height / 1080`, rounded, and at least 1 (see ``blockSize(in:)``). Scale 1, the
+/// minimum, leaves the picture unchanged at every size (at 2160 lines it would otherwise be
+/// blocks of 2).
 ///
 /// Chroma is averaged over the chroma samples whose top-left luma pixel falls inside the block.
 /// At even scales every block is one colour; at odd scales a chroma sample (two pixels wide)
@@ -10,7 +15,8 @@ public final class PixellateFilter: FrameFilter {
         params: [ParameterDescriptor(name: "scale", label: "Scale", type: .integer, default: 8, min: 1, max: 100,
                                      step: 1, identity: 1)])
 
-    public let blockSize: Int
+    /// The block size in pixels of a 1080-line frame.
+    public let scale: Double
     /// Block edges along each axis for the current frame size: luma x, luma y, chroma x, chroma y.
     private var edges = BlockEdges()
     /// Per-column sums of one band of rows, and the band's output row (one plane row wide).
@@ -18,7 +24,12 @@ public final class PixellateFilter: FrameFilter {
     private var bandRow: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
 
     public init(settings: FilterSettings) {
-        blockSize = Int(settings["scale"])
+        scale = settings["scale"]
+    }
+
+    /// The block size in `frame`'s pixels (1: the picture is left as it is).
+    public func blockSize(in frame: Frame) -> Int {
+        scale <= 1 ? 1 : max(1, Int(frame.pixels(fromReference: scale).rounded()))
     }
 
     deinit {
@@ -27,7 +38,9 @@ public final class PixellateFilter: FrameFilter {
     }
 
     public func apply(to frame: Frame) {
+        let blockSize = blockSize(in: frame)
         guard blockSize > 1 else { return }
+        // The block size follows the height, so the edges' size key covers it.
         edges.update(for: frame, blockSize: blockSize)
         if columnSums.count < frame.width {
             columnSums.deallocate()

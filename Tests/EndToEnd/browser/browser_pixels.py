@@ -19,6 +19,12 @@ def mean_channels(rgb: np.ndarray) -> tuple[float, float, float]:
     return tuple(float(v) for v in rgb.reshape(-1, 3).mean(axis=0))
 
 
+def block_size(scale: float, height: int) -> int:
+    """Pixellate's block in pixels: `scale` is in pixels of a 1080-line frame (rounded half up, at
+    least 1; scale 1 is off)."""
+    return 1 if scale <= 1 else max(1, int(scale * height / 1080 + 0.5))
+
+
 def block_contrast(rgb: np.ndarray, block: int) -> float:
     """How blocky the picture is on a grid of `block` px from the top-left corner: the mean step
     between neighbours across block edges over the mean step inside blocks. About 1 for an

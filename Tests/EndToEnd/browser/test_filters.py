@@ -96,15 +96,23 @@ def test_pixellate_gives_uniform_blocks(file_server, open_page, artifacts):
 
     page.choose_filter("pixellate")
     scale = page.state()["filter"]["params"]["scale"]
-    assert scale == 8  # the catalog's default
-    after = page.wait_pixels(lambda rgb: (px.block_contrast(rgb, scale) > 8,
-                                          f"block contrast {px.block_contrast(rgb, scale):.2f}"),
+    assert scale == 8  # the catalog's default, in 1080p pixels
+    # Scale is in 1080p pixels: blocks of 3 on the 360-line clip, too small to survive JPEG
+    # well enough for the checks below, which use scale 24: blocks of 8.
+    assert px.block_size(scale, before.shape[0]) == 3
+    page.wait_pixels(lambda rgb: (px.estimated_block_size(rgb) == 3,
+                                  f"estimated block size {px.estimated_block_size(rgb)}"),
+                     message="blocks of 3 px at the default scale")
+    page.raw_send('{"type": "setParams", "params": {"scale": 24}}')
+    block = px.block_size(24, before.shape[0])
+    after = page.wait_pixels(lambda rgb: (px.block_contrast(rgb, block) > 8,
+                                          f"block contrast {px.block_contrast(rgb, block):.2f}"),
                              message="a pixellated picture")
-    assert px.estimated_block_size(after) == scale
+    assert px.estimated_block_size(after) == block
     # Inside each block the picture is flat (up to JPEG noise).
     y = px.luma(after)
-    blocks = y[: y.shape[0] // scale * scale, : y.shape[1] // scale * scale]
-    blocks = blocks.reshape(blocks.shape[0] // scale, scale, blocks.shape[1] // scale, scale)
+    blocks = y[: y.shape[0] // block * block, : y.shape[1] // block * block]
+    blocks = blocks.reshape(blocks.shape[0] // block, block, blocks.shape[1] // block, block)
     spread = blocks.max(axis=(1, 3)) - blocks.min(axis=(1, 3))
     assert np.median(spread) <= 6, f"blocks should be uniform, median spread {np.median(spread)}"
     save_screenshot(page, artifacts, "pixellate")
@@ -128,9 +136,10 @@ def test_comic_inks_edges_and_posterizes(file_server, open_page, artifacts):
 
 def test_slider_sends_throttled_params_and_the_picture_follows(file_server, open_page):
     page = open_page(file_server)
-    paused_baseline(page)
+    height = paused_baseline(page).shape[0]
     page.choose_filter("pixellate")
-    page.wait_pixels(lambda rgb: px.block_contrast(rgb, 8) > 8, message="pixellate at 8")
+    first = px.block_size(8, height)
+    page.wait_pixels(lambda rgb: px.estimated_block_size(rgb) == first, message=f"pixellate at 8: blocks of {first}")
     slider = page.find('input[data-param="scale"]')
 
     drag(page, slider, 0.15, 0.35, steps=24)
@@ -140,15 +149,16 @@ def test_slider_sends_throttled_params_and_the_picture_follows(file_server, open
     sent = page.wait_sent_settled("setParams")
     assert_throttled(sent, "setParams")
     value = sent[-1]["params"]["scale"]
-    assert 10 <= value <= 45 and value % 8 != 0, value
+    block = px.block_size(value, height)
+    assert 10 <= value <= 45 and block != first, value
     assert int(slider.get_attribute("value")) == value
 
     state = page.wait_state(lambda s: s["filter"]["params"]["scale"] == value, message=f"scale {value}")
     assert state["filter"]["name"] == "pixellate"
     assert page.text('output[for="param-pixellate-scale"]') == str(value)
-    page.wait_pixels(lambda rgb: (px.estimated_block_size(rgb) == value,
+    page.wait_pixels(lambda rgb: (px.estimated_block_size(rgb) == block,
                                   f"estimated block size {px.estimated_block_size(rgb)}"),
-                     message=f"blocks of {value} px")
+                     message=f"blocks of {block} px (scale {value})")
 
 
 def test_reset_restores_defaults(file_server, open_page):
