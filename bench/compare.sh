@@ -133,7 +133,10 @@ for f in json.load(sys.stdin)['filters']:
         distortion) budget=12 ;;
         *) budget=5 ;;
     esac
-    [ "$name" = motionBlur ] && budget=12  # a blur along any direction, radius-independent
+    case $name in
+        motionBlur) budget=12 ;;  # a blur along any direction, radius-independent
+        hexagonalPixellate|crystallize|pointillize) budget=12 ;;  # cells
+    esac
     # shellcheck disable=SC2086  # $params is a list of words
     json=$("$BIN" bench --json --input "$path" --filter "$name" $params --frames 120)
     check "$(printf '%-20s %-16s' "$name" "$category")" "$(python3 -c "import json,sys; print(f\"{json.loads(sys.argv[1])['filterMs']:.2f}\")" "$json")" "<=" "$budget"

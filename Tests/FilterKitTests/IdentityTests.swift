@@ -69,6 +69,29 @@ struct IdentityTests {
         #expect(frame.samples == original.samples)
     }
 
+    /// The cell filters' centre has no identity, so they are not in `identitySettings`: at the
+    /// identity of their size parameter (the minimum, 1) any centre leaves frames unchanged, even
+    /// where one 1080p pixel is more than one pixel.
+    @Test("Cell filters at their smallest size leave frames unchanged whatever the centre",
+          arguments: ["hexagonalPixellate", "crystallize", "pointillize"],
+          [Size(17, 11), Size(2, 2), Size(1, 1), Size(5, 2160), Size(3, 4321)])
+    func cellFiltersAtTheirSmallestSize(name: String, size: Size) throws {
+        let descriptor = try #require(FilterCatalog.standard.descriptor(named: name))
+        let length = try #require(descriptor.params.first { $0.identity != nil })
+        #expect(length.identity == length.min && length.name != "centerX")
+        for (x, y) in [(0.5, 0.5), (0, 1), (0.13, 0.71)] {
+            let original = Frame.random(width: size.width, height: size.height, seed: 4)
+            let frame = original.clone()
+            let values = [length.name: length.identity!, "centerX": x, "centerY": y]
+            FilterCatalog.standard.makeFilter(try settings(name, values)).apply(to: frame)
+            #expect(frame.samples == original.samples, "\(name) at \(values) on \(size)")
+            // One step up does change a frame of 1080 lines or more.
+            guard size.height >= 1080 else { continue }
+            FilterCatalog.standard.makeFilter(try settings(name, [length.name: length.identity! + length.step])).apply(to: frame)
+            #expect(frame.samples != original.samples, "\(name) one step above its identity on \(size)")
+        }
+    }
+
     @Test("Non-identity settings do change frames (the identity tests can fail)")
     func nonIdentityChanges() throws {
         // Pixellate's scale is in 1080p pixels: the step next to its identity needs 1080 lines.

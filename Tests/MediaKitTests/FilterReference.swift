@@ -1,5 +1,6 @@
 import FilterKit
 import Foundation
+import Testing
 
 /// One testsrc2 picture, and what an ffmpeg filter makes of exactly the same samples: the
 /// reference our filters are compared with (see the *ReferenceTests).
@@ -11,8 +12,10 @@ struct FilterReference {
     let width: Int
     let height: Int
 
-    /// ffmpeg is told the samples are plain yuv420p on both sides, so it converts nothing.
-    init(width: Int, height: Int, ffmpegFilter: String) throws {
+    /// ffmpeg is told the samples are plain yuv420p on both sides, so it converts nothing; a
+    /// filter that works on RGB (colorchannelmixer) needs `yuvj420p`, so that ffmpeg converts
+    /// them as the full-range samples they are.
+    init(width: Int, height: Int, ffmpegFilter: String, pixelFormat: String = "yuv420p") throws {
         self.width = width
         self.height = height
         source = try TestClips.ffmpeg(TestClips.lavfi(width: width, height: height, rate: 1, duration: 1)
@@ -21,9 +24,19 @@ struct FilterReference {
         try Data(source).write(to: URL(fileURLWithPath: input))
         defer { try? FileManager.default.removeItem(atPath: input) }
         expected = try TestClips.ffmpeg([
-            "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)", "-i", input,
-            "-vf", ffmpegFilter, "-f", "rawvideo", "-pix_fmt", "yuv420p", "-",
+            "-f", "rawvideo", "-pix_fmt", pixelFormat, "-s", "\(width)x\(height)", "-i", input,
+            "-vf", ffmpegFilter, "-f", "rawvideo", "-pix_fmt", pixelFormat, "-",
         ])
+    }
+
+    /// PSNR (dB, all three planes) against `expected` of `source` through our filter as
+    /// `settings` say, and of `source` unfiltered (a filter must move towards the reference).
+    func psnr(of settings: FilterSettings, catalog: FilterCatalog) throws -> (filtered: Double, unfiltered: Double) {
+        let frame = frame()
+        catalog.makeFilter(settings).apply(to: frame)
+        let actual = frame.y.bytes + frame.u.bytes + frame.v.bytes
+        try #require(actual.count == expected.count)
+        return (MediaKitTests.psnr(actual, expected), MediaKitTests.psnr(source, expected))
     }
 
     /// A frame holding `source`.

@@ -28,7 +28,8 @@ public struct FilterCatalog: Sendable {
         Entry(InstantFilter.self),
         Entry(GaussianBlurFilter.self), Entry(BoxBlurFilter.self), Entry(MotionBlurFilter.self),
         Entry(SharpenFilter.self), Entry(UnsharpMaskFilter.self),
-        Entry(PixellateFilter.self), Entry(ComicFilter.self), Entry(VignetteFilter.self),
+        Entry(PixellateFilter.self), Entry(HexagonalPixellateFilter.self), Entry(CrystallizeFilter.self),
+        Entry(PointillizeFilter.self), Entry(ComicFilter.self), Entry(VignetteFilter.self),
         Entry(EdgesFilter.self), Entry(EdgeWorkFilter.self), Entry(BloomFilter.self), Entry(GloomFilter.self),
         Entry(TwirlFilter.self), Entry(BumpFilter.self), Entry(PinchFilter.self), Entry(KaleidoscopeFilter.self),
     ])

@@ -1,0 +1,88 @@
+/// The machinery shared by the cell filters (hexagonalPixellate, crystallize, pointillize): every
+/// cell of a ``CellLayout`` takes the mean colour of the input samples it covers — luma averaged
+/// over the cell's luma samples, chroma over the chroma samples whose centres lie in the cell —
+/// and the background, if the layout has one, a fixed colour.
+///
+/// The cells' size is one length parameter, in pixels of a 1080-line frame, whose minimum, 1,
+/// leaves the picture unchanged at every frame size; they are placed relative to the
+/// `centerX`/`centerY` point.
+///
+/// The run maps (``CellRuns``, one for luma, one for chroma) and the colour tables are built on
+/// the first frame and rebuilt only when the frame size changes: the layout depends on the frame
+/// only through its size. A frame is two stages: ``gather(_:)`` reads the whole frame into the
+/// per-frame colour tables, then ``paint(_:lumaRows:)`` writes any band of rows from them.
+final class CellPainter {
+    /// The cells' size parameter, in pixels of a 1080-line frame.
+    let length: Double
+    /// The `centerX`/`centerY` fractions.
+    let center: (x: Double, y: Double)
+    /// The background colour (Y, Cb, Cr), for layouts with a background.
+    let background: (y: UInt8, u: UInt8, v: UInt8)
+
+    private var luma = CellRuns()
+    private var chroma = CellRuns()
+    private var size = (width: 0, height: 0)
+    /// Per cell (the background last): a sum scratch, then the mean Y, Cb and Cr.
+    private var sums: UnsafeMutableBufferPointer<UInt32> = .init(start: nil, count: 0)
+    private var means: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
+
+    /// A painter for `settings`, whose cell size is the parameter named `length`.
+    init(_ settings: FilterSettings, length: String, background: (y: UInt8, u: UInt8, v: UInt8) = (0, 128, 128)) {
+        self.length = settings[length]
+        center = (settings["centerX"], settings["centerY"])
+        self.background = background
+    }
+
+    deinit {
+        sums.deallocate()
+        means.deallocate()
+    }
+
+    /// Filters `frame` in place with the cells `layout(length, origin)` gives for the length in
+    /// this frame's pixels and the centre point (asked only when the frame size changes).
+    func apply<Layout: CellLayout>(to frame: Frame, layout: (_ length: Double, _ origin: (x: Double, y: Double)) -> Layout) {
+        guard length > 1 else { return }
+        if size != (frame.width, frame.height) {
+            rebuild(for: frame, layout: layout(frame.pixels(fromReference: length),
+                                               frame.point(atFractionX: center.x, y: center.y)))
+        }
+        gather(frame)
+        paint(frame, lumaRows: 0..<frame.height)
+    }
+
+    private func rebuild(for frame: Frame, layout: some CellLayout) {
+        size = (frame.width, frame.height)
+        luma = CellRuns(layout: layout,
+                        columnCentres: CellRuns.centres(lumaLength: frame.width, subsampling: 1),
+                        rowCentres: CellRuns.centres(lumaLength: frame.height, subsampling: 1))
+        chroma = CellRuns(layout: layout,
+                          columnCentres: CellRuns.centres(lumaLength: frame.width, subsampling: 2),
+                          rowCentres: CellRuns.centres(lumaLength: frame.height, subsampling: 2))
+        let cells = layout.cellCount + 1
+        sums.deallocate()
+        means.deallocate()
+        sums = .allocate(capacity: cells)
+        means = .allocate(capacity: 3 * cells)
+        means.initialize(repeating: 0)
+        means[cells - 1] = background.y
+        means[2 * cells - 1] = background.u
+        means[3 * cells - 1] = background.v
+    }
+
+    /// Stage 1: the mean colour of every cell of `frame`, which must not change until painted.
+    func gather(_ frame: Frame) {
+        let cells = sums.count, means = means.baseAddress!, sums = sums.baseAddress!
+        luma.average(frame.y, sums: sums, into: means)
+        chroma.average(frame.u, sums: sums, into: means + cells)
+        chroma.average(frame.v, sums: sums, into: means + 2 &* cells)
+    }
+
+    /// Stage 2: paints luma rows `lumaRows` and the chroma rows they start.
+    func paint(_ frame: Frame, lumaRows: Range<Int>) {
+        let cells = sums.count, means = UnsafePointer(means.baseAddress!)
+        let chromaRows = ((lumaRows.lowerBound &+ 1) &>> 1)..<((lumaRows.upperBound &+ 1) &>> 1)
+        luma.paint(frame.y, rows: lumaRows, from: means)
+        chroma.paint(frame.u, rows: chromaRows, from: means + cells)
+        chroma.paint(frame.v, rows: chromaRows, from: means + 2 &* cells)
+    }
+}

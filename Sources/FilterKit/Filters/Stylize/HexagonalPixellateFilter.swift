@@ -1,0 +1,20 @@
+/// CIHexagonalPixellate: the picture as regular hexagons (``HexagonalLattice``), each of its mean
+/// colour (see ``CellPainter``), one hexagon centred on (`centerX`, `centerY`).
+///
+/// `scale` is the distance between neighbouring hexagon centres (the width across the flat
+/// sides) in pixels of a 1080-line frame. Scale 1, the minimum, leaves the picture unchanged.
+public final class HexagonalPixellateFilter: FrameFilter {
+    public static let descriptor = FilterDescriptor.cells(name: "hexagonalPixellate", label: "Hexagonal Pixellate",
+                                                          lengthName: "scale", lengthLabel: "Scale", default: 8)
+    private let painter: CellPainter
+
+    public init(settings: FilterSettings) {
+        painter = CellPainter(settings, length: "scale")
+    }
+
+    public func apply(to frame: Frame) {
+        painter.apply(to: frame) { scale, origin in
+            HexagonalLattice(spacing: scale, origin: origin, width: frame.width, height: frame.height)
+        }
+    }
+}
