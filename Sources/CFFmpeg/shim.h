@@ -10,6 +10,7 @@
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/opt.h>
 
 /// `AVERROR(e)`: the negative FFmpeg error code for a POSIX errno value.
 static inline int CFFmpeg_AVERROR(int posixError) { return AVERROR(posixError); }
@@ -28,6 +29,9 @@ static inline int64_t CFFmpeg_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
 
 /// `AV_TIME_BASE_Q`: the time base of `AVFormatContext.duration` and `av_seek_frame(…, -1, …)`.
 static inline AVRational CFFmpeg_AV_TIME_BASE_Q(void) { return AV_TIME_BASE_Q; }
+
+/// `AV_CODEC_FLAG_GLOBAL_HEADER`: extradata in the container header (mp4 wants it).
+static inline int CFFmpeg_AV_CODEC_FLAG_GLOBAL_HEADER(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
 
 /// `av_log` is variadic: this logs a preformatted message.
 static inline void CFFmpeg_av_log(void *context, int level, const char *message) {

@@ -11,6 +11,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case seekFailed(input: String, seconds: Double, reason: String)
     case endOfStream(input: String)
     case encodeFailed(reason: String)
+    case recordFailed(path: String, reason: String)
     case invalidInput(String)
 
     public var description: String {
@@ -22,7 +23,8 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case .notSeekable(let input): "\(input) is a live source and cannot seek"
         case .seekFailed(let input, let seconds, let reason): "cannot seek \(input) to \(seconds) s: \(reason)"
         case .endOfStream(let input): "\(input) ended before any frame could be decoded"
-        case .encodeFailed(let reason): "JPEG encoding failed: \(reason)"
+        case .encodeFailed(let reason): "encoding failed: \(reason)"
+        case .recordFailed(let path, let reason): "cannot record \(path): \(reason)"
         case .invalidInput(let message): message
         }
     }

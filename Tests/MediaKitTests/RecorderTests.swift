@@ -1,0 +1,150 @@
+import FilterKit
+import Foundation
+@testable import MediaKit
+import Synchronization
+import Testing
+
+/// The recorder with real FFmpeg (libx264, the mp4 muxer) into real files, read back with the
+/// decoder: duration, pictures, limits, and what it does when the encoder falls behind.
+@Suite struct RecorderTests {
+    /// A fresh, empty recordings folder for one test.
+    static func folder(_ name: String) -> String {
+        let path = TestClips.path("recordings-\(name)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Test-pattern frames of `width × height`.
+    static func pattern(width: Int = 320, height: Int = 240) throws -> any VideoSource {
+        try InputSpec.testPattern(width: width, height: height, rate: 30).open()
+    }
+
+    /// Offers a test-pattern frame every `interval` for `seconds`; the first frame offered and
+    /// how many were.
+    @discardableResult
+    static func feed(_ recorder: Recorder, from source: any VideoSource, seconds: Double,
+                     interval: Duration = .milliseconds(33)) throws -> (first: Frame, count: Int) {
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        let first = Frame(width: frame.width, height: frame.height)
+        let clock = ContinuousClock()
+        let end = clock.now + .milliseconds(Int64(seconds * 1000))
+        var count = 0
+        while clock.now < end {
+            _ = try source.read(into: frame)
+            if count == 0 { first.copy(from: frame) }
+            recorder.record(frame, filtered: true)
+            count += 1
+            if interval > .zero { usleep(UInt32(interval.seconds * 1e6)) }
+        }
+        return (first, count)
+    }
+
+    @Test func recordsPlayableH264OfTheRecordedLength() throws {
+        let directory = Self.folder("length")
+        let source = try Self.pattern()
+        let recorder = Recorder(width: 320, height: 240, frameRate: 30, options: RecorderOptions(directory: directory))
+        let started = try recorder.start(filtered: true)
+        #expect(started.encoder == "libx264")
+        #expect(recorder.wants(filtered: true) && !recorder.wants(filtered: false))
+        let (first, offered) = try Self.feed(recorder, from: source, seconds: 1.5)
+        let status = try #require(recorder.stop())
+        #expect(!recorder.status.isActive && status.error == nil && status.droppedFrames == 0)
+        let name = try #require(status.name)
+        #expect(name.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.mp4/) != nil, "\(name)")
+        let path = directory + "/" + name
+        #expect(status.bytes == (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64))
+
+        let playback = try InputSpec.file(path).open()
+        #expect(playback.info.codec == "h264" && playback.info.width == 320 && playback.info.height == 240)
+        let duration = try #require(playback.info.duration)
+        #expect(abs(duration - 1.5) < 0.2, "recorded 1.5 s, the file lasts \(duration) s")
+        let decoded = Frame(width: 320, height: 240)
+        #expect(try playback.read(into: decoded))
+        // Full range in, full range out: the picture comes back as it went in.
+        let quality = psnr(decoded.y.bytes, first.y.bytes)
+        #expect(quality > 30, "luma PSNR \(formatted(quality)) dB")
+        var frames = 1
+        while try playback.read(into: decoded) { frames += 1 }
+        #expect(frames == offered, "\(offered) frames recorded, \(frames) in the file")
+    }
+
+    @Test func refusesASecondRecordingAndStopsOnce() throws {
+        let recorder = Recorder(width: 160, height: 120, frameRate: 30,
+                                options: RecorderOptions(directory: Self.folder("twice")))
+        try recorder.start(filtered: false)
+        #expect(recorder.wants(filtered: false))
+        #expect(throws: MediaError.self) { try recorder.start(filtered: true) }
+        #expect(recorder.stop() != nil)
+        #expect(recorder.stop() == nil)
+    }
+
+    @Test func refusesToStartWhenFreeSpaceIsShort() throws {
+        var options = RecorderOptions(directory: Self.folder("space"))
+        options.minimumFreeBytes = .max
+        let recorder = Recorder(width: 160, height: 120, frameRate: 30, options: options)
+        do {
+            try recorder.start(filtered: true)
+            Issue.record("started with less free space than the minimum")
+        } catch {
+            #expect(error.description.contains("MB free"), "\(error)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: options.directory).isEmpty)
+    }
+
+    @Test func stopsByItselfAtTheSizeLimitLeavingAPlayableFile() throws {
+        var options = RecorderOptions(directory: Self.folder("limit"))
+        options.maximumBytes = 150_000
+        let ended = Mutex<RecordingStatus?>(nil)
+        let recorder = Recorder(width: 640, height: 360, frameRate: 30, options: options) { status in
+            ended.withLock { $0 = status }
+        }
+        try recorder.start(filtered: true)
+        let source = try Self.pattern(width: 640, height: 360)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ended.withLock({ $0 }) == nil && ContinuousClock.now < deadline {
+            try Self.feed(recorder, from: source, seconds: 0.2)
+        }
+        let status = try #require(ended.withLock { $0 })
+        #expect(status.error?.contains("size limit") == true, "\(status)")
+        #expect(status.bytes >= 150_000)
+        #expect(!recorder.status.isActive && recorder.status.error == status.error)
+        #expect(!recorder.wants(filtered: true))
+        let playback = try InputSpec.file(options.directory + "/" + status.name!).open()
+        let frame = Frame(width: 640, height: 360)
+        #expect(try playback.read(into: frame))
+        // And the next recording starts.
+        try recorder.start(filtered: true)
+        #expect(recorder.status.isActive && recorder.status.error == nil)
+        recorder.stop()
+    }
+
+    @Test func dropsRecordingFramesInsteadOfWaiting() throws {
+        var options = RecorderOptions(directory: Self.folder("drop"))
+        options.queueCapacity = 1
+        options.preset = "medium"
+        let recorder = Recorder(width: 1280, height: 720, frameRate: 30, options: options)
+        try recorder.start(filtered: true)
+        let source = try Self.pattern(width: 1280, height: 720)
+        let frame = Frame(width: 1280, height: 720)
+        _ = try source.read(into: frame)
+        let clock = ContinuousClock()
+        var slowest: Duration = .zero
+        for _ in 0..<60 {
+            let start = clock.now
+            recorder.record(frame, filtered: true)
+            slowest = max(slowest, start.duration(to: clock.now))
+        }
+        let status = try #require(recorder.stop())
+        #expect(status.droppedFrames > 0)
+        #expect(slowest < .milliseconds(20), "an offer took \(slowest)")
+    }
+
+    @Test func namesDoNotCollide() throws {
+        let directory = Self.folder("names")
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let first = Recorder.newName(in: directory, now: now)
+        #expect(first == "2026-11-18T11-06-40Z.mp4")
+        #expect(FileManager.default.createFile(atPath: directory + "/" + first, contents: Data()))
+        #expect(Recorder.newName(in: directory, now: now) == "2026-11-18T11-06-40Z-2.mp4")
+    }
+}
