@@ -23,6 +23,14 @@ public enum ClientCommand: Sendable, Equatable {
     /// At most `window` unacknowledged frames in flight, 0…16; 0 turns acknowledgements off.
     case flow(window: Int)
     case auth(token: String)
+    /// Start (`true`) or stop recording; `filtered` (default true) records the filtered frames,
+    /// else the source's.
+    case record(start: Bool, filtered: Bool)
+    /// Switch the session's source to a file of the library: `recordings/NAME` or `media/PATH`.
+    /// Not yet checked: the library resolves it.
+    case open(source: String)
+    /// Delete a recording: `recordings/NAME`. Not yet checked: the library resolves it.
+    case delete(source: String)
 
     /// The largest ``flow(window:)``.
     public static let maximumWindow = 16

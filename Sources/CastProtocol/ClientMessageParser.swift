@@ -11,7 +11,8 @@ public enum ClientMessageParser {
     public static let maximumSize = 64 * 1024
 
     /// The command names, in the order messages list them.
-    static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "frameAck", "flow", "auth"]
+    static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "frameAck", "flow", "auth", "record",
+                                "open", "delete"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -81,6 +82,13 @@ public enum ClientMessageParser {
             return .flow(window: try command.integer("window", in: 0...ClientCommand.maximumWindow))
         case "auth":
             return .auth(token: try command.string("token"))
+        case "record":
+            let action = try command.choice("action", of: ["start", "stop"])
+            return .record(start: action == "start", filtered: try command.boolean("filtered") ?? true)
+        case "open":
+            return .open(source: try command.string("source"))
+        case "delete":
+            return .delete(source: try command.string("source"))
         default:
             throw ProtocolError(code: .unknownType, message: "unknown message type \(typeValue.summary) (\(known))")
         }

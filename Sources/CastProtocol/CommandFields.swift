@@ -14,6 +14,22 @@ struct CommandFields {
         return text
     }
 
+    /// One of `choices` (a string); another string is out of range.
+    func choice(_ key: String, of choices: [String]) throws(ProtocolError) -> String {
+        let expected = "one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
+        let value = try required(key, expected)
+        guard case .string(let text) = value else { throw invalidArgument(key, expected, got: value) }
+        guard choices.contains(text) else { throw outOfRange(key, expected, got: value) }
+        return text
+    }
+
+    /// An optional boolean: nil when absent.
+    func boolean(_ key: String) throws(ProtocolError) -> Bool? {
+        guard let value = fields[key] else { return nil }
+        guard case .bool(let flag) = value else { throw invalidArgument(key, "true or false", got: value) }
+        return flag
+    }
+
     /// A finite number ≥ `minimum`.
     func number(_ key: String, atLeast minimum: Double, _ expected: String) throws(ProtocolError) -> Double {
         let value = try required(key, expected)

@@ -20,4 +20,14 @@ public enum ErrorCode: String, Sendable, Codable {
     case unauthorized
     /// The client sent commands faster than the server accepts them.
     case rateLimited = "rate_limited"
+    /// `open` or `delete` named something outside the recordings and media folders: an absolute
+    /// path, `..`, a hidden file, a symlink that leads out, a URL.
+    case forbidden
+    /// `open` or `delete` named a file that does not exist.
+    case notFound = "not_found"
+    /// `open` named a file that cannot be played (not a video, no decoder).
+    case openFailed = "open_failed"
+    /// A recording could not start (one is running, free space is short, no encoder), or one
+    /// stopped by itself (size limit, free space, a write error).
+    case recordingFailed = "recording_failed"
 }

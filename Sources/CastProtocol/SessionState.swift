@@ -4,7 +4,7 @@ import FilterKit
 /// and `GET /api/state`.
 ///
 /// Encodes as `{"source":{…},"playing":…,"position":…,"duration":…,"filter":{"name":…,"params":{…}},
-/// "chain":[{"name":…,"params":{…}},…],"viewers":…,"fps":…}` with every key always present: `filter` is
+/// "chain":[{"name":…,"params":{…}},…],"viewers":…,"fps":…,"recording":{…}}` with every key always present: `filter` is
 /// the chain's first link (`none` for the empty chain) for clients that know one filter only: `duration` is `null` for live sources. Numbers that are not
 /// finite (a rate measured over no time, say) encode as 0, or as `null` where null is allowed,
 /// rather than making the message unencodable.
@@ -20,9 +20,10 @@ public struct SessionState: Sendable, Equatable, Encodable {
     public var viewers: Int
     /// Frames per second actually delivered, measured by the server.
     public var fps: Double
+    public var recording: RecordingState
 
     public init(source: SourceState, playing: Bool, position: Double, duration: Double?,
-                filter: FilterChain, viewers: Int, fps: Double) {
+                filter: FilterChain, viewers: Int, fps: Double, recording: RecordingState = RecordingState()) {
         self.source = source
         self.playing = playing
         self.position = position
@@ -30,10 +31,11 @@ public struct SessionState: Sendable, Equatable, Encodable {
         self.filter = filter
         self.viewers = viewers
         self.fps = fps
+        self.recording = recording
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, playing, position, duration, filter, chain, viewers, fps
+        case source, playing, position, duration, filter, chain, viewers, fps, recording
     }
 
     /// One link as `{"name":…,"params":{…}}`.
@@ -57,5 +59,6 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(filter.links.map(Link.init), forKey: .chain)
         try container.encode(viewers, forKey: .viewers)
         try container.encode(fps.isFinite ? fps : 0, forKey: .fps)
+        try container.encode(recording, forKey: .recording)
     }
 }

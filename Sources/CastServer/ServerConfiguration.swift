@@ -23,6 +23,12 @@ public struct ServerConfiguration: Sendable {
     public var allowedOrigins: [String] = []
     public var maxClients = 200
     public var playback = PlaybackOptions()
+    /// Where recordings go (`--recordings`), the size limit and the free-space minimum.
+    public var recording = RecorderOptions(directory: "recordings")
+    /// Start recording (the filtered frames) at once (`--record`).
+    public var recordAtStart = false
+    /// Files clients may also open, read-only (`--media-dir`).
+    public var mediaDirectory: String?
 
     public init(webRoot: String) {
         self.webRoot = webRoot

@@ -53,6 +53,15 @@ struct Accepted: Sendable, CustomStringConvertible {
         Accepted(#"{"type":"flow","window":4.0}"#, .flow(window: 4)),
         Accepted(#"{"type":"auth","token":"s3cret"}"#, .auth(token: "s3cret")),
         Accepted(#"{"type":"auth","token":"","id":0}"#, id: .number(0), .auth(token: "")),
+        Accepted(#"{"type":"record","action":"start"}"#, .record(start: true, filtered: true)),
+        Accepted(#"{"type":"record","action":"start","filtered":false,"id":"r"}"#, id: .string("r"),
+                 .record(start: true, filtered: false)),
+        Accepted(#"{"type":"record","action":"stop"}"#, .record(start: false, filtered: true)),
+        Accepted(#"{"type":"open","source":"recordings/2026-11-30T10-15-02Z.mp4"}"#,
+                 .open(source: "recordings/2026-11-30T10-15-02Z.mp4")),
+        // Paths are the library's to check, not the parser's.
+        Accepted(#"{"type":"open","source":"../etc/passwd"}"#, .open(source: "../etc/passwd")),
+        Accepted(#"{"type":"delete","source":"recordings/a.mp4","id":3}"#, id: .number(3), .delete(source: "recordings/a.mp4")),
         // Unknown fields are ignored, whatever they hold.
         Accepted(#"{"type":"play","future":{"nested":[1,{"deep":null}],"flag":true},"extra":"x"}"#, .play),
         Accepted(#"{"v":2,"type":"seek","position":1,"precise":false}"#, .seek(position: 1)),

@@ -91,6 +91,13 @@ struct Rejected: Sendable, CustomStringConvertible {
         Rejected(#"{"type":"flow"}"#, .invalidArgument, mentions: ["flow.window"]),
         Rejected(#"{"type":"auth","token":42}"#, .invalidArgument, mentions: ["auth.token"]),
         Rejected(#"{"type":"auth"}"#, .invalidArgument, mentions: ["auth.token"]),
+        Rejected(#"{"type":"record"}"#, .invalidArgument, mentions: ["record.action", "required", "\"start\""]),
+        Rejected(#"{"type":"record","action":1}"#, .invalidArgument, mentions: ["record.action"]),
+        Rejected(#"{"type":"record","action":"start","filtered":"yes"}"#, .invalidArgument,
+                 mentions: ["record.filtered", "true or false"]),
+        Rejected(#"{"type":"open"}"#, .invalidArgument, mentions: ["open.source", "required"]),
+        Rejected(#"{"type":"open","source":["a"]}"#, .invalidArgument, mentions: ["open.source"]),
+        Rejected(#"{"type":"delete","source":null}"#, .invalidArgument, mentions: ["delete.source"]),
         // An id that is neither a string nor a number cannot be echoed, so the error has none.
         Rejected(#"{"type":"play","id":true}"#, .invalidArgument, mentions: ["id"]),
         Rejected(#"{"type":"play","id":{"n":1}}"#, .invalidArgument, mentions: ["id"]),
@@ -113,6 +120,8 @@ struct Rejected: Sendable, CustomStringConvertible {
         Rejected(#"{"type":"seek","position":-0.001}"#, .outOfRange, mentions: ["seek.position"]),
         Rejected(#"{"type":"seek","position":1e999}"#, .outOfRange, mentions: ["seek.position", "finite"]),
         Rejected(#"{"type":"seek","position":-1e999}"#, .outOfRange, mentions: ["seek.position"]),
+        Rejected(#"{"type":"record","action":"pause","id":"r"}"#, .outOfRange, id: .string("r"),
+                 mentions: ["record.action", "\"start\", \"stop\"", "\"pause\""]),
     ]
 }
 

@@ -19,7 +19,8 @@ struct ServerMessageTests {
         return try #require(json as? [String: Any])
     }
 
-    static let stateKeys: Set = ["source", "playing", "position", "duration", "filter", "chain", "viewers", "fps"]
+    static let stateKeys: Set = ["source", "playing", "position", "duration", "filter", "chain", "viewers", "fps", "recording"]
+    static let recordingKeys: Set = ["active", "name", "filtered", "elapsed", "bytes", "droppedFrames", "encoder", "error"]
     static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps"]
 
     @Test func stateHasTheDocumentedKeys() throws {
@@ -126,10 +127,28 @@ struct ServerMessageTests {
         (ErrorCode.badJSON, "bad_json"), (.unknownType, "unknown_type"), (.invalidArgument, "invalid_argument"),
         (.unknownFilter, "unknown_filter"), (.outOfRange, "out_of_range"), (.notSeekable, "not_seekable"),
         (.tooLarge, "too_large"), (.unauthorized, "unauthorized"), (.rateLimited, "rate_limited"),
+        (.forbidden, "forbidden"), (.notFound, "not_found"), (.openFailed, "open_failed"),
+        (.recordingFailed, "recording_failed"),
     ])
     func errorCodesAreTheDocumentedStrings(_ code: ErrorCode, _ text: String) throws {
         let object = try Self.object(.error(ProtocolError(code: code, message: "m")))
         #expect(object["code"] as? String == text)
+    }
+
+    @Test func recordingHasEveryKeyAlways() throws {
+        var state = try Self.state()
+        let idle = try #require(try Self.object(.state(state))["recording"] as? [String: Any])
+        #expect(Set(idle.keys) == Self.recordingKeys)
+        #expect(idle["active"] as? Bool == false && idle["name"] is NSNull && idle["error"] is NSNull)
+        state.recording = RecordingState(active: true, name: "2026-11-30T10-15-02Z.mp4", filtered: true, elapsed: 12.34567,
+                                         bytes: 1_234_567, droppedFrames: 2, encoder: "libx264")
+        let active = try #require(try Self.object(.state(state))["recording"] as? [String: Any])
+        #expect(Set(active.keys) == Self.recordingKeys)
+        #expect(active["name"] as? String == "2026-11-30T10-15-02Z.mp4")
+        #expect(active["elapsed"] as? Double == 12.346)
+        #expect(active["bytes"] as? Int == 1_234_567 && active["droppedFrames"] as? Int == 2)
+        state.recording.elapsed = .nan
+        #expect(try Self.object(.state(state))["recording"] != nil, "a non-finite time still encodes")
     }
 
     @Test func ackEchoesTheIdVerbatim() throws {

@@ -45,15 +45,50 @@ extension WebSocketServer {
         case "/stream.mjpg":
             guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
             return startMJPEG(wsi)
+        case "/api/recordings":
+            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            struct Listing: Encodable { let recordings: [RecordingEntry] }
+            let recordings = session.library?.listRecordings() ?? []
+            return respond(wsi, body: encodedJSON(Listing(recordings: recordings)), type: "application/json", headOnly: isHead)
         case "/ws":
             return status(wsi, 426, "this is the WebSocket endpoint (subprotocol \(ProtocolVersion.subprotocol))")
         default:
+            if let name = Self.recordingName(in: path) {
+                guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+                return serveRecording(wsi, name: name)
+            }
             guard let file = files.resolve(path) else { return status(wsi, 404, "not found") }
-            let result = lws_serve_http_file(wsi, file.path, file.mimeType, nil, 0)
-            if result < 0 { return -1 }  // could not be served: close
-            // 1: the whole transaction is already over (a small file or HEAD).
-            return result > 0 && lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+            return serveFile(wsi, path: file.path, mimeType: file.mimeType)
         }
+    }
+
+    /// `NAME` of `/recordings/NAME` or `/api/recordings/NAME` (percent-decoded), else nil.
+    static func recordingName(in path: String) -> String? {
+        let pathOnly = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for prefix in ["/recordings/", "/api/recordings/"] where pathOnly.hasPrefix(prefix) {
+            return String(pathOnly.dropFirst(prefix.count)).removingPercentEncoding ?? ""
+        }
+        return nil
+    }
+
+    /// A recording as a download: resolved like `open` and `delete` (403 outside the folder, 404
+    /// when missing), `video/mp4` with its length.
+    private func serveRecording(_ wsi: OpaquePointer, name: String) -> Int32 {
+        guard let library = session.library else { return status(wsi, 404, "not found") }
+        do {
+            let (path, _) = try library.resolve("recordings/" + name)
+            return serveFile(wsi, path: path, mimeType: StaticFiles.mimeType(for: path))
+        } catch {
+            return status(wsi, error.code == .forbidden ? 403 : 404, error.message)
+        }
+    }
+
+    /// Streams a file with its type and length (lws sends it in pieces as the socket takes them).
+    private func serveFile(_ wsi: OpaquePointer, path: String, mimeType: String) -> Int32 {
+        let result = lws_serve_http_file(wsi, path, mimeType, nil, 0)
+        if result < 0 { return -1 }  // could not be served: close
+        // 1: the whole transaction is already over (a small file or HEAD).
+        return result > 0 && lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
     func httpWritable(_ wsi: OpaquePointer) -> Int32 {

@@ -5,7 +5,8 @@ import MediaKit
 import Synchronization
 
 /// The processing thread: takes each paced frame from the player, and — when anybody watches —
-/// filters it once, encodes it once, and publishes it to the broadcaster.
+/// filters it once, encodes it once, and publishes it to the broadcaster. A running recording
+/// gets every frame, filtered or as the source gave it (the recorder copies it and returns).
 ///
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
 /// paused can be shown at once.
@@ -61,10 +62,15 @@ final class FrameProcessor: Sendable {
         guard let encoder = try? JPEGEncoder(width: info.width, height: info.height, quality: quality) else { return }
         let output = session.player.output
 
-        func render(_ frame: Frame) {
-            let transport = session.transportGeneration.load(ordering: .relaxed)
+        /// Filters `frame` in place (timed and counted).
+        func filter(_ frame: Frame) {
             counters.filterTime.time { runner.apply(to: frame) }
             counters.framesFiltered.increment()
+        }
+
+        /// Encodes and publishes `frame`, already filtered.
+        func publish(_ frame: Frame) {
+            let transport = session.transportGeneration.load(ordering: .relaxed)
             let changed = frame.isDiscontinuity || runner.appliedGeneration != renderedFilter
                 || transport != renderedTransport
             sequence += 1
@@ -92,22 +98,31 @@ final class FrameProcessor: Sendable {
             if let frame {
                 lastSource.copy(from: frame)
                 haveSource = true
+                session.recorder?.record(frame, filtered: false)
                 let due = minimumInterval.map { interval in lastEncode.map { $0.duration(to: .now) >= interval } ?? true } ?? true
-                if audience.load(ordering: .relaxed) == 0 {
+                let recordFiltered = session.recorder?.wants(filtered: true) == true
+                // Read once: the frame published must be the frame filtered.
+                let watched = audience.load(ordering: .relaxed) > 0
+                if (watched && due) || recordFiltered {
+                    filter(frame)
+                    if recordFiltered { session.recorder?.record(frame, filtered: true) }
+                }
+                if !watched {
                     counters.droppedNoViewers.increment()
                 } else if !due {
                     counters.droppedMaxFPS.increment()
                 } else {
                     session.rerenderRequested.store(false, ordering: .relaxed)
                     lastEncode = .now
-                    render(frame)
+                    publish(frame)
                 }
                 session.player.pool.recycle(frame)
             } else if session.rerenderRequested.exchange(false, ordering: .acquiring), haveSource,
                       audience.load(ordering: .relaxed) > 0 {
                 work.copy(from: lastSource)
                 work.isDiscontinuity = false
-                render(work)
+                filter(work)
+                publish(work)
             }
         }
     }

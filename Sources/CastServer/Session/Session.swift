@@ -12,7 +12,12 @@ public final class Session: Sendable {
     public let player: Player
     public let selection: FilterSelection
     public let catalog: FilterCatalog
-    private let sourceState: SourceState
+    /// Records the session's frames (`record`); nil when the server does not record.
+    public let recorder: Recorder?
+    /// The files `open` and `delete` may name; nil when the server has none.
+    public let library: MediaLibrary?
+    /// What is playing; `open` replaces it.
+    let sourceState: Mutex<SourceState>
     /// Bumped on play and pause: the processor flags the first frame after it. (Filter changes
     /// are seen through `FilterRunner.appliedGeneration`, seeks through `Frame.isDiscontinuity`:
     /// both arrive with the very frame they affect.)
@@ -23,9 +28,12 @@ public final class Session: Sendable {
     /// 1 while the session records (for /metrics): the recorder sets it when it starts and stops.
     public let recordingActive = Gauge()
 
-    public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard) {
+    public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
+                recorder: Recorder? = nil, library: MediaLibrary? = nil) {
         self.player = player
         self.catalog = catalog
+        self.recorder = recorder
+        self.library = library
         selection = FilterSelection(filter)
         let info = player.info
         let kind: String = switch input {
@@ -33,8 +41,8 @@ public final class Session: Sendable {
         case .camera: "camera"
         case .file: info.isLive ? "stream" : "file"
         }
-        sourceState = SourceState(kind: kind, name: info.name, seekable: !info.isLive, width: info.width,
-                                  height: info.height, fps: info.frameRate)
+        sourceState = Mutex(SourceState(kind: kind, name: info.name, seekable: !info.isLive, width: info.width,
+                                        height: info.height, fps: info.frameRate))
     }
 
     /// Whether the source delivers frames (for /metrics): false once playback failed.
@@ -43,11 +51,13 @@ public final class Session: Sendable {
     /// The state every viewer sees.
     public func state(viewers: Int, fps: Double) -> SessionState {
         let playback = player.playbackState
-        return SessionState(source: sourceState, playing: playback.isPlaying, position: playback.position,
-                            duration: playback.duration, filter: selection.chain, viewers: viewers, fps: fps)
+        return SessionState(source: sourceState.withLock { $0 }, playing: playback.isPlaying,
+                            position: playback.position, duration: playback.duration, filter: selection.chain,
+                            viewers: viewers, fps: fps, recording: recordingState)
     }
 
-    /// Applies a state-changing command (`setFilter`, `setParams`, `play`, `pause`, `seek`).
+    /// Applies a state-changing command (`setFilter`, `setParams`, `play`, `pause`, `seek`,
+    /// `record`, `open`, `delete`).
     /// Throws without changing anything when the command is invalid.
     public func apply(_ command: ClientCommand, id: MessageID? = nil) throws(ProtocolError) {
         switch command {
@@ -84,8 +94,9 @@ public final class Session: Sendable {
             transportGeneration.add(1, ordering: .relaxed)
             rerenderRequested.store(true, ordering: .releasing)
         case .seek(let position):
-            guard sourceState.seekable else {
-                throw ProtocolError(code: .notSeekable, message: "\(sourceState.name) is live and cannot seek", id: id)
+            let source = sourceState.withLock { $0 }
+            guard source.seekable else {
+                throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot seek", id: id)
             }
             if let duration = player.info.duration, position > duration {
                 throw ProtocolError(code: .outOfRange,
@@ -96,6 +107,12 @@ public final class Session: Sendable {
             } catch {
                 throw ProtocolError(code: .outOfRange, message: error.description, id: id)
             }
+        case .record(let start, let filtered):
+            try record(start: start, filtered: filtered, id: id)
+        case .open(let reference):
+            try open(reference, id: id)
+        case .delete(let reference):
+            try delete(reference, id: id)
         case .frameAck, .flow, .auth:
             preconditionFailure("\(command) is handled by the transport")
         }

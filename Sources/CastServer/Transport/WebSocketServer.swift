@@ -21,6 +21,8 @@ public final class WebSocketServer: @unchecked Sendable {
     let counters = TransportCounters()
     /// Everything `/metrics` shows.
     let metrics: Metrics
+    /// Why recordings stopped by themselves, not yet told to the viewers (any thread → service thread).
+    let recordingFailures = Mutex<[String]>([])
 
     // Set once in start(); read by other threads only through `wake()` and `port`.
     nonisolated(unsafe) private var context: OpaquePointer?
@@ -50,9 +52,16 @@ public final class WebSocketServer: @unchecked Sendable {
         let source = try configuration.input.open(options)
         source.onWarning = { Log.warning($0) }
         let player = Player(source: source, options: configuration.playback)
-        session = Session(player: player, input: configuration.input, filter: configuration.filter)
-        let maximumJPEGSize = try JPEGEncoder(width: player.info.width, height: player.info.height).maximumSize
+        let library = try MediaLibrary(recordingsPath: configuration.recording.directory,
+                                       mediaPath: configuration.mediaDirectory)
         let wake = WakeSignal()
+        let recorder = Recorder(width: player.info.width, height: player.info.height, frameRate: player.info.frameRate,
+                                options: configuration.recording) { status in
+            wake.server?.recordingEnded(status.error ?? "the recording stopped")
+        }
+        session = Session(player: player, input: configuration.input, filter: configuration.filter,
+                          recorder: recorder, library: library)
+        let maximumJPEGSize = try JPEGEncoder(width: player.info.width, height: player.info.height).maximumSize
         broadcaster = Broadcaster(maximumJPEGSize: maximumJPEGSize, wake: { wake.fire() })
         processor = FrameProcessor(session: session, broadcaster: broadcaster, quality: configuration.quality,
                                    maxFPS: configuration.maxFPS)
@@ -88,6 +97,11 @@ public final class WebSocketServer: @unchecked Sendable {
 
         processor.start()
         session.player.start()
+        if configuration.recordAtStart, let recorder = session.recorder {
+            let status = try recorder.start(filtered: true)
+            session.recordingActive.set(true)
+            Log.info("recording to \(recorder.options.directory)/\(status.name ?? "") (\(status.encoder ?? ""))")
+        }
         serviceThread = WorkerThread(name: "network") { [self] in serve() }
         tickerThread = WorkerThread(name: "ticker") { [self] in
             // Wakes the service thread four times a second: periodic state, timeouts, shutdown.
@@ -106,6 +120,10 @@ public final class WebSocketServer: @unchecked Sendable {
         stopped.store(true, ordering: .releasing)
         tickerThread?.join()
         processor.stop()
+        if let status = session.recorder?.stop() {
+            session.recordingActive.set(false)
+            Log.info("recording saved: \(status.name ?? "") (\((status.elapsed * 10).rounded() / 10) s, \(status.bytes) bytes)")
+        }
         session.player.stop()
         if let context { lws_context_destroy(context) }
         context = nil
@@ -142,9 +160,11 @@ public final class WebSocketServer: @unchecked Sendable {
             }
             return
         }
+        tellRecordingFailures()
         let now = ContinuousClock.now
         let playback = session.player.playbackState
-        if playback.isPlaying {
+        // While recording, the elapsed time and size move even when paused.
+        if playback.isPlaying || session.recorder?.status.isActive == true {
             if lastStateBroadcast.duration(to: now) >= .milliseconds(500) { broadcastState() }
         } else if playback.position != lastBroadcastPosition {
             broadcastState()
@@ -168,6 +188,30 @@ public final class WebSocketServer: @unchecked Sendable {
         connection.closing != nil || !connection.pendingText.isEmpty || connection.stateDue
             || (latest > connection.lastSent && connection.windowOpen(frameInterval: frameInterval)
                 && connection.authorizedToWatch(configuration))
+    }
+
+    /// Any thread: a recording stopped by itself; the viewers are told on the service thread.
+    func recordingEnded(_ reason: String) {
+        Log.warning("recording stopped: \(reason)")
+        session.recordingActive.set(false)
+        recordingFailures.withLock { $0.append(reason) }
+        wake()
+    }
+
+    /// Sends every viewer a `recording_failed` error for each recording that stopped by itself.
+    private func tellRecordingFailures() {
+        let reasons = recordingFailures.withLock { failures -> [String] in
+            defer { failures.removeAll() }
+            return failures
+        }
+        guard !reasons.isEmpty else { return }
+        for (wsi, connection) in connections where connection.isViewer && connection.authorizedToWatch(configuration) {
+            for reason in reasons {
+                connection.enqueue(.error(ProtocolError(code: .recordingFailed, message: "recording stopped: \(reason)")))
+            }
+            lws_callback_on_writable(wsi)
+        }
+        broadcastState()
     }
 
     /// Marks a fresh `state` due for every viewer allowed to watch.

@@ -5,11 +5,10 @@ import Telemetry
 /// Plays a source in real time on its own decode thread: paces frames by their timestamps,
 /// pauses, seeks frame-accurately, loops or stops at the end, and hands each frame to `output`.
 ///
-/// Control calls (`play`, `pause`, `seek`, `stop`) are safe from any thread and take effect at
-/// once: a seek while paused delivers the exact frame immediately. Frames go to `output`, a
-/// latest-wins queue: whoever takes them recycles them into `pool` when done.
+/// Control calls (`play`, `pause`, `seek`, `switchSource`, `stop`) are safe from any thread and
+/// take effect at once: a seek while paused delivers the exact frame immediately. Frames go to
+/// `output`, a latest-wins queue: whoever takes them recycles them into `pool` when done.
 public final class Player: @unchecked Sendable {
-    public let info: SourceInfo
     public let pool: FramePool
     /// Where decoded frames go; the consumer takes from it and recycles into `pool`.
     public let output: FrameQueue
@@ -24,18 +23,22 @@ public final class Player: @unchecked Sendable {
     private var pendingSeek: Double?
     private var stopping = false
     private var speedChanged = false
+    private var sourceInfo: SourceInfo
+    /// A source waiting to replace the current one (see `switchSource`).
+    private var pendingSource: (any VideoSource)?
+    /// The current source's; a switch replaces it.
+    private var interruption: Interruption
 
     private var thread: WorkerThread?
     /// Only the decode thread touches the source after `start()`.
-    nonisolated(unsafe) private let source: any VideoSource
+    nonisolated(unsafe) private var source: any VideoSource
     private let loops: Bool
-    private let interruption: Interruption
 
     /// Opens nothing: `source` was opened by the caller (errors surface there). Call `start()`.
     public init(source: any VideoSource, options: PlaybackOptions = PlaybackOptions(),
                 output: FrameQueue = FrameQueue(capacity: 1, policy: .latestWins)) {
         self.source = source
-        self.info = source.info
+        sourceInfo = source.info
         interruption = source.interruption
         self.loops = options.loops
         self.output = output
@@ -49,12 +52,20 @@ public final class Player: @unchecked Sendable {
         thread = WorkerThread(name: "decode") { [self] in run() }
     }
 
+    /// The current source's.
+    public var info: SourceInfo {
+        condition.lock()
+        defer { condition.unlock() }
+        return sourceInfo
+    }
+
     /// Stops the decode thread and closes `output`, also when a read is blocked on a stalled
     /// stream. Idempotent.
     public func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()
+        let interruption = interruption
         condition.unlock()
         interruption.interrupt()
         output.close()
@@ -94,6 +105,32 @@ public final class Player: @unchecked Sendable {
         update { $0.hasEnded = false; pendingSeek = target }
     }
 
+    /// Plays `newSource` from its start instead of the current source, which is closed. Its
+    /// frames must be of the pool's size (open it with that `outputSize`). Playing or paused
+    /// stays as it was; position, duration and `info` become the new source's, and its first
+    /// frame is delivered (marked as a discontinuity) at once.
+    public func switchSource(to newSource: any VideoSource) throws(MediaError) {
+        guard newSource.info.width == pool.width, newSource.info.height == pool.height else {
+            throw .invalidInput("\(newSource.info.name) gives \(newSource.info.width)x\(newSource.info.height) frames, "
+                + "the player \(pool.width)x\(pool.height)")
+        }
+        condition.lock()
+        let previous = interruption
+        pendingSource = newSource
+        pendingSeek = nil
+        interruption = newSource.interruption
+        sourceInfo = newSource.info
+        state.duration = newSource.info.duration
+        state.isLive = newSource.info.isLive
+        state.position = 0
+        state.hasEnded = false
+        state.error = nil
+        condition.broadcast()
+        condition.unlock()
+        // A read blocked on a stalled stream gives up now.
+        previous.interrupt()
+    }
+
     private func update(_ change: (inout PlaybackState) -> Void) {
         condition.lock()
         change(&state)
@@ -106,6 +143,7 @@ public final class Player: @unchecked Sendable {
     private enum Step {
         case stop
         case seek(Double)
+        case switchSource(any VideoSource)
         case decode(speed: Double, speedChanged: Bool)
     }
 
@@ -114,6 +152,10 @@ public final class Player: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if stopping { return .stop }
+            if let newSource = pendingSource {
+                pendingSource = nil
+                return .switchSource(newSource)
+            }
             if let target = pendingSeek {
                 pendingSeek = nil
                 return .seek(target)
@@ -139,10 +181,30 @@ public final class Player: @unchecked Sendable {
             case .seek(let target):
                 if let frame = waitingFrame { pool.recycle(frame); waitingFrame = nil }
                 let frame = pool.take()
-                do {
-                    try (source as! SeekableVideoSource).seek(to: target, into: frame)
+                do throws(MediaError) {
+                    // A switch to a live source may have overtaken the seek.
+                    guard let seekable = source as? SeekableVideoSource else {
+                        throw .notSeekable(input: source.info.name)
+                    }
+                    try seekable.seek(to: target, into: frame)
                     framesDecoded.increment()
                     clock.invalidate()
+                    frame.isDiscontinuity = true
+                    deliver(frame)
+                    shownTime = frame.time
+                } catch {
+                    pool.recycle(frame)
+                    fail(error)
+                }
+            case .switchSource(let newSource):
+                if let frame = waitingFrame { pool.recycle(frame); waitingFrame = nil }
+                source = newSource
+                clock.invalidate()
+                shownTime = nil
+                let frame = pool.take()
+                do throws(MediaError) {
+                    guard try source.read(into: frame) else { throw .endOfStream(input: source.info.name) }
+                    framesDecoded.increment()
                     frame.isDiscontinuity = true
                     deliver(frame)
                     shownTime = frame.time
@@ -195,7 +257,7 @@ public final class Player: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if stopping || pendingSeek != nil || !state.isPlaying || speedChanged { return false }
+            if stopping || pendingSeek != nil || pendingSource != nil || !state.isPlaying || speedChanged { return false }
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero { return true }
             _ = condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))

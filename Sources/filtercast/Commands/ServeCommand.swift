@@ -26,6 +26,13 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--max-clients", valueName: "N", help: "Most simultaneous viewers and streams (default 200)."),
                   OptionSpec(name: "--log-level", valueName: "LEVEL", help: "error, warn, info (default) or debug."),
                   OptionSpec(name: "--log-format", valueName: "FORMAT", help: "text (default) or json: one object per line."),
+                  OptionSpec(name: "--record", valueName: nil, help: "Start recording the filtered frames at once."),
+                  OptionSpec(name: "--recordings", valueName: "DIR", help: "Folder of the recordings (default ./recordings)."),
+                  OptionSpec(name: "--max-record-size", valueName: "SIZE",
+                             help: "Stop a recording at this size: bytes, or with k, M or G (1000s); default none."),
+                  OptionSpec(name: "--min-free-space", valueName: "SIZE",
+                             help: "Refuse to record, and stop, under this much free disk (default 500M)."),
+                  OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may open (read-only)."),
         ],
         readsEnvironment: true)
 
@@ -46,6 +53,12 @@ enum ServeCommand: Subcommand {
         configuration.maxClients = try options.int("--max-clients", in: 1...10_000) ?? 200
         configuration.playback.speed = try options.double("--speed", in: PlaybackOptions.speedRange) ?? 1
         configuration.playback.loops = !options.has("--no-loop")
+        configuration.recording.directory = options.string("--recordings") ?? "recordings"
+        configuration.recording.maximumBytes = try options.string("--max-record-size").map { try parseByteCount($0, options.source("--max-record-size")) }
+        configuration.recording.minimumFreeBytes = try options.string("--min-free-space")
+            .map { try parseByteCount($0, options.source("--min-free-space")) } ?? 500_000_000
+        configuration.recordAtStart = options.has("--record")
+        configuration.mediaDirectory = options.string("--media-dir")
         if configuration.token?.isEmpty == true { throw UsageError(description: "\(options.source("--token")) must not be empty") }
         configuration.webRoot = try webRoot(webFolder)
 
@@ -67,6 +80,21 @@ enum ServeCommand: Subcommand {
         sigwait(&signals, &received)
         print("filtercast: \(received == SIGINT ? "interrupted" : "terminated"), shutting down")
         server.stop()
+    }
+
+    /// `1500`, `200k`, `50M`, `2G` (powers of 1000) → bytes, at least 1.
+    static func parseByteCount(_ text: String, _ option: String) throws -> Int64 {
+        let units: [Character: Double] = ["k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12]
+        var number = Substring(text)
+        var scale = 1.0
+        if let last = number.last, let unit = units[last] {
+            scale = unit
+            number = number.dropLast()
+        }
+        guard let value = Double(number), value.isFinite, value > 0, value * scale >= 1, value * scale < 1e18 else {
+            throw UsageError(description: "\(option) must be a size such as 500M, 2G or 200000 (bytes), got '\(text)'")
+        }
+        return Int64(value * scale)
     }
 
     private static func parseSize(_ text: String, source: String) throws -> (width: Int, height: Int) {

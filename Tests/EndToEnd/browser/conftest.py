@@ -12,7 +12,8 @@ Environment
 
 Fixtures
 - `launch` (function): `launch(*args, port=0, cwd=None) -> PageServer`, a server with the real
-  web/ folder; every server is stopped at teardown.
+  web/ folder (recordings in the test's tmp folder unless `--recordings` is given); every server
+  is stopped at teardown.
 - `file_server` / `live_server` (function): the test clip (seekable) / the live test pattern.
 - `open_page` (function): `open_page(server, second=False) -> Page`: loads the page in the (first
   or second) shared browser and waits for drawn frames. At teardown every page opened in the test
@@ -54,7 +55,9 @@ def launch(fc_binary, tmp_path):
     servers: list[PageServer] = []
 
     def start(*args: str, port: int = 0, cwd: Path | None = None) -> PageServer:
-        server = PageServer(fc_binary, list(args), tmp_path / f"filtercast-{len(servers)}.log", cwd)
+        # Recordings go to the test's own folder unless the test names one.
+        recordings = [] if "--recordings" in args else ["--recordings", str(tmp_path / "recordings")]
+        server = PageServer(fc_binary, [*recordings, *args], tmp_path / f"filtercast-{len(servers)}.log", cwd)
         servers.append(server)
         return server.start(port=port)
 

@@ -1,0 +1,132 @@
+import CastProtocol
+import Foundation
+import MediaKit
+import Synchronization
+
+/// The files clients may open, download and delete: the recordings (`recordings/NAME`) and,
+/// with `--media-dir`, the media folder (`media/PATH`, read-only). The one resolver behind
+/// `open`, `delete` and `GET /recordings/NAME`: no absolute paths, no `..` or hidden names, no
+/// symlinks out, no URLs — `forbidden` otherwise.
+public final class MediaLibrary: Sendable {
+    public let recordings: ContainedFolder
+    public let media: ContainedFolder?
+    /// Most files `GET /api/recordings` lists (the newest).
+    public static let listingLimit = 1000
+    /// Durations already read, by name, with the size and modification time they were read at.
+    private let durations = Mutex<[String: (size: Int64, modified: Double, duration: Double?)]>([:])
+
+    public enum Area: Sendable, Equatable {
+        case recordings
+        case media
+    }
+
+    /// Creates the recordings folder when missing; fails when it cannot, or when `mediaPath`
+    /// is given and is not a folder.
+    public init(recordingsPath: String, mediaPath: String?) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: recordingsPath, withIntermediateDirectories: true)
+        } catch {
+            throw ContainedFolderError(description: "cannot create the recordings folder \(recordingsPath)")
+        }
+        recordings = try ContainedFolder(recordingsPath)
+        media = try mediaPath.map { path throws(ContainedFolderError) in try ContainedFolder(path) }
+    }
+
+    /// The real path of the file `reference` names, and its area.
+    public func resolve(_ reference: String, id: MessageID? = nil) throws(ProtocolError) -> (path: String, area: Area) {
+        func refuse(_ why: String) -> ProtocolError {
+            ProtocolError(code: .forbidden, message: "\(Self.shown(reference)): \(why)", id: id)
+        }
+        if reference.contains("://") || reference.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:.*/) != nil {
+            throw refuse("URLs are not accepted; name a file as recordings/NAME or media/PATH")
+        }
+        if reference.hasPrefix("/") || reference.hasPrefix("~") {
+            throw refuse("absolute paths are not accepted; name a file as recordings/NAME or media/PATH")
+        }
+        guard let components = ContainedFolder.components(of: reference) else {
+            throw refuse("'..', '.', hidden names, backslashes and NUL are not accepted")
+        }
+        guard let first = components.first, components.count >= 2 else {
+            throw refuse("name a file as recordings/NAME or media/PATH")
+        }
+        let relative = components.dropFirst().joined(separator: "/")
+        let area: Area
+        let folder: ContainedFolder
+        switch first {
+        case "recordings" where components.count == 2:
+            (area, folder) = (.recordings, recordings)
+        case "recordings":
+            throw refuse("the recordings folder has no subfolders")
+        case "media":
+            guard let media else { throw refuse("this server has no media folder (--media-dir)") }
+            (area, folder) = (.media, media)
+        default:
+            throw refuse("only recordings/NAME and media/PATH can be named")
+        }
+        switch folder.resolve(relative) {
+        case .file(let path):
+            return (path, area)
+        case .outside:
+            throw refuse("it leads out of the \(first) folder")
+        case .folder, .missing:
+            throw ProtocolError(code: .notFound, message: "\(Self.shown(reference)): no such file", id: id)
+        }
+    }
+
+    /// Deletes the recording `reference` names (`recordings/NAME`); the media folder is read-only.
+    /// Returns the file's real path.
+    @discardableResult
+    public func delete(_ reference: String, id: MessageID? = nil) throws(ProtocolError) -> String {
+        let (path, area) = try resolve(reference, id: id)
+        guard area == .recordings else {
+            throw ProtocolError(code: .forbidden, message: "\(Self.shown(reference)): the media folder is read-only", id: id)
+        }
+        guard unlink(path) == 0 else {
+            throw ProtocolError(code: .notFound, message: "\(Self.shown(reference)): cannot delete (\(String(cString: strerror(errno))))", id: id)
+        }
+        return path
+    }
+
+    /// The recordings, newest first (at most ``listingLimit``).
+    public func listRecordings() -> [RecordingEntry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: recordings.root)) ?? []
+        var entries: [(entry: RecordingEntry, modified: Double)] = []
+        for name in names where !name.hasPrefix(".") && name.lowercased().hasSuffix(".mp4") {
+            let path = recordings.root + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            let size = Int64(info.st_size)
+            entries.append((RecordingEntry(name: name, duration: nil, size: size,
+                                           created: Self.iso8601(modified)), modified))
+        }
+        entries.sort { ($0.modified, $0.entry.name) > ($1.modified, $1.entry.name) }
+        let listed = entries.prefix(Self.listingLimit)
+        return durations.withLock { cache in
+            var kept: [String: (size: Int64, modified: Double, duration: Double?)] = [:]
+            let result = listed.map { item in
+                var entry = item.entry
+                if let cached = cache[entry.name], cached.size == entry.size, cached.modified == item.modified {
+                    entry.duration = cached.duration
+                } else {
+                    entry.duration = MediaProbe.duration(of: recordings.root + "/" + entry.name)
+                }
+                kept[entry.name] = (entry.size, item.modified, entry.duration)
+                return entry
+            }
+            cache = kept
+            return result
+        }
+    }
+
+    /// A reference as error messages show it: cut when long.
+    private static func shown(_ reference: String) -> String {
+        reference.count > 80 ? "'\(reference.prefix(77))…'" : "'\(reference)'"
+    }
+
+    private static func iso8601(_ seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
+    }
+}

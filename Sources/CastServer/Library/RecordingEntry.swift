@@ -1,0 +1,11 @@
+/// One file of `GET /api/recordings`.
+public struct RecordingEntry: Sendable, Equatable, Encodable {
+    /// The file name in the recordings folder (open it as `recordings/NAME`).
+    public var name: String
+    /// Seconds of video; nil when the file cannot be read (yet).
+    public var duration: Double?
+    /// Bytes.
+    public var size: Int64
+    /// When the file was last written, ISO 8601 UTC (`2026-11-30T10:15:02Z`).
+    public var created: String
+}

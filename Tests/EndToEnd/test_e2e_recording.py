@@ -1,0 +1,280 @@
+"""Recording and the library against a real server: `record` over WebSocket, the files checked
+with ffprobe/ffmpeg, `kill -9` mid-recording, `open` + `seek` of a recording, downloads, and
+the paths clients may not name."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from fc_client import Client, run
+from fc_server import make_clip
+
+PATTERN = "test:640x360@30"
+
+
+def probe(path) -> dict:
+    """ffprobe's view of a file: duration (s), codec, size and the number of decodable frames."""
+    out = subprocess.run([shutil.which("ffprobe"), "-v", "error", "-count_frames", "-select_streams", "v:0",
+                          "-show_entries", "stream=codec_name,width,height,nb_read_frames:format=duration",
+                          "-of", "json", str(path)], check=True, capture_output=True, timeout=60)
+    info = json.loads(out.stdout)
+    stream = info["streams"][0]
+    return {"duration": float(info["format"]["duration"]), "codec": stream["codec_name"],
+            "width": stream["width"], "height": stream["height"], "frames": int(stream["nb_read_frames"])}
+
+
+def decode_errors(path) -> str:
+    """What `ffmpeg -v error` says while decoding the whole file ("" when it decodes cleanly).
+    Timestamps pass through as they are: they are the capture times (variable frame rate)."""
+    result = subprocess.run([shutil.which("ffmpeg"), "-v", "error", "-i", str(path), "-fps_mode", "passthrough",
+                             "-f", "null", "-"],
+                            capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stderr.decode("utf-8", "replace")
+
+
+async def wait_state(client: Client, predicate, what: str, timeout: float = 10.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, f"no state where {what}"
+        state = await client.next_json("state", timeout=remaining)
+        if predicate(state):
+            return state
+
+
+def record_for(server, seconds: float, filtered: bool = True) -> dict:
+    """Records `seconds` over WebSocket; the `recording` state after the stop."""
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "record", "action": "start", "filtered": filtered})
+            started = time.monotonic()
+            state = await wait_state(client, lambda s: s["recording"]["active"], "the recording runs")
+            assert state["recording"]["encoder"] == "libx264"
+            await client.next_json("state", timeout=3)
+            time.sleep(max(0.0, seconds - (time.monotonic() - started)))
+            await client.ok({"type": "record", "action": "stop"})
+            state = await wait_state(client, lambda s: not s["recording"]["active"], "the recording stopped")
+            return state["recording"]
+    return run(scenario())
+
+
+def test_records_three_seconds_of_the_test_pattern(start_server, tmp_path):
+    server = start_server("--input", PATTERN)
+    recording = record_for(server, 3.0)
+    assert recording["error"] is None and recording["droppedFrames"] == 0, recording
+    path = tmp_path / "recordings" / recording["name"]
+    assert path.stat().st_size == recording["bytes"] > 0
+    info = probe(path)
+    assert info["codec"] == "h264" and (info["width"], info["height"]) == (640, 360)
+    assert abs(info["duration"] - 3.0) <= 0.2, info
+    assert info["frames"] >= 80, info
+    assert decode_errors(path) == ""
+
+    listing = server.get("/api/recordings")
+    assert listing.status == 200 and listing.content_type == "application/json"
+    entries = json.loads(listing.body)["recordings"]
+    assert [entry["name"] for entry in entries] == [recording["name"]]
+    assert entries[0]["size"] == path.stat().st_size
+    assert abs(entries[0]["duration"] - info["duration"]) < 0.05
+    assert entries[0]["created"].endswith("Z")
+
+    download = server.get("/recordings/" + recording["name"])
+    assert download.status == 200
+    assert download.content_type == "video/mp4"
+    assert int(download.headers["content-length"]) == path.stat().st_size
+    assert download.body == path.read_bytes()
+    assert server.get("/api/recordings/" + recording["name"]).body == download.body
+
+
+def test_kill_9_mid_recording_leaves_a_playable_file(start_server, tmp_path):
+    server = start_server("--input", PATTERN, "--record")
+
+    async def elapsed_when_killed():
+        async with await Client.connect(server.ws_url()) as client:
+            state = await wait_state(client, lambda s: s["recording"]["elapsed"] >= 4.5, "4.5 s are recorded")
+            server.proc.send_signal(signal.SIGKILL)
+            return state["recording"]
+    recording = run(elapsed_when_killed())
+    server.kill()
+    path = tmp_path / "recordings" / recording["name"]
+    info = probe(path)
+    # Fragments close every second: at most the one being gathered is lost.
+    assert info["duration"] >= 0.8 * recording["elapsed"], (info, recording)
+    assert info["frames"] >= 0.8 * recording["elapsed"] * 30, (info, recording)
+    assert decode_errors(path) == ""
+
+
+def test_sigterm_finishes_the_recording(start_server, tmp_path):
+    server = start_server("--input", PATTERN, "--record")
+    time.sleep(2.0)
+    code, _ = server.stop()
+    assert code == 0
+    files = list((tmp_path / "recordings").glob("*.mp4"))
+    assert len(files) == 1
+    info = probe(files[0])
+    assert 1.0 <= info["duration"] <= 3.0, info
+    assert "recording saved" in server.stderr_text()
+
+
+def test_open_a_recording_and_seek_in_it(start_server, tmp_path):
+    server = start_server("--input", PATTERN, "--filter", "invert")
+    recording = record_for(server, 2.0, filtered=False)
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            reference = "recordings/" + recording["name"]
+            await client.ok({"type": "open", "source": reference})
+            state = await wait_state(client, lambda s: s["source"]["name"] == reference, "the recording plays")
+            assert state["source"]["kind"] == "file" and state["source"]["seekable"] is True
+            assert abs(state["duration"] - 2.0) <= 0.25, state
+            assert state["filter"]["name"] == "invert", "the filter stays"
+            await client.ok({"type": "pause"})
+            await client.ok({"type": "seek", "position": 1.0})
+            frame = await client.next_frame(timeout=5, where=lambda f: f.state_changed and abs(f.pts - 1.0) < 0.05)
+            assert frame.image().size == (640, 360)
+            await client.ok({"type": "play"})
+            # Playback goes on from there.
+            later = await client.next_frame(timeout=5, where=lambda f: f.pts > 1.2)
+            assert later.pts < 2.1
+    run(scenario())
+
+
+def test_open_a_file_of_the_media_folder(start_server, tmp_path):
+    media = tmp_path / "media"
+    (media / "sub").mkdir(parents=True)
+    make_clip(media / "sub" / "clip.mp4", "testsrc2=size=320x240:rate=25", 2, "-g", "25")
+    server = start_server("--input", PATTERN, "--media-dir", str(media))
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "open", "source": "media/sub/clip.mp4"})
+            state = await wait_state(client, lambda s: s["source"]["name"] == "media/sub/clip.mp4", "the clip plays")
+            assert abs(state["duration"] - 2.0) < 0.1
+            # Frames keep the session's size.
+            frame = await client.next_frame(timeout=5, where=lambda f: f.pts > 0.2)
+            assert frame.image().size == (640, 360)
+            refused = await client.command({"type": "delete", "source": "media/sub/clip.mp4"})
+            assert refused["code"] == "forbidden" and "read-only" in refused["message"]
+            missing = await client.command({"type": "open", "source": "media/none.mp4"})
+            assert missing["code"] == "not_found"
+            not_video = await client.command({"type": "open", "source": "recordings/../x"})
+            assert not_video["code"] == "forbidden"
+    run(scenario())
+    assert (media / "sub" / "clip.mp4").exists()
+
+
+FORBIDDEN = [
+    "/etc/passwd", "../etc/passwd", "recordings/../../etc/passwd", "recordings/..", "media/../../etc/passwd",
+    "http://127.0.0.1:1/x.mp4", "file:///etc/passwd", "rtsp://example.invalid/s", "pipe:0", "concat:a|b",
+    "recordings/.hidden.mp4", "recordings/leak.mp4", "recordings/sub/x.mp4", "~/x.mp4", "clip.mp4",
+    "media/clip.mp4", "recordings\\..\\x",
+]
+
+
+def test_paths_outside_the_folders_are_forbidden(start_server, tmp_path):
+    recordings = tmp_path / "recordings"
+    recordings.mkdir()
+    outside = tmp_path / "outside.mp4"
+    make_clip(outside, "testsrc2=size=160x120:rate=25", 1)
+    (recordings / "leak.mp4").symlink_to(outside)
+    (recordings / ".hidden.mp4").write_bytes(outside.read_bytes())
+    server = start_server("--input", PATTERN)
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            for reference in FORBIDDEN:
+                for command in ("open", "delete"):
+                    reply = await client.command({"type": command, "source": reference})
+                    assert reply["type"] == "error" and reply["code"] == "forbidden", (command, reference, reply)
+            missing = await client.command({"type": "delete", "source": "recordings/none.mp4"})
+            assert missing["code"] == "not_found"
+            wrong_type = await client.command({"type": "open", "source": 5})
+            assert wrong_type["code"] == "invalid_argument"
+            state = await client.next_json("state")
+            assert state["source"]["name"].startswith("test pattern")
+    run(scenario())
+    assert outside.exists() and (recordings / "leak.mp4").is_symlink() and (recordings / ".hidden.mp4").exists()
+    assert server.get("/recordings/leak.mp4").status == 403
+    assert server.get("/recordings/.hidden.mp4").status == 403
+    assert server.get("/recordings/%2e%2e%2foutside.mp4").status in (403, 404)
+    assert server.get("/recordings/none.mp4").status == 404
+    listing = json.loads(server.get("/api/recordings").body)["recordings"]
+    assert [entry["name"] for entry in listing] == [], "neither symlinks nor hidden files are listed"
+
+
+def test_delete_a_recording(start_server, tmp_path):
+    server = start_server("--input", PATTERN)
+    recording = record_for(server, 1.0)
+    path = tmp_path / "recordings" / recording["name"]
+    assert path.exists()
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "delete", "source": "recordings/" + recording["name"]})
+            again = await client.command({"type": "delete", "source": "recordings/" + recording["name"]})
+            assert again["code"] == "not_found"
+            # The running recording cannot be deleted.
+            await client.ok({"type": "record", "action": "start"})
+            state = await wait_state(client, lambda s: s["recording"]["active"], "the recording runs")
+            busy = await client.command({"type": "delete", "source": "recordings/" + state["recording"]["name"]})
+            assert busy["code"] == "forbidden" and "being recorded" in busy["message"]
+            await client.ok({"type": "record", "action": "stop"})
+    run(scenario())
+    assert not path.exists()
+    assert json.loads(server.get("/api/recordings").body)["recordings"][0]["name"] != recording["name"]
+
+
+def test_max_record_size_stops_the_recording_with_an_error(start_server, tmp_path):
+    server = start_server("--input", PATTERN, "--max-record-size", "300k")
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "record", "action": "start"})
+            error = await client.next_json("error", timeout=20)
+            assert error["code"] == "recording_failed" and "size limit" in error["message"], error
+            state = await wait_state(client, lambda s: not s["recording"]["active"], "the recording stopped")
+            assert "size limit" in state["recording"]["error"]
+            assert state["recording"]["bytes"] >= 300_000
+            return state["recording"]
+    recording = run(scenario(), timeout=40)
+    info = probe(tmp_path / "recordings" / recording["name"])
+    assert info["frames"] > 0 and decode_errors(tmp_path / "recordings" / recording["name"]) == ""
+    # The server keeps running and can record again.
+    assert server.get("/healthz").status == 200
+
+
+def test_low_free_space_refuses_to_record(start_server, tmp_path):
+    server = start_server("--input", PATTERN, "--min-free-space", "1000000G")
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            reply = await client.command({"type": "record", "action": "start"})
+            assert reply["type"] == "error" and reply["code"] == "recording_failed"
+            assert "MB free" in reply["message"] and "minimum" in reply["message"], reply
+            state = await client.next_json("state")
+            assert state["recording"]["active"] is False
+    run(scenario())
+    assert list((tmp_path / "recordings").iterdir()) == []
+
+
+@pytest.mark.parametrize("message, code", [
+    ({"type": "record"}, "invalid_argument"),
+    ({"type": "record", "action": "pause"}, "out_of_range"),
+    ({"type": "record", "action": "start", "filtered": "yes"}, "invalid_argument"),
+    ({"type": "open"}, "invalid_argument"),
+    ({"type": "delete", "source": None}, "invalid_argument"),
+])
+def test_bad_record_open_delete_commands(server, message, code):
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            return await client.command(message)
+    reply = run(scenario())
+    assert reply["type"] == "error" and reply["code"] == code, reply
