@@ -31,10 +31,9 @@ def probe(path) -> dict:
 
 
 def decode_errors(path) -> str:
-    """What `ffmpeg -v error` says while decoding the whole file ("" when it decodes cleanly).
-    Timestamps pass through as they are: they are the capture times (variable frame rate)."""
-    result = subprocess.run([shutil.which("ffmpeg"), "-v", "error", "-i", str(path), "-fps_mode", "passthrough",
-                             "-f", "null", "-"],
+    """What the decoder reports while ffprobe decodes every frame ("" when the file decodes cleanly)."""
+    result = subprocess.run([shutil.which("ffprobe"), "-v", "error", "-count_frames", "-select_streams", "v:0",
+                             "-show_entries", "stream=nb_read_frames", "-of", "csv", str(path)],
                             capture_output=True, timeout=60)
     assert result.returncode == 0, result.stderr
     return result.stderr.decode("utf-8", "replace")

@@ -174,43 +174,40 @@ public final class Player: @unchecked Sendable {
         var waitingFrame: Frame?  // decoded but not yet due when playback paused
         var shownTime: Double?    // the last frame delivered: the clock restarts from it
         defer { if let waitingFrame { pool.recycle(waitingFrame) } }
+        /// Delivers the frame `fill` decodes as a discontinuity (a seek, a new source); the
+        /// clock restarts from it.
+        func deliverJump(_ fill: (Frame) throws(MediaError) -> Void) {
+            if let frame = waitingFrame { pool.recycle(frame); waitingFrame = nil }
+            let frame = pool.take()
+            do throws(MediaError) {
+                try fill(frame)
+                framesDecoded.increment()
+                clock.invalidate()
+                frame.isDiscontinuity = true
+                deliver(frame)
+                shownTime = frame.time
+            } catch {
+                pool.recycle(frame)
+                fail(error)
+            }
+        }
         while true {
             switch nextStep() {
             case .stop:
                 return
             case .seek(let target):
-                if let frame = waitingFrame { pool.recycle(frame); waitingFrame = nil }
-                let frame = pool.take()
-                do throws(MediaError) {
+                deliverJump { (frame) throws(MediaError) in
                     // A switch to a live source may have overtaken the seek.
                     guard let seekable = source as? SeekableVideoSource else {
                         throw .notSeekable(input: source.info.name)
                     }
                     try seekable.seek(to: target, into: frame)
-                    framesDecoded.increment()
-                    clock.invalidate()
-                    frame.isDiscontinuity = true
-                    deliver(frame)
-                    shownTime = frame.time
-                } catch {
-                    pool.recycle(frame)
-                    fail(error)
                 }
             case .switchSource(let newSource):
-                if let frame = waitingFrame { pool.recycle(frame); waitingFrame = nil }
                 source = newSource
-                clock.invalidate()
                 shownTime = nil
-                let frame = pool.take()
-                do throws(MediaError) {
+                deliverJump { (frame) throws(MediaError) in
                     guard try source.read(into: frame) else { throw .endOfStream(input: source.info.name) }
-                    framesDecoded.increment()
-                    frame.isDiscontinuity = true
-                    deliver(frame)
-                    shownTime = frame.time
-                } catch {
-                    pool.recycle(frame)
-                    fail(error)
                 }
             case .decode(let speed, let speedChanged):
                 if speedChanged { clock = PlaybackClock(clock: wallClock, speed: speed) }

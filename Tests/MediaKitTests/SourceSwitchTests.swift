@@ -1,0 +1,58 @@
+import FilterKit
+import Foundation
+@testable import MediaKit
+import Testing
+
+/// `Player.switchSource`: a running player changes from a live source to a file (scaled to the
+/// player's frame size) and back, keeping its pool, output and play/pause state.
+@Suite struct SourceSwitchTests {
+    /// 2 s at 25 fps, 320x240, opened at the player's 160x120.
+    static func scaledClip() throws -> any VideoSource {
+        let path = try TestClips.clip("switch-320x240-25fps.mp4", TestClips.lavfi(width: 320, height: 240, rate: 25, duration: 2)
+            + ["-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p"])
+        return try InputSpec.file(path).open(SourceOptions(outputSize: (160, 120)))
+    }
+
+    /// The next frame marked as a discontinuity (the ones before it are recycled).
+    static func nextDiscontinuity(_ player: Player) -> Frame? {
+        while let frame = player.output.take(timeout: .seconds(5)) {
+            if frame.isDiscontinuity { return frame }
+            player.pool.recycle(frame)
+        }
+        return nil
+    }
+
+    @Test func switchesFromLiveToAFileAndBack() throws {
+        let player = Player(source: try InputSpec.testPattern(width: 160, height: 120, rate: 30).open())
+        player.start()
+        defer { player.stop() }
+        #expect(player.output.take(timeout: .seconds(5)).map { player.pool.recycle($0) } != nil)
+        #expect(player.info.isLive)
+
+        try player.switchSource(to: try Self.scaledClip())
+        #expect(!player.info.isLive && player.info.width == 160)
+        #expect(abs((player.playbackState.duration ?? 0) - 2) < 0.05)
+        // The first frame of the new source comes marked; frames already queued may come first.
+        let frame = try #require(Self.nextDiscontinuity(player))
+        #expect(frame.time < 0.05 && frame.width == 160 && frame.height == 120)
+        player.pool.recycle(frame)
+        // The new source seeks (frame-accurately: 1.2 s is frame 30 at 25 fps).
+        try player.seek(to: 1.2)
+        let sought = try #require(Self.nextDiscontinuity(player))
+        #expect(abs(sought.time - 1.2) < 0.001, "\(sought.time)")
+        player.pool.recycle(sought)
+
+        try player.switchSource(to: try InputSpec.testPattern(width: 160, height: 120, rate: 30).open())
+        #expect(player.info.isLive && player.playbackState.duration == nil)
+        #expect(throws: MediaError.self) { try player.seek(to: 1) }
+        #expect(player.output.take(timeout: .seconds(5)).map { player.pool.recycle($0) } != nil)
+    }
+
+    @Test func refusesASourceOfAnotherSize() throws {
+        let player = Player(source: try InputSpec.testPattern(width: 160, height: 120, rate: 30).open())
+        #expect(throws: MediaError.self) {
+            try player.switchSource(to: try InputSpec.testPattern(width: 320, height: 240, rate: 30).open())
+        }
+        #expect(player.info.width == 160)
+    }
+}
