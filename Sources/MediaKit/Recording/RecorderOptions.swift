@@ -11,7 +11,7 @@ public struct RecorderOptions: Sendable {
     /// Encoder threads.
     public var threads = 1
     /// Frames waiting for the encoder; beyond this the oldest waiting frame is dropped (and counted).
-    public var queueCapacity = 8
+    public var queueCapacity = 12
 
     public init(directory: String) {
         self.directory = directory
