@@ -70,22 +70,7 @@ public final class Session: Sendable {
                 try FilterChain(validating: links.map { ($0.name, $0.params) }, catalog: catalog)
             })
         case .setParams(let parameters, let index):
-            let current = selection.chain
-            let link = index ?? 0
-            guard link < current.addressableCount else {
-                throw ProtocolError(code: .outOfRange, message: current.links.isEmpty
-                    ? "setParams.index must be 0 while there is no filter, got \(link)"
-                    : "setParams.index must be in 0…\(current.links.count - 1) for the current chain of \(current.links.count), got \(link)",
-                    id: id)
-            }
-            select(try validated(id: id) { () throws(FilterError) in
-                do throws(FilterError) {
-                    return try current.replacingParameters(at: link, with: parameters, catalog: catalog)
-                } catch {
-                    // Name the link when the client named one or the chain has several.
-                    throw index != nil || current.links.count > 1 ? FilterError.inChain(index: link, error) : error
-                }
-            })
+            select(try withParameters(parameters, index: index, in: selection.chain, id: id))
         case .play:
             player.play()
             transportGeneration.add(1, ordering: .relaxed)
@@ -115,6 +100,26 @@ public final class Session: Sendable {
             try delete(reference, id: id)
         case .frameAck, .flow, .auth:
             preconditionFailure("\(command) is handled by the transport")
+        }
+    }
+
+    /// `chain` with `parameters` of link `index` (nil: 0) changed, checked against the catalog.
+    private func withParameters(_ parameters: [String: Double], index: Int?, in chain: FilterChain,
+                                id: MessageID?) throws(ProtocolError) -> FilterChain {
+        let link = index ?? 0
+        guard link < chain.addressableCount else {
+            throw ProtocolError(code: .outOfRange, message: chain.links.isEmpty
+                ? "setParams.index must be 0 while there is no filter, got \(link)"
+                : "setParams.index must be in 0…\(chain.links.count - 1) for the current chain of \(chain.links.count), got \(link)",
+                id: id)
+        }
+        return try validated(id: id) { () throws(FilterError) in
+            do throws(FilterError) {
+                return try chain.replacingParameters(at: link, with: parameters, catalog: catalog)
+            } catch {
+                // Name the link when the client named one or the chain has several.
+                throw index != nil || chain.links.count > 1 ? FilterError.inChain(index: link, error) : error
+            }
         }
     }
 
