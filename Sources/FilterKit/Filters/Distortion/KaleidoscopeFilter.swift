@@ -11,7 +11,8 @@ public final class KaleidoscopeFilter: FrameFilter {
             ParameterDescriptor(name: "count", label: "Count", type: .integer, default: 6, min: 1, max: 64,
                                 sliderMin: 1, sliderMax: 24, step: 1),
             ParameterDescriptor(name: "angle", label: "Angle", type: .angle, default: 0, min: -2 * .pi, max: 2 * .pi,
-                                sliderMin: -.pi, sliderMax: .pi, step: 0.01),
+                                // One-degree steps from −π put the default (0) on the slider's grid.
+                                sliderMin: -.pi, sliderMax: .pi, step: .pi / 180),
             .centerX, .centerY,
         ])
 

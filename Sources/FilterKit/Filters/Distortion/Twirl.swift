@@ -12,7 +12,8 @@ public enum Twirl: RadialWarp {
     public static let label = "Twirl"
     public static let strength = ParameterDescriptor(
         name: "angle", label: "Angle", type: .angle, default: .pi, min: -8 * .pi, max: 8 * .pi,
-        sliderMin: -4 * .pi, sliderMax: 4 * .pi, step: 0.01, identity: 0)
+        // One-degree steps from −4π put the default (π) and the identity (0) on the slider's grid.
+        sliderMin: -4 * .pi, sliderMax: 4 * .pi, step: .pi / 180, identity: 0)
 
     public static func factor(at u: Double, strength angle: Double) -> (re: Double, im: Double) {
         let turn = angle * (1 - u) * (1 - u)
