@@ -11,18 +11,30 @@ public struct SourceState: Sendable, Equatable, Codable {
     public var height: Int
     /// The source's frame rate, when it declares one.
     public var fps: Double?
+    /// False while a live source has failed: the frames sent are placeholders saying why, and
+    /// the server reconnects by itself.
+    public var online: Bool
+    /// Why the source is offline; nil while online.
+    public var reason: String?
+    /// Seconds until the next reconnection attempt; nil while online or while an attempt is
+    /// under way.
+    public var retryIn: Double?
 
-    public init(kind: String, name: String, seekable: Bool, width: Int, height: Int, fps: Double?) {
+    public init(kind: String, name: String, seekable: Bool, width: Int, height: Int, fps: Double?,
+                online: Bool = true, reason: String? = nil, retryIn: Double? = nil) {
         self.kind = kind
         self.name = name
         self.seekable = seekable
         self.width = width
         self.height = height
         self.fps = fps
+        self.online = online
+        self.reason = reason
+        self.retryIn = retryIn
     }
 
-    // Encodes `fps: null` explicitly (and for a rate that is not finite), so that the object
-    // always has the same keys.
+    // Encodes `fps`, `reason` and `retryIn` as null explicitly (and a rate that is not finite),
+    // so that the object always has the same keys.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
@@ -31,5 +43,8 @@ public struct SourceState: Sendable, Equatable, Codable {
         try container.encode(width, forKey: .width)
         try container.encode(height, forKey: .height)
         try container.encode(fps.flatMap { $0.isFinite ? $0 : nil }, forKey: .fps)
+        try container.encode(online, forKey: .online)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(retryIn.flatMap { $0.isFinite ? $0 : nil }, forKey: .retryIn)
     }
 }

@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var recordAtStart = false
     /// Files clients may also open, read-only (`--media-dir`).
     public var mediaDirectory: String?
+    /// A live source that gives no frame for this long is offline (and reconnected).
+    public var stallTimeout: Duration = .seconds(5)
 
     public init(webRoot: String) {
         self.webRoot = webRoot

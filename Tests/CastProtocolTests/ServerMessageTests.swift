@@ -21,7 +21,7 @@ struct ServerMessageTests {
 
     static let stateKeys: Set = ["source", "playing", "position", "duration", "filter", "chain", "viewers", "fps", "recording"]
     static let recordingKeys: Set = ["active", "name", "filtered", "elapsed", "bytes", "droppedFrames", "encoder", "error"]
-    static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps"]
+    static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn"]
 
     @Test func stateHasTheDocumentedKeys() throws {
         let object = try Self.object(.state(try Self.state()))
@@ -40,6 +40,7 @@ struct ServerMessageTests {
         #expect(source["width"] as? Int == 1280)
         #expect(source["height"] as? Int == 720)
         #expect(source["fps"] as? Double == 30)
+        #expect(source["online"] as? Bool == true && source["reason"] is NSNull && source["retryIn"] is NSNull)
         let filter = try #require(object["filter"] as? [String: Any])
         #expect(Set(filter.keys) == ["name", "params"])
         #expect(filter["name"] as? String == "sepia")
@@ -77,6 +78,19 @@ struct ServerMessageTests {
         let source = try #require(object["source"] as? [String: Any])
         #expect(Set(source.keys) == Self.sourceKeys)
         #expect(source["fps"] is NSNull)
+    }
+
+    @Test func anOfflineSourceSaysWhyAndWhenItIsRetried() throws {
+        var offline = Self.liveSource
+        offline.online = false
+        offline.reason = "error reading udp://127.0.0.1:5004: no frame for 5 s"
+        offline.retryIn = 3.5
+        let object = try Self.object(.state(try Self.state(source: offline, duration: nil)))
+        let source = try #require(object["source"] as? [String: Any])
+        #expect(Set(source.keys) == Self.sourceKeys)
+        #expect(source["online"] as? Bool == false)
+        #expect(source["reason"] as? String == offline.reason)
+        #expect(source["retryIn"] as? Double == 3.5)
     }
 
     @Test func numbersThatAreNotFiniteStillEncode() throws {

@@ -9,7 +9,9 @@ import Synchronization
 /// gets every frame, filtered or as the source gave it (the recorder copies it and returns).
 ///
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
-/// paused can be shown at once.
+/// paused can be shown at once. While a live source is offline it publishes a placeholder once a
+/// second instead (``PlaceholderRenderer``: "NO SIGNAL", the reason, the retry countdown),
+/// unfiltered so that the text stays readable whatever filter is chosen, and not recorded.
 final class FrameProcessor: Sendable {
     private let session: Session
     private let broadcaster: Broadcaster
@@ -59,6 +61,10 @@ final class FrameProcessor: Sendable {
         var renderedFilter = -1
         var renderedTransport = -1
         var lastEncode: ContinuousClock.Instant?
+        // Offline: when the next placeholder is due (nil while online).
+        var nextPlaceholder: ContinuousClock.Instant?
+        var renderedOnline = true
+        let placeholder = PlaceholderRenderer()
         guard let encoder = try? JPEGEncoder(width: info.width, height: info.height, quality: quality) else { return }
         let output = session.player.output
 
@@ -68,11 +74,11 @@ final class FrameProcessor: Sendable {
             counters.framesFiltered.increment()
         }
 
-        /// Encodes and publishes `frame`, already filtered.
-        func publish(_ frame: Frame) {
+        /// Encodes and publishes `frame`, already filtered (or a placeholder: not `online`).
+        func publish(_ frame: Frame, online: Bool = true) {
             let transport = session.transportGeneration.load(ordering: .relaxed)
             let changed = frame.isDiscontinuity || runner.appliedGeneration != renderedFilter
-                || transport != renderedTransport
+                || transport != renderedTransport || online != renderedOnline
             sequence += 1
             // A frame the encoder refuses (it cannot happen with our own frames) is not published.
             do {
@@ -90,11 +96,27 @@ final class FrameProcessor: Sendable {
             }
             renderedFilter = runner.appliedGeneration
             renderedTransport = transport
+            renderedOnline = online
             rate.withLock { $0.record(.now) }
         }
 
         while !stopping.load(ordering: .acquiring) {
-            let frame = output.take(timeout: .milliseconds(500))
+            let wait = nextPlaceholder.map { min(max(ContinuousClock.now.duration(to: $0), .milliseconds(10)), .milliseconds(500)) }
+            let frame = output.take(timeout: wait ?? .milliseconds(500))
+            let playback = session.player.playbackState
+            if frame == nil, !playback.isOnline {
+                let due = nextPlaceholder.map { $0 <= .now } ?? true
+                let rerender = session.rerenderRequested.exchange(false, ordering: .acquiring)
+                if audience.load(ordering: .relaxed) > 0 && (due || rerender) {
+                    placeholder.render(title: "NO SIGNAL", details: Self.placeholderDetails(playback), into: work)
+                    work.time = playback.position
+                    work.isDiscontinuity = false
+                    publish(work, online: false)
+                }
+                if due { nextPlaceholder = .now + .seconds(1) }
+                continue
+            }
+            nextPlaceholder = nil
             if let frame {
                 lastSource.copy(from: frame)
                 haveSource = true
@@ -125,6 +147,14 @@ final class FrameProcessor: Sendable {
                 publish(work)
             }
         }
+    }
+}
+
+extension FrameProcessor {
+    /// The placeholder's lines under "NO SIGNAL": the reason and the countdown to the next attempt.
+    static func placeholderDetails(_ playback: PlaybackState) -> [String] {
+        let countdown = playback.retryAt.map { "retrying in \(Int(max(0, ContinuousClock.now.duration(to: $0).seconds).rounded(.up))) s" }
+        return [playback.offlineReason ?? "the source failed", countdown ?? "reconnecting…"]
     }
 }
 

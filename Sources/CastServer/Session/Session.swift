@@ -45,13 +45,21 @@ public final class Session: Sendable {
                                         height: info.height, fps: info.frameRate))
     }
 
-    /// Whether the source delivers frames (for /metrics): false once playback failed.
-    public var sourceOnline: Bool { player.playbackState.error == nil }
+    /// Whether the source delivers frames (for /metrics): false once playback failed, and while
+    /// a live source is offline.
+    public var sourceOnline: Bool {
+        let playback = player.playbackState
+        return playback.error == nil && playback.isOnline
+    }
 
     /// The state every viewer sees.
     public func state(viewers: Int, fps: Double) -> SessionState {
         let playback = player.playbackState
-        return SessionState(source: sourceState.withLock { $0 }, playing: playback.isPlaying,
+        var source = sourceState.withLock { $0 }
+        source.online = playback.isOnline
+        source.reason = playback.offlineReason
+        source.retryIn = playback.retryAt.map { max(0, ContinuousClock.now.duration(to: $0).seconds) }
+        return SessionState(source: source, playing: playback.isPlaying,
                             position: playback.position, duration: playback.duration, filter: selection.chain,
                             viewers: viewers, fps: fps, recording: recordingState)
     }

@@ -42,6 +42,9 @@ public final class WebSocketServer: @unchecked Sendable {
     /// after the command's own `state` went out, so a paused session broadcasts again once the
     /// position has moved (nothing else would send the new position while paused).
     private var lastBroadcastPosition: Double?
+    /// Whether the source was online when `state` was last broadcast: going offline or back
+    /// online is announced at once.
+    private var lastBroadcastOnline = true
 
     /// Opens the source (errors surface here) and prepares the server; `start()` listens.
     public init(configuration: ServerConfiguration) throws {
@@ -49,9 +52,11 @@ public final class WebSocketServer: @unchecked Sendable {
         files = try StaticFiles(root: configuration.webRoot)
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
+        options.stallTimeout = configuration.stallTimeout
         let source = try configuration.input.open(options)
         source.onWarning = { Log.warning($0) }
-        let player = Player(source: source, options: configuration.playback)
+        let player = Player(source: source, options: configuration.playback,
+                            reopen: configuration.input.reopener(options, width: source.info.width, height: source.info.height))
         let library = try MediaLibrary(recordingsPath: configuration.recording.directory,
                                        mediaPath: configuration.mediaDirectory)
         let wake = WakeSignal()
@@ -163,8 +168,10 @@ public final class WebSocketServer: @unchecked Sendable {
         tellRecordingFailures()
         let now = ContinuousClock.now
         let playback = session.player.playbackState
-        // While recording, the elapsed time and size move even when paused.
-        if playback.isPlaying || session.recorder?.status.isActive == true {
+        if playback.isOnline != lastBroadcastOnline {
+            broadcastState()
+        } else if playback.isPlaying || session.recorder?.status.isActive == true {
+            // While recording, the elapsed time and size move even when paused.
             if lastStateBroadcast.duration(to: now) >= .milliseconds(500) { broadcastState() }
         } else if playback.position != lastBroadcastPosition {
             broadcastState()
@@ -217,7 +224,9 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Marks a fresh `state` due for every viewer allowed to watch.
     func broadcastState() {
         lastStateBroadcast = .now
-        lastBroadcastPosition = session.player.playbackState.position
+        let playback = session.player.playbackState
+        lastBroadcastPosition = playback.position
+        lastBroadcastOnline = playback.isOnline
         for (wsi, connection) in connections where connection.isViewer && connection.authorizedToWatch(configuration) {
             connection.stateDue = true
             lws_callback_on_writable(wsi)

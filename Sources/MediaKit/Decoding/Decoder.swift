@@ -21,8 +21,8 @@ final class Decoder {
     private var draining = false
     /// Packets the decoder refused as corrupt since the last frame.
     private var corruptPackets = 0
-    /// Breaks blocking reads (see ``Interruption``); lives as long as the format context.
-    let interruption = Interruption()
+    /// Breaks blocking reads (see ``Interruption``); must outlive the format context.
+    let interruption: Interruption
     /// Called with a one-line message for recoverable problems (corrupt packets, concealed
     /// errors), at most once a second: a damaged stream must not flood the log.
     var onWarning: (String) -> Void = { _ in }
@@ -31,6 +31,10 @@ final class Decoder {
 
     let width: Int
     let height: Int
+    /// What the input itself delivers, before any scaling to `width × height`.
+    let nativeWidth: Int
+    let nativeHeight: Int
+    let pixelFormat: String
     let codecName: String
     let frameRate: Double?
     /// Seconds; nil for live or unknown-length inputs.
@@ -39,8 +43,11 @@ final class Decoder {
     /// Opens `url` (with `inputFormat` such as "lavfi" or "v4l2" when not probed), finds the
     /// best video stream and opens its decoder with `threads` threads (0 = automatic).
     init(url: String, inputFormat: String? = nil, options: [String: String] = [:],
-         threads: Int = 1, outputSize: (width: Int, height: Int)? = nil) throws(MediaError) {
+         threads: Int = 1, outputSize: (width: Int, height: Int)? = nil,
+         interruption: Interruption = Interruption()) throws(MediaError) {
         input = url
+        self.interruption = interruption
+        interruption.reset()  // a reopened source shares it with the read that failed
         avdevice_register_all()
         av_log_set_level(AV_LOG_FATAL)
 
@@ -102,8 +109,11 @@ final class Decoder {
         let base = videoStream.pointee.time_base
         timeBase = av_q2d(base)
         startTimestamp = videoStream.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : videoStream.pointee.start_time
-        width = outputSize?.width ?? Int(parameters.pointee.width)
-        height = outputSize?.height ?? Int(parameters.pointee.height)
+        nativeWidth = Int(parameters.pointee.width)
+        nativeHeight = Int(parameters.pointee.height)
+        width = outputSize?.width ?? nativeWidth
+        height = outputSize?.height ?? nativeHeight
+        pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.pointee.format)).map { String(cString: $0) } ?? "unknown"
         let rate = av_guess_frame_rate(format, videoStream, nil)
         frameRate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
         if videoStream.pointee.duration != CFFmpeg_AV_NOPTS_VALUE(), videoStream.pointee.duration > 0 {

@@ -11,6 +11,12 @@ public struct PlaybackState: Sendable, Equatable {
     public var speed: Double
     /// The last error that stopped playback, if any.
     public var error: String?
+    /// False while a live source has failed and is being reconnected.
+    public var isOnline = true
+    /// Why the source is offline (the error that took it down, or the last reconnection's).
+    public var offlineReason: String?
+    /// When the next reconnection attempt starts; nil while one is under way or when online.
+    public var retryAt: ContinuousClock.Instant?
 }
 
 /// How to play a source.

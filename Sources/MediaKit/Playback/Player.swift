@@ -5,6 +5,11 @@ import Telemetry
 /// Plays a source in real time on its own decode thread: paces frames by their timestamps,
 /// pauses, seeks frame-accurately, loops or stops at the end, and hands each frame to `output`.
 ///
+/// Failures do not stop it. A live source given a `reopen` goes offline (`isOnline` false, with
+/// the reason and the next attempt's time in ``playbackState``) and is opened again after the
+/// delays of ``RetryPolicy`` until it delivers frames again. A file whose read fails mid-way is
+/// skipped one second past the failure.
+///
 /// Control calls (`play`, `pause`, `seek`, `switchSource`, `stop`) are safe from any thread and
 /// take effect at once: a seek while paused delivers the exact frame immediately. Frames go to
 /// `output`, a latest-wins queue: whoever takes them recycles them into `pool` when done.
@@ -24,20 +29,29 @@ public final class Player: @unchecked Sendable {
     private var stopping = false
     private var speedChanged = false
     private var sourceInfo: SourceInfo
-    /// A source waiting to replace the current one (see `switchSource`).
-    private var pendingSource: (any VideoSource)?
+    /// A source waiting to replace the current one, and how to reopen it (see `switchSource`).
+    private var pendingSource: (source: any VideoSource, reopen: SourceOpener?)?
     /// The current source's; a switch replaces it.
     private var interruption: Interruption
 
     private var thread: WorkerThread?
-    /// Only the decode thread touches the source after `start()`.
-    nonisolated(unsafe) private var source: any VideoSource
+    /// Only the decode thread touches the source (and replaces it on reconnection) after `start()`.
+    /// Nil only while a failed live source is being reopened (it is closed first: a UDP port,
+    /// say, must be free to be bound again).
+    nonisolated(unsafe) private var source: (any VideoSource)?
+    /// Decode thread only: how to open the current source again when it is live and fails.
+    nonisolated(unsafe) private var reopen: SourceOpener?
+    /// Decode thread only: the reconnection delays, reset by every frame delivered.
+    nonisolated(unsafe) private var retry = RetryPolicy()
     private let loops: Bool
 
     /// Opens nothing: `source` was opened by the caller (errors surface there). Call `start()`.
+    /// `reopen` opens a live source again after it fails: it must give frames of the same size
+    /// and share the source's ``Interruption`` (see ``InputSpec/reopener(_:width:height:)``).
     public init(source: any VideoSource, options: PlaybackOptions = PlaybackOptions(),
-                output: FrameQueue = FrameQueue(capacity: 1, policy: .latestWins)) {
+                output: FrameQueue = FrameQueue(capacity: 1, policy: .latestWins), reopen: SourceOpener? = nil) {
         self.source = source
+        self.reopen = source.info.isLive ? reopen : nil
         sourceInfo = source.info
         interruption = source.interruption
         self.loops = options.loops
@@ -108,15 +122,16 @@ public final class Player: @unchecked Sendable {
     /// Plays `newSource` from its start instead of the current source, which is closed. Its
     /// frames must be of the pool's size (open it with that `outputSize`). Playing or paused
     /// stays as it was; position, duration and `info` become the new source's, and its first
-    /// frame is delivered (marked as a discontinuity) at once.
-    public func switchSource(to newSource: any VideoSource) throws(MediaError) {
+    /// frame is delivered (marked as a discontinuity) at once. A live `newSource` is reconnected
+    /// with `reopen` when it fails, as in `init`.
+    public func switchSource(to newSource: any VideoSource, reopen: SourceOpener? = nil) throws(MediaError) {
         guard newSource.info.width == pool.width, newSource.info.height == pool.height else {
             throw .invalidInput("\(newSource.info.name) gives \(newSource.info.width)x\(newSource.info.height) frames, "
                 + "the player \(pool.width)x\(pool.height)")
         }
         condition.lock()
         let previous = interruption
-        pendingSource = newSource
+        pendingSource = (newSource, newSource.info.isLive ? reopen : nil)
         pendingSeek = nil
         interruption = newSource.interruption
         sourceInfo = newSource.info
@@ -125,6 +140,9 @@ public final class Player: @unchecked Sendable {
         state.position = 0
         state.hasEnded = false
         state.error = nil
+        state.isOnline = true
+        state.offlineReason = nil
+        state.retryAt = nil
         condition.broadcast()
         condition.unlock()
         // A read blocked on a stalled stream gives up now.
@@ -143,7 +161,7 @@ public final class Player: @unchecked Sendable {
     private enum Step {
         case stop
         case seek(Double)
-        case switchSource(any VideoSource)
+        case switchSource(any VideoSource, reopen: SourceOpener?)
         case decode(speed: Double, speedChanged: Bool)
     }
 
@@ -152,9 +170,9 @@ public final class Player: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if stopping { return .stop }
-            if let newSource = pendingSource {
+            if let (newSource, reopen) = pendingSource {
                 pendingSource = nil
-                return .switchSource(newSource)
+                return .switchSource(newSource, reopen: reopen)
             }
             if let target = pendingSeek {
                 pendingSeek = nil
@@ -198,16 +216,18 @@ public final class Player: @unchecked Sendable {
             case .seek(let target):
                 deliverJump { (frame) throws(MediaError) in
                     // A switch to a live source may have overtaken the seek.
-                    guard let seekable = source as? SeekableVideoSource else {
-                        throw .notSeekable(input: source.info.name)
+                    guard let seekable = source as? any SeekableVideoSource else {
+                        throw .notSeekable(input: info.name)
                     }
                     try seekable.seek(to: target, into: frame)
                 }
-            case .switchSource(let newSource):
+            case .switchSource(let newSource, let newReopen):
                 source = newSource
+                reopen = newReopen
+                retry.reset()
                 shownTime = nil
                 deliverJump { (frame) throws(MediaError) in
-                    guard try source.read(into: frame) else { throw .endOfStream(input: source.info.name) }
+                    guard try newSource.read(into: frame) else { throw .endOfStream(input: newSource.info.name) }
                 }
             case .decode(let speed, let speedChanged):
                 if speedChanged { clock = PlaybackClock(clock: wallClock, speed: speed) }
@@ -218,15 +238,20 @@ public final class Player: @unchecked Sendable {
                 } else {
                     frame = pool.take()
                     do {
-                        guard try source.read(into: frame) else {
+                        // No binding of `source` here: `recover` must be able to release it.
+                        guard let more = try source?.read(into: frame), more else {
                             pool.recycle(frame)
-                            endOfFile()
+                            // No source: a reconnection gave way to a stop or a source switch.
+                            if source != nil { endOfFile() }
                             continue
                         }
                         framesDecoded.increment()
                     } catch {
                         pool.recycle(frame)
-                        fail(error)
+                        if recover(from: error) {
+                            clock.invalidate()  // a reconnected stream has a timeline of its own
+                            shownTime = nil
+                        }
                         continue
                     }
                 }
@@ -249,12 +274,14 @@ public final class Player: @unchecked Sendable {
         }
     }
 
-    /// Sleeps until `deadline`; false when a command (pause, seek, stop, speed) arrives first.
-    private func waitUntil(_ deadline: ContinuousClock.Instant, _ clock: ContinuousClock) -> Bool {
+    /// Sleeps until `deadline`; false when a command (pause, seek, stop, speed, switch) arrives
+    /// first, or only stop and switch when `onlyStop`.
+    private func waitUntil(_ deadline: ContinuousClock.Instant, _ clock: ContinuousClock, onlyStop: Bool = false) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if stopping || pendingSeek != nil || pendingSource != nil || !state.isPlaying || speedChanged { return false }
+            if stopping || pendingSource != nil { return false }
+            if !onlyStop && (pendingSeek != nil || !state.isPlaying || speedChanged) { return false }
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero { return true }
             _ = condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))
@@ -262,10 +289,68 @@ public final class Player: @unchecked Sendable {
     }
 
     private func deliver(_ frame: Frame) {
-        update { $0.position = frame.time; $0.error = nil }
+        retry.reset()
+        update {
+            $0.position = frame.time
+            $0.error = nil
+            $0.isOnline = true
+            $0.offlineReason = nil
+            $0.retryAt = nil
+        }
         if let displaced = output.put(frame) {
             framesSuperseded.increment()
             pool.recycle(displaced)
+        }
+    }
+
+    /// After a failed read: reconnects a live source, skips a file past the failure, or stops
+    /// with the error. Returns true when the source was replaced (its timeline starts afresh).
+    private func recover(from error: MediaError) -> Bool {
+        if let reopen {
+            reconnect(after: error, using: reopen)
+            return true
+        }
+        let position = playbackState.position
+        if let source = source as? any SeekableVideoSource, let duration = source.info.duration, position + 1 < duration {
+            source.onWarning("\(error.description); skipping to \(position + 1) s")
+            update { _ in pendingSeek = position + 1 }
+        } else {
+            fail(error)
+        }
+        return false
+    }
+
+    /// Stays offline, retrying with ``RetryPolicy``'s delays, until the source opens again (its
+    /// first frame then sets `isOnline`), the player stops or another source is switched to.
+    private func reconnect(after error: MediaError, using reopen: SourceOpener) {
+        let clock = ContinuousClock()
+        let name = info.name
+        var reason = error.description
+        let warn = source?.onWarning ?? { _ in }
+        source = nil
+        while true {
+            let delay = retry.nextDelay()
+            let retryAt = clock.now + delay
+            warn("\(name) is offline (\(reason)); retrying in \(delay.components.seconds) s")
+            update {
+                $0.isOnline = false
+                $0.offlineReason = reason
+                $0.retryAt = retryAt
+            }
+            guard waitUntil(retryAt, clock, onlyStop: true) else { return }
+            update { $0.retryAt = nil }
+            do {
+                let reopened = try reopen()
+                guard reopened.info.width == pool.width, reopened.info.height == pool.height else {
+                    reason = "\(name) came back at \(reopened.info.width)x\(reopened.info.height), not \(pool.width)x\(pool.height)"
+                    continue
+                }
+                reopened.onWarning = warn
+                source = reopened
+                return
+            } catch {
+                reason = error.description
+            }
         }
     }
 

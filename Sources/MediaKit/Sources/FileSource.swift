@@ -7,8 +7,7 @@ public final class FileSource: SeekableVideoSource {
 
     init(decoder: Decoder) {
         self.decoder = decoder
-        info = SourceInfo(name: decoder.input, width: decoder.width, height: decoder.height, codec: decoder.codecName,
-                          frameRate: decoder.frameRate, duration: decoder.duration, isLive: false)
+        info = SourceInfo(decoder: decoder, name: decoder.input, isLive: false)
     }
 
     public var interruption: Interruption { decoder.interruption }

@@ -1,15 +1,17 @@
 import FilterKit
 
 /// A live source — the test pattern, a camera, a network stream: endless, with no timeline.
-/// Its end is an error: a live stream that stops has failed.
+/// Its end is an error: a live stream that stops has failed, and so has one that gives no frame
+/// for `stallTimeout`.
 public final class LiveSource: VideoSource {
     public let info: SourceInfo
     private let decoder: Decoder
+    private let stallTimeout: Duration
 
-    init(decoder: Decoder, name: String) {
+    init(decoder: Decoder, name: String, stallTimeout: Duration) {
         self.decoder = decoder
-        info = SourceInfo(name: name, width: decoder.width, height: decoder.height, codec: decoder.codecName,
-                          frameRate: decoder.frameRate, duration: nil, isLive: true)
+        self.stallTimeout = stallTimeout
+        info = SourceInfo(decoder: decoder, name: name, isLive: true)
     }
 
     public var interruption: Interruption { decoder.interruption }
@@ -20,14 +22,27 @@ public final class LiveSource: VideoSource {
     }
 
     public func read(into frame: Frame) throws(MediaError) -> Bool {
-        guard try decoder.decodeNext(into: frame) else { throw ended }
-        return true
+        try watched { () throws(MediaError) in try decoder.decodeNext(into: frame) }
     }
 
     public func read(into picture: DecodedPicture) throws(MediaError) -> Bool {
-        guard try decoder.decodeNext(into: picture) else { throw ended }
-        return true
+        try watched { () throws(MediaError) in try decoder.decodeNext(into: picture) }
     }
 
-    private var ended: MediaError { .readFailed(input: info.name, reason: "the live stream ended") }
+    /// Runs `read` under the stall watchdog; the end of the stream is an error.
+    private func watched(_ read: () throws(MediaError) -> Bool) throws(MediaError) -> Bool {
+        interruption.arm(for: stallTimeout)
+        defer { interruption.disarm() }
+        do throws(MediaError) {
+            guard try read() else { throw MediaError.readFailed(input: info.name, reason: "the live stream ended") }
+            return true
+        } catch {
+            if interruption.hasTimedOut && !interruption.isRequested {
+                let seconds = stallTimeout.seconds
+                let shown = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+                throw .readFailed(input: info.name, reason: "no frame for \(shown) s")
+            }
+            throw error
+        }
+    }
 }

@@ -11,6 +11,29 @@ public struct SourceInfo: Sendable, Equatable {
     /// Seconds; nil for live sources.
     public let duration: Double?
     public let isLive: Bool
+    /// What the input delivers before scaling (what a camera actually gave): size and pixel format.
+    public let nativeWidth: Int
+    public let nativeHeight: Int
+    public let pixelFormat: String
+
+    init(decoder: Decoder, name: String, isLive: Bool) {
+        self.name = name
+        width = decoder.width
+        height = decoder.height
+        codec = decoder.codecName
+        frameRate = decoder.frameRate
+        duration = isLive ? nil : decoder.duration
+        self.isLive = isLive
+        nativeWidth = decoder.nativeWidth
+        nativeHeight = decoder.nativeHeight
+        pixelFormat = decoder.pixelFormat
+    }
+
+    /// One line for logs: `1280x720 mjpeg (yuvj422p) at 30 fps`.
+    public var delivered: String {
+        let rate = frameRate.map { " at \(($0 * 100).rounded() / 100) fps" } ?? ""
+        return "\(nativeWidth)x\(nativeHeight) \(codec) (\(pixelFormat))\(rate)"
+    }
 }
 
 /// A source of decoded frames: a file, a URL, a camera or the test pattern.
@@ -52,6 +75,11 @@ public struct SourceOptions: Sendable {
     public var cameraFormat: String?
     /// Frame rate to ask a camera for.
     public var cameraRate: Int?
+    /// A live source that gives no frame for this long has failed (a network stream that went
+    /// quiet, a camera that hangs).
+    public var stallTimeout: Duration = .seconds(5)
+    /// Breaks the source's blocking reads; shared by every reopening of the same input.
+    public var interruption = Interruption()
 
     public init(decoderThreads: Int = 1, outputSize: (width: Int, height: Int)? = nil) {
         self.decoderThreads = decoderThreads
@@ -64,21 +92,36 @@ extension InputSpec {
     public func open(_ options: SourceOptions = SourceOptions()) throws(MediaError) -> any VideoSource {
         switch self {
         case .file(let path):
-            let decoder = try Decoder(url: path, threads: options.decoderThreads, outputSize: options.outputSize)
-            return decoder.canSeek ? FileSource(decoder: decoder) : LiveSource(decoder: decoder, name: path)
+            let decoder = try Decoder(url: path, threads: options.decoderThreads, outputSize: options.outputSize,
+                                      interruption: options.interruption)
+            return decoder.canSeek ? FileSource(decoder: decoder)
+                : LiveSource(decoder: decoder, name: path, stallTimeout: options.stallTimeout)
         case .testPattern(let width, let height, let rate):
             let graph = "testsrc2=size=\(width)x\(height):rate=\(rate)"
             let decoder = try Decoder(url: graph, inputFormat: "lavfi", threads: options.decoderThreads,
-                                      outputSize: options.outputSize)
-            return LiveSource(decoder: decoder, name: description)
+                                      outputSize: options.outputSize, interruption: options.interruption)
+            return LiveSource(decoder: decoder, name: description, stallTimeout: options.stallTimeout)
         case .camera(let device):
             var deviceOptions: [String: String] = [:]
             if let format = options.cameraFormat { deviceOptions["input_format"] = format }
             if let rate = options.cameraRate { deviceOptions["framerate"] = String(rate) }
             if let size = options.outputSize { deviceOptions["video_size"] = "\(size.width)x\(size.height)" }
             let decoder = try Decoder(url: device, inputFormat: "v4l2", options: deviceOptions,
-                                      threads: options.decoderThreads, outputSize: options.outputSize)
-            return LiveSource(decoder: decoder, name: description)
+                                      threads: options.decoderThreads, outputSize: options.outputSize,
+                                      interruption: options.interruption)
+            return LiveSource(decoder: decoder, name: description, stallTimeout: options.stallTimeout)
         }
     }
+
+    /// How to open this input again after it failed: at `width × height` (the size the pipeline
+    /// was built for, whatever the input gives next time), sharing `options.interruption`.
+    public func reopener(_ options: SourceOptions, width: Int, height: Int) -> SourceOpener {
+        var resized = options
+        resized.outputSize = (width, height)
+        let fixed = resized
+        return { () throws(MediaError) in try self.open(fixed) }
+    }
 }
+
+/// Opens a source; called on the decode thread to reconnect a live input.
+public typealias SourceOpener = @Sendable () throws(MediaError) -> any VideoSource

@@ -17,6 +17,8 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--size", valueName: "WxH", help: "Scale frames to this size."),
                   OptionSpec(name: "--speed", valueName: "X", help: "Playback speed of files, 0.1…16 (default 1)."),
                   OptionSpec(name: "--no-loop", valueName: nil, help: "Stop on the last frame of a file instead of looping."),
+                  OptionSpec(name: "--stall-timeout", valueName: "S",
+                             help: "A live source that gives no frame for S seconds is offline and reconnected (default 5)."),
                   ] + FilterOptions.specs + [
                   OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: the web/ folder of this checkout)."),
                   OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T or an auth message)."),
@@ -59,6 +61,9 @@ enum ServeCommand: Subcommand {
             .map { try parseByteCount($0, options.source("--min-free-space")) } ?? 500_000_000
         configuration.recordAtStart = options.has("--record")
         configuration.mediaDirectory = options.string("--media-dir")
+        if let stall = try options.double("--stall-timeout", in: 0.5...600) {
+            configuration.stallTimeout = .milliseconds(Int64((stall * 1000).rounded()))
+        }
         if configuration.token?.isEmpty == true { throw UsageError(description: "\(options.source("--token")) must not be empty") }
         configuration.webRoot = try webRoot(webFolder)
 

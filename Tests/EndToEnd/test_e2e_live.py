@@ -1,0 +1,121 @@
+"""A live network source that drops out: the server keeps sending a "NO SIGNAL" placeholder about
+once a second, says so in state.source (online false, the reason, the retry countdown), and
+recovers by itself when the stream comes back. The stream is a real UDP MPEG-TS feed from the
+ffmpeg CLI, stopped and restarted."""
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from fc_client import Client, run
+from live_feed import LiveFeed
+
+STALL = "1"  # seconds without a frame before the source counts as offline
+
+
+@pytest.fixture
+def feed():
+    feed = LiveFeed("udp").start()
+    yield feed
+    feed.stop()
+
+
+@pytest.fixture
+def tcp_feed():
+    feed = LiveFeed("tcp").start()
+    yield feed
+    feed.stop()
+
+
+def start_when_listening(start_server, feed, *args):
+    """Starts the server on `feed` once ffmpeg listens (until then the open fails, exit code 1)."""
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            return start_server("--input", feed.url, *args)
+        except RuntimeError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+
+
+async def state_where(client: Client, predicate, timeout: float) -> dict:
+    """The first `state` (or hello state) that satisfies `predicate`, within `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        remaining = deadline - time.monotonic()
+        assert remaining > 0, "no state matched in time"
+        message = await client.next_json("state", timeout=remaining)
+        if predicate(message):
+            return message
+
+
+def is_placeholder(frame) -> bool:
+    """Dark grey background with white text: the placeholder, not the test pattern."""
+    luma = frame.luma()
+    dark = np.mean(np.abs(luma.astype(int) - 24) < 12)
+    bright = np.mean(luma > 200)
+    return dark > 0.85 and 0.002 < bright < 0.15
+
+
+def test_a_udp_stream_that_stops_shows_the_placeholder_and_recovers(start_server, feed):
+    server = start_server("--input", feed.url, "--stall-timeout", STALL)
+    assert (server.width, server.height) == (320, 240)
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            hello = client.hello
+            assert hello["state"]["source"]["kind"] == "stream"
+            assert hello["state"]["source"]["online"] is True and hello["state"]["source"]["reason"] is None
+            live = await client.frames(10, timeout=10)
+            assert not any(is_placeholder(frame) for frame in live)
+
+            feed.stop()
+            offline = await state_where(client, lambda s: s["source"]["online"] is False, timeout=10)
+            reason = offline["source"]["reason"]
+            assert feed.url in reason and "no frame for 1 s" in reason, reason
+            # The filter does not apply to the placeholder: its text stays readable.
+            await client.ok({"type": "setFilter", "name": "invert"})
+            http_state = json.loads(server.get("/api/state").body)
+            assert http_state["source"]["online"] is False and http_state["source"]["reason"] == reason
+
+            client.drop_frames()
+            started = time.monotonic()
+            frames = await client.collect(4.0)
+            arrivals = [frame for frame in frames if not isinstance(frame, dict)]
+            placeholders = [frame for frame in arrivals if is_placeholder(frame)]
+            assert 3 <= len(placeholders) <= 6, f"{len(placeholders)} placeholders in 4 s (want ~1 a second)"
+            assert len(placeholders) == len(arrivals), "only placeholders while offline"
+            assert time.monotonic() - started >= 4.0
+
+            feed.start()
+            online = await state_where(client, lambda s: s["source"]["online"] is True, timeout=25)
+            assert online["source"]["reason"] is None and online["source"]["retryIn"] is None
+            client.drop_frames()
+            resumed = await client.frames(20, timeout=5)
+            assert not any(is_placeholder(frame) for frame in resumed[5:])
+
+    run(scenario(), timeout=90)
+
+
+def test_a_tcp_stream_that_ends_counts_down_to_each_attempt_and_recovers(start_server, tcp_feed):
+    server = start_when_listening(start_server, tcp_feed)
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.frames(5, timeout=10)
+            tcp_feed.stop()
+            first = await state_where(client, lambda s: s["source"]["online"] is False, timeout=10)
+            assert tcp_feed.url in first["source"]["reason"] and "ended" in first["source"]["reason"], first
+            assert 0 <= first["source"]["retryIn"] <= 1
+            # Attempts fail at once (connection refused) and the delays grow: 1, 2, 4 s.
+            later = await state_where(client, lambda s: (s["source"]["retryIn"] or 0) > 2.5, timeout=15)
+            assert later["source"]["online"] is False and "refused" in later["source"]["reason"], later
+            tcp_feed.start()
+            await state_where(client, lambda s: s["source"]["online"] is True, timeout=20)
+            frames = await client.frames(10, timeout=5)
+            assert not any(is_placeholder(frame) for frame in frames[3:])
+
+    run(scenario(), timeout=60)
