@@ -55,7 +55,7 @@ docker/standins.sh
 
 step "build docker/Dockerfile"
 mkdir -p .build
-podman build --pull=never --format docker -f docker/Dockerfile -t "$IMAGE" . >.build/docker-build.log 2>&1 \
+podman build --pull=never --format docker --jobs 2 -f docker/Dockerfile -t "$IMAGE" . >.build/docker-build.log 2>&1 \
     || { tail -40 .build/docker-build.log; fail "podman build (log: .build/docker-build.log)"; }
 echo "$IMAGE: $(podman image inspect --format '{{.Size}}' "$IMAGE" | awk '{ printf "%.0f MB", $1 / 1e6 }')"
 
