@@ -45,6 +45,20 @@ def estimated_block_size(rgb: np.ndarray, candidates=range(2, 101)) -> int:
     return max(scores, key=scores.get)
 
 
+def flattened_fraction(before: np.ndarray, after: np.ndarray, tolerance: float = 3.0) -> float:
+    """Of the horizontally neighbouring pixels that differed by more than 2 × `tolerance` in luma
+    in `before` (the picture's texture), the share that differ by at most `tolerance` in `after`:
+    about 0 for the same picture, high when flat cells replace the texture."""
+    textured = np.abs(np.diff(luma(before), axis=1)) > 2 * tolerance
+    flat = np.abs(np.diff(luma(after), axis=1)) <= tolerance
+    return float(np.mean(flat[textured]))
+
+
+def white_fraction(rgb: np.ndarray, limit: float = 235.0) -> float:
+    """Share of nearly white pixels (pointillize's background)."""
+    return float(np.mean(rgb.min(axis=2) > limit))
+
+
 def near_black_fraction(rgb: np.ndarray, limit: float = 48.0) -> float:
     """Share of pixels that are nearly black (comic's ink)."""
     return float(np.mean(rgb.max(axis=2) < limit))

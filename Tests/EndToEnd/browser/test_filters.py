@@ -118,6 +118,28 @@ def test_pixellate_gives_uniform_blocks(file_server, open_page, artifacts):
     save_screenshot(page, artifacts, "pixellate")
 
 
+# Measured share of the texture flattened: hexagonalPixellate 0.57, crystallize 0.65, pointillize
+# 0.35 (its dots' edges against the white count as texture); unfiltered, 0 by definition.
+@pytest.mark.parametrize("name, length, value, flattened", [
+    ("hexagonalPixellate", "scale", 30, 0.5), ("crystallize", "radius", 20, 0.55), ("pointillize", "radius", 20, 0.3)])
+def test_cell_filters_paint_flat_cells(file_server, open_page, artifacts, name, length, value, flattened):
+    """Cells (10 px and more on the 360-line clip) are flat; pointillize's dots lie on white."""
+    page = open_page(file_server)
+    before = paused_baseline(page)
+    page.choose_filter(name)
+    page.raw_send(f'{{"type": "setParams", "params": {{"{length}": {value}}}}}')
+    page.wait_state(lambda s: s["filter"]["params"][length] == value, message=f"{length} {value}")
+    white_before = px.white_fraction(before)
+
+    def cells(rgb):
+        share, white = px.flattened_fraction(before, rgb), px.white_fraction(rgb)
+        ok = share > flattened and (name != "pointillize" or white > white_before + 0.1)
+        return ok, f"texture flattened {share:.3f}, white {white:.3f} (before {white_before:.3f})"
+
+    page.wait_pixels(cells, message=f"a {name} picture")
+    save_screenshot(page, artifacts, name)
+
+
 def test_comic_inks_edges_and_posterizes(file_server, open_page, artifacts):
     page = open_page(file_server)
     before = paused_baseline(page)
