@@ -27,6 +27,8 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavdevice-dev", "libswscale-dev", "libavutil-dev"])]
         ),
+        // Linux's V4L2 header (no library): the capture-device ioctls for `filtercast devices`.
+        .systemLibrary(name: "CV4L2"),
         .systemLibrary(
             name: "CTurboJPEG",
             pkgConfig: "libturbojpeg",
@@ -45,7 +47,7 @@ let package = Package(
         .target(name: "Telemetry"),
 
         // Sources, decoding, pacing, JPEG encoding and the frame pipeline.
-        .target(name: "MediaKit", dependencies: ["FilterKit", "Telemetry", "CFFmpeg", "CTurboJPEG"]),
+        .target(name: "MediaKit", dependencies: ["FilterKit", "Telemetry", "CFFmpeg", "CTurboJPEG", "CV4L2"]),
 
         // Protocol v1: message types, parsing, validation, frame header. Pure Swift, no sockets.
         .target(name: "CastProtocol", dependencies: ["FilterKit"]),

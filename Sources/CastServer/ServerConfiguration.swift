@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var recordAtStart = false
     /// Files clients may also open, read-only (`--media-dir`).
     public var mediaDirectory: String?
+    /// V4L2 pixel format to ask a camera for (`--camera-format`: `mjpeg`, `yuyv422`, …).
+    public var cameraFormat: String?
     /// A live source that gives no frame for this long is offline (and reconnected).
     public var stallTimeout: Duration = .seconds(5)
 

@@ -38,7 +38,7 @@ public final class Session: Sendable {
         let info = player.info
         let kind: String = switch input {
         case .testPattern: "test"
-        case .camera: "camera"
+        case .camera, .firstCamera: "camera"
         case .file: info.isLive ? "stream" : "file"
         }
         sourceState = Mutex(SourceState(kind: kind, name: info.name, seekable: !info.isLive, width: info.width,

@@ -53,8 +53,14 @@ public final class WebSocketServer: @unchecked Sendable {
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
         options.stallTimeout = configuration.stallTimeout
+        options.cameraFormat = configuration.cameraFormat
+        options.cameraRate = configuration.maxFPS
         let source = try configuration.input.open(options)
         source.onWarning = { Log.warning($0) }
+        if case .testPattern = configuration.input {} else if source.info.isLive {
+            // What a camera or stream actually delivers, which may differ from what was asked.
+            Log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
+        }
         let player = Player(source: source, options: configuration.playback,
                             reopen: configuration.input.reopener(options, width: source.info.width, height: source.info.height))
         let library = try MediaLibrary(recordingsPath: configuration.recording.directory,

@@ -294,6 +294,9 @@ final class Decoder {
         if code == CFFmpeg_AVERROR_INVALIDDATA() {
             return "not a video file or an unsupported format (\(averrorDescription(code)))"
         }
+        if code == CFFmpeg_AVERROR(EBUSY) {
+            return "the device is busy: another program is using it (\(averrorDescription(code)))"
+        }
         return averrorDescription(code)
     }
 

@@ -1,10 +1,12 @@
 /// What the user asked to play, parsed from `--input`:
 /// - `test` or `test:WxH@FPS` (the default: `test:1280x720@30`) — the built-in test pattern;
-/// - `/dev/videoN` — a V4L2 camera;
+/// - `/dev/videoN` (any path under `/dev/`) — a V4L2 camera; `camera` — the first one;
 /// - anything else — a file path or URL that libavformat opens.
 public enum InputSpec: Equatable, Sendable, CustomStringConvertible {
     case testPattern(width: Int, height: Int, rate: Int)
     case camera(device: String)
+    /// The first capture device (see ``CaptureDevice/list(in:)``), found when opened.
+    case firstCamera
     case file(String)
 
     public static let defaultTestPattern = InputSpec.testPattern(width: 1280, height: 720, rate: 30)
@@ -29,10 +31,12 @@ public enum InputSpec: Equatable, Sendable, CustomStringConvertible {
                 rate = value
             }
             self = .testPattern(width: width, height: height, rate: rate)
-        } else if text.hasPrefix("/dev/video") {
+        } else if text.hasPrefix("/dev/") {
             self = .camera(device: text)
+        } else if text == "camera" {
+            self = .firstCamera
         } else if text.isEmpty {
-            throw .invalidInput("empty input: give a file, URL, /dev/videoN or 'test'")
+            throw .invalidInput("empty input: give a file, URL, /dev/videoN, 'camera' or 'test'")
         } else {
             self = .file(text)
         }
@@ -48,6 +52,7 @@ public enum InputSpec: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .testPattern(let width, let height, let rate): "test pattern \(width)x\(height)@\(rate)"
         case .camera(let device): "camera \(device)"
+        case .firstCamera: "the first camera"
         case .file(let path): path
         }
     }

@@ -73,8 +73,8 @@ public struct SourceOptions: Sendable {
     public var outputSize: (width: Int, height: Int)?
     /// V4L2 pixel format to ask a camera for (`mjpeg`, `yuyv422`, …).
     public var cameraFormat: String?
-    /// Frame rate to ask a camera for.
-    public var cameraRate: Int?
+    /// Frame rate to ask a camera for (frames per second).
+    public var cameraRate: Double?
     /// A live source that gives no frame for this long has failed (a network stream that went
     /// quiet, a camera that hangs).
     public var stallTimeout: Duration = .seconds(5)
@@ -102,6 +102,8 @@ extension InputSpec {
                                       outputSize: options.outputSize, interruption: options.interruption)
             return LiveSource(decoder: decoder, name: description, stallTimeout: options.stallTimeout)
         case .camera(let device):
+            // Our own probe first: its messages say what is wrong (FFmpeg's say "Inappropriate ioctl").
+            _ = try CaptureDevice.probe(device)
             var deviceOptions: [String: String] = [:]
             if let format = options.cameraFormat { deviceOptions["input_format"] = format }
             if let rate = options.cameraRate { deviceOptions["framerate"] = String(rate) }
@@ -110,6 +112,11 @@ extension InputSpec {
                                       threads: options.decoderThreads, outputSize: options.outputSize,
                                       interruption: options.interruption)
             return LiveSource(decoder: decoder, name: description, stallTimeout: options.stallTimeout)
+        case .firstCamera:
+            guard let first = CaptureDevice.list().first else {
+                throw .openFailed(input: "camera", reason: "no capture devices found (no /dev/video* that can capture)")
+            }
+            return try InputSpec.camera(device: first.path).open(options)
         }
     }
 

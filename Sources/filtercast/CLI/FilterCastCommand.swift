@@ -5,7 +5,7 @@ import MediaKit
 /// (2 for a bad command line, 1 for anything else).
 enum FilterCastCommand {
     static let subcommands: [any Subcommand.Type] = [ServeCommand.self, BenchCommand.self, SnapshotCommand.self,
-                                                     FiltersCommand.self]
+                                                     FiltersCommand.self, DevicesCommand.self]
 
     static var help: String {
         let width = subcommands.map { $0.spec.name.count }.max() ?? 0

@@ -13,10 +13,12 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--host", valueName: "ADDR", help: "Address to listen on (default 127.0.0.1; 0.0.0.0 for all)."),
                   OptionSpec(name: "--port", valueName: "P", help: "Port (default 8080; 0 picks a free one)."),
                   OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
-                  OptionSpec(name: "--max-fps", valueName: "N", help: "Encode at most N frames a second (default: the source's rate)."),
-                  OptionSpec(name: "--size", valueName: "WxH", help: "Scale frames to this size."),
+                  OptionSpec(name: "--max-fps", valueName: "N", help: "Encode at most N frames a second (default: the source's rate); a camera is asked for N."),
+                  OptionSpec(name: "--size", valueName: "WxH", help: "Scale frames to this size; a camera is asked for it."),
                   OptionSpec(name: "--speed", valueName: "X", help: "Playback speed of files, 0.1…16 (default 1)."),
                   OptionSpec(name: "--no-loop", valueName: nil, help: "Stop on the last frame of a file instead of looping."),
+                  OptionSpec(name: "--camera-format", valueName: "FMT",
+                             help: "Pixel format to ask a camera for: mjpeg, yuyv422, h264, … (see 'filtercast devices')."),
                   OptionSpec(name: "--stall-timeout", valueName: "S",
                              help: "A live source that gives no frame for S seconds is offline and reconnected (default 5)."),
                   ] + FilterOptions.specs + [
@@ -61,6 +63,7 @@ enum ServeCommand: Subcommand {
             .map { try parseByteCount($0, options.source("--min-free-space")) } ?? 500_000_000
         configuration.recordAtStart = options.has("--record")
         configuration.mediaDirectory = options.string("--media-dir")
+        configuration.cameraFormat = options.string("--camera-format")
         if let stall = try options.double("--stall-timeout", in: 0.5...600) {
             configuration.stallTimeout = .milliseconds(Int64((stall * 1000).rounded()))
         }

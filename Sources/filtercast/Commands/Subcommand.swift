@@ -7,4 +7,4 @@ protocol Subcommand: SendableMetatype {
 
 /// The shared `--input` option.
 let inputOption = OptionSpec(name: "--input", valueName: "SRC",
-                             help: "File, URL, /dev/videoN, or test[:WxH@FPS] (default: test:1280x720@30).")
+                             help: "File, URL, /dev/videoN, camera (the first one), or test[:WxH@FPS] (default: test:1280x720@30).")
