@@ -7,6 +7,7 @@ import re
 import time
 
 from fc_client import Client, run
+from live_feed import LiveFeed
 
 SAMPLE = re.compile(r'^(?P<name>[a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(?P<labels>.*)\})? (?P<value>\S+)$')
 LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(,|$)')
@@ -159,3 +160,32 @@ def test_metrics_need_the_token_like_the_state(start_server):
     assert value(scrape(server, "/metrics?token=m3trics"), "filtercast_viewers") == 0
     head = server.http("HEAD", "/metrics?token=m3trics")
     assert head.status == 200 and head.body == b"" and int(head.headers["content-length"]) > 1000
+
+
+def test_recording_active_follows_the_recorder_also_when_it_stops_by_itself(start_server):
+    server = start_server("--input", "test:640x360@30", "--max-record-size", "300k")
+    assert value(scrape(server), "filtercast_recording_active") == 0
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "record", "action": "start"})
+            recording = scrape_until(server, lambda m: value(m, "filtercast_recording_active") == 1)
+            error = await client.next_json("error", timeout=20)  # the size limit stops it
+            assert error["code"] == "recording_failed", error
+            return recording
+    run(scenario(), timeout=40)
+    scrape_until(server, lambda m: value(m, "filtercast_recording_active") == 0)
+
+
+def test_source_online_follows_a_live_stream(start_server):
+    feed = LiveFeed("udp").start()
+    try:
+        server = start_server("--input", feed.url, "--stall-timeout", "1")
+        scrape_until(server, lambda m: value(m, "filtercast_source_online") == 1
+                     and value(m, "filtercast_frames_decoded_total") > 0, timeout=10)
+        feed.stop()
+        scrape_until(server, lambda m: value(m, "filtercast_source_online") == 0, timeout=10)
+        feed.start()
+        scrape_until(server, lambda m: value(m, "filtercast_source_online") == 1, timeout=25)
+    finally:
+        feed.stop()

@@ -34,8 +34,9 @@ extension WebSocketServer {
         metrics.registerGauge(name: "filtercast_source_online", help: "1 while the source delivers frames, else 0.") {
             session.sourceOnline ? 1 : 0
         }
-        metrics.register(session.recordingActive, name: "filtercast_recording_active",
-                         help: "1 while the session records, else 0.")
+        metrics.registerGauge(name: "filtercast_recording_active", help: "1 while the session records, else 0.") {
+            session.recordingActive ? 1 : 0
+        }
         return metrics
     }
 }

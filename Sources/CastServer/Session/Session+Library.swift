@@ -19,12 +19,10 @@ extension Session {
         }
         guard start else {
             recorder.stop()
-            recordingActive.set(false)
             return
         }
         do {
             try recorder.start(filtered: filtered)
-            recordingActive.set(true)
         } catch {
             throw ProtocolError(code: .recordingFailed, message: error.description, id: id)
         }

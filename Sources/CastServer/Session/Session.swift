@@ -2,7 +2,6 @@ import CastProtocol
 import FilterKit
 import MediaKit
 import Synchronization
-import Telemetry
 
 /// The one owner of the shared state — source, playing, position, filter — for every viewer.
 ///
@@ -25,8 +24,6 @@ public final class Session: Sendable {
     /// Set when the current frame must be filtered and encoded again although the source is
     /// paused (a filter change or a new viewer while paused).
     let rerenderRequested = Atomic<Bool>(false)
-    /// 1 while the session records (for /metrics): the recorder sets it when it starts and stops.
-    public let recordingActive = Gauge()
 
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
                 recorder: Recorder? = nil, library: MediaLibrary? = nil) {
@@ -51,6 +48,9 @@ public final class Session: Sendable {
         let playback = player.playbackState
         return playback.error == nil && playback.isOnline
     }
+
+    /// Whether a recording is running (for /metrics).
+    public var recordingActive: Bool { recorder?.status.isActive ?? false }
 
     /// The state every viewer sees.
     public func state(viewers: Int, fps: Double) -> SessionState {

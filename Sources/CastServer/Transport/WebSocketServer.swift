@@ -110,7 +110,6 @@ public final class WebSocketServer: @unchecked Sendable {
         session.player.start()
         if configuration.recordAtStart, let recorder = session.recorder {
             let status = try recorder.start(filtered: true)
-            session.recordingActive.set(true)
             Log.info("recording to \(recorder.options.directory)/\(status.name ?? "") (\(status.encoder ?? ""))")
         }
         serviceThread = WorkerThread(name: "network") { [self] in serve() }
@@ -132,7 +131,6 @@ public final class WebSocketServer: @unchecked Sendable {
         tickerThread?.join()
         processor.stop()
         if let status = session.recorder?.stop() {
-            session.recordingActive.set(false)
             Log.info("recording saved: \(status.name ?? "") (\((status.elapsed * 10).rounded() / 10) s, \(status.bytes) bytes)")
         }
         session.player.stop()
@@ -206,7 +204,6 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Any thread: a recording stopped by itself; the viewers are told on the service thread.
     func recordingEnded(_ reason: String) {
         Log.warning("recording stopped: \(reason)")
-        session.recordingActive.set(false)
         recordingFailures.withLock { $0.append(reason) }
         wake()
     }
