@@ -57,6 +57,7 @@
     stage: $("stage"),
     canvas: $("view"),
     liveBadge: $("live-badge"),
+    signalBadge: $("signal-badge"),
     pausedMark: $("paused-mark"),
     placeholder: $("placeholder"),
     playPause: $("play-pause"),
@@ -269,12 +270,24 @@
       ui.canvas.height = source.height;
     }
     renderPlayback();
+    renderSignal(source);
     renderFilter();
     ui.statViewers.textContent = Number.isFinite(next.viewers) ? String(next.viewers) : "–";
   }
 
   function isLive() {
     return !state || state.duration === null || state.duration === undefined || state.source?.seekable === false;
+  }
+
+  /** A live source that failed: "No signal — retrying in N s" (or "reconnecting…"), the reason as tooltip. */
+  function renderSignal(source) {
+    const offline = source.online === false;
+    ui.signalBadge.hidden = !offline;
+    ui.body.dataset.signal = offline ? "lost" : "ok";
+    if (!offline) return;
+    const retryIn = Number.isFinite(source.retryIn) ? Math.ceil(source.retryIn) : null;
+    ui.signalBadge.textContent = retryIn === null ? "No signal — reconnecting…" : `No signal — retrying in ${retryIn} s`;
+    ui.signalBadge.title = source.reason || "";
   }
 
   function renderPlayback() {

@@ -349,9 +349,16 @@ public final class Player: @unchecked Sendable {
                 source = reopened
                 return
             } catch {
+                if stoppingOrSwitching { return }  // the attempt was interrupted on purpose
                 reason = error.description
             }
         }
+    }
+
+    private var stoppingOrSwitching: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping || pendingSource != nil
     }
 
     private func endOfFile() {
