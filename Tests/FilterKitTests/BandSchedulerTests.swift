@@ -49,16 +49,18 @@ struct BandSchedulerTests {
         }
     }
 
-    @Test("The colour filters are row-local, so they do split into bands")
-    func colourFiltersAreBanded() {
-        let rowLocal = FilterCatalog.standard.entries.filter { $0.makesRowLocalFilter }.map(\.descriptor.category)
+    @Test("The colour filters are row-local and the distortions banded, so they do split into bands")
+    func filtersThatSplit() {
+        let rowLocal = FilterCatalog.standard.entries.filter { $0.makeDefault() is any RowLocalFilter }.map(\.descriptor.category)
         #expect(rowLocal.count >= 18)
         #expect(Set(rowLocal) == [.colorAdjustment, .colorEffect])
+        let banded = FilterCatalog.standard.entries.filter { $0.makeDefault() is any BandedFilter }.map(\.descriptor.name)
+        #expect(Set(banded).isSuperset(of: ["twirl", "bump", "pinch", "kaleidoscope"]))
     }
 }
 
 extension FilterCatalog.Entry {
-    var makesRowLocalFilter: Bool {
-        FilterCatalog.standard.makeFilter(try! FilterSettings(name: descriptor.name)) is any RowLocalFilter
+    func makeDefault() -> any FrameFilter {
+        FilterCatalog.standard.makeFilter(try! FilterSettings(name: descriptor.name))
     }
 }

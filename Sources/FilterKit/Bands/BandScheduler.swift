@@ -1,8 +1,9 @@
 import Dispatch
 
 /// Splits the work of a filter over `threads` threads (the caller's included) by horizontal
-/// bands of the frame. Row-local filters (``RowLocalFilter``) run on each band at once; other
-/// filters run on the whole frame on the calling thread.
+/// bands of the frame. Row-local filters (``RowLocalFilter``) run on each band at once, banded
+/// filters (``BandedFilter``) are prepared and then compute their bands at once; other filters
+/// run on the whole frame on the calling thread.
 ///
 /// Bands start on even rows and hold at least ``minimumBandRows`` rows, so small frames take
 /// fewer bands. Band views are made once per frame buffer and size and then reused: a pool
@@ -28,17 +29,24 @@ public final class BandScheduler {
         self.threads = max(1, threads)
     }
 
-    /// Applies `filter` to `frame`, in bands when it is row-local and more than one thread is
-    /// allowed.
+    /// Applies `filter` to `frame`, in bands when the filter can be split and more than one
+    /// thread is allowed.
     public func apply(_ filter: any FrameFilter, to frame: Frame) {
         let count = bandCount(forHeight: frame.height)
-        guard count > 1, let rowLocal = filter as? any RowLocalFilter else {
+        if count > 1, let rowLocal = filter as? any RowLocalFilter {
+            let bands = views(of: frame, count: count)
+            DispatchQueue.concurrentPerform(iterations: count) { band in
+                rowLocal.apply(to: bands[band])
+            }
+        } else if count > 1, let banded = filter as? any BandedFilter {
+            banded.prepare(frame)
+            // BandedFilter's contract: disjoint rows may be computed at once.
+            nonisolated(unsafe) let shared = banded
+            DispatchQueue.concurrentPerform(iterations: count) { band in
+                shared.apply(to: frame, rows: Self.rows(ofBand: band, count: count, height: frame.height))
+            }
+        } else {
             filter.apply(to: frame)
-            return
-        }
-        let bands = views(of: frame, count: count)
-        DispatchQueue.concurrentPerform(iterations: count) { band in
-            rowLocal.apply(to: bands[band])
         }
     }
 

@@ -3,8 +3,8 @@
 /// of every plane is copied aside and then the changed rows are resampled from the copies.
 ///
 /// Apart from the tables and the copies (both sized by the frame), nothing is allocated per
-/// frame. ``prepare(_:)`` followed by ``remap(band:of:)`` over bands of luma rows that cover the
-/// frame does the same as ``apply(to:)``: bands are independent once prepared.
+/// frame. Once ``prepare(_:)`` ran, ``remap(band:of:)`` over bands of luma rows that cover the
+/// frame may run on several threads at once: bands are independent.
 final class FrameRemapper {
     /// The distortion for a frame of a given size.
     private let makeMap: (Frame) -> DistortionMap
@@ -22,11 +22,6 @@ final class FrameRemapper {
     }
 
     deinit { deallocateScratch() }
-
-    func apply(to frame: Frame) {
-        prepare(frame)
-        remap(band: 0..<frame.height, of: frame)
-    }
 
     /// Rebuilds the tables if the frame size changed, then copies the source regions aside.
     func prepare(_ frame: Frame) {

@@ -4,7 +4,7 @@ import Foundation
 /// and repeated around it, `count` times turned and `count` times mirrored (12-fold symmetry at
 /// the default 6). Angles are counterclockwise on screen from the rightward direction, as Core
 /// Image's. Points outside the frame are clamped to its edge.
-public final class KaleidoscopeFilter: FrameFilter {
+public final class KaleidoscopeFilter: BandedFilter {
     public static let descriptor = FilterDescriptor(
         name: "kaleidoscope", label: "Kaleidoscope", category: .distortion,
         params: [
@@ -30,7 +30,9 @@ public final class KaleidoscopeFilter: FrameFilter {
         }
     }
 
-    public func apply(to frame: Frame) { remapper.apply(to: frame) }
+    public func prepare(_ frame: Frame) { remapper.prepare(frame) }
+
+    public func apply(to frame: Frame, rows: Range<Int>) { remapper.remap(band: rows, of: frame) }
 
     /// In y-up coordinates about the centre, a point at polar angle φ lies in sector
     /// k = ⌊(φ − angle) / (2π/count)⌋; the first half of each sector is the wedge turned by

@@ -2,7 +2,7 @@
 /// of a 1080-line frame) around (`centerX`, `centerY`) (fractions of the frame). Points on or
 /// outside the circle stay bit-exact, and so does the whole frame at the identity of the strength
 /// or at radius 0.
-public final class RadialDistortionFilter<Warp: RadialWarp>: FrameFilter {
+public final class RadialDistortionFilter<Warp: RadialWarp>: BandedFilter {
     public static var descriptor: FilterDescriptor {
         FilterDescriptor(name: Warp.name, label: Warp.label, category: .distortion,
                          params: [Warp.strength, .radius(default: 300), .centerX, .centerY])
@@ -25,9 +25,12 @@ public final class RadialDistortionFilter<Warp: RadialWarp>: FrameFilter {
         }
     }
 
-    public func apply(to frame: Frame) {
-        guard isActive else { return }
-        remapper.apply(to: frame)
+    public func prepare(_ frame: Frame) {
+        if isActive { remapper.prepare(frame) }
+    }
+
+    public func apply(to frame: Frame, rows: Range<Int>) {
+        if isActive { remapper.remap(band: rows, of: frame) }
     }
 
     static func map(center: (x: Double, y: Double), radius: Double, strength: Double) -> DistortionMap {

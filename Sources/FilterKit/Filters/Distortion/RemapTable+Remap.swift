@@ -46,8 +46,10 @@ extension RemapTable {
     @inline(__always)
     private func forEachSpan(in rows: Range<Int>, _ body: (_ y: Int, _ x: Int, _ count: Int, _ offsets: UnsafePointer<UInt32>,
                                                          _ weights: UnsafePointer<UInt16>) -> Void) {
-        let band = Swift.max(rows.lowerBound, firstRow)..<Swift.min(rows.upperBound, firstRow &+ spans.count)
-        guard !band.isEmpty else { return }
+        // The band may lie wholly above or below the changed rows.
+        let top = Swift.max(rows.lowerBound, firstRow), bottom = Swift.min(rows.upperBound, firstRow &+ spans.count)
+        guard top < bottom else { return }
+        let band = top..<bottom
         spans.withUnsafeBufferPointer { spans in
             offsets.withUnsafeBufferPointer { offsets in
                 weights.withUnsafeBufferPointer { weights in
