@@ -8,8 +8,10 @@ import FilterKit
 @Suite("Cell filters")
 struct CellFilterTests {
     /// The expected output: sample (x, y) of each plane takes the mean of its cell in `original`;
-    /// `cell(x, y)` (luma coordinates) is the cell of a point, nil for the background.
-    static func model(_ original: Frame, cell: (Double, Double) -> Int?) -> [UInt8] {
+    /// `cell(x, y)` (luma coordinates) is the cell of a point, nil for the background. A filter
+    /// whose length comes to less than one pixel (`pixels`) leaves the frame as it is.
+    static func model(_ original: Frame, pixels: Double, cell: (Double, Double) -> Int?) -> [UInt8] {
+        guard pixels >= 1 else { return original.samples }
         let background: [UInt8] = [255, 128, 128]
         return original.planes.enumerated().flatMap { index, plane -> [UInt8] in
             let step = index == 0 ? 1 : 2
@@ -65,12 +67,15 @@ struct CellFilterTests {
         var description: String { "\(size), \(length), center (\(center.x), \(center.y))" }
     }
 
-    /// Odd and tiny sizes; lengths (1080p pixels) that make cells a few pixels wide at that height.
+    /// Odd and tiny sizes; lengths (1080p pixels) that make cells a few pixels wide at that height,
+    /// or under a pixel (3x5, 2x2, 1x1: the frame is left as it is).
     static let cases = [
         Case(size: Size(64, 135), length: 100, center: (0.5, 0.5)), Case(size: Size(33, 135), length: 60, center: (0.2, 0.9)),
         Case(size: Size(17, 9), length: 200, center: (0.5, 0.5)), Case(size: Size(3, 5), length: 200, center: (0, 1)),
         Case(size: Size(2, 2), length: 200, center: (1, 0)), Case(size: Size(40, 270), length: 50, center: (0.75, 0.3)),
         Case(size: Size(1, 1), length: 200, center: (0.5, 0.5)), Case(size: Size(21, 216), length: 30, center: (0, 0)),
+        Case(size: Size(3, 11), length: 200, center: (0, 1)), Case(size: Size(2, 7), length: 200, center: (1, 0)),
+        Case(size: Size(1, 9), length: 200, center: (0.5, 0.5)),
     ]
 
     static func parameters(_ length: String, _ c: Case) -> [String: Double] {
@@ -82,10 +87,11 @@ struct CellFilterTests {
         let original = Frame.random(width: c.size.width, height: c.size.height, seed: 11)
         let frame = original.clone()
         FilterCatalog.standard.makeFilter(try settings("hexagonalPixellate", Self.parameters("scale", c))).apply(to: frame)
-        let centres = Self.hexagonCentres(spacing: frame.pixels(fromReference: c.length),
+        let scale = frame.pixels(fromReference: c.length)
+        let centres = Self.hexagonCentres(spacing: scale,
                                           origin: frame.point(atFractionX: c.center.x, y: c.center.y),
                                           width: c.size.width, height: c.size.height)
-        #expect(frame.samples == Self.model(original) { Self.nearest(centres, $0, $1).index })
+        #expect(frame.samples == Self.model(original, pixels: scale) { Self.nearest(centres, $0, $1).index })
     }
 
     @Test("crystallize: the mean of each Voronoi cell of the jittered grid, spacing = 2 × radius", arguments: cases)
@@ -93,10 +99,10 @@ struct CellFilterTests {
         let original = Frame.random(width: c.size.width, height: c.size.height, seed: 12)
         let frame = original.clone()
         FilterCatalog.standard.makeFilter(try settings("crystallize", Self.parameters("radius", c))).apply(to: frame)
-        let grid = JitteredGrid(spacing: 2 * frame.pixels(fromReference: c.length),
-                                origin: frame.point(atFractionX: c.center.x, y: c.center.y),
+        let radius = frame.pixels(fromReference: c.length)
+        let grid = JitteredGrid(spacing: 2 * radius, origin: frame.point(atFractionX: c.center.x, y: c.center.y),
                                 width: c.size.width, height: c.size.height)
-        #expect(frame.samples == Self.model(original) { Self.nearest(grid.points, $0, $1).index })
+        #expect(frame.samples == Self.model(original, pixels: radius) { Self.nearest(grid.points, $0, $1).index })
     }
 
     @Test("pointillize: discs of the radius around the grid's points, white between them", arguments: cases)
@@ -107,10 +113,21 @@ struct CellFilterTests {
         let radius = frame.pixels(fromReference: c.length)
         let grid = JitteredGrid(spacing: 2 * radius, origin: frame.point(atFractionX: c.center.x, y: c.center.y),
                                 width: c.size.width, height: c.size.height)
-        #expect(frame.samples == Self.model(original) { x, y in
+        #expect(frame.samples == Self.model(original, pixels: radius) { x, y in
             let (index, distance) = Self.nearest(grid.points, x, y)
             return distance <= radius * radius ? index : nil
         })
+    }
+
+    @Test("Lengths under one pixel of the frame leave it unchanged (and build no cells): 4096x2 at radius 1.5",
+          arguments: ["hexagonalPixellate", "crystallize", "pointillize"])
+    func subPixelCells(name: String) throws {
+        let length = try #require(FilterCatalog.standard.descriptor(named: name)?.params.first?.name)
+        let original = Frame.random(width: 4096, height: 2, seed: 8)
+        let frame = original.clone()
+        // 1.5 × 2 / 1080 of a pixel: cells spaced that finely would number in the hundreds of millions.
+        FilterCatalog.standard.makeFilter(try settings(name, [length: 1.5])).apply(to: frame)
+        #expect(frame.samples == original.samples)
     }
 
     @Test("The grid's points stay within the jitter of their squares' centres, and vary")

@@ -3,9 +3,10 @@
 /// over the cell's luma samples, chroma over the chroma samples whose centres lie in the cell —
 /// and the background, if the layout has one, a fixed colour.
 ///
-/// The cells' size is one length parameter, in pixels of a 1080-line frame, whose minimum, 1,
-/// leaves the picture unchanged at every frame size; they are placed relative to the
-/// `centerX`/`centerY` point.
+/// The cells' size is one length parameter, in pixels of a 1080-line frame; they are placed
+/// relative to the `centerX`/`centerY` point. Its minimum, 1, leaves the picture unchanged at
+/// every frame size, and so does any length under one pixel of the frame at hand (cells that
+/// small would show nothing, and their number would grow without bound on short frames).
 ///
 /// The run maps (``CellRuns``, one for luma, one for chroma) and the colour tables are built on
 /// the first frame and rebuilt only when the frame size changes: the layout depends on the frame
@@ -41,10 +42,10 @@ final class CellPainter {
     /// Filters `frame` in place with the cells `layout(length, origin)` gives for the length in
     /// this frame's pixels and the centre point (asked only when the frame size changes).
     func apply<Layout: CellLayout>(to frame: Frame, layout: (_ length: Double, _ origin: (x: Double, y: Double)) -> Layout) {
-        guard length > 1 else { return }
+        let pixels = frame.pixels(fromReference: length)
+        guard length > 1, pixels >= 1 else { return }
         if size != (frame.width, frame.height) {
-            rebuild(for: frame, layout: layout(frame.pixels(fromReference: length),
-                                               frame.point(atFractionX: center.x, y: center.y)))
+            rebuild(for: frame, layout: layout(pixels, frame.point(atFractionX: center.x, y: center.y)))
         }
         gather(frame)
         paint(frame, lumaRows: 0..<frame.height)

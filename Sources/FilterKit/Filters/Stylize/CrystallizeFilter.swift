@@ -4,7 +4,8 @@
 /// colour at the feature point instead). A grid square is centred on (`centerX`, `centerY`).
 ///
 /// `radius`, in pixels of a 1080-line frame, is a crystal's typical radius: the grid spacing is
-/// twice the radius. Radius 1, the minimum, leaves the picture unchanged.
+/// twice the radius. Radius 1, the minimum, and radii under one pixel of the frame leave the
+/// picture unchanged.
 public final class CrystallizeFilter: FrameFilter {
     public static let descriptor = FilterDescriptor.cells(name: "crystallize", label: "Crystallize",
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)

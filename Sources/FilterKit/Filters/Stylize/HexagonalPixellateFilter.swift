@@ -2,7 +2,8 @@
 /// colour (see ``CellPainter``), one hexagon centred on (`centerX`, `centerY`).
 ///
 /// `scale` is the distance between neighbouring hexagon centres (the width across the flat
-/// sides) in pixels of a 1080-line frame. Scale 1, the minimum, leaves the picture unchanged.
+/// sides) in pixels of a 1080-line frame. Scale 1, the minimum, and scales under one pixel of
+/// the frame leave the picture unchanged.
 public final class HexagonalPixellateFilter: FrameFilter {
     public static let descriptor = FilterDescriptor.cells(name: "hexagonalPixellate", label: "Hexagonal Pixellate",
                                                           lengthName: "scale", lengthLabel: "Scale", default: 8)

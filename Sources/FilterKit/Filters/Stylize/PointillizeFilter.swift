@@ -5,7 +5,8 @@
 /// ``CellPainter``; Core Image takes the colour at the dot's centre); the background, about a
 /// quarter of the picture, is white (Y 255, Cb = Cr = 128), like paper showing between the dots.
 ///
-/// `radius` is in pixels of a 1080-line frame. Radius 1, the minimum, leaves the picture unchanged.
+/// `radius` is in pixels of a 1080-line frame. Radius 1, the minimum, and radii under one pixel
+/// of the frame leave the picture unchanged.
 public final class PointillizeFilter: FrameFilter {
     public static let descriptor = FilterDescriptor.cells(name: "pointillize", label: "Pointillize",
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)
