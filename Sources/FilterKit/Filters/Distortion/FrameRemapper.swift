@@ -5,9 +5,9 @@
 /// Apart from the tables and the copies (both sized by the frame), nothing is allocated per
 /// frame. Once ``prepare(_:)`` ran, ``remap(band:of:)`` over bands of luma rows that cover the
 /// frame may run on several threads at once: bands are independent.
-final class FrameRemapper {
+final class FrameRemapper<Map: DistortionMap> {
     /// The distortion for a frame of a given size.
-    private let makeMap: (Frame) -> DistortionMap
+    private let makeMap: (Frame) -> Map
     private var size = (width: 0, height: 0)
     private var luma: RemapTable?
     private var chroma: RemapTable?
@@ -17,7 +17,7 @@ final class FrameRemapper {
                                                                    .init(start: nil, count: 0),
                                                                    .init(start: nil, count: 0))
 
-    init(map makeMap: @escaping (Frame) -> DistortionMap) {
+    init(map makeMap: @escaping (Frame) -> Map) {
         self.makeMap = makeMap
     }
 

@@ -11,7 +11,7 @@ public final class RadialDistortionFilter<Warp: RadialWarp>: BandedFilter {
     public let strength: Double
     public let radius: Double
     private let isActive: Bool
-    private let remapper: FrameRemapper
+    private let remapper: FrameRemapper<RadialMap<Warp>>
 
     public init(settings: FilterSettings) {
         let strength = settings[Warp.strength.name], radius = settings["radius"]
@@ -20,8 +20,8 @@ public final class RadialDistortionFilter<Warp: RadialWarp>: BandedFilter {
         self.radius = radius
         isActive = strength != Warp.strength.identity && radius > 0
         remapper = FrameRemapper { frame in
-            Self.map(center: frame.point(atFractionX: centerX, y: centerY),
-                     radius: frame.pixels(fromReference: radius), strength: strength)
+            RadialMap(center: frame.point(atFractionX: centerX, y: centerY),
+                      radius: frame.pixels(fromReference: radius), strength: strength)
         }
     }
 
@@ -31,17 +31,5 @@ public final class RadialDistortionFilter<Warp: RadialWarp>: BandedFilter {
 
     public func apply(to frame: Frame, rows: Range<Int>) {
         if isActive { remapper.remap(band: rows, of: frame) }
-    }
-
-    static func map(center: (x: Double, y: Double), radius: Double, strength: Double) -> DistortionMap {
-        let region = DistortionMap.Region(minX: center.x - radius, minY: center.y - radius,
-                                          maxX: center.x + radius, maxY: center.y + radius)
-        return DistortionMap(region: region) { x, y in
-            let dx = x - center.x, dy = y - center.y
-            let squared = dx * dx + dy * dy
-            guard squared < radius * radius else { return nil }
-            let factor = Warp.factor(at: squared.squareRoot() / radius, strength: strength)
-            return (center.x + factor.re * dx - factor.im * dy, center.y + factor.im * dx + factor.re * dy)
-        }
     }
 }

@@ -36,7 +36,7 @@ struct RemapTable {
 
     /// Builds the table for a `width` × `height` plane whose samples are `subsampling` luma pixels
     /// apart (1 for luma, 2 for 4:2:0 chroma). `map` works in luma pixel coordinates.
-    init(width: Int, height: Int, subsampling: Int, map: DistortionMap) {
+    init<Map: DistortionMap>(width: Int, height: Int, subsampling: Int, map: Map) {
         precondition(width > 0 && height > 0 && width < 1 << 16 && height < 1 << 16, "plane size out of range")
         let scale = Double(subsampling)
         // The samples whose centres, scale × (index + 0.5), lie in the map's region.
@@ -51,42 +51,39 @@ struct RemapTable {
         firstRow = rows.lowerBound
 
         // Source positions as packed (row << 16 | column) first; made offsets once the source
-        // region, and so the scratch layout, is known.
+        // region, and so the scratch layout, is known. A row keeps its samples from the first
+        // moved one to the last one; those between that stay read themselves.
         var packed: [UInt32] = []
-        var moved = [Bool](repeating: false, count: columns.count)
-        var sourceX = (low: Int.max, high: -1), sourceY = (low: Int.max, high: -1)
+        packed.reserveCapacity(rows.count * columns.count)
+        weights.reserveCapacity(rows.count * columns.count)
         spans.reserveCapacity(rows.count)
+        var sourceX = (low: Int.max, high: -1), sourceY = (low: Int.max, high: -1)
         for y in rows {
-            var firstMoved = columns.count, lastMoved = -1
             let rowStart = packed.count
-            for (i, x) in columns.enumerated() {
-                let point = (x: scale * (Double(x) + 0.5), y: scale * (Double(y) + 0.5))
-                let source = map.source(point.x, point.y)
-                moved[i] = source != nil
-                let (sx, fx) = Self.fixedPoint((source?.x ?? point.x) / scale - 0.5, limit: width - 1)
-                let (sy, fy) = Self.fixedPoint((source?.y ?? point.y) / scale - 0.5, limit: height - 1)
-                packed.append(UInt32(sy) << 16 | UInt32(sx))
-                weights.append(UInt16(fy) << 8 | UInt16(fx))
+            var firstMoved = -1, keep = 0
+            let centreY = scale * (Double(y) + 0.5)
+            for x in columns {
+                let centreX = scale * (Double(x) + 0.5)
+                let source = map.source(centreX, centreY)
                 if source != nil {
-                    firstMoved = Swift.min(firstMoved, i)
-                    lastMoved = i
+                    if firstMoved < 0 { firstMoved = x }
+                    keep = packed.count + 1
+                } else if firstMoved < 0 {
+                    continue
                 }
-            }
-            // Keep the row's samples from the first moved one to the last one.
-            packed.removeSubrange((rowStart + lastMoved + 1)...)
-            weights.removeSubrange((rowStart + lastMoved + 1)...)
-            if lastMoved >= 0 {
-                packed.removeSubrange(rowStart..<(rowStart + firstMoved))
-                weights.removeSubrange(rowStart..<(rowStart + firstMoved))
-            }
-            let count = packed.count - rowStart
-            spans.append(Span(x: Int32(columns.lowerBound + Swift.min(firstMoved, columns.count)), count: Int32(count),
-                              first: Int32(rowStart)))
-            for p in packed[rowStart...] {
-                let sx = Int(p & 0xFFFF), sy = Int(p >> 16)
+                let (sx, fx) = Self.fixedPoint((source?.x ?? centreX) / scale - 0.5, limit: width - 1)
+                let (sy, fy) = Self.fixedPoint((source?.y ?? centreY) / scale - 0.5, limit: height - 1)
+                packed.append(UInt32(truncatingIfNeeded: sy << 16 | sx))
+                weights.append(UInt16(truncatingIfNeeded: fy << 8 | fx))
                 sourceX = (Swift.min(sourceX.low, sx), Swift.max(sourceX.high, sx))
                 sourceY = (Swift.min(sourceY.low, sy), Swift.max(sourceY.high, sy))
             }
+            // Drop the samples that stay after the last moved one.
+            if firstMoved >= 0 {
+                packed.removeSubrange(keep...)
+                weights.removeSubrange(keep...)
+            }
+            spans.append(Span(x: Int32(Swift.max(firstMoved, 0)), count: Int32(packed.count - rowStart), first: Int32(rowStart)))
         }
         guard sourceX.high >= 0 else {
             sourceColumns = 0..<0
@@ -95,10 +92,8 @@ struct RemapTable {
         }
         sourceColumns = sourceX.low..<(sourceX.high + 2)
         sourceRows = sourceY.low..<(sourceY.high + 2)
-        let stride = sourceColumns.count
-        offsets = packed.map { p in
-            UInt32((Int(p >> 16) - sourceY.low) * stride + (Int(p & 0xFFFF) - sourceX.low))
-        }
+        let stride = sourceColumns.count, origin = sourceY.low * stride + sourceX.low
+        offsets = packed.map { p in UInt32(truncatingIfNeeded: Int(p >> 16) * stride + Int(p & 0xFFFF) - origin) }
     }
 
     /// `value` clamped to 0…`limit` in Q8: the whole sample index and the fraction in 1/256.
