@@ -9,7 +9,9 @@ import Foundation
 /// radius `r` holds `2·round(r · max(|cos|, |sin|)) + 1` samples. Running sums along the lines
 /// (``BoxBlurKernel/blurAlongLines(_:into:radius:slope:lineSums:rows:)``) make the cost
 /// independent of the radius; near-horizontal directions run on the transposed plane, so the
-/// sums always advance row by row.
+/// sums always advance row by row. For bands on several threads: the kernel computes any range of
+/// its rows on its own (those are columns of the frame when transposed), each band with its own
+/// line sums; the copy or transposes before and the transpose after are per-frame passes.
 public final class MotionBlurFilter: FrameFilter {
     public static let descriptor = FilterDescriptor(
         name: "motionBlur", label: "Motion Blur", category: .blur,
