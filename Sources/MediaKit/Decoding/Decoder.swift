@@ -21,6 +21,9 @@ final class Decoder {
     private var draining = false
     /// Packets the decoder refused as corrupt since the last frame.
     private var corruptPackets = 0
+    /// Whether a long run of corrupt packets ends the input. Not for files that can seek: they
+    /// end by themselves, so a damaged stretch is skipped however long it is.
+    private var limitsCorruption = true
     /// Breaks blocking reads (see ``Interruption``); must outlive the format context.
     let interruption: Interruption
     /// Called with a one-line message for recoverable problems (corrupt packets, concealed
@@ -126,6 +129,7 @@ final class Decoder {
         converter = FrameConverter(width: width, height: height)
         packet = av_packet_alloc()
         decoded = av_frame_alloc()
+        limitsCorruption = !canSeek
     }
 
     deinit {
@@ -227,7 +231,7 @@ final class Decoder {
     }
 
     /// Runs the send/receive loop until the decoder yields a frame (true) or the stream ends.
-    /// Corrupt packets are skipped with a warning; after 500 in a row the input is given up.
+    /// Corrupt packets are skipped with a warning; after 500 in a row a live input is given up.
     private func receiveFrame() throws(MediaError) -> Bool {
         while true {
             let received = avcodec_receive_frame(codecContext, decoded)
@@ -269,7 +273,7 @@ final class Decoder {
 
     private func skipCorrupt(_ code: Int32, at place: String) throws(MediaError) {
         corruptPackets += 1
-        if corruptPackets > 500 {
+        if corruptPackets > 500 && limitsCorruption {
             throw .readFailed(input: input, reason: "too many corrupt packets in a row (\(averrorDescription(code)))")
         }
         warn("skipping corrupt \(place): \(averrorDescription(code))")
