@@ -49,13 +49,14 @@ struct BandSchedulerTests {
         }
     }
 
-    @Test("The colour filters are row-local and the distortions banded, so they do split into bands")
+    @Test("The colour filters are row-local, the distortions and cell filters banded, so they do split into bands")
     func filtersThatSplit() {
         let rowLocal = FilterCatalog.standard.entries.filter { $0.makeDefault() is any RowLocalFilter }.map(\.descriptor.category)
         #expect(rowLocal.count >= 18)
         #expect(Set(rowLocal) == [.colorAdjustment, .colorEffect])
         let banded = FilterCatalog.standard.entries.filter { $0.makeDefault() is any BandedFilter }.map(\.descriptor.name)
-        #expect(Set(banded).isSuperset(of: ["twirl", "bump", "pinch", "kaleidoscope"]))
+        #expect(Set(banded).isSuperset(of: ["twirl", "bump", "pinch", "kaleidoscope", "hexagonalPixellate", "crystallize",
+                                            "pointillize"]))
     }
 }
 

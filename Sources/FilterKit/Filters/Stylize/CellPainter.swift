@@ -10,8 +10,10 @@
 ///
 /// The run maps (``CellRuns``, one for luma, one for chroma) and the colour tables are built on
 /// the first frame and rebuilt only when the frame size changes: the layout depends on the frame
-/// only through its size. A frame is two stages: ``gather(_:)`` reads the whole frame into the
-/// per-frame colour tables, then ``paint(_:lumaRows:)`` writes any band of rows from them.
+/// only through its size. A frame is two stages, as a ``BandedFilter`` wants them:
+/// ``prepare(_:layout:)`` reads the whole frame into the per-frame colour tables, then
+/// ``paint(_:lumaRows:)`` writes any band of rows from them (bands on several threads at once
+/// only read the painter).
 final class CellPainter {
     /// The cells' size parameter, in pixels of a 1080-line frame.
     let length: Double
@@ -39,16 +41,24 @@ final class CellPainter {
         means.deallocate()
     }
 
-    /// Filters `frame` in place with the cells `layout(length, origin)` gives for the length in
-    /// this frame's pixels and the centre point (asked only when the frame size changes).
-    func apply<Layout: CellLayout>(to frame: Frame, layout: (_ length: Double, _ origin: (x: Double, y: Double)) -> Layout) {
-        let pixels = frame.pixels(fromReference: length)
-        guard length > 1, pixels >= 1 else { return }
+    /// Whether the cells change `frame` at all: not at the minimum length, nor under one pixel.
+    func changes(_ frame: Frame) -> Bool {
+        length > 1 && frame.pixels(fromReference: length) >= 1
+    }
+
+    /// Stage 1: the mean colour of every cell of `frame`, which must not change until painted;
+    /// first (re)builds the maps with the cells `layout(length, origin)` gives for the length in
+    /// this frame's pixels and the centre point, when the frame size has changed.
+    func prepare<Layout: CellLayout>(_ frame: Frame, layout: (_ length: Double, _ origin: (x: Double, y: Double)) -> Layout) {
+        guard changes(frame) else { return }
         if size != (frame.width, frame.height) {
-            rebuild(for: frame, layout: layout(pixels, frame.point(atFractionX: center.x, y: center.y)))
+            rebuild(for: frame, layout: layout(frame.pixels(fromReference: length),
+                                               frame.point(atFractionX: center.x, y: center.y)))
         }
-        gather(frame)
-        paint(frame, lumaRows: 0..<frame.height)
+        let cells = sums.count, means = means.baseAddress!, sums = sums.baseAddress!
+        luma.average(frame.y, sums: sums, into: means)
+        chroma.average(frame.u, sums: sums, into: means + cells)
+        chroma.average(frame.v, sums: sums, into: means + 2 &* cells)
     }
 
     private func rebuild(for frame: Frame, layout: some CellLayout) {
@@ -70,16 +80,10 @@ final class CellPainter {
         means[3 * cells - 1] = background.v
     }
 
-    /// Stage 1: the mean colour of every cell of `frame`, which must not change until painted.
-    func gather(_ frame: Frame) {
-        let cells = sums.count, means = means.baseAddress!, sums = sums.baseAddress!
-        luma.average(frame.y, sums: sums, into: means)
-        chroma.average(frame.u, sums: sums, into: means + cells)
-        chroma.average(frame.v, sums: sums, into: means + 2 &* cells)
-    }
-
-    /// Stage 2: paints luma rows `lumaRows` and the chroma rows they start.
+    /// Stage 2: paints luma rows `lumaRows` and the chroma rows they start, from what
+    /// ``prepare(_:layout:)`` gathered for this frame.
     func paint(_ frame: Frame, lumaRows: Range<Int>) {
+        guard changes(frame) else { return }
         let cells = sums.count, means = UnsafePointer(means.baseAddress!)
         let chromaRows = ((lumaRows.lowerBound &+ 1) &>> 1)..<((lumaRows.upperBound &+ 1) &>> 1)
         luma.paint(frame.y, rows: lumaRows, from: means)
