@@ -47,6 +47,10 @@
     too_large: "Message too large",
     unauthorized: "Not authorized",
     rate_limited: "Too many commands",
+    forbidden: "Not allowed",
+    not_found: "Not found",
+    open_failed: "Cannot play",
+    recording_failed: "Recording",
   };
 
   const $ = (id) => document.getElementById(id);
@@ -111,6 +115,9 @@
     get state() { return state; },
     get filters() { return catalog; },
     formatTime,
+    // For library.js: commands, toasts, and a "filtercast:state" event on document per state.
+    send: (message, done) => send(message, done),
+    toast: (text) => toast(text),
   };
 
   // ---- Connection --------------------------------------------------------------------------
@@ -272,6 +279,7 @@
     renderPlayback();
     renderSignal(source);
     renderFilter();
+    document.dispatchEvent(new CustomEvent("filtercast:state", { detail: { state: next, previous } }));
     ui.statViewers.textContent = Number.isFinite(next.viewers) ? String(next.viewers) : "–";
   }
 

@@ -154,6 +154,8 @@ class FakeServer:
         path = path.split("?", 1)[0]
         if path == "/ws":
             return None  # the WebSocket handshake goes on
+        if path == "/api/recordings":
+            return HTTPStatus.OK, [("Content-Type", "application/json")], b'{"recordings":[]}'
         name = "index.html" if path == "/" else path.lstrip("/")
         file = (WEB / name).resolve()
         if WEB.resolve() not in file.parents or not file.is_file():

@@ -8,7 +8,8 @@ from selenium.webdriver.common.keys import Keys
 
 from browser_support import press
 
-CONTROLS = ["#play-pause", "#seek", "#time", "#fullscreen", "#filters", "#reset", "#connection"]
+CONTROLS = ["#play-pause", "#seek", "#time", "#record", "#fullscreen", "#filters", "#reset", "#connection",
+            "#library-refresh"]
 
 
 def emulate(page, width: int, height: int, mobile: bool):

@@ -1,0 +1,76 @@
+"""Recording and the library in a real browser: the Record button (red dot, elapsed time), the
+Recordings panel listing the new file, Play switching the session to it, Download serving it,
+Delete removing it."""
+
+from __future__ import annotations
+
+import re
+import time
+import urllib.request
+
+
+def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts):
+    page = open_page(live_server)
+    button = page.find("#record")
+    assert button.get_attribute("aria-pressed") == "false"
+    assert button.get_attribute("aria-label") == "Start recording"
+    page.wait_for(lambda: page.find("#recordings").get_attribute("data-loaded") == "true", message="the library loaded")
+    assert page.visible("#library-empty") and page.find_all("#recordings [data-recording]") == []
+
+    button.click()
+    state = page.wait_state(lambda s: s["recording"]["active"], message="recording")
+    name = state["recording"]["name"]
+    page.wait_for(lambda: button.get_attribute("aria-pressed") == "true", message="the button showing the recording")
+    assert button.get_attribute("aria-label") == "Stop recording"
+    # The red dot, and the elapsed time counting up.
+    dot = page.js("return getComputedStyle(document.querySelector('#record .rec-dot')).backgroundColor")
+    red, green, blue = (int(v) for v in re.findall(r"\d+", dot)[:3])
+    assert red > 150 and green < 120 and blue < 120, dot
+    page.wait_for(lambda: page.text("#record-time") == "00:02", timeout=10, message="00:02 elapsed")
+    page.screenshot(artifacts / "library-recording.png")
+
+    button.click()
+    page.wait_state(lambda s: not s["recording"]["active"], message="the recording stopped")
+    page.wait_for(lambda: button.get_attribute("aria-pressed") == "false", message="the button back to Record")
+    assert page.text("#record-time") == "Rec"
+    item = f'#recordings [data-recording="{name}"]'
+    page.wait_for(lambda: page.find_all(item), message="the new recording in the list")
+    assert not page.visible("#library-empty")
+    assert re.match(r"00:0[23] · \d+ kB", page.text(item + " .recording-meta")), page.text(item + " .recording-meta")
+
+    # Download: the link serves the file as video/mp4 with its length.
+    href = page.find(item + ' [data-action="download"]').get_attribute("href")
+    assert href == f"{live_server.url}recordings/{name}"
+    with urllib.request.urlopen(href, timeout=10) as response:
+        body = response.read()
+        assert response.headers["Content-Type"] == "video/mp4"
+        assert int(response.headers["Content-Length"]) == len(body)
+    assert body == (tmp_path / "recordings" / name).read_bytes()
+
+    # Play: the session switches to the recording, seekable, no LIVE badge.
+    page.find(item + ' [data-action="play"]').click()
+    page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}", message="the recording playing")
+    page.wait_for(lambda: not page.visible("#live-badge") and page.visible("#seek"), message="file controls")
+    page.wait_for(lambda: page.find(item).get_attribute("data-current") == "true", message="the item marked as playing")
+    page.wait_frames(5)
+    page.screenshot(artifacts / "library-playing.png")
+
+    # Delete: gone from the list and from the folder.
+    page.find(item + ' [data-action="delete"]').click()
+    page.wait_for(lambda: not page.find_all(item), message="the item removed")
+    page.wait_for(lambda: page.visible("#library-empty"), message="the empty list")
+    assert not (tmp_path / "recordings" / name).exists()
+
+
+def test_refused_commands_show_a_toast(live_server, open_page, tmp_path):
+    page = open_page(live_server)
+    page.wait_for(lambda: page.find("#recordings").get_attribute("data-loaded") == "true", message="the library loaded")
+    page.raw_send('{"type":"open","source":"/etc/passwd","id":"x"}')
+    page.wait_for(lambda: page.visible("#toast"), message="the toast")
+    assert page.text("#toast").startswith("Not allowed:")
+    # Another client's recording shows up in this page's list once it ends.
+    page.raw_send('{"type":"record","action":"start"}')
+    page.wait_state(lambda s: s["recording"]["active"], message="recording")
+    time.sleep(1.0)
+    page.raw_send('{"type":"record","action":"stop"}')
+    page.wait_for(lambda: len(page.find_all("#recordings [data-recording]")) == 1, message="the list refreshed")

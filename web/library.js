@@ -1,0 +1,164 @@
+// FilterCast page, recording and library: the Record button (red dot, elapsed time) and the
+// Recordings panel (play, download, delete). Talks to the session through what app.js exposes on
+// window.filtercast (send, toast) and follows the "filtercast:state" events it dispatches.
+"use strict";
+
+(() => {
+  const fc = window.filtercast;
+  const $ = (id) => document.getElementById(id);
+  const ui = {
+    record: $("record"),
+    recordTime: $("record-time"),
+    refresh: $("library-refresh"),
+    empty: $("library-empty"),
+    list: $("recordings"),
+  };
+  let recording = null; // state.recording, as last broadcast
+  let currentSource = "";
+  let loading = false;
+  let reloadWanted = false;
+
+  /// The page's ?token=, passed on to the HTTP API (servers run with --token).
+  function withToken(path) {
+    const token = new URLSearchParams(location.search).get("token");
+    return token ? `${path}?token=${encodeURIComponent(token)}` : path;
+  }
+
+  // ---- Record button ---------------------------------------------------------------------
+
+  function renderRecord() {
+    const active = !!recording?.active;
+    ui.record.setAttribute("aria-pressed", String(active));
+    ui.record.setAttribute("aria-label", active ? "Stop recording" : "Start recording");
+    ui.record.title = active
+      ? `Recording ${recording.name}: click to stop` + (recording.droppedFrames ? ` (${recording.droppedFrames} frames dropped)` : "")
+      : "Record what the viewers see";
+    const text = active ? fc.formatTime(recording.elapsed) : "Rec";
+    if (ui.recordTime.textContent !== text) ui.recordTime.textContent = text;
+  }
+
+  ui.record.addEventListener("click", () => {
+    const start = !recording?.active;
+    ui.record.disabled = true;
+    const sent = fc.send({ type: "record", action: start ? "start" : "stop" }, () => { ui.record.disabled = false; });
+    if (!sent) ui.record.disabled = false;
+  });
+
+  // ---- Library -----------------------------------------------------------------------------
+
+  function formatSize(bytes) {
+    if (!Number.isFinite(bytes)) return "–";
+    if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+    if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+    return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+  }
+
+  function formatCreated(iso) {
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
+  }
+
+  function item(entry) {
+    const li = document.createElement("li");
+    li.className = "recording";
+    li.dataset.recording = entry.name;
+    li.dataset.current = String(currentSource === `recordings/${entry.name}`);
+
+    const info = document.createElement("div");
+    info.className = "recording-info";
+    const name = document.createElement("div");
+    name.className = "recording-name";
+    name.textContent = entry.name;
+    name.title = entry.name;
+    const meta = document.createElement("div");
+    meta.className = "recording-meta";
+    const duration = Number.isFinite(entry.duration) ? fc.formatTime(entry.duration, false, true) : "–";
+    meta.textContent = `${duration} · ${formatSize(entry.size)} · ${formatCreated(entry.created)}`;
+    info.append(name, meta);
+
+    const play = document.createElement("button");
+    play.type = "button";
+    play.className = "text-button";
+    play.dataset.action = "play";
+    play.textContent = "Play";
+    play.setAttribute("aria-label", `Play ${entry.name}`);
+    play.addEventListener("click", () => fc.send({ type: "open", source: `recordings/${entry.name}` }, () => {}));
+
+    const download = document.createElement("a");
+    download.className = "text-button";
+    download.dataset.action = "download";
+    download.href = withToken(`recordings/${encodeURIComponent(entry.name)}`);
+    download.download = entry.name;
+    download.textContent = "Download";
+    download.setAttribute("aria-label", `Download ${entry.name}`);
+
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "text-button danger";
+    remove.dataset.action = "delete";
+    remove.textContent = "Delete";
+    remove.setAttribute("aria-label", `Delete ${entry.name}`);
+    remove.addEventListener("click", () => {
+      remove.disabled = true;
+      const sent = fc.send({ type: "delete", source: `recordings/${entry.name}` }, (ok) => {
+        if (ok) li.remove();
+        else remove.disabled = false;
+        reload();
+      });
+      if (!sent) remove.disabled = false;
+    });
+
+    li.append(info, play, download, remove);
+    return li;
+  }
+
+  /// Fetches GET /api/recordings and redraws the list (one request at a time; a reload asked
+  /// for meanwhile runs after it).
+  async function reload() {
+    if (loading) {
+      reloadWanted = true;
+      return;
+    }
+    loading = true;
+    try {
+      const response = await fetch(withToken("api/recordings"), { cache: "no-store" });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const listing = await response.json();
+      const entries = Array.isArray(listing.recordings) ? listing.recordings : [];
+      ui.list.replaceChildren(...entries.map(item));
+      ui.empty.hidden = entries.length > 0;
+      ui.list.dataset.loaded = "true";
+      ui.empty.textContent = "No recordings yet.";
+    } catch (error) {
+      // Said in the panel, not in a toast: a server without a library is not an error.
+      ui.list.replaceChildren();
+      ui.empty.hidden = false;
+      ui.empty.textContent = `Cannot list the recordings (${error.message || error}).`;
+    } finally {
+      loading = false;
+      if (reloadWanted) {
+        reloadWanted = false;
+        reload();
+      }
+    }
+  }
+
+  ui.refresh.addEventListener("click", reload);
+
+  document.addEventListener("filtercast:state", (event) => {
+    const { state, previous } = event.detail;
+    const wasActive = !!recording?.active;
+    recording = state.recording || null;
+    renderRecord();
+    const source = state.source?.name || "";
+    const sourceChanged = source !== currentSource;
+    currentSource = source;
+    // A new connection, a recording that started or ended, or another source: list again.
+    if (!previous || wasActive !== !!recording?.active) reload();
+    else if (sourceChanged) {
+      for (const li of ui.list.children) li.dataset.current = String(source === `recordings/${li.dataset.recording}`);
+    }
+  });
+
+  renderRecord();
+})();
