@@ -58,6 +58,17 @@
     return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
   }
 
+  /// A button of a list item: `[data-action=action]`, labelled "Text NAME" for screen readers.
+  function actionButton(action, text, name) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "text-button";
+    button.dataset.action = action;
+    button.textContent = text;
+    button.setAttribute("aria-label", `${text} ${name}`);
+    return button;
+  }
+
   function item(entry) {
     const li = document.createElement("li");
     li.className = "recording";
@@ -76,12 +87,7 @@
     meta.textContent = `${duration} · ${formatSize(entry.size)} · ${formatCreated(entry.created)}`;
     info.append(name, meta);
 
-    const play = document.createElement("button");
-    play.type = "button";
-    play.className = "text-button";
-    play.dataset.action = "play";
-    play.textContent = "Play";
-    play.setAttribute("aria-label", `Play ${entry.name}`);
+    const play = actionButton("play", "Play", entry.name);
     play.addEventListener("click", () => fc.send({ type: "open", source: `recordings/${entry.name}` }, () => {}));
 
     const download = document.createElement("a");
@@ -92,12 +98,8 @@
     download.textContent = "Download";
     download.setAttribute("aria-label", `Download ${entry.name}`);
 
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.className = "text-button danger";
-    remove.dataset.action = "delete";
-    remove.textContent = "Delete";
-    remove.setAttribute("aria-label", `Delete ${entry.name}`);
+    const remove = actionButton("delete", "Delete", entry.name);
+    remove.classList.add("danger");
     remove.addEventListener("click", () => {
       remove.disabled = true;
       const sent = fc.send({ type: "delete", source: `recordings/${entry.name}` }, (ok) => {
