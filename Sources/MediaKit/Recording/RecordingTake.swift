@@ -72,7 +72,7 @@ final class RecordingTake: Sendable {
     /// The encoder thread: returns why it stopped by itself, or nil when finished on request.
     private func encode(_ writer: MP4Writer, _ options: RecorderOptions) -> String? {
         // Below the preview threads: when the cores are busy, the encoder is what waits.
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(currentThreadID()), 10)
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(currentThreadID()), 5)
         var reason: String?
         var lastSpaceCheck = ContinuousClock.now
         do throws(MediaError) {
