@@ -169,12 +169,17 @@ def test_recording_active_follows_the_recorder_also_when_it_stops_by_itself(star
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:
             await client.ok({"type": "record", "action": "start"})
-            recording = scrape_until(server, lambda m: value(m, "filtercast_recording_active") == 1)
+            scrape_until(server, lambda m: value(m, "filtercast_recording_active") == 1)
             error = await client.next_json("error", timeout=20)  # the size limit stops it
             assert error["code"] == "recording_failed", error
-            return recording
-    run(scenario(), timeout=40)
-    scrape_until(server, lambda m: value(m, "filtercast_recording_active") == 0)
+            while True:
+                state = await client.next_json("state", timeout=5)
+                if not state["recording"]["active"]:
+                    return state["recording"]
+    recording = run(scenario(), timeout=40)
+    stopped = scrape_until(server, lambda m: value(m, "filtercast_recording_active") == 0)
+    # The counter adds up the drops of every recording: here the one.
+    assert value(stopped, "filtercast_frames_dropped_total", reason="recording") == recording["droppedFrames"]
 
 
 def test_source_online_follows_a_live_stream(start_server):

@@ -17,13 +17,17 @@ extension WebSocketServer {
         let dropped = "filtercast_frames_dropped_total"
         let droppedHelp = "Frames dropped, by reason: superseded (a newer frame was decoded before this one was "
             + "processed), no_viewers (nobody watching: not encoded), max_fps (skipped for --max-fps), encode_failed, "
-            + "slow_client (a client still busy with an earlier frame; counted per client)."
+            + "slow_client (a client still busy with an earlier frame; counted per client), recording (left out of a "
+            + "recording because its encoder fell behind)."
         metrics.register(player.framesSuperseded, name: dropped, help: droppedHelp, labels: ["reason": "superseded"])
         metrics.register(processing.droppedNoViewers, name: dropped, help: droppedHelp, labels: ["reason": "no_viewers"])
         metrics.register(processing.droppedMaxFPS, name: dropped, help: droppedHelp, labels: ["reason": "max_fps"])
         metrics.register(processing.droppedEncodeFailed, name: dropped, help: droppedHelp,
                          labels: ["reason": "encode_failed"])
         metrics.register(transport.droppedSlowClient, name: dropped, help: droppedHelp, labels: ["reason": "slow_client"])
+        if let recorder = session.recorder {
+            metrics.register(recorder.framesDropped, name: dropped, help: droppedHelp, labels: ["reason": "recording"])
+        }
         metrics.register(processing.filterTime, name: "filtercast_filter_seconds", help: "Time to filter one frame.")
         metrics.register(processing.encodeTime, name: "filtercast_encode_seconds",
                          help: "Time to encode one frame to JPEG.")

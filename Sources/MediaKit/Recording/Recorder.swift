@@ -1,6 +1,7 @@
 import FilterKit
 import Foundation
 import Synchronization
+import Telemetry
 
 /// Records the session's frames to H.264 in fragmented MP4 files named by their start time
 /// (`2026-11-30T10-15-02Z.mp4`) in the recordings folder, one recording at a time.
@@ -11,6 +12,8 @@ import Synchronization
 /// under the minimum, a write error — and then `onEnded` reports why. Thread-safe.
 public final class Recorder: Sendable {
     public let options: RecorderOptions
+    /// Frames left out of recordings because the encoder fell behind, over all recordings.
+    public let framesDropped = Counter()
     private let width: Int
     private let height: Int
     private let frameRate: Double
@@ -61,7 +64,7 @@ public final class Recorder: Sendable {
             let writer = try MP4Writer(path: directory + "/" + name, width: width, height: height, frameRate: frameRate,
                                        preset: options.preset, threads: options.threads)
             let take = RecordingTake(writer: writer, name: name, filtered: filtered, width: width, height: height,
-                                     options: options) { [weak self] take, _ in self?.takeEnded(take) }
+                                     options: options, droppedTotal: framesDropped) { [weak self] take, _ in self?.takeEnded(take) }
             state.current = take
             tap.store(filtered ? 1 : 2, ordering: .releasing)
             return take.status

@@ -1,6 +1,7 @@
 import FilterKit
 import Foundation
 import Synchronization
+import Telemetry
 
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,8 @@ final class RecordingTake: Sendable {
     private let pool: FramePool
     private let bytes = Atomic<Int64>(0)
     private let dropped = Atomic<Int>(0)
+    /// The recorder's count over all takes.
+    private let droppedTotal: Counter
     /// Why the take stopped by itself, once it has.
     private let failure = Mutex<String?>(nil)
     nonisolated(unsafe) private var thread: WorkerThread?
@@ -28,8 +31,9 @@ final class RecordingTake: Sendable {
     /// Starts the encoder thread on `writer`, which moves to it. `ended` is called on that thread
     /// when the take stops by itself (limit, disk space, write error), with the reason.
     init(writer: MP4Writer, name: String, filtered: Bool, width: Int, height: Int, options: RecorderOptions,
-         ended: @escaping @Sendable (RecordingTake, String) -> Void) {
+         droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
         self.name = name
+        self.droppedTotal = droppedTotal
         self.filtered = filtered
         encoderName = writer.encoderName
         queue = FrameQueue(capacity: options.queueCapacity, policy: .latestWins)
@@ -46,7 +50,10 @@ final class RecordingTake: Sendable {
         copy.copy(from: frame)
         copy.time = started.duration(to: .now).seconds
         guard let displaced = queue.put(copy) else { return }
-        if displaced !== copy { dropped.add(1, ordering: .relaxed) }
+        if displaced !== copy {
+            dropped.add(1, ordering: .relaxed)
+            droppedTotal.increment()
+        }
         pool.recycle(displaced)
     }
 
