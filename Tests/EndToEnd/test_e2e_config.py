@@ -2,6 +2,7 @@
 and the connect/disconnect log lines in both log formats."""
 
 import json
+import os
 import re
 import subprocess
 import time
@@ -127,3 +128,13 @@ def test_text_log_lines_and_levels(start_server):
     chatty = start_server("--input", "test:160x120@30", env={"FILTERCAST_LOG_LEVEL": "debug"})
     chatty.get("/healthz")
     assert log_lines(chatty, lambda line: line.startswith("filtercast: debug: http request") and "path=/healthz" in line)
+
+
+def test_readme_configuration_table_lists_every_serve_option(filtercast_bin):
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md"), encoding="utf-8").read()
+    rows = dict(re.findall(r"^\| `(--[a-z-]+)[^|]*\| `(FILTERCAST_[A-Z_]+)`", readme, re.MULTILINE))
+    result = subprocess.run([filtercast_bin, "serve", "--help"], capture_output=True, text=True, timeout=20,
+                            env=child_environment())
+    flags = sorted(set(re.findall(r"^  (--[a-z-]+)", result.stdout, re.MULTILINE)) - {"--help"})
+    missing = [flag for flag in flags if rows.get(flag) != "FILTERCAST_" + flag[2:].upper().replace("-", "_")]
+    assert not missing, f"README's configuration table lacks {missing}"
