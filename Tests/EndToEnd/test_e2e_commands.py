@@ -71,8 +71,10 @@ def test_pixellate_scale_16_makes_uniform_16x16_blocks(server):
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:
             plain = await client.frames(2)
+            # The scale is a length in pixels of a 1080-line frame: ask for 16-pixel blocks here.
+            scale = 16 * 1080 / plain[-1].luma().shape[0]
             blocky = await after_command(client, {"type": "setFilter", "name": "pixellate",
-                                                  "params": {"scale": 16}})
+                                                  "params": {"scale": scale}})
             return plain, blocky
     plain, blocky = run(scenario())
     # Luma only: 4:2:0 chroma rings at the edges between blocks of different colours.
