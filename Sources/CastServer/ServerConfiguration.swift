@@ -33,6 +33,8 @@ public struct ServerConfiguration: Sendable {
     public var cameraFormat: String?
     /// A live source that gives no frame for this long is offline (and reconnected).
     public var stallTimeout: Duration = .seconds(5)
+    /// The media server to push the filtered stream to (`--publish`); nil: none.
+    public var publish: PublishTarget?
 
     public init(webRoot: String) {
         self.webRoot = webRoot

@@ -12,6 +12,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     case endOfStream(input: String)
     case encodeFailed(reason: String)
     case recordFailed(path: String, reason: String)
+    case publishFailed(target: String, reason: String)
     case invalidInput(String)
 
     public var description: String {
@@ -25,6 +26,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
         case .endOfStream(let input): "\(input) ended before any frame could be decoded"
         case .encodeFailed(let reason): "encoding failed: \(reason)"
         case .recordFailed(let path, let reason): "cannot record \(path): \(reason)"
+        case .publishFailed(let target, let reason): "cannot publish to \(target): \(reason)"
         case .invalidInput(let message): message
         }
     }

@@ -41,6 +41,24 @@ extension WebSocketServer {
         metrics.registerGauge(name: "filtercast_recording_active", help: "1 while the session records, else 0.") {
             session.recordingActive ? 1 : 0
         }
+        if let publisher = session.publisher {
+            registerPublishing(publisher, in: metrics)
+        }
         return metrics
+    }
+
+    /// `--publish`: connection state, frames, bytes, failures and dropped frames.
+    private static func registerPublishing(_ publisher: Publisher, in metrics: Metrics) {
+        let counters = publisher.counters
+        metrics.register(counters.connected, name: "filtercast_publish_connected",
+                         help: "1 while connected to the --publish media server, else 0 (connecting or retrying).")
+        metrics.register(counters.frames, name: "filtercast_publish_frames_total",
+                         help: "Frames encoded to H.264 and written to the --publish media server.")
+        metrics.register(counters.bytes, name: "filtercast_publish_bytes_total",
+                         help: "Bytes written to the --publish media server.")
+        metrics.register(counters.failures, name: "filtercast_publish_failures_total",
+                         help: "Connections to the --publish media server that failed to open or broke (each is retried).")
+        metrics.register(counters.dropped, name: "filtercast_publish_dropped_frames_total",
+                         help: "Frames not published because the encoder or the network had not taken the earlier ones yet.")
     }
 }

@@ -6,7 +6,8 @@ import Synchronization
 
 /// The processing thread: takes each paced frame from the player, and — when anybody watches —
 /// filters it once, encodes it once, and publishes it to the broadcaster. A running recording
-/// gets every frame, filtered or as the source gave it (the recorder copies it and returns).
+/// gets every frame, filtered or as the source gave it, and the publisher (`--publish`) every
+/// filtered frame (both copy it and return).
 ///
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
 /// paused can be shown at once. While a live source is offline it publishes a placeholder once a
@@ -123,11 +124,13 @@ final class FrameProcessor: Sendable {
                 session.recorder?.record(frame, filtered: false)
                 let due = minimumInterval.map { interval in lastEncode.map { $0.duration(to: .now) >= interval } ?? true } ?? true
                 let recordFiltered = session.recorder?.wants(filtered: true) == true
+                let publisher = session.publisher
                 // Read once: the frame published must be the frame filtered.
                 let watched = audience.load(ordering: .relaxed) > 0
-                if (watched && due) || recordFiltered {
+                if (watched && due) || recordFiltered || publisher != nil {
                     filter(frame)
                     if recordFiltered { session.recorder?.record(frame, filtered: true) }
+                    publisher?.publish(frame)
                 }
                 if !watched {
                     counters.droppedNoViewers.increment()

@@ -13,6 +13,8 @@ public final class Session: Sendable {
     public let catalog: FilterCatalog
     /// Records the session's frames (`record`); nil when the server does not record.
     public let recorder: Recorder?
+    /// Pushes the filtered frames to a media server (`--publish`); nil when not publishing.
+    public let publisher: Publisher?
     /// The files `open` and `delete` may name; nil when the server has none.
     public let library: MediaLibrary?
     /// What is playing; `open` replaces it.
@@ -26,10 +28,11 @@ public final class Session: Sendable {
     let rerenderRequested = Atomic<Bool>(false)
 
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
-                recorder: Recorder? = nil, library: MediaLibrary? = nil) {
+                recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil) {
         self.player = player
         self.catalog = catalog
         self.recorder = recorder
+        self.publisher = publisher
         self.library = library
         selection = FilterSelection(filter)
         let info = player.info

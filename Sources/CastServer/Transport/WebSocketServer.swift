@@ -70,8 +70,12 @@ public final class WebSocketServer: @unchecked Sendable {
                                 options: configuration.recording) { status in
             wake.server?.recordingEnded(status.error ?? "the recording stopped")
         }
+        let publisher = configuration.publish.map { target in
+            Publisher(target: target, width: player.info.width, height: player.info.height,
+                      frameRate: player.info.frameRate, onChange: Self.logPublishing)
+        }
         session = Session(player: player, input: configuration.input, filter: configuration.filter,
-                          recorder: recorder, library: library)
+                          recorder: recorder, publisher: publisher, library: library)
         let maximumJPEGSize = try JPEGEncoder(width: player.info.width, height: player.info.height).maximumSize
         broadcaster = Broadcaster(maximumJPEGSize: maximumJPEGSize, wake: { wake.fire() })
         processor = FrameProcessor(session: session, broadcaster: broadcaster, quality: configuration.quality,
@@ -106,6 +110,7 @@ public final class WebSocketServer: @unchecked Sendable {
         let vhost = lws_get_vhost_by_name(context, "default")
         listeningPort.store(Int(lws_get_vhost_listen_port(vhost)), ordering: .releasing)
 
+        session.publisher?.start()
         processor.start()
         session.player.start()
         if configuration.recordAtStart, let recorder = session.recorder {
@@ -130,6 +135,7 @@ public final class WebSocketServer: @unchecked Sendable {
         stopped.store(true, ordering: .releasing)
         tickerThread?.join()
         processor.stop()
+        session.publisher?.stop()
         if let status = session.recorder?.stop() {
             Log.info("recording saved: \(status.name ?? "") (\((status.elapsed * 10).rounded() / 10) s, \(status.bytes) bytes)")
         }

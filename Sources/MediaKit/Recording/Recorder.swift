@@ -61,7 +61,7 @@ public final class Recorder: Sendable {
                 throw .recordFailed(path: current.name, reason: "a recording is already running")
             }
             let name = Self.newName(in: directory)
-            let writer = try MP4Writer(path: directory + "/" + name, width: width, height: height, frameRate: frameRate,
+            let writer = try VideoWriter.fragmentedMP4(path: directory + "/" + name, width: width, height: height, frameRate: frameRate,
                                        preset: options.preset, threads: options.threads)
             let take = RecordingTake(writer: writer, name: name, filtered: filtered, width: width, height: height,
                                      options: options, droppedTotal: framesDropped) { [weak self] take, _ in self?.takeEnded(take) }

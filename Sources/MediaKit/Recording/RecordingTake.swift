@@ -7,84 +7,59 @@ import Telemetry
 import Glibc
 #endif
 
-/// One recording in progress: the frame queue, the encoder thread and its counters.
-///
-/// The producer (`offer`) copies each frame into a pooled frame and never waits: when the
-/// encoder falls behind, the oldest waiting frame is dropped and counted. The encoder thread
-/// runs at a lower priority than the preview threads, so on a busy machine recording frames are
-/// what gets dropped, never preview frames.
+/// One recording in progress: its ``EncoderFeed`` (frame queue and encoder thread) and counters.
 final class RecordingTake: Sendable {
     let name: String
     let filtered: Bool
     let encoderName: String
-    let started = ContinuousClock.now
-    private let queue: FrameQueue
-    private let pool: FramePool
     private let bytes = Atomic<Int64>(0)
-    private let dropped = Atomic<Int>(0)
-    /// The recorder's count over all takes.
-    private let droppedTotal: Counter
     /// Why the take stopped by itself, once it has.
     private let failure = Mutex<String?>(nil)
-    nonisolated(unsafe) private var thread: WorkerThread?
+    nonisolated(unsafe) private var feed: EncoderFeed?
 
     /// Starts the encoder thread on `writer`, which moves to it. `ended` is called on that thread
     /// when the take stops by itself (limit, disk space, write error), with the reason.
-    init(writer: MP4Writer, name: String, filtered: Bool, width: Int, height: Int, options: RecorderOptions,
+    init(writer: VideoWriter, name: String, filtered: Bool, width: Int, height: Int, options: RecorderOptions,
          droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
         self.name = name
-        self.droppedTotal = droppedTotal
         self.filtered = filtered
         encoderName = writer.encoderName
-        queue = FrameQueue(capacity: options.queueCapacity, policy: .latestWins)
-        pool = FramePool(width: width, height: height, capacity: options.queueCapacity + 2)
         nonisolated(unsafe) let writer = writer
-        thread = WorkerThread(name: "record") { [self] in
-            if let reason = encode(writer, options) { ended(self, reason) }
+        feed = EncoderFeed(name: "record", width: width, height: height, capacity: options.queueCapacity,
+                           droppedTotal: droppedTotal) { [self] feed in
+            if let reason = encode(writer, feed, options) { ended(self, reason) }
         }
     }
 
     /// Processing thread: queues a copy of `frame`, stamped with the time since the start.
     func offer(_ frame: Frame) {
-        let copy = pool.take()
-        copy.copy(from: frame)
-        copy.time = started.duration(to: .now).seconds
-        guard let displaced = queue.put(copy) else { return }
-        if displaced !== copy {
-            dropped.add(1, ordering: .relaxed)
-            droppedTotal.increment()
-        }
-        pool.recycle(displaced)
+        feed?.offer(frame)
     }
 
     /// Ends the take: the frames already queued are written, then the file is closed. Waits.
     func finish() {
-        queue.close()
-        thread?.join()
-        thread = nil
+        feed?.finish()
     }
 
     var status: RecordingStatus {
         var status = RecordingStatus()
         status.name = name
         status.filtered = filtered
-        status.elapsed = started.duration(to: .now).seconds
+        status.elapsed = feed.map { $0.started.duration(to: .now).seconds } ?? 0
         status.bytes = bytes.load(ordering: .relaxed)
-        status.droppedFrames = dropped.load(ordering: .relaxed)
+        status.droppedFrames = feed?.droppedFrames ?? 0
         status.encoder = encoderName
         status.error = failure.withLock { $0 }
         return status
     }
 
     /// The encoder thread: returns why it stopped by itself, or nil when finished on request.
-    private func encode(_ writer: MP4Writer, _ options: RecorderOptions) -> String? {
-        // Below the preview threads: when the cores are busy, the encoder is what waits.
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(currentThreadID()), 5)
+    private func encode(_ writer: VideoWriter, _ feed: EncoderFeed, _ options: RecorderOptions) -> String? {
         var reason: String?
         var lastSpaceCheck = ContinuousClock.now
         do throws(MediaError) {
-            while reason == nil, let frame = queue.take() {
-                defer { pool.recycle(frame) }
+            while reason == nil, let frame = feed.next() {
+                defer { feed.recycle(frame) }
                 try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
                 let written = writer.bytesWritten
                 bytes.store(written, ordering: .relaxed)
@@ -100,11 +75,11 @@ final class RecordingTake: Sendable {
             reason = reason ?? error.description
             try? writer.finish()
         }
-        bytes.store(Self.fileSize(writer.path) ?? writer.bytesWritten, ordering: .relaxed)
+        bytes.store(Self.fileSize(writer.destination.url) ?? writer.bytesWritten, ordering: .relaxed)
         guard let reason else { return nil }
         failure.withLock { $0 = reason }
-        queue.close()
-        while let frame = queue.take() { pool.recycle(frame) }
+        feed.close()
+        feed.discardQueued()
         return reason
     }
 
@@ -124,7 +99,3 @@ final class RecordingTake: Sendable {
         return stat(path, &info) == 0 ? Int64(info.st_size) : nil
     }
 }
-
-/// glibc's `gettid` is hidden behind `_GNU_SOURCE` in the Glibc module.
-@_silgen_name("gettid")
-private func currentThreadID() -> Int32

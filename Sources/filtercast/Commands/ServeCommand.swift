@@ -37,6 +37,8 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--min-free-space", valueName: "SIZE",
                              help: "Refuse to record, and stop, under this much free disk (default 500M)."),
                   OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may open (read-only)."),
+                  OptionSpec(name: "--publish", valueName: "URL",
+                             help: "Also push the filtered stream as H.264 to a media server: rtmp://, rtsp:// or srt:// (reconnects)."),
         ],
         readsEnvironment: true)
 
@@ -64,6 +66,13 @@ enum ServeCommand: Subcommand {
         configuration.recordAtStart = options.has("--record")
         configuration.mediaDirectory = options.string("--media-dir")
         configuration.cameraFormat = options.string("--camera-format")
+        configuration.publish = try options.string("--publish").map { url in
+            do throws(MediaError) {
+                return try PublishTarget(url)
+            } catch {
+                throw UsageError(description: "\(options.source("--publish")) \(error)")
+            }
+        }
         if let stall = try options.double("--stall-timeout", in: 0.5...600) {
             configuration.stallTimeout = .milliseconds(Int64((stall * 1000).rounded()))
         }

@@ -1,0 +1,17 @@
+extension VideoWriter {
+    /// A new fragmented MP4 at `path` that is playable up to its last complete fragment at every
+    /// moment: an empty `moov` first, then every second at most (a keyframe at least every second,
+    /// `frag_duration` 1 s) a `moof`+`mdat` fragment, flushed as soon as it is complete, so a
+    /// process killed mid-recording loses at most the fragment being gathered (≤ 1 s).
+    static func fragmentedMP4(path: String, width: Int, height: Int, frameRate: Double, preset: String,
+                              threads: Int) throws(MediaError) -> VideoWriter {
+        let destination = Destination(
+            url: path, format: "mp4",
+            muxerOptions: [("movflags", "frag_keyframe+empty_moov+default_base_moof"), ("frag_duration", "1000000"),
+                           // Every fragment reaches the file (the kernel) as soon as it is complete.
+                           ("flush_packets", "1")],
+            failure: { .recordFailed(path: path, reason: $0) })
+        return try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
+                               preset: preset, threads: threads, encoders: H264Encoder.recordingPreference)
+    }
+}

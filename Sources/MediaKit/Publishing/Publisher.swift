@@ -1,0 +1,177 @@
+import FilterKit
+import Synchronization
+
+/// Pushes the session's frames as H.264 to a media server (`--publish`): flv over RTMP, RTSP,
+/// or MPEG-TS over SRT (see ``PublishTarget``), reconnecting with ``RetryPolicy``'s delays for
+/// as long as it runs.
+///
+/// The processing thread hands every frame to ``publish(_:)``, which copies it and returns at
+/// once; encoding, connecting and writing run on the publisher's own `publish` thread (see
+/// ``EncoderFeed``: a bounded queue that drops publish frames, never preview frames). Every
+/// connect and write is bounded by ``PublisherOptions``' timeouts through an ``Interruption``,
+/// so a server that stops answering costs the stream a reconnect, never the preview a frame.
+/// `onChange` is called (on the publish thread) at every change of ``PublishStatus/connection``.
+/// Thread-safe.
+public final class Publisher: Sendable {
+    public let target: PublishTarget
+    public let options: PublisherOptions
+    public let counters = PublishCounters()
+    /// Encoders tried in order: only H.264 fits every container here (flv, RTSP, MPEG-TS).
+    static let encoders = ["libx264", "libopenh264"]
+    private let width: Int
+    private let height: Int
+    private let frameRate: Double
+    private let onChange: @Sendable (PublishStatus) -> Void
+    private let current: Mutex<PublishStatus>
+    private let interruption = Interruption()
+    private let stopping = Atomic<Bool>(false)
+    nonisolated(unsafe) private var feed: EncoderFeed?
+
+    /// Frames of `width × height` at about `frameRate`.
+    public init(target: PublishTarget, width: Int, height: Int, frameRate: Double?, options: PublisherOptions = .init(),
+                onChange: @escaping @Sendable (PublishStatus) -> Void = { _ in }) {
+        self.target = target
+        self.options = options
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate ?? 30
+        self.onChange = onChange
+        current = Mutex(PublishStatus(target: target.description))
+    }
+
+    deinit { stop() }
+
+    /// Starts the publish thread, which connects at once. Call once.
+    public func start() {
+        feed = EncoderFeed(name: "publish", width: width, height: height, capacity: options.queueCapacity,
+                           droppedTotal: counters.dropped) { [self] feed in
+            run(feed)
+        }
+    }
+
+    /// Processing thread: queues a copy of `frame`. Returns at once.
+    public func publish(_ frame: Frame) {
+        feed?.offer(frame)
+    }
+
+    /// Ends the stream within about a second: the connection is closed, a pending connect or
+    /// write is interrupted. Waits for the publish thread.
+    public func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        interruption.arm(for: Self.stopGrace)
+        feed?.finish()
+    }
+
+    public var status: PublishStatus { current.withLock { $0 } }
+
+    /// How long stopping may wait for the server (the stream's trailer, a pending write).
+    private static let stopGrace: Duration = .seconds(1)
+
+    private var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// The publish thread: connect, stream, and on a failure wait and connect again, until stopped.
+    private func run(_ feed: EncoderFeed) {
+        var retry = options.retry
+        while !isStopping {
+            change { $0.connection = .connecting; $0.retryAt = nil }
+            var writer: VideoWriter?
+            do throws(MediaError) {
+                writer = try bounded(options.connectTimeout) { () throws(MediaError) in try connect() }
+            } catch {
+                fail(error, &retry, feed)
+                continue
+            }
+            let encoder = writer?.encoderName
+            change { $0.connection = .connected; $0.encoder = encoder }
+            counters.connected.set(true)
+            let failure = writer.flatMap { stream(to: $0, feed, &retry) }
+            counters.connected.set(false)
+            // The trailer ends the stream (RTSP: TEARDOWN, and its sockets close) — bounded, for
+            // the server may be gone — and the writer is freed inside the same bound.
+            _ = try? bounded(Self.stopGrace) { () throws(MediaError) in
+                defer { writer = nil }
+                try writer?.finish()
+            }
+            guard let failure else { break }
+            fail(failure, &retry, feed)
+        }
+        feed.close()
+        feed.discardQueued()
+        change { $0.connection = .stopped; $0.retryAt = nil }
+    }
+
+    private func connect() throws(MediaError) -> VideoWriter {
+        var destination = VideoWriter.Destination(url: target.url, format: target.format,
+                                                  failure: { [target] in .publishFailed(target: target.description, reason: $0) })
+        switch target.format {
+        // Interleaved in the RTSP connection: a server that goes away breaks the next write
+        // (over UDP, packets would vanish unnoticed).
+        case "rtsp": destination.muxerOptions = [("rtsp_transport", "tcp")]
+        // One write per SRT packet: 7 transport-stream packets.
+        case "mpegts": destination.ioOptions = [("payload_size", "1316")]
+        default: break
+        }
+        return try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
+                               preset: options.preset, threads: options.threads, encoders: Self.encoders,
+                               interruption: interruption)
+    }
+
+    /// Writes frames until stopped (nil) or a write fails (the error).
+    private func stream(to writer: VideoWriter, _ feed: EncoderFeed, _ retry: inout RetryPolicy) -> MediaError? {
+        var counted: Int64 = 0
+        while let frame = feed.next() {
+            defer { feed.recycle(frame) }
+            if isStopping { continue }
+            do throws(MediaError) {
+                try bounded(options.writeTimeout) { () throws(MediaError) in
+                    try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
+                }
+            } catch {
+                return error
+            }
+            let bytes = writer.bytesWritten
+            counters.bytes.increment(by: UInt64(max(0, bytes - counted)))
+            counted = bytes
+            counters.frames.increment()
+            // The server took a frame: the next failure waits the shortest delay again.
+            retry.reset()
+        }
+        return nil
+    }
+
+    /// Runs `body` with the interruption armed for `timeout` (or the stop grace, once stopping);
+    /// a timeout's error says so.
+    private func bounded<T>(_ timeout: Duration, _ body: () throws(MediaError) -> T) throws(MediaError) -> T {
+        interruption.reset()
+        interruption.arm(for: isStopping ? Self.stopGrace : timeout)
+        // stop() may have armed its grace just before the line above: keep the shorter deadline.
+        if isStopping { interruption.arm(for: Self.stopGrace) }
+        defer { interruption.disarm() }
+        do {
+            return try body()
+        } catch where interruption.hasTimedOut && !isStopping {
+            throw .publishFailed(target: target.description,
+                                 reason: "the server did not answer within \(Int(timeout.seconds)) s")
+        }
+    }
+
+    /// Counts a failure, reports it, and waits the retry delay (frames meanwhile are dropped).
+    private func fail(_ error: MediaError, _ retry: inout RetryPolicy, _ feed: EncoderFeed) {
+        guard !isStopping else { return }
+        counters.failures.increment()
+        let delay = retry.nextDelay()
+        let retryAt = ContinuousClock.now + delay
+        change { $0.connection = .retrying; $0.reason = error.description; $0.retryAt = retryAt }
+        while !isStopping, case let remaining = ContinuousClock.now.duration(to: retryAt), remaining > .zero {
+            if let frame = feed.next(timeout: remaining) { feed.recycle(frame) }
+        }
+    }
+
+    private func change(_ update: (inout PublishStatus) -> Void) {
+        let status = current.withLock { status in
+            update(&status)
+            return status
+        }
+        onChange(status)
+    }
+}
