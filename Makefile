@@ -63,10 +63,11 @@ demo: build
 bench: build
 	bench/compare.sh
 
-## bench-serve: fan-out to many viewers (bench/fanout.sh), then what headless Chromium draws
+## bench-serve: fan-out to many viewers (bench/fanout.sh), what headless Chromium draws, the cost of recording
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/recording.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters and the
 ## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`
