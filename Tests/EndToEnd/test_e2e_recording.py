@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -289,3 +290,25 @@ def test_bad_record_open_delete_commands(server, message, code):
             return await client.command(message)
     reply = run(scenario())
     assert reply["type"] == "error" and reply["code"] == code, reply
+
+
+def first_frame_rgb(path):
+    """The first frame of a video as an RGB numpy array (decoded by the ffmpeg CLI)."""
+    import numpy as np
+    from PIL import Image
+    png = Path(str(path) + ".png")
+    subprocess.run([shutil.which("ffmpeg"), "-v", "error", "-y", "-i", str(path), "-frames:v", "1", str(png)],
+                   check=True, timeout=60)
+    return np.asarray(Image.open(png).convert("RGB"), dtype=np.float64)
+
+
+def test_filtered_and_unfiltered_recordings(start_server, tmp_path):
+    server = start_server("--input", PATTERN, "--filter", "invert")
+    filtered = record_for(server, 1.0, filtered=True)
+    unfiltered = record_for(server, 1.0, filtered=False)
+    assert (filtered["filtered"], unfiltered["filtered"]) == (True, False)
+    # The test pattern's first bar (left seventh) is red; inverted, it is cyan.
+    red = first_frame_rgb(tmp_path / "recordings" / unfiltered["name"])[100:300, 10:80].mean(axis=(0, 1))
+    cyan = first_frame_rgb(tmp_path / "recordings" / filtered["name"])[100:300, 10:80].mean(axis=(0, 1))
+    assert red[0] > 200 and red[1] < 50 and red[2] < 50, red
+    assert cyan[0] < 50 and cyan[1] > 200 and cyan[2] > 200, cyan
