@@ -24,6 +24,8 @@ SUBPROTOCOL = "filtercast.v1"
 HEADER = struct.Struct("<4sHHQqq")
 assert HEADER.size == 32
 FLAG_STATE_CHANGED = 1
+# RFC 6455 opcodes
+OPCODE_CONTINUATION, OPCODE_TEXT, OPCODE_BINARY, OPCODE_CLOSE, OPCODE_PING, OPCODE_PONG = 0, 1, 2, 8, 9, 10
 
 
 def run(coroutine, timeout: float = 30.0):
@@ -304,19 +306,69 @@ class RawWebSocket:
         return cls(sock, status, head)
 
     def send_text(self, text: str):
-        payload = text.encode()
-        mask = os.urandom(4)
-        header = bytearray([0x81])
+        self.send_frame(OPCODE_TEXT, text.encode())
+
+    def send_frame(self, opcode: int, payload: bytes, *, fin: bool = True, masked: bool = True, rsv: int = 0):
+        """One frame exactly as asked, valid or not (RFC 6455 §5.2): `rsv` is the three RSV bits
+        (0…7), `masked=False` sends the payload in clear as a client never may."""
+        header = bytearray([(0x80 if fin else 0) | (rsv & 7) << 4 | opcode & 0x0F])
+        mask_bit = 0x80 if masked else 0
         if len(payload) < 126:
-            header.append(0x80 | len(payload))
+            header.append(mask_bit | len(payload))
         elif len(payload) < 65536:
-            header.append(0x80 | 126)
+            header.append(mask_bit | 126)
             header += struct.pack(">H", len(payload))
         else:
-            header.append(0x80 | 127)
+            header.append(mask_bit | 127)
             header += struct.pack(">Q", len(payload))
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(bytes(header) + mask + masked)
+        if masked:
+            mask = os.urandom(4)
+            body = mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        else:
+            body = payload
+        self.sock.sendall(bytes(header) + body)
+
+    def read_frame(self, deadline: float) -> tuple | None:
+        """The next frame from the server as (opcode, payload); None when the connection ends
+        (or nothing arrives) before `deadline` (a `time.monotonic()` value)."""
+        def exactly(count: int) -> bytes | None:
+            data = b""
+            while len(data) < count:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self.sock.settimeout(remaining)
+                try:
+                    chunk = self.sock.recv(count - len(data))
+                except (socket.timeout, ConnectionError):
+                    return None
+                if not chunk:
+                    return None
+                data += chunk
+            return data
+        head = exactly(2)
+        if head is None:
+            return None
+        length = head[1] & 0x7F
+        if length == 126:
+            length = struct.unpack(">H", exactly(2) or b"\0\0")[0]
+        elif length == 127:
+            length = struct.unpack(">Q", exactly(8) or bytes(8))[0]
+        payload = exactly(length) if length else b""
+        return None if payload is None else (head[0] & 0x0F, payload)
+
+    def close_received(self, timeout: float = 5.0) -> tuple | None:
+        """Reads (skipping frames and text) until the server's close frame: (code, reason), or
+        (None, "") for a close frame without a code; None when the TCP connection ended or
+        `timeout` passed without a close frame."""
+        deadline = time.monotonic() + timeout
+        while (frame := self.read_frame(deadline)) is not None:
+            opcode, payload = frame
+            if opcode == OPCODE_CLOSE:
+                if len(payload) < 2:
+                    return (None, "")
+                return (struct.unpack(">H", payload[:2])[0], payload[2:].decode("utf-8", "replace"))
+        return None
 
     def close(self):
         try:

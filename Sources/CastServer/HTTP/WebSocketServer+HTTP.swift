@@ -114,7 +114,7 @@ extension WebSocketServer {
         connections[wsi] = nil
         audienceChanged()
         guard let jpeg = broadcaster.latestJPEG() else {
-            _ = status(wsi, 503, "no frame yet")
+            if status(wsi, 503, "no frame yet") != 0 { lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC) }
             return
         }
         if respond(wsi, body: jpeg, type: "image/jpeg", headOnly: headOnly) != 0 {
@@ -134,8 +134,8 @@ extension WebSocketServer {
     }
 
     private func mayWatch(_ wsi: OpaquePointer) -> Bool {
-        guard let token = configuration.token, !configuration.publicView else { return true }
-        return urlArgument(wsi, "token") == token
+        guard let accessToken, !configuration.publicView else { return true }
+        return accessToken.accepts(urlArgument(wsi, "token"))
     }
 
     /// Sends headers now and `body` at the next writable callback.
@@ -149,25 +149,38 @@ extension WebSocketServer {
         return 0
     }
 
+    /// An error status with `message` as a plain-text body, written at once (a request body
+    /// may still be arriving). Our own headers rather than `lws_return_http_status`'s, so errors
+    /// carry `Cache-Control: no-store` like every answer.
     private func status(_ wsi: OpaquePointer, _ code: UInt32, _ message: String) -> Int32 {
-        _ = lws_return_http_status(wsi, code, message)
+        let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+        let body = Array((message + "\n").utf8)
+        guard writeHeaders(wsi, status: code, type: "text/plain; charset=utf-8", length: UInt64(body.count),
+                           inlineBody: isHead ? [] : body) else { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
-    /// Status line and headers; `length` nil for a body of unknown length (MJPEG).
-    private func writeHeaders(_ wsi: OpaquePointer, status: UInt32, type: String, length: UInt64?) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: EncodedFrame.headroom + 2048)
+    /// Status line and headers; `length` nil for a body of unknown length (MJPEG). With
+    /// `inlineBody` the body goes out in the same write as the headers.
+    private func writeHeaders(_ wsi: OpaquePointer, status: UInt32, type: String, length: UInt64?,
+                              inlineBody: [UInt8]? = nil) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: EncodedFrame.headroom + 2048 + (inlineBody?.count ?? 0))
         return buffer.withUnsafeMutableBufferPointer { bytes -> Bool in
             let start = bytes.baseAddress! + EncodedFrame.headroom
             var cursor: UnsafeMutablePointer<UInt8>? = start
-            let end = bytes.baseAddress! + bytes.count - 1
+            let end = start + 2047
             guard lws_add_http_common_headers(wsi, status, type, length ?? UInt64.max, &cursor, end) == 0 else {
                 return false
             }
             let noStore = Array("no-store".utf8)
-            guard lws_add_http_header_by_name(wsi, "cache-control:", noStore, Int32(noStore.count), &cursor, end) == 0,
-                  lws_finalize_write_http_header(wsi, start, &cursor, end) == 0 else { return false }
-            return true
+            guard lws_add_http_header_by_name(wsi, "cache-control:", noStore, Int32(noStore.count), &cursor, end) == 0
+            else { return false }
+            guard let inlineBody else { return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0 }
+            guard lws_finalize_http_header(wsi, &cursor, end) == 0, var tail = cursor else { return false }
+            tail.update(from: inlineBody, count: inlineBody.count)
+            tail += inlineBody.count
+            let count = tail - start
+            return lws_write(wsi, start, count, LWS_WRITE_HTTP_HEADERS) == count
         }
     }
 

@@ -111,9 +111,13 @@ final class Connection {
         if newWindow == 0 { unacknowledged.removeAll() }
     }
 
+    /// Most text messages waiting for a client: a reply to every command of a full command
+    /// budget (a burst a client may send in one go) plus a few of the server's own.
+    static let maximumPendingText = Int(CommandBudget.capacity) + 16
+
     func enqueue(_ message: ServerMessage) {
         // Bounded: a client that never lets us write gets closed rather than growing a queue.
-        guard pendingText.count < 64 else {
+        guard pendingText.count < Self.maximumPendingText else {
             closing = (Int32(LWSCloseStatus.policyViolation), "too many unsent messages")
             return
         }

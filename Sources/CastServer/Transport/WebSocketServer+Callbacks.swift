@@ -62,7 +62,7 @@ extension WebSocketServer {
     }
 
     private func viewerConnected(_ wsi: OpaquePointer) {
-        let authorized = configuration.token.map { urlArgument(wsi, "token") == $0 } ?? true
+        let authorized = accessToken.map { $0.accepts(urlArgument(wsi, "token")) } ?? true
         let connection = Connection(kind: .viewer, address: peerAddress(wsi), authorized: authorized)
         connections[wsi] = connection
         logConnected(connection)
@@ -137,6 +137,7 @@ extension WebSocketServer {
                     message: "more than \(Int(CommandBudget.perSecond)) messages a second")))
             } else if connection.commandBudget.refusedInARow > 500 {
                 connection.closing = (Int32(LWSCloseStatus.policyViolation), "command flood")
+                connection.flushBeforeClosing = true  // the answers so far and the rate_limited error go out first
                 lws_callback_on_writable(wsi)
             }
             return
@@ -159,7 +160,7 @@ extension WebSocketServer {
             connection.setWindow(window)
             if hasWork(connection, latest: broadcaster.latestSequence ?? 0) { lws_callback_on_writable(wsi) }
         case .auth(let token):
-            guard let expected = configuration.token, token == expected else {
+            guard let accessToken, accessToken.accepts(token) else {
                 throw ProtocolError(code: .unauthorized, message: "wrong token", id: message.id)
             }
             connection.authorized = true

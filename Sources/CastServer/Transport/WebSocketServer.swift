@@ -15,6 +15,8 @@ import Telemetry
 public final class WebSocketServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     public let session: Session
+    /// `--token`, checked in constant time.
+    let accessToken: AccessToken?
     let broadcaster: Broadcaster
     let processor: FrameProcessor
     let files: StaticFiles
@@ -49,6 +51,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Opens the source (errors surface here) and prepares the server; `start()` listens.
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
+        accessToken = AccessToken(configuration.token)
         files = try StaticFiles(root: configuration.webRoot)
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
