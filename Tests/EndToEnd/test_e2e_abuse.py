@@ -219,7 +219,7 @@ def test_ten_thousand_random_and_malformed_commands_from_40_clients_are_all_answ
 
 def test_a_flood_far_over_the_budget_is_refused_then_closed_with_1008(abuse_server):
     """The budget's worth of commands is answered, then one rate_limited error; after 500 refused
-    in a row the connection closes. The refused commands are dropped unanswered (the client was
+    (in one episode: the bucket never refilled) the connection closes. The refused commands are dropped unanswered (the client was
     told once), and what was answered is written before the close."""
     raw = RawWebSocket.connect(abuse_server.host, abuse_server.port)
     try:
@@ -238,8 +238,9 @@ def test_a_flood_far_over_the_budget_is_refused_then_closed_with_1008(abuse_serv
                 break
         assert closed == (POLICY_VIOLATION, "command flood"), closed
         assert [e["code"] for e in errors] == ["rate_limited"], errors
-        # The bucket's 120 and what refilled while the flood was read, then nothing.
-        assert 120 <= len(acked) < 200 and acked == list(range(len(acked))), acked
+        # The bucket's 120 first, then the odd one that refilled while the flood was read (at
+        # most 800 - 500), in order.
+        assert acked[:120] == list(range(120)) and len(acked) <= 300 and acked == sorted(acked), acked
     finally:
         raw.close()
     still_streaming(abuse_server)

@@ -132,10 +132,10 @@ extension WebSocketServer {
         let isAcknowledgement = if case .success(let parsedMessage) = parsed,
                                    case .frameAck = parsedMessage.command { true } else { false }
         guard isAcknowledgement || connection.commandBudget.spend() else {
-            if connection.commandBudget.refusedInARow == 1 {
+            if connection.commandBudget.refusedInEpisode == 1 {
                 reply(connection, wsi, .error(ProtocolError(code: .rateLimited,
                     message: "more than \(Int(CommandBudget.perSecond)) messages a second")))
-            } else if connection.commandBudget.refusedInARow > 500 {
+            } else if connection.commandBudget.exhausted {
                 connection.closing = (Int32(LWSCloseStatus.policyViolation), "command flood")
                 connection.flushBeforeClosing = true  // the answers so far and the rate_limited error go out first
                 lws_callback_on_writable(wsi)
