@@ -2,6 +2,7 @@
 endpoint, and the default bind address."""
 
 import socket
+import time
 
 import pytest
 
@@ -82,3 +83,17 @@ def test_the_server_binds_to_loopback_by_default(start_server):
         async with await Client.connect(server.ws_url()) as client:
             await client.next_frame(timeout=5)
     run(scenario())
+
+
+def test_request_headers_over_4_kib_are_refused_at_once(headers_server):
+    """lws keeps at most its header buffer (4 KiB by default) per request: a larger header block
+    ends the connection without an answer, and the server goes on."""
+    for size in (5_000, 1_000_000):
+        start = time.monotonic()
+        try:
+            answer = headers_server.raw_request(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size
+                                                + b"\r\n\r\n", timeout=5)
+        except (BrokenPipeError, ConnectionResetError):
+            answer = b""  # closed while the rest was still being sent
+        assert answer == b"" and time.monotonic() - start < 3, (size, answer[:100])
+    assert headers_server.get("/healthz").status == 200
