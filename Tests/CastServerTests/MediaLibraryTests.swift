@@ -1,6 +1,8 @@
 @testable import CastServer
 import CastProtocol
+import FilterKit
 import Foundation
+import MediaKit
 import Testing
 
 /// The one resolver behind `open`, `delete` and recording downloads, on real folders with real
@@ -91,6 +93,33 @@ import Testing
         let entries = library.listRecordings()
         #expect(Set(entries.map(\.name)) == ["a.mp4", "b.mp4"], "no hidden files, symlinks or folders")
         #expect(entries.allSatisfy { $0.size == 1 && $0.duration == nil && $0.created.hasSuffix("Z") })
+    }
+
+    @Test func readsAFewDurationsPerListing() throws {
+        let (library, base) = try Self.library()
+        defer { try? FileManager.default.removeItem(at: base) }
+        // One real recording (10 frames), copied under more names than one listing probes.
+        let recorder = Recorder(width: 64, height: 48, frameRate: 30,
+                                options: RecorderOptions(directory: base.appendingPathComponent("made").path))
+        let source = try InputSpec.testPattern(width: 64, height: 48, rate: 30).open()
+        let frame = Frame(width: 64, height: 48)
+        let status = try recorder.start(filtered: true)
+        for _ in 0..<10 {
+            _ = try source.read(into: frame)
+            recorder.record(frame, filtered: true)
+            usleep(33_000)
+        }
+        recorder.stop()
+        let made = base.appendingPathComponent("made/" + (status.name ?? ""))
+        let copies = MediaLibrary.probesPerListing + 3
+        for index in 0..<copies {
+            try FileManager.default.copyItem(at: made, to: base.appendingPathComponent("recordings/r\(index).mp4"))
+        }
+        let first = library.listRecordings().filter { $0.name.hasPrefix("r") }
+        #expect(first.count == copies)
+        #expect(first.filter { $0.duration != nil }.count == MediaLibrary.probesPerListing)
+        let second = library.listRecordings().filter { $0.name.hasPrefix("r") }
+        #expect(second.allSatisfy { ($0.duration ?? 0) > 0.2 }, "the rest are read by the next listing")
     }
 
     @Test func downloadPathsNameARecording() {

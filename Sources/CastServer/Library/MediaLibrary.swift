@@ -12,6 +12,9 @@ public final class MediaLibrary: Sendable {
     public let media: ContainedFolder?
     /// Most files `GET /api/recordings` lists (the newest).
     public static let listingLimit = 1000
+    /// Most files whose duration one listing reads (each is opened): the rest say `null` until
+    /// a later listing, so that a folder of many new files never holds the network thread long.
+    public static let probesPerListing = 32
     /// Durations already read, by name, with the size and modification time they were read at.
     private let durations = Mutex<[String: (size: Int64, modified: Double, duration: Double?)]>([:])
 
@@ -104,14 +107,17 @@ public final class MediaLibrary: Sendable {
         let listed = entries.prefix(Self.listingLimit)
         return durations.withLock { cache in
             var kept: [String: (size: Int64, modified: Double, duration: Double?)] = [:]
+            var probes = 0
             let result = listed.map { item in
                 var entry = item.entry
                 if let cached = cache[entry.name], cached.size == entry.size, cached.modified == item.modified {
                     entry.duration = cached.duration
-                } else {
+                    kept[entry.name] = cached
+                } else if probes < Self.probesPerListing {
+                    probes += 1
                     entry.duration = MediaProbe.duration(of: recordings.root + "/" + entry.name)
+                    kept[entry.name] = (entry.size, item.modified, entry.duration)
                 }
-                kept[entry.name] = (entry.size, item.modified, entry.duration)
                 return entry
             }
             cache = kept
