@@ -129,15 +129,49 @@ import Testing
         let frame = Frame(width: 1280, height: 720)
         _ = try source.read(into: frame)
         let clock = ContinuousClock()
-        var slowest: Duration = .zero
+        var times: [Duration] = []
         for _ in 0..<60 {
             let start = clock.now
             recorder.record(frame, filtered: true)
-            slowest = max(slowest, start.duration(to: clock.now))
+            times.append(start.duration(to: clock.now))
         }
         let status = try #require(recorder.stop())
         #expect(status.droppedFrames > 0)
-        #expect(slowest < .milliseconds(20), "an offer took \(slowest)")
+        // An offer is a copy (well under a millisecond), not an encode (tens of ms at "medium"):
+        // the median, because a loaded machine may preempt any single one.
+        let median = times.sorted()[times.count / 2]
+        #expect(median < .milliseconds(5), "offers took \(median) (median)")
+    }
+
+    /// A plain MP4 file at `path` (the recorder's fragmenting options are not the point here).
+    static func mp4(_ path: String) -> VideoWriter.Destination {
+        VideoWriter.Destination(url: path, format: "mp4", muxerOptions: [],
+                                failure: { .recordFailed(path: path, reason: $0) })
+    }
+
+    /// Without libx264 the writer falls back to the next encoder that opens (here: MPEG-4 part 2).
+    @Test func fallsBackToAnotherEncoder() throws {
+        let path = Self.folder("fallback") + "/fallback.mp4"
+        let writer = try VideoWriter(destination: Self.mp4(path), width: 320, height: 240, frameRate: 30,
+                                     encoders: ["no-such-encoder", "mpeg4"])
+        #expect(writer.encoderName == "mpeg4")
+        let source = try Self.pattern()
+        let frame = Frame(width: 320, height: 240)
+        for index in 0..<45 {
+            _ = try source.read(into: frame)
+            try writer.write(frame, at: Int64(index * 33))
+        }
+        try writer.finish()
+        let playback = try InputSpec.file(path).open()
+        #expect(playback.info.codec == "mpeg4")
+        #expect(abs((playback.info.duration ?? 0) - 1.5) < 0.1)
+        var frames = 0
+        while try playback.read(into: frame) { frames += 1 }
+        #expect(frames == 45)
+        #expect(throws: MediaError.self) {
+            _ = try VideoWriter(destination: Self.mp4(Self.folder("none") + "/x.mp4"), width: 320, height: 240,
+                                frameRate: 30, encoders: ["no-such-encoder"])
+        }
     }
 
     @Test func namesDoNotCollide() throws {
