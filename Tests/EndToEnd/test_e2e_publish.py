@@ -75,10 +75,10 @@ class Receiver:
 
 def probe(path) -> dict:
     out = subprocess.run([shutil.which("ffprobe"), "-v", "error", "-count_frames", "-select_streams", "v:0",
-                          "-show_entries", "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0",
+                          "-show_entries", "stream=codec_name,profile,width,height,nb_read_frames", "-of", "csv=p=0",
                           str(path)], check=True, capture_output=True, timeout=60, text=True)
-    codec, width, height, frames = out.stdout.strip().split(",")[:4]
-    return {"codec": codec, "width": int(width), "height": int(height), "frames": int(frames)}
+    codec, profile, width, height, frames = out.stdout.strip().split(",")[:5]
+    return {"codec": codec, "profile": profile, "width": int(width), "height": int(height), "frames": int(frames)}
 
 
 def decoded_luma(path, index: int = 20) -> np.ndarray:
@@ -124,7 +124,9 @@ def test_published_stream_decodes_and_shows_the_filter(start_server, tmp_path, s
     finally:
         receiver.kill()
     info = probe(receiver.output)
-    assert info == {"codec": "h264", "width": WIDTH, "height": HEIGHT, "frames": 30}, info
+    # Constrained Baseline: what every browser's WebRTC decodes (MediaMTX passes it through).
+    assert info == {"codec": "h264", "profile": "Constrained Baseline", "width": WIDTH, "height": HEIGHT,
+                    "frames": 30}, info
     assert_inverted(decoded_luma(receiver.output), pattern_luma(tmp_path))
     # The receiver left after 30 frames: the server reports it and keeps trying.
     deadline = time.monotonic() + 10

@@ -22,9 +22,10 @@ final class H264Encoder {
     private var lastKeyframe: Int64?
 
     /// Opens the first of `encoders` that opens. `globalHeader`: the muxer wants SPS/PPS in the
-    /// stream header (mp4, flv) rather than in the stream. `preset` is libx264's.
-    init(width: Int, height: Int, frameRate: Double, preset: String, threads: Int, globalHeader: Bool,
-         encoders: [String]) throws(MediaError) {
+    /// stream header (mp4, flv) rather than in the stream. `preset` and `profile` (nil: x264's
+    /// choice) are libx264's.
+    init(width: Int, height: Int, frameRate: Double, preset: String, profile: String? = nil, threads: Int,
+         globalHeader: Bool, encoders: [String]) throws(MediaError) {
         let rate = frameRate.isFinite && frameRate > 0 ? min(frameRate, 240) : 30
         frameMilliseconds = Int64((1000 / rate).rounded())
         var failures: [String] = []
@@ -32,7 +33,7 @@ final class H264Encoder {
         for name in encoders where opened == nil {
             do throws(MediaError) {
                 opened = (name, try Self.open(name, width: width, height: height, frameRate: rate, preset: preset,
-                                              threads: threads, globalHeader: globalHeader))
+                                              profile: profile, threads: threads, globalHeader: globalHeader))
             } catch {
                 failures.append(error.description)
             }
@@ -101,7 +102,7 @@ final class H264Encoder {
     }
 
     private static func open(_ name: String, width: Int, height: Int, frameRate: Double, preset: String,
-                             threads: Int, globalHeader: Bool) throws(MediaError) -> UnsafeMutablePointer<AVCodecContext> {
+                             profile: String?, threads: Int, globalHeader: Bool) throws(MediaError) -> UnsafeMutablePointer<AVCodecContext> {
         guard let encoder = avcodec_find_encoder_by_name(name) else {
             throw .encodeFailed(reason: "\(name): not in this FFmpeg build")
         }
@@ -125,6 +126,7 @@ final class H264Encoder {
             // No lookahead or frame delay: a frame leaves the encoder with the next packet, not seconds later.
             av_dict_set(&options, "tune", "zerolatency", 0)
             av_dict_set(&options, "forced-idr", "1", 0)
+            if let profile { av_dict_set(&options, "profile", profile, 0) }
         case "mpeg4":
             // About 0.15 bit per pixel: near x264's default quality for the test pattern.
             context.pointee.bit_rate = Int64(Double(width * height) * frameRate * 0.15)

@@ -38,11 +38,12 @@ final class VideoWriter {
     /// The encoder in use, such as `libx264`.
     var encoderName: String { encoder.name }
 
-    /// Opens `destination` (creating the file or connecting) and writes the header. `preset` is
-    /// libx264's (`ultrafast` … `veryslow`); `threads` the encoder's; the first of `encoders`
-    /// that opens is used.
+    /// Opens `destination` (creating the file or connecting) and writes the header. `preset`
+    /// (`ultrafast` … `veryslow`) and `profile` are libx264's; `threads` the encoder's; the first
+    /// of `encoders` that opens is used.
     init(destination: Destination, width: Int, height: Int, frameRate: Double, preset: String = "veryfast",
-         threads: Int = 1, encoders: [String], interruption: Interruption? = nil) throws(MediaError) {
+         profile: String? = nil, threads: Int = 1, encoders: [String],
+         interruption: Interruption? = nil) throws(MediaError) {
         self.destination = destination
         var output: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&output, nil, destination.format, destination.url) >= 0, let output,
@@ -56,7 +57,8 @@ final class VideoWriter {
         let globalHeader = output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0
         do throws(MediaError) {
             encoder = try H264Encoder(width: width, height: height, frameRate: frameRate, preset: preset,
-                                      threads: threads, globalHeader: globalHeader, encoders: encoders)
+                                      profile: profile, threads: threads, globalHeader: globalHeader,
+                                      encoders: encoders)
         } catch {
             avformat_free_context(output)
             format = nil

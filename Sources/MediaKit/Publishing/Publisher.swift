@@ -112,7 +112,8 @@ public final class Publisher: Sendable {
         default: break
         }
         return try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
-                               preset: options.preset, threads: options.threads, encoders: Self.encoders,
+                               preset: options.preset, profile: options.profile, threads: options.threads,
+                               encoders: Self.encoders,
                                interruption: interruption)
     }
 

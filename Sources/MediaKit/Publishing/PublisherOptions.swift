@@ -2,6 +2,9 @@
 public struct PublisherOptions: Sendable {
     /// libx264's preset.
     public var preset = "veryfast"
+    /// libx264's profile: baseline, because every WebRTC viewer decodes it (some browsers' WebRTC
+    /// H.264, Firefox's OpenH264, negotiates Constrained Baseline only).
+    public var profile = "baseline"
     /// Encoder threads.
     public var threads = 1
     /// Frames waiting for the encoder; beyond this the oldest waiting frame is dropped (and counted).
