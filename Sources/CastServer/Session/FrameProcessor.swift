@@ -109,7 +109,8 @@ final class FrameProcessor: Sendable {
                 let due = nextPlaceholder.map { $0 <= .now } ?? true
                 let rerender = session.rerenderRequested.exchange(false, ordering: .acquiring)
                 if audience.load(ordering: .relaxed) > 0 && (due || rerender) {
-                    placeholder.render(title: "NO SIGNAL", details: Self.placeholderDetails(playback), into: work)
+                    let details = Self.placeholderDetails(playback, reason: session.offlineReason(playback))
+                    placeholder.render(title: "NO SIGNAL", details: details, into: work)
                     work.time = playback.position
                     work.isDiscontinuity = false
                     publish(work, online: false)
@@ -154,10 +155,12 @@ final class FrameProcessor: Sendable {
 }
 
 extension FrameProcessor {
-    /// The placeholder's lines under "NO SIGNAL": the reason and the countdown to the next attempt.
-    static func placeholderDetails(_ playback: PlaybackState) -> [String] {
+    /// The placeholder's lines under "NO SIGNAL": the reason, then the countdown to the next
+    /// attempt, or for a file that failed (nothing retries it) what brings the picture back.
+    static func placeholderDetails(_ playback: PlaybackState, reason: String?) -> [String] {
         let countdown = playback.retryAt.map { "retrying in \(Int(max(0, ContinuousClock.now.duration(to: $0).seconds).rounded(.up))) s" }
-        return [playback.offlineReason ?? "the source failed", countdown ?? "reconnecting…"]
+        let next = playback.error != nil ? "open a file to go on" : "reconnecting…"
+        return [reason ?? "the source failed", countdown ?? next]
     }
 }
 

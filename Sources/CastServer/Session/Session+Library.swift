@@ -37,6 +37,7 @@ extension Session {
         let source: any VideoSource
         do {
             source = try InputSpec.file(path).open(SourceOptions(outputSize: (size.width, size.height)))
+            source.onWarning = { Log.warning($0) }
             try player.switchSource(to: source)
         } catch {
             // Clients see the name they gave, not the server's path.

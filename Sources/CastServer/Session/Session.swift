@@ -55,12 +55,20 @@ public final class Session: Sendable {
     /// Whether a recording is running (for /metrics).
     public var recordingActive: Bool { recorder?.status.isActive ?? false }
 
+    /// Why the source is offline, naming it as clients know it (a library file by its
+    /// reference, not the server's path).
+    func offlineReason(_ playback: PlaybackState) -> String? {
+        let path = player.info.name
+        let name = sourceState.withLock { $0.name }
+        return playback.offlineReason.map { $0.replacingOccurrences(of: path, with: name) }
+    }
+
     /// The state every viewer sees.
     public func state(viewers: Int, fps: Double) -> SessionState {
         let playback = player.playbackState
         var source = sourceState.withLock { $0 }
         source.online = playback.isOnline
-        source.reason = playback.offlineReason
+        source.reason = offlineReason(playback)
         source.retryIn = playback.retryAt.map { max(0, ContinuousClock.now.duration(to: $0).seconds) }
         return SessionState(source: source, playing: playback.isPlaying,
                             position: playback.position, duration: playback.duration, filter: selection.chain,

@@ -8,7 +8,9 @@ import Telemetry
 /// Failures do not stop it. A live source given a `reopen` goes offline (`isOnline` false, with
 /// the reason and the next attempt's time in ``playbackState``) and is opened again after the
 /// delays of ``RetryPolicy`` until it delivers frames again. A file whose read fails mid-way is
-/// skipped one second past the failure.
+/// skipped one second past the failure. A file found deleted, replaced or truncated (checked at
+/// the end, on a seek and after a read error) stops playback with the error and goes offline
+/// (`isOnline` false, the error as the reason) until another source is switched to.
 ///
 /// Control calls (`play`, `pause`, `seek`, `switchSource`, `stop`) are safe from any thread and
 /// take effect at once: a seek while paused delivers the exact frame immediately. Frames go to
@@ -121,9 +123,9 @@ public final class Player: @unchecked Sendable {
 
     /// Plays `newSource` from its start instead of the current source, which is closed. Its
     /// frames must be of the pool's size (open it with that `outputSize`). Playing or paused
-    /// stays as it was; position, duration and `info` become the new source's, and its first
-    /// frame is delivered (marked as a discontinuity) at once. A live `newSource` is reconnected
-    /// with `reopen` when it fails, as in `init`.
+    /// stays as it was (after a failure: playing); position, duration and `info` become the new
+    /// source's, and its first frame is delivered (marked as a discontinuity) at once. A live
+    /// `newSource` is reconnected with `reopen` when it fails, as in `init`.
     public func switchSource(to newSource: any VideoSource, reopen: SourceOpener? = nil) throws(MediaError) {
         guard newSource.info.width == pool.width, newSource.info.height == pool.height else {
             throw .invalidInput("\(newSource.info.name) gives \(newSource.info.width)x\(newSource.info.height) frames, "
@@ -139,6 +141,8 @@ public final class Player: @unchecked Sendable {
         state.isLive = newSource.info.isLive
         state.position = 0
         state.hasEnded = false
+        // A failure paused playback, not a viewer: the new source plays.
+        if state.error != nil { state.isPlaying = true }
         state.error = nil
         state.isOnline = true
         state.offlineReason = nil
@@ -219,6 +223,7 @@ public final class Player: @unchecked Sendable {
                     guard let seekable = source as? any SeekableVideoSource else {
                         throw .notSeekable(input: info.name)
                     }
+                    try seekable.verifyUnchanged()
                     try seekable.seek(to: target, into: frame)
                 }
             case .switchSource(let newSource, let newReopen):
@@ -311,6 +316,7 @@ public final class Player: @unchecked Sendable {
             return true
         }
         let position = playbackState.position
+        // The skip is a seek: it stops with the reason when the file was deleted or changed.
         if let source = source as? any SeekableVideoSource, let duration = source.info.duration, position + 1 < duration {
             source.onWarning("\(error.description); skipping to \(position + 1) s")
             update { _ in pendingSeek = position + 1 }
@@ -362,6 +368,11 @@ public final class Player: @unchecked Sendable {
     }
 
     private func endOfFile() {
+        do throws(MediaError) {
+            try (source as? any SeekableVideoSource)?.verifyUnchanged()
+        } catch {
+            return fail(error)
+        }
         if loops {
             update { _ in pendingSeek = 0 }
         } else {
@@ -369,7 +380,15 @@ public final class Player: @unchecked Sendable {
         }
     }
 
+    /// Stops playback with `error`; offline (so viewers get the placeholder) until a switch.
     private func fail(_ error: MediaError) {
-        update { $0.error = error.description; $0.isPlaying = false }
+        source?.onWarning("\(error.description); playback stopped")
+        update {
+            $0.error = error.description
+            $0.isPlaying = false
+            $0.isOnline = false
+            $0.offlineReason = error.description
+            $0.retryAt = nil
+        }
     }
 }

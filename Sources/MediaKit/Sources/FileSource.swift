@@ -4,10 +4,13 @@ import FilterKit
 public final class FileSource: SeekableVideoSource {
     public let info: SourceInfo
     private let decoder: Decoder
+    /// The file as opened; nil for a URL.
+    private let identity: FileIdentity?
 
     init(decoder: Decoder) {
         self.decoder = decoder
         info = SourceInfo(decoder: decoder, name: decoder.input, isLive: false)
+        identity = FileIdentity(path: decoder.input)
     }
 
     public var interruption: Interruption { decoder.interruption }
@@ -30,5 +33,15 @@ public final class FileSource: SeekableVideoSource {
             throw .seekFailed(input: info.name, seconds: seconds, reason: "the position must be a finite number")
         }
         _ = try decoder.seek(to: seconds, into: frame)
+    }
+
+    public func verifyUnchanged() throws(MediaError) {
+        guard let identity else { return }
+        guard let now = FileIdentity(path: decoder.input) else {
+            throw .readFailed(input: info.name, reason: "the file was deleted")
+        }
+        guard now == identity else {
+            throw .readFailed(input: info.name, reason: "the file was replaced or changed while playing")
+        }
     }
 }

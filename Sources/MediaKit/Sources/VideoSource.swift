@@ -63,6 +63,10 @@ public protocol SeekableVideoSource: VideoSource {
     /// Frame-accurate seek: decodes into `frame` the first frame whose time is ≥ `seconds`
     /// (the last frame when `seconds` is past the end); the next `read` continues after it.
     func seek(to seconds: Double, into frame: Frame) throws(MediaError)
+    /// Throws when the input is no longer what was opened: the file was deleted, replaced,
+    /// truncated or rewritten (its already-open descriptor would play stale or broken data).
+    /// URLs do not change as far as this can tell.
+    func verifyUnchanged() throws(MediaError)
 }
 
 /// How to open a source.
