@@ -25,7 +25,6 @@ import random
 import re
 import signal
 import statistics
-import subprocess
 import sys
 import time
 
