@@ -36,9 +36,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // video0 is a plain file, video1 a link to /dev/null, videoX is not a video node name.
-        FileManager.default.createFile(atPath: folder + "/video0", contents: Data([1, 2, 3]))
+        #expect(FileManager.default.createFile(atPath: folder + "/video0", contents: Data([1, 2, 3])))
         try FileManager.default.createSymbolicLink(atPath: folder + "/video1", withDestinationPath: "/dev/null")
-        FileManager.default.createFile(atPath: folder + "/videoX", contents: nil)
+        #expect(FileManager.default.createFile(atPath: folder + "/videoX", contents: nil))
         #expect(CaptureDevice.list(in: folder).isEmpty)
         // This machine's own /dev: only real capture devices, in order.
         let paths = CaptureDevice.list().map(\.path)

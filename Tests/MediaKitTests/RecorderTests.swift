@@ -119,6 +119,8 @@ import Testing
         recorder.stop()
     }
 
+    /// Sixty offers in a row to a one-frame queue in front of a slow ("medium") encoder: an offer
+    /// that waited for room would drop nothing, so drops prove that offers do not wait.
     @Test func dropsRecordingFramesInsteadOfWaiting() throws {
         var options = RecorderOptions(directory: Self.folder("drop"))
         options.queueCapacity = 1
@@ -128,19 +130,9 @@ import Testing
         let source = try Self.pattern(width: 1280, height: 720)
         let frame = Frame(width: 1280, height: 720)
         _ = try source.read(into: frame)
-        let clock = ContinuousClock()
-        var times: [Duration] = []
-        for _ in 0..<60 {
-            let start = clock.now
-            recorder.record(frame, filtered: true)
-            times.append(start.duration(to: clock.now))
-        }
+        for _ in 0..<60 { recorder.record(frame, filtered: true) }
         let status = try #require(recorder.stop())
         #expect(status.droppedFrames > 0)
-        // An offer is a copy (well under a millisecond), not an encode (tens of ms at "medium"):
-        // the median, because a loaded machine may preempt any single one.
-        let median = times.sorted()[times.count / 2]
-        #expect(median < .milliseconds(5), "offers took \(median) (median)")
     }
 
     /// A plain MP4 file at `path` (the recorder's fragmenting options are not the point here).
