@@ -1,4 +1,4 @@
-/// The geometry parameters the distortions share, in the convention of ``Frame/pixels(fromReference:)``
+/// The geometry parameters the distortion and cell filters share, in the convention of ``Frame/pixels(fromReference:)``
 /// and ``Frame/point(atFractionX:y:)``: radii in pixels of a 1080-line frame, centres as fractions
 /// of the frame (the middle by default).
 extension ParameterDescriptor {
