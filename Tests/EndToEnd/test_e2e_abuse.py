@@ -279,6 +279,40 @@ def test_a_client_opening_1000_connections_gets_200_and_a_clear_refusal(start_se
     still_streaming(server)
 
 
+def mjpeg_status(server) -> tuple:
+    """(status, open socket) of a `GET /stream.mjpg` (the socket stays open: a reader)."""
+    sock = socket.create_connection((server.host, server.port), timeout=5)
+    sock.sendall(b"GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
+    head = b""
+    while b"\r\n\r\n" not in head and (chunk := sock.recv(1)):
+        head += chunk
+    return int(head.split(b" ")[1]), sock
+
+
+def test_mjpeg_readers_count_against_max_clients(start_server):
+    server = start_server("--input", "test:160x120@5", "--max-clients", "3")
+    readers = []
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()):
+            for _ in range(2):
+                status, sock = mjpeg_status(server)
+                readers.append(sock)
+                assert status == 200
+            status, sock = mjpeg_status(server)
+            sock.close()
+            assert status == 503, "a third stream over --max-clients 3"
+            raw = RawWebSocket.connect(server.host, server.port)
+            raw.close()
+            assert raw.status == 503, "a viewer over --max-clients 3"
+            assert server.get("/healthz").status == 200 and server.get("/api/state").status == 200
+    try:
+        run(scenario())
+    finally:
+        for sock in readers:
+            sock.close()
+
+
 # -- slowloris -----------------------------------------------------------------------------------
 
 SLOWLORIS_BOUND = 10 + 2  # lws's timeout_secs of 10 s, plus a second of its timer's granularity and slack

@@ -185,6 +185,7 @@ extension WebSocketServer {
     }
 
     private func startMJPEG(_ wsi: OpaquePointer) -> Int32 {
+        if atClientLimit(wsi) { return status(wsi, 503, "too many clients") }
         guard writeHeaders(wsi, status: 200, type: "multipart/x-mixed-replace; boundary=\(Self.mjpegBoundary)",
                            length: nil) else { return -1 }
         let connection = Connection(kind: .mjpeg, address: peerAddress(wsi), authorized: true)

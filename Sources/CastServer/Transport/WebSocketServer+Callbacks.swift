@@ -45,9 +45,7 @@ extension WebSocketServer {
     /// Before the upgrade: refuse foreign origins and connections over the limit. Nonzero refuses.
     /// (A client without the token may connect: it can send `auth` first.)
     private func admitViewer(_ wsi: OpaquePointer) -> Int32 {
-        if connections.count >= configuration.maxClients {
-            Log.warning("client refused: --max-clients reached",
-                        ["address": .string(peerAddress(wsi)), "max_clients": .int(configuration.maxClients)])
+        if atClientLimit(wsi) {
             _ = lws_return_http_status(wsi, 503, "too many clients")
             return -1
         }
@@ -59,6 +57,15 @@ extension WebSocketServer {
             return -1
         }
         return 0
+    }
+
+    /// Whether `--max-clients` viewers and MJPEG readers are connected (then logs the refusal
+    /// of `wsi`).
+    func atClientLimit(_ wsi: OpaquePointer) -> Bool {
+        guard viewerCount + mjpegReaderCount >= configuration.maxClients else { return false }
+        Log.warning("client refused: --max-clients reached",
+                    ["address": .string(peerAddress(wsi)), "max_clients": .int(configuration.maxClients)])
+        return true
     }
 
     private func viewerConnected(_ wsi: OpaquePointer) {
