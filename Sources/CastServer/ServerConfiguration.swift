@@ -8,6 +8,9 @@ public struct ServerConfiguration: Sendable {
     /// 0 picks a free port.
     public var port = 8080
     public var quality = 80
+    /// Filters that can split a frame into bands use this many threads (the processing thread
+    /// and helpers); 1 keeps filtering on the processing thread alone.
+    public var filterThreads = 1
     /// Encode at most this many frames a second (nil: the source's rate).
     public var maxFPS: Double?
     /// Scale frames to this size.

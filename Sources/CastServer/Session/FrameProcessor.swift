@@ -17,6 +17,7 @@ final class FrameProcessor: Sendable {
     private let session: Session
     private let broadcaster: Broadcaster
     private let quality: Int
+    private let filterThreads: Int
     private let minimumInterval: Duration?
     /// Viewers and MJPEG readers: with none, frames are taken (the clock runs) but not encoded.
     let audience = Atomic<Int>(0)
@@ -25,10 +26,11 @@ final class FrameProcessor: Sendable {
     let counters = ProcessingCounters()
     nonisolated(unsafe) private var thread: WorkerThread?
 
-    init(session: Session, broadcaster: Broadcaster, quality: Int, maxFPS: Double?) {
+    init(session: Session, broadcaster: Broadcaster, quality: Int, maxFPS: Double?, filterThreads: Int) {
         self.session = session
         self.broadcaster = broadcaster
         self.quality = quality
+        self.filterThreads = filterThreads
         minimumInterval = maxFPS.map { .nanoseconds(Int64(1e9 / $0)) }
     }
 
@@ -53,7 +55,7 @@ final class FrameProcessor: Sendable {
 
     private func run() {
         let info = session.player.info
-        let runner = FilterRunner(selection: session.selection, catalog: session.catalog)
+        let runner = FilterRunner(selection: session.selection, catalog: session.catalog, threads: filterThreads)
         let lastSource = Frame(width: info.width, height: info.height)
         let work = Frame(width: info.width, height: info.height)
         var haveSource = false

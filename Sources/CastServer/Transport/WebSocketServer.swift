@@ -82,7 +82,7 @@ public final class WebSocketServer: @unchecked Sendable {
         let maximumJPEGSize = try JPEGEncoder(width: player.info.width, height: player.info.height).maximumSize
         broadcaster = Broadcaster(maximumJPEGSize: maximumJPEGSize, wake: { wake.fire() })
         processor = FrameProcessor(session: session, broadcaster: broadcaster, quality: configuration.quality,
-                                   maxFPS: configuration.maxFPS)
+                                   maxFPS: configuration.maxFPS, filterThreads: configuration.filterThreads)
         metrics = Self.makeMetrics(player: player, processing: processor.counters, transport: counters, session: session)
         wake.server = self
     }

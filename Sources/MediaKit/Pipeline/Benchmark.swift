@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// With one thread every stage runs in turn on the calling thread. With N ≥ 2, decoding runs on
 /// its own thread ahead of conversion + filter + encode (blocking hand-offs, so no frame is
-/// skipped), which balances the two stages; FFmpeg's decoder gets the threads beyond two, and
-/// row-local filters split each frame into N bands.
+/// skipped), which balances the two stages; FFmpeg's decoder gets N − 1 threads, and filters that
+/// can split a frame into bands use N − 1 bands: the decode thread keeps a core busy, so bands
+/// beyond the remaining cores only wait for each other (on 2 cores, `--threads 2` does not band).
 public struct Benchmark: Sendable {
     public var input: InputSpec
     public var filter: FilterChain = .none
@@ -127,7 +128,7 @@ public struct Benchmark: Sendable {
 
         let frame = Frame(width: totals.width, height: totals.height)
         let converter = FrameConverter(width: totals.width, height: totals.height)
-        let runner = FilterRunner(selection: FilterSelection(filter), threads: threads)
+        let runner = FilterRunner(selection: FilterSelection(filter), threads: threads - 1)
         let encoder: JPEGEncoder
         do {
             encoder = try JPEGEncoder(width: totals.width, height: totals.height, quality: quality)

@@ -10,7 +10,7 @@ enum BenchCommand: Subcommand {
         usage: "filtercast bench [--input SRC] [--filter NAME [--param K=V …] …] [--frames N] [--threads N] [--quality Q] [--json]",
         options: [inputOption] + FilterOptions.specs + [
             OptionSpec(name: "--frames", valueName: "N", help: "Stop after N frames (default: the whole file; 300 for live sources)."),
-            OptionSpec(name: "--threads", valueName: "N", help: "1: stages in turn on one thread (default); 2+: decode on its own thread, filters in N bands."),
+            OptionSpec(name: "--threads", valueName: "N", help: "1: stages in turn on one thread (default); 2+: decode on its own thread, decoder and filter bands get N−1 threads."),
             OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
             OptionSpec(name: "--json", valueName: nil, help: "Print the result as one JSON object."),
         ])

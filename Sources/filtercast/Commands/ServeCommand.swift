@@ -27,6 +27,7 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--public-view", valueName: nil, help: "With --token: let viewers without the token watch."),
                   OptionSpec(name: "--allow-origin", valueName: "ORIGIN", help: "Also accept WebSocket pages from ORIGIN (repeatable).",
                              repeatable: true),
+                  OptionSpec(name: "--filter-threads", valueName: "N", help: "Threads a filter may split a frame over, in bands (default 1)."),
                   OptionSpec(name: "--max-clients", valueName: "N", help: "Most simultaneous viewers and streams (default 200)."),
                   OptionSpec(name: "--log-level", valueName: "LEVEL", help: "error, warn, info (default) or debug."),
                   OptionSpec(name: "--log-format", valueName: "FORMAT", help: "text (default) or json: one object per line."),
@@ -57,6 +58,7 @@ enum ServeCommand: Subcommand {
         configuration.publicView = options.has("--public-view")
         configuration.allowedOrigins = options.entries.filter { $0.name == "--allow-origin" }.map(\.value)
         configuration.maxClients = try options.int("--max-clients", in: 1...10_000) ?? 200
+        configuration.filterThreads = try options.int("--filter-threads", in: 1...64) ?? 1
         configuration.playback.speed = try options.double("--speed", in: PlaybackOptions.speedRange) ?? 1
         configuration.playback.loops = !options.has("--no-loop")
         configuration.recording.directory = options.string("--recordings") ?? "recordings"
