@@ -208,3 +208,44 @@ def test_bad_publish_urls_are_refused_at_start(filtercast_bin, url, problem):
     result = subprocess.run([filtercast_bin, "serve", "--port", "0"], capture_output=True, text=True, timeout=30,
                             env=child_environment({"FILTERCAST_PUBLISH": url}))
     assert result.returncode == 2 and "FILTERCAST_PUBLISH must be rtmp://" in result.stderr, result.stderr
+
+
+def decoded_lumas(path) -> list:
+    """The Y plane of every frame of `path` (as stored: no frames repeated to a constant rate)."""
+    raw = subprocess.run([shutil.which("ffmpeg"), "-nostdin", "-v", "error", "-i", str(path), "-vsync", "passthrough",
+                          "-f", "rawvideo",
+                          "-pix_fmt", "yuv420p", "-"], check=True, capture_output=True, timeout=60).stdout
+    size = WIDTH * HEIGHT * 3 // 2
+    return [np.frombuffer(raw[i:i + WIDTH * HEIGHT], np.uint8).reshape(HEIGHT, WIDTH).astype(np.float64)
+            for i in range(0, len(raw) - size + 1, size)]
+
+
+def test_a_paused_session_keeps_the_stream_alive_and_shows_filter_changes(start_server, tmp_path):
+    port = free_port(socket.SOCK_STREAM)
+    # RTSP: the ffmpeg CLI's RTMP server side reads in 32 KB blocks, which a 1 fps stream of
+    # repeated frames takes minutes to fill; its RTSP side hands on every packet.
+    receiver = Receiver("rtsp", port, tmp_path / "paused.mkv", frames=6)
+    server = start_server("--input", PATTERN, "--publish", receiver.url)
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "pause"})
+            # The server is not listening yet: the publisher retries; it connects once it is, and
+            # sends the paused frame again every second.
+            await asyncio.to_thread(receiver.start)
+            deadline = time.monotonic() + 15
+            while value(await asyncio.to_thread(scrape, server), "filtercast_publish_frames_total") < 1:
+                assert time.monotonic() < deadline, "no frame published while paused"
+                await asyncio.sleep(0.1)
+            await client.ok({"type": "setFilter", "name": "invert"})
+            await asyncio.to_thread(receiver.wait, 30)
+
+    try:
+        run(scenario(), timeout=60)
+    finally:
+        receiver.kill()
+    frames = decoded_lumas(receiver.output)
+    assert len(frames) == 6, len(frames)
+    pattern = blocks(pattern_luma(tmp_path))
+    assert np.corrcoef(blocks(frames[0]), pattern)[0, 1] > 0.9, "the first frame is the unfiltered pattern"
+    assert_inverted(frames[-1], pattern_luma(tmp_path))

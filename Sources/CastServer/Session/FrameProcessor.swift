@@ -12,7 +12,8 @@ import Synchronization
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
 /// paused can be shown at once. While a live source is offline it publishes a placeholder once a
 /// second instead (``PlaceholderRenderer``: "NO SIGNAL", the reason, the retry countdown),
-/// unfiltered so that the text stays readable whatever filter is chosen, and not recorded.
+/// unfiltered so that the text stays readable whatever filter is chosen, published (`--publish`)
+/// but not recorded.
 final class FrameProcessor: Sendable {
     private let session: Session
     private let broadcaster: Broadcaster
@@ -110,12 +111,14 @@ final class FrameProcessor: Sendable {
             if frame == nil, !playback.isOnline {
                 let due = nextPlaceholder.map { $0 <= .now } ?? true
                 let rerender = session.rerenderRequested.exchange(false, ordering: .acquiring)
-                if audience.load(ordering: .relaxed) > 0 && (due || rerender) {
+                let watched = audience.load(ordering: .relaxed) > 0
+                if (watched || session.publisher != nil) && (due || rerender) {
                     let details = Self.placeholderDetails(playback, reason: session.offlineReason(playback))
                     placeholder.render(title: "NO SIGNAL", details: details, into: work)
                     work.time = playback.position
                     work.isDiscontinuity = false
-                    publish(work, online: false)
+                    if watched { publish(work, online: false) }
+                    session.publisher?.publish(work)
                 }
                 if due { nextPlaceholder = .now + .seconds(1) }
                 continue
@@ -146,11 +149,14 @@ final class FrameProcessor: Sendable {
                 }
                 session.player.pool.recycle(frame)
             } else if session.rerenderRequested.exchange(false, ordering: .acquiring), haveSource,
-                      audience.load(ordering: .relaxed) > 0 {
+                      audience.load(ordering: .relaxed) > 0 || session.publisher != nil {
+                // Paused: a filter change shows at once, to the viewers and in the published
+                // stream (which repeats its last frame while paused).
                 work.copy(from: lastSource)
                 work.isDiscontinuity = false
                 filter(work)
-                publish(work)
+                if audience.load(ordering: .relaxed) > 0 { publish(work) }
+                session.publisher?.publish(work)
             }
         }
     }

@@ -72,19 +72,21 @@ public final class Publisher: Sendable {
     /// The publish thread: connect, stream, and on a failure wait and connect again, until stopped.
     private func run(_ feed: EncoderFeed) {
         var retry = options.retry
+        // The frame sent last (from the feed's pool), repeated while no new one comes.
+        var last: Frame?
         while !isStopping {
             change { $0.connection = .connecting; $0.retryAt = nil }
             var writer: VideoWriter?
             do throws(MediaError) {
                 writer = try bounded(options.connectTimeout) { () throws(MediaError) in try connect() }
             } catch {
-                fail(error, &retry, feed)
+                fail(error, &retry, feed, &last)
                 continue
             }
             let encoder = writer?.encoderName
             change { $0.connection = .connected; $0.encoder = encoder }
             counters.connected.set(true)
-            let failure = writer.flatMap { stream(to: $0, feed, &retry) }
+            let failure = writer.flatMap { stream(to: $0, feed, &retry, &last) }
             counters.connected.set(false)
             // The trailer ends the stream (RTSP: TEARDOWN, and its sockets close) — bounded, for
             // the server may be gone — and the writer is freed inside the same bound.
@@ -93,20 +95,24 @@ public final class Publisher: Sendable {
                 try writer?.finish()
             }
             guard let failure else { break }
-            fail(failure, &retry, feed)
+            fail(failure, &retry, feed, &last)
         }
+        if let last { feed.recycle(last) }
         feed.close()
         feed.discardQueued()
         change { $0.connection = .stopped; $0.retryAt = nil }
     }
 
     private func connect() throws(MediaError) -> VideoWriter {
+        // Every packet goes out as soon as it is muxed: a small one (a repeated paused frame)
+        // would otherwise wait in the 32 KB I/O buffer for seconds.
         var destination = VideoWriter.Destination(url: target.url, format: target.format,
+                                                  muxerOptions: [("flush_packets", "1")],
                                                   failure: { [target] in .publishFailed(target: target.description, reason: $0) })
         switch target.format {
         // Interleaved in the RTSP connection: a server that goes away breaks the next write
         // (over UDP, packets would vanish unnoticed).
-        case "rtsp": destination.muxerOptions = [("rtsp_transport", "tcp")]
+        case "rtsp": destination.muxerOptions.append(("rtsp_transport", "tcp"))
         // One write per SRT packet: 7 transport-stream packets.
         case "mpegts": destination.ioOptions = [("payload_size", "1316")]
         default: break
@@ -117,12 +123,25 @@ public final class Publisher: Sendable {
                                interruption: interruption)
     }
 
-    /// Writes frames until stopped (nil) or a write fails (the error).
-    private func stream(to writer: VideoWriter, _ feed: EncoderFeed, _ retry: inout RetryPolicy) -> MediaError? {
+    /// Writes frames until stopped (nil) or a write fails (the error). Without new frames (a
+    /// paused session) the last one is sent again every second, so that the server does not drop
+    /// the stream as idle (MediaMTX's read timeout is 10 s) and late viewers get a picture.
+    /// `last` is the frame sent last, kept across connections.
+    private func stream(to writer: VideoWriter, _ feed: EncoderFeed, _ retry: inout RetryPolicy,
+                        _ last: inout Frame?) -> MediaError? {
         var counted: Int64 = 0
-        while let frame = feed.next() {
-            defer { feed.recycle(frame) }
-            if isStopping { continue }
+        while !isStopping {
+            let frame: Frame
+            if let next = feed.next(timeout: Self.keepAliveInterval) {
+                if let last { feed.recycle(last) }
+                last = next
+                frame = next
+            } else if let last {
+                last.time = feed.started.duration(to: .now).seconds
+                frame = last
+            } else {
+                continue
+            }
             do throws(MediaError) {
                 try bounded(options.writeTimeout) { () throws(MediaError) in
                     try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
@@ -140,6 +159,9 @@ public final class Publisher: Sendable {
         return nil
     }
 
+    /// How often a stream without new frames repeats its last one.
+    private static let keepAliveInterval: Duration = .seconds(1)
+
     /// Runs `body` with the interruption armed for `timeout` (or the stop grace, once stopping);
     /// a timeout's error says so.
     private func bounded<T>(_ timeout: Duration, _ body: () throws(MediaError) -> T) throws(MediaError) -> T {
@@ -156,15 +178,18 @@ public final class Publisher: Sendable {
         }
     }
 
-    /// Counts a failure, reports it, and waits the retry delay (frames meanwhile are dropped).
-    private func fail(_ error: MediaError, _ retry: inout RetryPolicy, _ feed: EncoderFeed) {
+    /// Counts a failure, reports it, and waits the retry delay. Frames meanwhile are dropped but
+    /// the newest, kept in `last`: the first frame of the next connection if the session is paused.
+    private func fail(_ error: MediaError, _ retry: inout RetryPolicy, _ feed: EncoderFeed, _ last: inout Frame?) {
         guard !isStopping else { return }
         counters.failures.increment()
         let delay = retry.nextDelay()
         let retryAt = ContinuousClock.now + delay
         change { $0.connection = .retrying; $0.reason = error.description; $0.retryAt = retryAt }
         while !isStopping, case let remaining = ContinuousClock.now.duration(to: retryAt), remaining > .zero {
-            if let frame = feed.next(timeout: remaining) { feed.recycle(frame) }
+            guard let frame = feed.next(timeout: remaining) else { continue }
+            if let last { feed.recycle(last) }
+            last = frame
         }
     }
 
