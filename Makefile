@@ -7,7 +7,7 @@ BIN        := .build/release/filtercast
 # GStreamer (the peer pipeline in bench/compare.sh).
 PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libavutil-dev \
               libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs \
-              python3 python3-pytest python3-websockets python3-pil python3-numpy \
+              python3 python3-pytest python3-pytest-timeout python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \
               gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 # docker-test: podman and buildah stand in for Docker (runc: crun fails on this VM's cgroups),
@@ -48,7 +48,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(TEST_ENV) $(PYTHON) -m pytest -q Tests/EndToEnd
+	$(TEST_ENV) $(PYTHON) -m pytest -q --timeout 300 Tests/EndToEnd
 
 ## docker-test: build docker/Dockerfile with podman on local base-image stand-ins, run it, check
 ## /healthz, frames over /ws and the page in Chromium against the container (docker/test.sh)
