@@ -7,7 +7,7 @@
 # ≤ 5%, normal viewers ≥ 29 fps, no error in the log, clean SIGTERM) to OUT/summary.json and
 # stdout. Exit code 0 when every check passes.
 #
-# Usage: bench/soak.sh            Environment (all optional):
+# Usage: bench/soak.sh [soak.py options…]   Environment (all optional):
 #   DURATION=1800  VIEWERS=50  INPUT=test:1280x720@30  OUT=/tmp/filtercast-soak
 #   BIN=path/to/filtercast        default .build/release/filtercast (built if missing)
 #   SCRATCH=dir                   build with --scratch-path dir (BIN defaults to dir/release/filtercast)
@@ -35,4 +35,4 @@ cc -O2 -std=c99 -Wall -o "$OUT/fanout" bench/fanout.c $(pkg-config --cflags --li
 ulimit -n 16384 2>/dev/null || true
 echo "soak.sh: $INPUT, $VIEWERS viewers, $DURATION s, $(nproc) cores → $OUT"
 NO_PROXY='*' no_proxy='*' exec "$PYTHON" bench/soak.py --bin "$BIN" --fanout "$OUT/fanout" --out "$OUT" \
-    --duration "$DURATION" --viewers "$VIEWERS" --input "$INPUT"
+    --duration "$DURATION" --viewers "$VIEWERS" --input "$INPUT" "$@"
