@@ -76,8 +76,9 @@ test = (image.get("Healthcheck") or config.get("Healthcheck") or {}).get("Test")
 if not test or test[0] != "CMD" or not any("/healthz" in part for part in test):
     problems.append(f"HEALTHCHECK should be exec form (CMD) on /healthz, is {test}")
 command = (config.get("Entrypoint") or []) + (config.get("Cmd") or [])
-if not ("serve" in command and "0.0.0.0" in command and "8080" in command):
-    problems.append(f"the default command should serve on 0.0.0.0:8080, is {command}")
+env = dict(item.split("=", 1) for item in config.get("Env") or [])
+if not ("serve" in command and env.get("FILTERCAST_HOST") == "0.0.0.0" and env.get("FILTERCAST_PORT") == "8080"):
+    problems.append(f"the default command should serve on 0.0.0.0:8080, is {command} with {env}")
 if problems:
     sys.exit("\n".join(problems))
 print(f"user {user}, exposes 8080, healthcheck {test}, command {command}")
