@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
-import select
 import signal
 import statistics
 import subprocess
@@ -27,35 +25,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "Tests" / "EndToEnd"))
-from fc_server import child_environment  # noqa: E402  (the tests' helper: no proxy for 127.0.0.1)
+from bench_server import REPO, start_server, stat_cpu_seconds  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-READY = re.compile(r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def start_server(binary: str, args: list[str]) -> tuple[subprocess.Popen, str]:
-    command = [binary, "serve", "--port", "0", "--web", str(REPO / "web"), *args]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_environment())
-    buffer = b""
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.2)
-        if ready:
-            chunk = os.read(proc.stdout.fileno(), 4096)
-            if not chunk:
-                break
-            buffer += chunk
-            match = READY.search(buffer.decode("utf-8", "replace"))
-            if match:
-                return proc, f"http://{match['host']}:{match['port']}/"
-        elif proc.poll() is not None:
-            break
-    proc.kill()
-    sys.exit(f"the server did not start: {command}\n{buffer.decode('utf-8', 'replace')}")
 
 
 def stop_server(proc: subprocess.Popen):
@@ -68,8 +41,7 @@ def stop_server(proc: subprocess.Popen):
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return stat_cpu_seconds(Path(f"/proc/{pid}/stat"))
 
 
 def tree_cpu_seconds(root: int) -> float:
@@ -121,7 +93,8 @@ def run(binary: str, size: str, fps: int, seconds: float, warmup: float, filter_
         args += ["--filter", filter_name]
     if quality:
         args += ["--quality", str(quality)]
-    server, url = start_server(binary, args)
+    server, address = start_server(binary, args)
+    url = f"http://{address}/"
     driver = None
     try:
         driver, service = make_driver(1920, 1080)

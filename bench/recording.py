@@ -22,10 +22,7 @@ import argparse
 import asyncio
 import json
 import os
-import re
-import select
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,38 +30,8 @@ from pathlib import Path
 
 import websockets
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "Tests" / "EndToEnd"))
-from fc_server import child_environment  # noqa: E402  (no proxy for 127.0.0.1)
+from bench_server import REPO, start_server, stat_cpu_seconds  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-READY = re.compile(r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def start_server(binary: str, args: list[str]) -> tuple[subprocess.Popen, str]:
-    command = [binary, "serve", "--port", "0", "--web", str(REPO / "web"), *args]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_environment())
-    buffer = b""
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.2)
-        if ready:
-            chunk = os.read(proc.stdout.fileno(), 4096)
-            if not chunk:
-                break
-            buffer += chunk
-            match = READY.search(buffer.decode("utf-8", "replace"))
-            if match:
-                return proc, f"ws://{match['host']}:{match['port']}/ws"
-        elif proc.poll() is not None:
-            break
-    proc.kill()
-    sys.exit(f"the server did not start: {command}\n{buffer.decode('utf-8', 'replace')}")
-
-
-def cpu_seconds(stat_path: Path) -> float:
-    fields = stat_path.read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 def thread_stat(pid: int, name: str) -> Path | None:
@@ -105,13 +72,13 @@ async def measure(url: str, pid: int, seconds: float, warmup: float, record: boo
         await receive_for(warmup)
         process_stat = Path(f"/proc/{pid}/stat")
         record_stat = thread_stat(pid, "record") if record else None
-        cpu0, rec0 = cpu_seconds(process_stat), cpu_seconds(record_stat) if record_stat else 0.0
+        cpu0, rec0 = stat_cpu_seconds(process_stat), stat_cpu_seconds(record_stat) if record_stat else 0.0
         bytes0 = state.get("recording", {}).get("bytes", 0)
         dropped0 = state.get("recording", {}).get("droppedFrames", 0)
         start = time.monotonic()
         frames = await receive_for(seconds)
         elapsed = time.monotonic() - start
-        cpu1, rec1 = cpu_seconds(process_stat), cpu_seconds(record_stat) if record_stat else 0.0
+        cpu1, rec1 = stat_cpu_seconds(process_stat), stat_cpu_seconds(record_stat) if record_stat else 0.0
         result = {"fps": frames / elapsed, "server_cpu": 100 * (cpu1 - cpu0) / elapsed}
         if record:
             recording = state.get("recording", {})
@@ -129,10 +96,10 @@ def run_size(binary: str, size: str, args) -> dict:
     with tempfile.TemporaryDirectory(prefix="filtercast-bench-rec-") as folder:
         for _ in range(args.runs):
             for mode in ("off", "on"):
-                proc, url = start_server(binary, ["--input", f"test:{size}@30", "--filter", args.filter,
+                proc, address = start_server(binary, ["--input", f"test:{size}@30", "--filter", args.filter,
                                                   "--recordings", folder])
                 try:
-                    results[mode].append(asyncio.run(measure(url, proc.pid, args.seconds, args.warmup, mode == "on")))
+                    results[mode].append(asyncio.run(measure(f"ws://{address}/ws", proc.pid, args.seconds, args.warmup, mode == "on")))
                 finally:
                     proc.terminate()
                     proc.wait(timeout=10)
