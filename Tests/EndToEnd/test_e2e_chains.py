@@ -24,8 +24,7 @@ def paused_clip_server(start_server, sample_clip):
 
 async def paused(client: Client):
     """Pauses and lets the paused frame go by, so that the next flagged frame is a re-render of
-    the same picture with whatever filter the next command sets. Waits for a first frame: paused
-    before any frame was decoded, there is no picture to re-render."""
+    the same picture with whatever filter the next command sets."""
     await client.frames(1)
     await client.ok({"type": "pause"})
     await client.collect(0.4)

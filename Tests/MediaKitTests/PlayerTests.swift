@@ -77,6 +77,24 @@ import Testing
         player.pool.recycle(next)
     }
 
+    @Test func pausedBeforeStartStillShowsTheFirstFrameAndOnlyIt() throws {
+        let player = try Self.makePlayer()
+        player.pause()
+        player.start()
+        defer { player.stop() }
+        let first = try #require(player.output.take(timeout: .seconds(2)), "a paused player shows its first picture")
+        #expect(first.time == 0)
+        #expect(first.isDiscontinuity)
+        player.pool.recycle(first)
+        #expect(player.output.take(timeout: .milliseconds(300)) == nil, "and then waits")
+        #expect(player.playbackState.isPlaying == false)
+
+        player.play()
+        let next = try #require(player.output.take(timeout: .seconds(2)))
+        #expect(abs(next.time - 0.05) < 1e-6, "playback goes on from the shown frame")
+        player.pool.recycle(next)
+    }
+
     @Test func stopsOnTheLastFrameWithoutLoop() throws {
         let player = try Self.makePlayer(speed: 8, loops: false)
         player.start()

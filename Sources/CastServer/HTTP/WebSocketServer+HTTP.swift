@@ -34,7 +34,7 @@ extension WebSocketServer {
                 waiting.lastSent = broadcaster.latestSequence ?? 0
                 connections[wsi] = waiting
                 audienceChanged()
-                // A source that produces nothing (failed, or paused before any frame) must not
+                // A source that produces nothing (failed, offline, a live stream not sending) must not
                 // keep the request open for ever.
                 lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 10)
             }

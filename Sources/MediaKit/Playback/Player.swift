@@ -13,7 +13,9 @@ import Telemetry
 /// (`isOnline` false, the error as the reason) until another source is switched to.
 ///
 /// Control calls (`play`, `pause`, `seek`, `switchSource`, `stop`) are safe from any thread and
-/// take effect at once: a seek while paused delivers the exact frame immediately. Frames go to
+/// take effect at once: a seek while paused delivers the exact frame immediately, and a player
+/// paused before its first frame (or before the first frame after a reconnection) still
+/// delivers that one frame, as a native player shows its first picture. Frames go to
 /// `output`, a latest-wins queue: whoever takes them recycles them into `pool` when done.
 public final class Player: @unchecked Sendable {
     public let pool: FramePool
@@ -167,9 +169,13 @@ public final class Player: @unchecked Sendable {
         case seek(Double)
         case switchSource(any VideoSource, reopen: SourceOpener?)
         case decode(speed: Double, speedChanged: Bool)
+        /// Paused with nothing shown yet: the next frame goes out at once.
+        case showNextFrame
     }
 
-    private func nextStep() -> Step {
+    /// Waits for something to do. `needsFrame`: nothing has been delivered from the current
+    /// source (or since it reconnected), so a paused player still shows one frame.
+    private func nextStep(needsFrame: Bool) -> Step {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -186,6 +192,7 @@ public final class Player: @unchecked Sendable {
                 defer { speedChanged = false }
                 return .decode(speed: state.speed, speedChanged: speedChanged)
             }
+            if needsFrame && !state.hasEnded && state.error == nil { return .showNextFrame }
             condition.wait()
         }
     }
@@ -195,7 +202,31 @@ public final class Player: @unchecked Sendable {
         var clock = PlaybackClock(clock: wallClock, speed: playbackState.speed)
         var waitingFrame: Frame?  // decoded but not yet due when playback paused
         var shownTime: Double?    // the last frame delivered: the clock restarts from it
+        var needsFrame = true     // nothing delivered from this source (or since it reconnected)
         defer { if let waitingFrame { pool.recycle(waitingFrame) } }
+        /// Reads the source's next frame; nil at its end or after a failure, both handled.
+        func readNext() -> Frame? {
+            let frame = pool.take()
+            do {
+                // No binding of `source` here: `recover` must be able to release it.
+                guard let more = try source?.read(into: frame), more else {
+                    pool.recycle(frame)
+                    // No source: a reconnection gave way to a stop or a source switch.
+                    if source != nil { endOfFile() }
+                    return nil
+                }
+                framesDecoded.increment()
+                return frame
+            } catch {
+                pool.recycle(frame)
+                if recover(from: error) {
+                    clock.invalidate()  // a reconnected stream has a timeline of its own
+                    shownTime = nil
+                    needsFrame = true
+                }
+                return nil
+            }
+        }
         /// Delivers the frame `fill` decodes as a discontinuity (a seek, a new source); the
         /// clock restarts from it.
         func deliverJump(_ fill: (Frame) throws(MediaError) -> Void) {
@@ -208,13 +239,14 @@ public final class Player: @unchecked Sendable {
                 frame.isDiscontinuity = true
                 deliver(frame)
                 shownTime = frame.time
+                needsFrame = false
             } catch {
                 pool.recycle(frame)
                 fail(error)
             }
         }
         while true {
-            switch nextStep() {
+            switch nextStep(needsFrame: needsFrame) {
             case .stop:
                 return
             case .seek(let target):
@@ -234,6 +266,13 @@ public final class Player: @unchecked Sendable {
                 deliverJump { (frame) throws(MediaError) in
                     guard try newSource.read(into: frame) else { throw .endOfStream(input: newSource.info.name) }
                 }
+            case .showNextFrame:
+                guard let frame = readNext() else { continue }
+                clock.invalidate()
+                frame.isDiscontinuity = true
+                deliver(frame)
+                shownTime = frame.time
+                needsFrame = false
             case .decode(let speed, let speedChanged):
                 if speedChanged { clock = PlaybackClock(clock: wallClock, speed: speed) }
                 let frame: Frame
@@ -241,24 +280,8 @@ public final class Player: @unchecked Sendable {
                     frame = waiting
                     waitingFrame = nil
                 } else {
-                    frame = pool.take()
-                    do {
-                        // No binding of `source` here: `recover` must be able to release it.
-                        guard let more = try source?.read(into: frame), more else {
-                            pool.recycle(frame)
-                            // No source: a reconnection gave way to a stop or a source switch.
-                            if source != nil { endOfFile() }
-                            continue
-                        }
-                        framesDecoded.increment()
-                    } catch {
-                        pool.recycle(frame)
-                        if recover(from: error) {
-                            clock.invalidate()  // a reconnected stream has a timeline of its own
-                            shownTime = nil
-                        }
-                        continue
-                    }
+                    guard let next = readNext() else { continue }
+                    frame = next
                 }
                 if !clock.isAnchored, let shownTime { clock.anchor(shownTime, at: wallClock.now) }
                 var deadline = clock.deadline(for: frame.time, now: wallClock.now)
@@ -271,6 +294,7 @@ public final class Player: @unchecked Sendable {
                     frame.isDiscontinuity = false
                     deliver(frame)
                     shownTime = frame.time
+                    needsFrame = false
                 } else {
                     waitingFrame = frame  // interrupted by a command: decide again
                     clock.invalidate()
