@@ -1,8 +1,10 @@
-"""--filter-threads: filters that split a frame into bands give the very same picture."""
+"""--filter-threads: filters that split a frame into bands or into passes of parts give the very
+same picture."""
 from fc_client import Client, run
 
 CHAIN = [{"name": "kaleidoscope", "params": {"count": 5}}, {"name": "hueAdjust", "params": {"angle": 1}},
-         {"name": "crystallize", "params": {"radius": 40}}]
+         {"name": "crystallize", "params": {"radius": 40}}, {"name": "gaussianBlur", "params": {"radius": 4}},
+         {"name": "unsharpMask", "params": {"intensity": 1}}]
 
 
 async def picture(server) -> bytes:

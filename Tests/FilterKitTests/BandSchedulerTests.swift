@@ -10,7 +10,7 @@ struct BandSchedulerTests {
                 let scheduler = BandScheduler(threads: threads)
                 let count = scheduler.bandCount(forHeight: height)
                 #expect(count >= 1 && count <= threads)
-                let bands = (0..<count).map { BandScheduler.rows(ofBand: $0, count: count, height: height) }
+                let bands = (0..<count).map { Partition.rows($0, of: count, height: height) }
                 #expect(bands.first?.lowerBound == 0 && bands.last?.upperBound == height)
                 for (band, next) in zip(bands, bands.dropFirst()) { #expect(band.upperBound == next.lowerBound) }
                 for band in bands {
@@ -37,7 +37,8 @@ struct BandSchedulerTests {
     @Test("Banded and whole-frame results are identical", arguments: allSettings)
     func bandedEqualsWhole(settings: FilterSettings) {
         let filter = FilterCatalog.standard.makeFilter(settings)
-        for size in [Size(97, 131), Size(64, 64), Size(33, 67), Size(6, 200)] {
+        // 300 wide: column parts (aligned to 64 samples) split the chroma planes too.
+        for size in [Size(97, 131), Size(64, 64), Size(33, 67), Size(6, 200), Size(300, 96)] {
             let original = Frame.random(width: size.width, height: size.height, seed: 11)
             let whole = original.clone()
             filter.apply(to: whole)
@@ -49,14 +50,29 @@ struct BandSchedulerTests {
         }
     }
 
-    @Test("The colour filters are row-local, the distortions and cell filters banded, so they do split into bands")
+    @Test("Every filter but the identity splits: colour filters by bands, the others by passes")
     func filtersThatSplit() {
         let rowLocal = FilterCatalog.standard.entries.filter { $0.makeDefault() is any RowLocalFilter }.map(\.descriptor.category)
         #expect(rowLocal.count >= 18)
         #expect(Set(rowLocal) == [.colorAdjustment, .colorEffect])
-        let banded = FilterCatalog.standard.entries.filter { $0.makeDefault() is any BandedFilter }.map(\.descriptor.name)
-        #expect(Set(banded).isSuperset(of: ["twirl", "bump", "pinch", "kaleidoscope", "hexagonalPixellate", "crystallize",
-                                            "pointillize"]))
+        let whole = FilterCatalog.standard.entries.map { $0.makeDefault() }
+            .filter { !($0 is any RowLocalFilter) && !($0 is any PassFilter) }
+        #expect(whole.map { type(of: $0).descriptor.name } == ["none"])
+    }
+
+    @Test("Parts of rows start on even rows, parts of columns on multiples of 64, and together they cover all")
+    func partitions() {
+        for (length, parts) in [(1, 3), (7, 2), (64, 4), (130, 2), (1920, 3), (4096, 8)] {
+            let rows = (0..<parts).map { Partition.rows($0, of: parts, height: length) }
+            let columns = (0..<parts).map { Partition.columns($0, of: parts, width: length) }
+            let items = (0..<parts).map { Partition.items($0, of: parts, count: length) }
+            for (ranges, alignment) in [(rows, 2), (columns, 64), (items, 1)] {
+                #expect(ranges.first?.lowerBound == 0 && ranges.last?.upperBound == length)
+                for (range, next) in zip(ranges, ranges.dropFirst()) { #expect(range.upperBound == next.lowerBound) }
+                for range in ranges.dropFirst() where !range.isEmpty { #expect(range.lowerBound % alignment == 0) }
+            }
+        }
+        #expect(Partition.chromaRows(under: 4..<9) == 2..<5)
     }
 }
 

@@ -32,11 +32,11 @@ private func kernelBlurs(_ radius: Int) -> [(name: String, apply: (Frame) -> Voi
     return [
         ("box", { frame in
             scratch.prepare(width: frame.width, height: frame.height)
-            for plane in frame.planes { scratch.boxBlur(plane, radius: radius) }
+            for plane in frame.planes { scratch.blur(plane, with: BoxStack(radius)) }
         }),
         ("gaussian", { frame in
             scratch.prepare(width: frame.width, height: frame.height)
-            for plane in frame.planes { scratch.stackedBoxBlur(plane, radii: boxes) }
+            for plane in frame.planes { scratch.blur(plane, with: BoxStack(boxes.0, boxes.1, boxes.2)) }
         }),
     ]
 }
@@ -165,8 +165,8 @@ struct BlurFilterTests {
         let frame = original.clone()
         let scratch = BlurScratch()
         scratch.prepare(width: size.width, height: size.height)
-        scratch.boxBlur(frame.y, radius: radius)
-        scratch.boxBlur(frame.u, radius: (radius + 1) / 2)
+        scratch.blur(frame.y, with: BoxStack(radius))
+        scratch.blur(frame.u, with: BoxStack((radius + 1) / 2))
         let expectedLuma = referenceBoxBlur(original.y, radius: radius)
         let expectedChroma = referenceBoxBlur(original.u, radius: (radius + 1) / 2)
         var exact = 0

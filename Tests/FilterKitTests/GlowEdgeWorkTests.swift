@@ -12,20 +12,22 @@ struct GlowEdgeWorkTests {
     func halfResolutionBlur() {
         let frame = Frame.filled(width: 255, height: 41, y: 0)
         for y in 0..<41 { for x in 0..<255 { frame.y[x, y] = UInt8(x) } }
-        let blur = HalfResolutionBlur(), rows = HalfResolutionBlur.Rows()
-        blur.prepare(from: frame, sigma: 6)
-        rows.prepare(width: 255)
+        let blur = HalfResolutionBlur()
+        /// The blur's passes on `frame` as one part.
+        func prepare(_ frame: Frame, sigma: Double) {
+            blur.preparePasses(for: frame, sigma: sigma, parts: 1)
+            for pass in 0..<HalfResolutionBlur.passes { blur.run(pass: pass, part: 0, of: 1, on: frame) }
+        }
+        prepare(frame, sigma: 6)
         for y in [0, 1, 20, 39, 40] {
-            blur.row(y, rows: rows)
+            let row = blur.row(y, part: 0)
             // Away from the clamped ends, a linear ramp is its own blur.
-            for x in 30..<225 { #expect(abs(Int(rows.output[x]) - x) <= 1, "(\(x), \(y)): \(rows.output[x])") }
+            for x in 30..<225 { #expect(abs(Int(row[x]) - x) <= 1, "(\(x), \(y)): \(row[x])") }
         }
         let flat = Frame.filled(width: 17, height: 9, y: 77)
-        blur.prepare(from: flat, sigma: 3)
-        rows.prepare(width: 17)
+        prepare(flat, sigma: 3)
         for y in 0..<9 {
-            blur.row(y, rows: rows)
-            #expect(Array(rows.output) == Array(repeating: 77, count: 17))
+            #expect(Array(UnsafeBufferPointer(start: blur.row(y, part: 0), count: 17)) == Array(repeating: 77, count: 17))
         }
     }
 

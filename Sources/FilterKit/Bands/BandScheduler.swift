@@ -1,13 +1,14 @@
 import Dispatch
 
-/// Splits the work of a filter over `threads` threads (the caller's included) by horizontal
-/// bands of the frame. Row-local filters (``RowLocalFilter``) run on each band at once, banded
-/// filters (``BandedFilter``) are prepared and then compute their bands at once; other filters
-/// run on the whole frame on the calling thread.
+/// Splits the work of a filter over `threads` threads (the caller's included). Row-local
+/// filters (``RowLocalFilter``) run on horizontal bands of the frame at once; pass filters
+/// (``PassFilter``, banded filters among them) run each pass's parts at once, pass after pass;
+/// other filters run on the whole frame on the calling thread.
 ///
 /// Bands start on even rows and hold at least ``minimumBandRows`` rows, so small frames take
-/// fewer bands. Band views are made once per frame buffer and size and then reused: a pool
-/// recycles a handful of buffers, so the steady state allocates nothing.
+/// fewer bands (and pass filters as many parts). Band views are made once per frame buffer and
+/// size and then reused: a pool recycles a handful of buffers, so the steady state allocates
+/// nothing.
 ///
 /// Belongs to one thread (the pipeline's), like the filters it applies.
 public final class BandScheduler {
@@ -38,12 +39,13 @@ public final class BandScheduler {
             DispatchQueue.concurrentPerform(iterations: count) { band in
                 rowLocal.apply(to: bands[band])
             }
-        } else if count > 1, let banded = filter as? any BandedFilter {
-            banded.prepare(frame)
-            // BandedFilter's contract: disjoint rows may be computed at once.
-            nonisolated(unsafe) let shared = banded
-            DispatchQueue.concurrentPerform(iterations: count) { band in
-                shared.apply(to: frame, rows: Self.rows(ofBand: band, count: count, height: frame.height))
+        } else if count > 1, let passes = filter as? any PassFilter {
+            // PassFilter's contract: the parts of one pass may run at once.
+            nonisolated(unsafe) let shared = passes
+            for pass in 0..<passes.preparePasses(for: frame, parts: count) {
+                DispatchQueue.concurrentPerform(iterations: count) { part in
+                    shared.run(pass: pass, part: part, of: count, on: frame)
+                }
             }
         } else {
             filter.apply(to: frame)
@@ -55,18 +57,11 @@ public final class BandScheduler {
         min(threads, max(1, height / Self.minimumBandRows))
     }
 
-    /// The luma rows of band `index` of `count`: consecutive, starting on even rows, covering
-    /// `0..<height`.
-    static func rows(ofBand index: Int, count: Int, height: Int) -> Range<Int> {
-        func boundary(_ i: Int) -> Int { i == count ? height : (height * i / count) & ~1 }
-        return boundary(index)..<boundary(index + 1)
-    }
-
     private func views(of frame: Frame, count: Int) -> [Frame] {
         let key = BufferKey(base: frame.y.base, width: frame.width, height: frame.height)
         if let cached = views[key], cached.count == count { return cached }
         if views.count >= Self.cachedBuffers { views.removeAll() }
-        let made = (0..<count).map { Frame(rows: Self.rows(ofBand: $0, count: count, height: frame.height), of: frame) }
+        let made = (0..<count).map { Frame(rows: Partition.rows($0, of: count, height: frame.height), of: frame) }
         views[key] = made
         return made
     }

@@ -1,8 +1,8 @@
 /// A filter that may read anywhere in its input but writes each output row on its own: after
 /// ``prepare(_:)`` has kept what the rows read (a copy of the source, tables for the frame size),
 /// ``apply(to:rows:)`` computes any set of rows, and calls for disjoint rows may run on several
-/// threads at once. A ``BandScheduler`` uses this to split the frame into bands.
-public protocol BandedFilter: FrameFilter {
+/// threads at once. It is a ``PassFilter`` of one pass split into bands of rows.
+public protocol BandedFilter: PassFilter {
     /// Readies `frame` for ``apply(to:rows:)``; called on one thread before the bands.
     func prepare(_ frame: Frame)
 
@@ -12,8 +12,12 @@ public protocol BandedFilter: FrameFilter {
 }
 
 extension BandedFilter {
-    public func apply(to frame: Frame) {
+    public func preparePasses(for frame: Frame, parts: Int) -> Int {
         prepare(frame)
-        apply(to: frame, rows: 0..<frame.height)
+        return 1
+    }
+
+    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        apply(to: frame, rows: Partition.rows(part, of: parts, height: frame.height))
     }
 }

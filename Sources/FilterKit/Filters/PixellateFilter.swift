@@ -9,7 +9,9 @@
 /// Chroma is averaged over the chroma samples whose top-left luma pixel falls inside the block.
 /// At even scales every block is one colour; at odd scales a chroma sample (two pixels wide)
 /// straddles the edge between two blocks, and takes the colour of the block it starts in.
-public final class PixellateFilter: FrameFilter {
+///
+/// One pass, whose parts take rows of blocks of each plane.
+public final class PixellateFilter: PassFilter {
     public static let descriptor = FilterDescriptor(
         name: "pixellate", label: "Pixellate", category: .stylize,
         params: [ParameterDescriptor(name: "scale", label: "Scale", type: .integer, default: 8, min: 1, max: 100,
@@ -19,9 +21,10 @@ public final class PixellateFilter: FrameFilter {
     public let scale: Double
     /// Block edges along each axis for the current frame size: luma x, luma y, chroma x, chroma y.
     private var edges = BlockEdges()
-    /// Per-column sums of one band of rows, and the band's output row (one plane row wide).
+    /// Per part: the column sums of one row of blocks, and its output row (a plane row wide each).
     private var columnSums: UnsafeMutableBufferPointer<UInt32> = .init(start: nil, count: 0)
     private var bandRow: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
+    private var width = 0
 
     public init(settings: FilterSettings) {
         scale = settings["scale"]
@@ -37,30 +40,37 @@ public final class PixellateFilter: FrameFilter {
         bandRow.deallocate()
     }
 
-    public func apply(to frame: Frame) {
+    public func preparePasses(for frame: Frame, parts: Int) -> Int {
         let blockSize = blockSize(in: frame)
-        guard blockSize > 1 else { return }
+        guard blockSize > 1 else { return 0 }
         // The block size follows the height, so the edges' size key covers it.
         edges.update(for: frame, blockSize: blockSize)
-        if columnSums.count < frame.width {
+        width = frame.width
+        if columnSums.count < parts * width {
             columnSums.deallocate()
             bandRow.deallocate()
-            columnSums = .allocate(capacity: frame.width)
-            bandRow = .allocate(capacity: frame.width)
+            columnSums = .allocate(capacity: parts * width)
+            bandRow = .allocate(capacity: parts * width)
         }
-        averageBlocks(frame.y, columns: edges.lumaX, rows: edges.lumaY)
-        averageBlocks(frame.u, columns: edges.chromaX, rows: edges.chromaY)
-        averageBlocks(frame.v, columns: edges.chromaX, rows: edges.chromaY)
+        return 1
     }
 
-    /// Sets every block of `plane` (between consecutive `columns` and `rows` edges) to its mean.
+    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        averageBlocks(frame.y, columns: edges.lumaX, rows: edges.lumaY, part: part, of: parts)
+        averageBlocks(frame.u, columns: edges.chromaX, rows: edges.chromaY, part: part, of: parts)
+        averageBlocks(frame.v, columns: edges.chromaX, rows: edges.chromaY, part: part, of: parts)
+    }
+
+    /// Sets every block of `plane` (between consecutive `columns` and `rows` edges) in part
+    /// `part`'s share of the rows of blocks to its mean.
     ///
-    /// Band by band (a row of blocks): column sums over the band's rows (a vectorised add per
-    /// row), then one sum per block, then the band's output row is copied to each of its rows.
-    private func averageBlocks(_ plane: Plane, columns: [Int], rows: [Int]) {
-        let sums = columnSums.baseAddress!, output = bandRow.baseAddress!, width = plane.width
+    /// Row of blocks by row of blocks: column sums over its rows (a vectorised add per row), then
+    /// one sum per block, then the output row is copied to each of its rows.
+    private func averageBlocks(_ plane: Plane, columns: [Int], rows: [Int], part: Int, of parts: Int) {
+        let sums = columnSums.baseAddress! + part &* width, output = bandRow.baseAddress! + part &* width
+        let width = plane.width
         columns.withUnsafeBufferPointer { columns in
-            for band in 0..<(rows.count &- 1) {
+            for band in Partition.items(part, of: parts, count: rows.count &- 1) {
                 let top = rows[band], bottom = rows[band &+ 1]
                 sums.update(repeating: 0, count: width)
                 for y in top..<bottom {

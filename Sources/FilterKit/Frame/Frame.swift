@@ -59,6 +59,12 @@ public final class Frame: @unchecked Sendable {
     /// The three planes, luma first.
     public var planes: [Plane] { [y, u, v] }
 
+    /// Plane `index` of ``planes``, without making the array.
+    public func plane(_ index: Int) -> Plane {
+        precondition((0..<3).contains(index), "a frame has three planes")
+        return index == 0 ? y : index == 1 ? u : v
+    }
+
     /// Copies pixels and timing from `other`, which must have the same size.
     public func copy(from other: Frame) {
         y.copy(from: other.y)

@@ -27,7 +27,7 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--public-view", valueName: nil, help: "With --token: let viewers without the token watch."),
                   OptionSpec(name: "--allow-origin", valueName: "ORIGIN", help: "Also accept WebSocket pages from ORIGIN (repeatable).",
                              repeatable: true),
-                  OptionSpec(name: "--filter-threads", valueName: "N", help: "Threads a filter may split a frame over, in bands (default 1)."),
+                  OptionSpec(name: "--filter-threads", valueName: "N", help: "Threads a filter may split a frame over, in bands of rows or columns (default 1)."),
                   OptionSpec(name: "--max-clients", valueName: "N", help: "Most simultaneous viewers and streams (default 200)."),
                   OptionSpec(name: "--log-level", valueName: "LEVEL", help: "error, warn, info (default) or debug."),
                   OptionSpec(name: "--log-format", valueName: "FORMAT", help: "text (default) or json: one object per line."),

@@ -2,32 +2,36 @@
 /// frame clamped to the nearest edge. `radius` is in pixels of a 1080-line frame (see
 /// ``Frame/pixels(fromReference:)``); `r` is it at the frame's size, rounded. Separable running
 /// sums, so the cost does not depend on the radius. Chroma planes (half resolution) use r / 2,
-/// rounded up.
-public final class BoxBlurFilter: FrameFilter {
+/// rounded up. Runs as passes over bands of rows, then of columns (see ``SeparableBlur``).
+public final class BoxBlurFilter: PassFilter {
     public static let descriptor = FilterDescriptor(
         name: "boxBlur", label: "Box Blur", category: .blur,
         params: [ParameterDescriptor(name: "radius", label: "Radius", default: 10, min: 0, max: 100, step: 0.5,
                                      identity: 0)])
 
     public let radius: Double
-    private let scratch = BlurScratch()
+    private let blur: SeparableBlur
 
     public init(settings: FilterSettings) {
-        radius = settings["radius"]
+        let radius = settings["radius"]
+        self.radius = radius
+        blur = SeparableBlur { frame in
+            let radii = Self.pixelRadii(radius, for: frame)
+            return (BoxStack(radii.luma), BoxStack(radii.chroma))
+        }
     }
 
     /// The box radii, in samples, of the luma and the chroma planes of `frame`.
-    func pixelRadii(for frame: Frame) -> (luma: Int, chroma: Int) {
+    func pixelRadii(for frame: Frame) -> (luma: Int, chroma: Int) { Self.pixelRadii(radius, for: frame) }
+
+    private static func pixelRadii(_ radius: Double, for frame: Frame) -> (luma: Int, chroma: Int) {
         let luma = Int(frame.pixels(fromReference: radius).rounded())
         return (luma, (luma + 1) / 2)
     }
 
-    public func apply(to frame: Frame) {
-        let radii = pixelRadii(for: frame)
-        guard radii.luma > 0 else { return }
-        scratch.prepare(width: frame.width, height: frame.height)
-        scratch.boxBlur(frame.y, radius: radii.luma)
-        scratch.boxBlur(frame.u, radius: radii.chroma)
-        scratch.boxBlur(frame.v, radius: radii.chroma)
+    public func preparePasses(for frame: Frame, parts: Int) -> Int { blur.preparePasses(for: frame, parts: parts) }
+
+    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        blur.run(pass: pass, part: part, of: parts, on: frame)
     }
 }

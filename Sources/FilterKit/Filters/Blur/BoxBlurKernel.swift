@@ -61,44 +61,68 @@ struct BoxBlurKernel {
         for x in 0..<count { destination[x] = roundedQuotient(sums[x], reciprocal: reciprocal) }
     }
 
-    /// Box-blurs `source` down its columns into `destination` (same size, distinct memory),
-    /// keeping one running sum per column in `columnSums` (at least `source.width` long).
-    static func blurColumns(_ source: Plane, into destination: Plane, radius: Int,
+    /// Box-blurs columns `columns` of `source` down into `destination` (same size, distinct
+    /// memory), keeping one running sum per column in `columnSums` (indexed by column, at least
+    /// `source.width` long): column bands may run at once on one `columnSums`.
+    static func blurColumns(_ source: Plane, into destination: Plane, radius: Int, columns: Range<Int>,
                             columnSums: UnsafeMutablePointer<UInt32>) {
-        let width = source.width, height = source.height
+        guard !columns.isEmpty else { return }
+        let start = columns.lowerBound, width = columns.count, height = source.height
         guard radius > 0 else {
-            destination.copy(from: source)
+            for y in 0..<height { (destination.row(y) + start).update(from: source.row(y) + start, count: width) }
             return
         }
-        let reciprocal = 1 / Double(2 &* radius &+ 1), last = height &- 1
-        columnSums.update(repeating: 0, count: width)
+        let reciprocal = 1 / Double(2 &* radius &+ 1), last = height &- 1, sums = columnSums + start
+        sums.update(repeating: 0, count: width)
         for i in -radius...radius {
-            let row = source.row(min(max(i, 0), last))
-            for x in 0..<width { columnSums[x] &+= UInt32(row[x]) }
+            let row = source.row(min(max(i, 0), last)) + start
+            for x in 0..<width { sums[x] &+= UInt32(row[x]) }
         }
         for y in 0..<height {
-            let output = destination.row(y)
-            let entering = source.row(min(y &+ radius &+ 1, last))
-            let leaving = source.row(max(y &- radius, 0))
+            let output = destination.row(y) + start
+            let entering = source.row(min(y &+ radius &+ 1, last)) + start
+            let leaving = source.row(max(y &- radius, 0)) + start
             for x in 0..<width {
-                let sum = columnSums[x]
+                let sum = sums[x]
                 output[x] = roundedQuotient(sum, reciprocal: reciprocal)
-                columnSums[x] = sum &+ UInt32(entering[x]) &- UInt32(leaving[x])
+                sums[x] = sum &+ UInt32(entering[x]) &- UInt32(leaving[x])
             }
         }
     }
 }
 
+/// Box blurs stacked on one another: one box of radius `r` is a box blur, three of Kovesi's
+/// sizes approximate a Gaussian (``GaussianBlurFilter/boxRadii(sigma:)``). Radii of 0 (a box
+/// of one sample, which changes nothing) are left out.
+struct BoxStack: Equatable {
+    /// The radii of the boxes, each at least 1.
+    let radii: [Int]
+    /// The product of the box widths: what the horizontal sums of one row are divided by.
+    let divisor: Int
+
+    /// At most three boxes of radius ≤ 120 (``GaussianBlurFilter/maximumSigma``): sums of 8-bit
+    /// samples below 255 · 241³ < 2^32, and an odd divisor.
+    init(_ radii: Int...) {
+        precondition(radii.count <= 3 && radii.allSatisfy { (0...120).contains($0) }, "box radii out of range")
+        self.radii = radii.filter { $0 > 0 }
+        divisor = self.radii.reduce(1) { $0 * (2 * $1 + 1) }
+    }
+
+    /// A stack that changes nothing.
+    var isIdentity: Bool { radii.isEmpty }
+}
+
 /// Scratch memory for the blur filters, sized for the luma plane either way round (chroma
-/// planes and transposed planes use a corner of it) and reallocated only when the frame size
-/// changes.
+/// planes and transposed planes use a corner of it) and reallocated only when the frame size or
+/// the number of parts grows.
 final class BlurScratch {
     private var size = (width: 0, height: 0)
-    /// Two planes' worth of samples, sums for two rows (or for one line family, see
-    /// ``BoxBlurKernel/blurAlongLines(_:into:radius:slope:lineSums:rows:)``), and one running sum per column.
+    private var parts = 0
+    /// Two planes' worth of samples, row sums for each part (``rowSums(part:)``), and one running
+    /// sum per column.
     private var first: UnsafeMutablePointer<UInt8>?
     private var second: UnsafeMutablePointer<UInt8>?
-    private(set) var rows: UnsafeMutablePointer<UInt32>?
+    private var rows: UnsafeMutablePointer<UInt32>?
     private(set) var columnSums: UnsafeMutablePointer<UInt32>?
 
     init() {}
@@ -112,16 +136,28 @@ final class BlurScratch {
         columnSums?.deallocate()
     }
 
-    /// Makes room for planes up to `width`×`height`.
-    func prepare(width: Int, height: Int) {
-        guard size != (width, height) else { return }
+    /// Makes room for planes up to `width`×`height` worked on in `parts` parts.
+    func prepare(width: Int, height: Int, parts: Int = 1) {
+        guard size != (width, height) || parts > self.parts else { return }
         release()
         size = (width, height)
+        self.parts = parts
         let capacity = max(Self.stride(width) * height, Self.stride(height) * width)
         first = .allocate(capacity: capacity)
         second = .allocate(capacity: capacity)
-        rows = .allocate(capacity: 2 * (width + height))
+        rows = .allocate(capacity: parts * rowSumsPerPart)
         columnSums = .allocate(capacity: max(width, height))
+    }
+
+    /// Two rows of sums either way round, or the sums of one line family (see
+    /// ``BoxBlurKernel/blurAlongLines(_:into:radius:slope:lineSums:rows:)``): at most
+    /// `width + height` lines.
+    private var rowSumsPerPart: Int { 2 * (size.width + size.height) }
+
+    /// The row sums of part `part`, ``rowSumsPerPart`` of them.
+    func rowSums(part: Int) -> UnsafeMutablePointer<UInt32> {
+        precondition(part < parts, "scratch prepared for fewer parts")
+        return rows! + part * rowSumsPerPart
     }
 
     /// Rows padded to whole cache lines.
@@ -139,36 +175,37 @@ final class BlurScratch {
         self.plane(index, width: plane.width, height: plane.height)
     }
 
-    /// A box blur of `plane` in place, horizontal pass into scratch plane 0, vertical pass back.
-    func boxBlur(_ plane: Plane, radius: Int) {
-        guard radius > 0 else { return }
-        let scratch = self.plane(0, like: plane), width = plane.width, sums = rows!
-        for y in 0..<plane.height {
-            BoxBlurKernel.boxSums(UnsafePointer(plane.row(y)), into: sums, count: width, radius: radius)
-            BoxBlurKernel.divide(sums, by: 2 &* radius &+ 1, into: scratch.row(y), count: width)
+    /// The horizontal pass of `stack` over rows `rows` of `plane`, into scratch plane 0: each row
+    /// goes through every box while it is in cache (32-bit sums, one rounding at the end).
+    func blurRows(_ plane: Plane, with stack: BoxStack, rows: Range<Int>, part: Int) {
+        guard let firstRadius = stack.radii.first else { return }
+        let output = self.plane(0, like: plane), width = plane.width
+        var sums = rowSums(part: part), spare = sums + width
+        for y in rows {
+            BoxBlurKernel.boxSums(UnsafePointer(plane.row(y)), into: sums, count: width, radius: firstRadius)
+            for radius in stack.radii.dropFirst() {
+                BoxBlurKernel.boxSums(UnsafePointer(sums), into: spare, count: width, radius: radius)
+                swap(&sums, &spare)
+            }
+            BoxBlurKernel.divide(sums, by: stack.divisor, into: output.row(y), count: width)
         }
-        BoxBlurKernel.blurColumns(scratch, into: plane, radius: radius, columnSums: columnSums!)
     }
 
-    /// Three stacked box blurs of `plane` in place with the given radii: each row goes through
-    /// the three horizontal passes while it is in cache (32-bit sums, one rounding at the end),
-    /// then the three vertical passes follow (each rounding to 8 bits).
-    func stackedBoxBlur(_ plane: Plane, radii: (Int, Int, Int)) {
-        guard radii != (0, 0, 0) else { return }
-        let a = self.plane(0, like: plane), b = self.plane(1, like: plane)
-        let width = plane.width, row1 = rows!, row2 = rows! + width
-        // Box radii are at most 120 (GaussianBlurFilter.maximumSigma): sums below 255 · 241³ < 2^32,
-        // an odd divisor.
-        let divisor = (2 &* radii.0 &+ 1) &* (2 &* radii.1 &+ 1) &* (2 &* radii.2 &+ 1)
-        for y in 0..<plane.height {
-            BoxBlurKernel.boxSums(UnsafePointer(plane.row(y)), into: row1, count: width, radius: radii.0)
-            BoxBlurKernel.boxSums(UnsafePointer(row1), into: row2, count: width, radius: radii.1)
-            BoxBlurKernel.boxSums(UnsafePointer(row2), into: row1, count: width, radius: radii.2)
-            BoxBlurKernel.divide(row1, by: divisor, into: a.row(y), count: width)
+    /// The vertical pass of `stack` over columns `columns`, from scratch plane 0 (the horizontal
+    /// pass's output) back into `plane`: one running sum down the columns per box, each rounding
+    /// to 8 bits, between the two scratch planes.
+    func blurColumns(_ plane: Plane, with stack: BoxStack, columns: Range<Int>) {
+        let a = self.plane(0, like: plane), b = self.plane(1, like: plane), last = stack.radii.count - 1
+        for (index, radius) in stack.radii.enumerated() {
+            let source = index % 2 == 0 ? a : b, destination = index == last ? plane : (index % 2 == 0 ? b : a)
+            BoxBlurKernel.blurColumns(source, into: destination, radius: radius, columns: columns,
+                                      columnSums: columnSums!)
         }
-        let sums = columnSums!
-        BoxBlurKernel.blurColumns(a, into: b, radius: radii.0, columnSums: sums)
-        BoxBlurKernel.blurColumns(b, into: a, radius: radii.1, columnSums: sums)
-        BoxBlurKernel.blurColumns(a, into: plane, radius: radii.2, columnSums: sums)
+    }
+
+    /// `stack` over the whole of `plane`, in place, as one part (prepared for its size).
+    func blur(_ plane: Plane, with stack: BoxStack) {
+        blurRows(plane, with: stack, rows: 0..<plane.height, part: 0)
+        blurColumns(plane, with: stack, columns: 0..<plane.width)
     }
 }

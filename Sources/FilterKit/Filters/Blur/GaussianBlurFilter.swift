@@ -1,8 +1,9 @@
 /// CIGaussianBlur: approximated by three stacked box blurs (Kovesi's "boxes for gauss" sizes)
 /// of a Gaussian with sigma = radius / 2, so the cost does not depend on the radius. `radius` is
 /// in pixels of a 1080-line frame (see ``Frame/pixels(fromReference:)``). Edges are clamped.
-/// Chroma planes (half resolution) use sigma / 2.
-public final class GaussianBlurFilter: FrameFilter {
+/// Chroma planes (half resolution) use sigma / 2. Runs as passes over bands of rows, then of
+/// columns (see ``SeparableBlur``).
+public final class GaussianBlurFilter: PassFilter {
     public static let descriptor = FilterDescriptor(
         name: "gaussianBlur", label: "Gaussian Blur", category: .blur,
         params: [ParameterDescriptor(name: "radius", label: "Radius", default: 10, min: 0, max: 100,
@@ -13,19 +14,24 @@ public final class GaussianBlurFilter: FrameFilter {
     static let maximumSigma = 120.0
 
     public let radius: Double
-    private let scratch = BlurScratch()
-    /// The box radii for luma and for chroma, for frames of `boxesHeight` lines.
-    private var boxes = (luma: (0, 0, 0), chroma: (0, 0, 0))
-    private var boxesHeight = 0
+    private let blur: SeparableBlur
 
     public init(settings: FilterSettings) {
-        radius = settings["radius"]
+        let radius = settings["radius"]
+        self.radius = radius
+        blur = SeparableBlur { frame in
+            let radii = Self.boxRadii(radius, for: frame)
+            return (BoxStack(radii.luma.0, radii.luma.1, radii.luma.2),
+                    BoxStack(radii.chroma.0, radii.chroma.1, radii.chroma.2))
+        }
     }
 
     /// The radii of the three box blurs of luma and of chroma for `frame`'s size.
-    func boxRadii(for frame: Frame) -> (luma: (Int, Int, Int), chroma: (Int, Int, Int)) {
-        let sigma = min(frame.pixels(fromReference: radius) / 2, Self.maximumSigma)
-        return (Self.boxRadii(sigma: sigma), Self.boxRadii(sigma: sigma / 2))
+    func boxRadii(for frame: Frame) -> (luma: (Int, Int, Int), chroma: (Int, Int, Int)) { Self.boxRadii(radius, for: frame) }
+
+    private static func boxRadii(_ radius: Double, for frame: Frame) -> (luma: (Int, Int, Int), chroma: (Int, Int, Int)) {
+        let sigma = min(frame.pixels(fromReference: radius) / 2, maximumSigma)
+        return (boxRadii(sigma: sigma), boxRadii(sigma: sigma / 2))
     }
 
     /// The radii of three box blurs whose stack has a variance close to sigma²: `m` boxes of the
@@ -41,16 +47,9 @@ public final class GaussianBlurFilter: FrameFilter {
         return (radius(0), radius(1), radius(2))
     }
 
-    public func apply(to frame: Frame) {
-        guard radius > 0 else { return }
-        if boxesHeight != frame.height {
-            boxes = boxRadii(for: frame)
-            boxesHeight = frame.height
-        }
-        guard boxes.luma != (0, 0, 0) || boxes.chroma != (0, 0, 0) else { return }
-        scratch.prepare(width: frame.width, height: frame.height)
-        scratch.stackedBoxBlur(frame.y, radii: boxes.luma)
-        scratch.stackedBoxBlur(frame.u, radii: boxes.chroma)
-        scratch.stackedBoxBlur(frame.v, radii: boxes.chroma)
+    public func preparePasses(for frame: Frame, parts: Int) -> Int { blur.preparePasses(for: frame, parts: parts) }
+
+    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        blur.run(pass: pass, part: part, of: parts, on: frame)
     }
 }

@@ -1,60 +1,75 @@
 /// A Gaussian blur of a frame's luma for effects that mix it with the sharp picture (bloom,
 /// gloom, edge work). It is computed on the 2×2-averaged luma — a quarter of the samples — by
-/// ``BlurScratch/stackedBoxBlur(_:radii:)`` (the gaussianBlur kernel), then read back at full
-/// resolution row by row with bilinear weights (¾, ¼ along each axis). A blur several pixels
-/// wide hides the half resolution.
+/// the gaussianBlur kernel (a ``BoxStack`` of three boxes), then read back at full resolution row
+/// by row with bilinear weights (¾, ¼ along each axis). A blur several pixels wide hides the
+/// half resolution.
 ///
-/// `prepare` is the per-frame pass (it reads the luma before any row is rewritten); `row` may
-/// then be called for any rows, in any order, each with its own ``Rows`` scratch.
+/// It is the first ``passes`` passes of its filter's (see ``PassFilter``): the 2×2 average and
+/// the blur's rows by bands of rows, the blur's columns by bands of columns. Those read the luma
+/// before any row is rewritten; ``row(_:part:)`` may then be called for any rows, in any order,
+/// with each part's own row scratch.
 final class HalfResolutionBlur {
-    /// Per-row scratch: the blurred row at full resolution and its vertical blend at half.
-    final class Rows {
-        private(set) var output: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
-        fileprivate private(set) var blend: UnsafeMutableBufferPointer<UInt16> = .init(start: nil, count: 0)
+    /// Per-part scratch: the blurred row at full resolution and its vertical blend at half.
+    private final class Rows {
+        let output: UnsafeMutableBufferPointer<UInt8>
+        let blend: UnsafeMutableBufferPointer<UInt16>
 
-        init() {}
+        init(width: Int) {
+            output = .allocate(capacity: width)
+            blend = .allocate(capacity: (width + 1) / 2)
+        }
 
         deinit {
             output.deallocate()
             blend.deallocate()
         }
-
-        /// Makes room for rows of `width` samples.
-        func prepare(width: Int) {
-            guard output.count != width else { return }
-            output.deallocate()
-            blend.deallocate()
-            output = .allocate(capacity: width)
-            blend = .allocate(capacity: (width + 1) / 2)
-        }
     }
+
+    /// The passes that make the blur, before any row can be read.
+    static let passes = 3
 
     private let scratch = BlurScratch()
     /// Its luma plane holds the blurred half-resolution luma.
     private var half: Frame?
     private var width = 0
+    private var rows: [Rows] = []
+    private var stack = BoxStack()
+    private var stackSigma = 0.0
 
     init() {}
 
-    /// Blurs `frame`'s luma with a Gaussian of `sigma` luma samples.
-    func prepare(from frame: Frame, sigma: Double) {
+    /// Readies a blur of `frame`'s luma with a Gaussian of `sigma` luma samples, in `parts` parts.
+    func preparePasses(for frame: Frame, sigma: Double, parts: Int) {
         let halfWidth = (frame.width + 1) / 2, halfHeight = (frame.height + 1) / 2
         if half?.width != halfWidth || half?.height != halfHeight {
             half = Frame(width: halfWidth, height: halfHeight)
-            scratch.prepare(width: halfWidth, height: halfHeight)
         }
+        scratch.prepare(width: halfWidth, height: halfHeight, parts: parts)
+        if width != frame.width { rows = [] }
+        while rows.count < parts { rows.append(Rows(width: frame.width)) }
         width = frame.width
-        let plane = half!.y
-        Self.downsample(frame.y, into: plane)
-        let boxes = GaussianBlurFilter.boxRadii(sigma: Swift.min(sigma / 2, GaussianBlurFilter.maximumSigma))
-        scratch.stackedBoxBlur(plane, radii: boxes)
+        if stackSigma != sigma {
+            let radii = GaussianBlurFilter.boxRadii(sigma: Swift.min(sigma / 2, GaussianBlurFilter.maximumSigma))
+            stack = BoxStack(radii.0, radii.1, radii.2)
+            stackSigma = sigma
+        }
     }
 
-    /// Each sample of `half` is the rounded mean of a 2×2 block of `luma` (cut at odd edges by
+    /// Pass `pass` (below ``passes``) of the blur, part `part` of `parts`.
+    func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        let plane = half!.y
+        switch pass {
+        case 0: Self.downsample(frame.y, into: plane, rows: Partition.items(part, of: parts, count: plane.height))
+        case 1: scratch.blurRows(plane, with: stack, rows: Partition.items(part, of: parts, count: plane.height), part: part)
+        default: scratch.blurColumns(plane, with: stack, columns: Partition.columns(part, of: parts, width: plane.width))
+        }
+    }
+
+    /// Rows `rows` of `half` are the rounded means of 2×2 blocks of `luma` (cut at odd edges by
     /// repeating the last row or column).
-    private static func downsample(_ luma: Plane, into half: Plane) {
+    private static func downsample(_ luma: Plane, into half: Plane, rows: Range<Int>) {
         let width = luma.width, pairs = width / 2, lastRow = luma.height &- 1
-        for j in 0..<half.height {
+        for j in rows {
             let top = luma.row(2 &* j), bottom = luma.row(Swift.min(2 &* j &+ 1, lastRow)), output = half.row(j)
             for i in 0..<pairs {
                 let sum = UInt16(top[2 &* i]) &+ UInt16(top[2 &* i &+ 1]) &+ UInt16(bottom[2 &* i]) &+ UInt16(bottom[2 &* i &+ 1])
@@ -66,10 +81,11 @@ final class HalfResolutionBlur {
         }
     }
 
-    /// Row `y` of the blurred luma at full resolution, into `rows.output` (prepared for the width).
-    func row(_ y: Int, rows: Rows) {
+    /// Row `y` of the blurred luma at full resolution, in part `part`'s row scratch (valid until
+    /// that part's next call).
+    func row(_ y: Int, part: Int) -> UnsafePointer<UInt8> {
         let plane = half!.y, halfWidth = plane.width, last = halfWidth &- 1
-        let output = rows.output.baseAddress!, blend = rows.blend.baseAddress!, width = width
+        let output = rows[part].output.baseAddress!, blend = rows[part].blend.baseAddress!, width = width
         // Luma row 2j sits a quarter of a half-resolution row above half row j, 2j + 1 a quarter below.
         let j = y &>> 1, other = y & 1 == 0 ? Swift.max(j &- 1, 0) : Swift.min(j &+ 1, plane.height &- 1)
         let near = plane.row(j), far = plane.row(other)
@@ -85,5 +101,6 @@ final class HalfResolutionBlur {
             output[2 &* i &+ 2] = mix(right, left)
         }
         if width & 1 == 0 { output[width &- 1] = mix(blend[last], blend[last]) }
+        return UnsafePointer(output)
     }
 }

@@ -9,10 +9,10 @@ import Foundation
 /// radius `r` holds `2·round(r · max(|cos|, |sin|)) + 1` samples. Running sums along the lines
 /// (``BoxBlurKernel/blurAlongLines(_:into:radius:slope:lineSums:rows:)``) make the cost
 /// independent of the radius; near-horizontal directions run on the transposed plane, so the
-/// sums always advance row by row. For bands on several threads: the kernel computes any range of
-/// its rows on its own (those are columns of the frame when transposed), each band with its own
-/// line sums; the copy or transposes before and the transpose after are per-frame passes.
-public final class MotionBlurFilter: FrameFilter {
+/// sums always advance row by row. Per plane, as passes over bands of rows: a copy (or a
+/// transpose) of the plane, the kernel (each band with its own line sums; it computes any range
+/// of its rows on its own), and for the transposed case the transpose back.
+public final class MotionBlurFilter: PassFilter {
     public static let descriptor = FilterDescriptor(
         name: "motionBlur", label: "Motion Blur", category: .blur,
         params: [
@@ -26,6 +26,8 @@ public final class MotionBlurFilter: FrameFilter {
     /// The direction in image coordinates (y down).
     private let direction: (x: Double, y: Double)
     private let scratch = BlurScratch()
+    /// Samples on either side along the lines in the current frame's luma and chroma planes.
+    private var steps = (luma: 0, chroma: 0)
 
     public init(settings: FilterSettings) {
         radius = settings["radius"]
@@ -41,32 +43,39 @@ public final class MotionBlurFilter: FrameFilter {
         Int((pixels * max(abs(direction.x), abs(direction.y))).rounded())
     }
 
-    public func apply(to frame: Frame) {
-        guard radius > 0 else { return }
-        scratch.prepare(width: frame.width, height: frame.height)
+    /// Passes per blurred plane: copy and blur, or transpose, blur and transpose back.
+    private var passesPerPlane: Int { isNearVertical ? 2 : 3 }
+
+    public func preparePasses(for frame: Frame, parts: Int) -> Int {
+        guard radius > 0 else { return 0 }
         let pixels = frame.pixels(fromReference: radius)
-        blur(frame.y, steps: steps(pixels: pixels))
-        let chromaSteps = steps(pixels: pixels / 2)
-        blur(frame.u, steps: chromaSteps)
-        blur(frame.v, steps: chromaSteps)
+        steps = (self.steps(pixels: pixels), self.steps(pixels: pixels / 2))
+        guard steps.luma > 0 else { return 0 }
+        scratch.prepare(width: frame.width, height: frame.height, parts: parts)
+        return (steps.chroma > 0 ? 3 : 1) * passesPerPlane
     }
 
-    private func blur(_ plane: Plane, steps: Int) {
-        guard steps > 0 else { return }
-        let sums = scratch.rows!
+    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        let plane = frame.plane(pass / passesPerPlane), stage = pass % passesPerPlane
+        let steps = pass < passesPerPlane ? steps.luma : steps.chroma, sums = scratch.rowSums(part: part)
         if isNearVertical {
-            let copy = scratch.plane(0, like: plane)
-            copy.copy(from: plane)
-            BoxBlurKernel.blurAlongLines(copy, into: plane, radius: steps, slope: direction.x / direction.y,
-                                         lineSums: sums, rows: 0..<plane.height)
+            let copy = scratch.plane(0, like: plane), rows = Partition.items(part, of: parts, count: plane.height)
+            if stage == 0 {
+                if !rows.isEmpty { copy.rows(rows).copy(from: plane.rows(rows)) }
+            } else {
+                BoxBlurKernel.blurAlongLines(copy, into: plane, radius: steps, slope: direction.x / direction.y,
+                                             lineSums: sums, rows: rows)
+            }
         } else {
             // Transposed, the plane's columns are rows and the slope is rows per column.
             let transposed = scratch.plane(0, width: plane.height, height: plane.width)
             let blurred = scratch.plane(1, width: plane.height, height: plane.width)
-            plane.transpose(into: transposed)
-            BoxBlurKernel.blurAlongLines(transposed, into: blurred, radius: steps, slope: direction.y / direction.x,
-                                         lineSums: sums, rows: 0..<transposed.height)
-            blurred.transpose(into: plane)
+            switch stage {
+            case 0: plane.transpose(into: transposed, rows: Partition.items(part, of: parts, count: plane.height))
+            case 1: BoxBlurKernel.blurAlongLines(transposed, into: blurred, radius: steps, slope: direction.y / direction.x,
+                                                 lineSums: sums, rows: Partition.items(part, of: parts, count: blurred.height))
+            default: blurred.transpose(into: plane, rows: Partition.items(part, of: parts, count: blurred.height))
+            }
         }
     }
 }

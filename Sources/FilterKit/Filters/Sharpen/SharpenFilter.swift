@@ -1,7 +1,7 @@
 /// CISharpenLuminance: an unsharp mask on luma (``LumaSharpener``) with Core Image's defaults,
 /// `sharpness` as the amount and a small `radius`. Chroma is untouched; sharpness 0 gives the
 /// input back.
-public final class SharpenFilter: FrameFilter {
+public final class SharpenFilter: PassFilter {
     public static let descriptor = FilterDescriptor(
         name: "sharpen", label: "Sharpen", category: .sharpen,
         params: [
@@ -16,5 +16,9 @@ public final class SharpenFilter: FrameFilter {
         sharpener = LumaSharpener(radius: settings["radius"], amount: settings["sharpness"])
     }
 
-    public func apply(to frame: Frame) { sharpener.apply(to: frame) }
+    public func preparePasses(for frame: Frame, parts: Int) -> Int { sharpener.preparePasses(for: frame, parts: parts) }
+
+    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        sharpener.run(pass: pass, part: part, of: parts, on: frame)
+    }
 }

@@ -10,10 +10,9 @@
 ///
 /// The run maps (``CellRuns``, one for luma, one for chroma) and the colour tables are built on
 /// the first frame and rebuilt only when the frame size changes: the layout depends on the frame
-/// only through its size. A frame is two stages, as a ``BandedFilter`` wants them:
-/// ``prepare(_:layout:)`` reads the whole frame into the per-frame colour tables, then
-/// ``paint(_:lumaRows:)`` writes any band of rows from them (bands on several threads at once
-/// only read the painter).
+/// only through its size. A frame is three passes of a ``PassFilter``: each part sums the cells'
+/// samples in its band of rows, then each part takes the means of its share of the cells (adding
+/// up the parts' sums), then each part paints its band from the means.
 final class CellPainter {
     /// The cells' size parameter, in pixels of a 1080-line frame.
     let length: Double
@@ -25,7 +24,9 @@ final class CellPainter {
     private var luma = CellRuns()
     private var chroma = CellRuns()
     private var size = (width: 0, height: 0)
-    /// Per cell (the background last): a sum scratch, then the mean Y, Cb and Cr.
+    /// Cells of the layout, the background (last) included.
+    private var cells = 0
+    /// Per part, per cell: the sums of Y, then of Cb, then of Cr; per cell the mean Y, Cb and Cr.
     private var sums: UnsafeMutableBufferPointer<UInt32> = .init(start: nil, count: 0)
     private var means: UnsafeMutableBufferPointer<UInt8> = .init(start: nil, count: 0)
 
@@ -46,19 +47,44 @@ final class CellPainter {
         length > 1 && frame.pixels(fromReference: length) >= 1
     }
 
-    /// Stage 1: the mean colour of every cell of `frame`, which must not change until painted;
-    /// first (re)builds the maps with the cells `layout(length, origin)` gives for the length in
-    /// this frame's pixels and the centre point, when the frame size has changed.
-    func prepare<Layout: CellLayout>(_ frame: Frame, layout: (_ length: Double, _ origin: (x: Double, y: Double)) -> Layout) {
-        guard changes(frame) else { return }
+    /// Readies `frame` for its passes in `parts` parts; first (re)builds the maps with the cells
+    /// `layout(length, origin)` gives for the length in this frame's pixels and the centre point,
+    /// when the frame size has changed. 0 passes when the cells change nothing.
+    func preparePasses<Layout: CellLayout>(for frame: Frame, parts: Int,
+                                           layout: (_ length: Double, _ origin: (x: Double, y: Double)) -> Layout) -> Int {
+        guard changes(frame) else { return 0 }
         if size != (frame.width, frame.height) {
             rebuild(for: frame, layout: layout(frame.pixels(fromReference: length),
                                                frame.point(atFractionX: center.x, y: center.y)))
         }
-        let cells = sums.count, means = means.baseAddress!, sums = sums.baseAddress!
-        luma.average(frame.y, sums: sums, into: means)
-        chroma.average(frame.u, sums: sums, into: means + cells)
-        chroma.average(frame.v, sums: sums, into: means + 2 &* cells)
+        if sums.count < parts * 3 * cells {
+            sums.deallocate()
+            sums = .allocate(capacity: parts * 3 * cells)
+        }
+        return 3
+    }
+
+    /// Pass `pass` of part `part`: sums of its band, means of its cells, or paint of its band.
+    func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        let cells = cells, rows = Partition.rows(part, of: parts, height: frame.height)
+        let chromaRows = Partition.chromaRows(under: rows), means = means.baseAddress!
+        switch pass {
+        case 0:
+            let sums = sums.baseAddress! + part &* 3 &* cells
+            luma.sum(frame.y, rows: rows, into: sums)
+            chroma.sum(frame.u, rows: chromaRows, into: sums + cells)
+            chroma.sum(frame.v, rows: chromaRows, into: sums + 2 &* cells)
+        case 1:
+            let sums = UnsafePointer(sums.baseAddress!), stride = 3 &* cells
+            let share = Partition.items(part, of: parts, count: cells)
+            luma.mean(of: sums, parts: parts, stride: stride, cells: share, into: means)
+            chroma.mean(of: sums + cells, parts: parts, stride: stride, cells: share, into: means + cells)
+            chroma.mean(of: sums + 2 &* cells, parts: parts, stride: stride, cells: share, into: means + 2 &* cells)
+        default:
+            luma.paint(frame.y, rows: rows, from: means)
+            chroma.paint(frame.u, rows: chromaRows, from: means + cells)
+            chroma.paint(frame.v, rows: chromaRows, from: means + 2 &* cells)
+        }
     }
 
     private func rebuild(for frame: Frame, layout: some CellLayout) {
@@ -69,25 +95,14 @@ final class CellPainter {
         chroma = CellRuns(layout: layout,
                           columnCentres: CellRuns.centres(lumaLength: frame.width, subsampling: 2),
                           rowCentres: CellRuns.centres(lumaLength: frame.height, subsampling: 2))
-        let cells = layout.cellCount + 1
+        cells = layout.cellCount + 1
         sums.deallocate()
+        sums = .init(start: nil, count: 0)
         means.deallocate()
-        sums = .allocate(capacity: cells)
         means = .allocate(capacity: 3 * cells)
         means.initialize(repeating: 0)
         means[cells - 1] = background.y
         means[2 * cells - 1] = background.u
         means[3 * cells - 1] = background.v
-    }
-
-    /// Stage 2: paints luma rows `lumaRows` and the chroma rows they start, from what
-    /// ``prepare(_:layout:)`` gathered for this frame.
-    func paint(_ frame: Frame, lumaRows: Range<Int>) {
-        guard changes(frame) else { return }
-        let cells = sums.count, means = UnsafePointer(means.baseAddress!)
-        let chromaRows = ((lumaRows.lowerBound &+ 1) &>> 1)..<((lumaRows.upperBound &+ 1) &>> 1)
-        luma.paint(frame.y, rows: lumaRows, from: means)
-        chroma.paint(frame.u, rows: chromaRows, from: means + cells)
-        chroma.paint(frame.v, rows: chromaRows, from: means + 2 &* cells)
     }
 }

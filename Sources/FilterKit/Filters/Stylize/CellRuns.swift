@@ -3,7 +3,7 @@
 /// the runs (a sum or a fill per run) instead of looking a cell up per sample.
 ///
 /// Cell `cellCount` of the layout, one past its last, stands for the background; its count is
-/// kept at zero, so that ``average(_:sums:into:)`` leaves the background's colour alone.
+/// kept at zero, so that ``mean(of:parts:stride:cells:into:)`` leaves the background's colour alone.
 struct CellRuns {
     /// Where each row's runs start in `ends` and `cells`; `rowStarts[height]` is the run count.
     private(set) var rowStarts: [Int] = [0]
@@ -74,13 +74,13 @@ struct CellRuns {
         }
     }
 
-    /// Sets `means[cell]` to the rounded mean of the samples of each cell of `plane`; cells that
-    /// cover no sample keep their value. `sums` holds at least `counts.count` entries.
-    func average(_ plane: Plane, sums: UnsafeMutablePointer<UInt32>, into means: UnsafeMutablePointer<UInt8>) {
+    /// The sums of the samples of each cell in rows `rows` of `plane`, into `sums` (`counts.count`
+    /// entries, zeroed first, also when `rows` is empty).
+    func sum(_ plane: Plane, rows: Range<Int>, into sums: UnsafeMutablePointer<UInt32>) {
         sums.update(repeating: 0, count: counts.count)
         ends.withUnsafeBufferPointer { ends in
             cells.withUnsafeBufferPointer { cells in
-                for y in 0..<plane.height {
+                for y in rows {
                     let row = plane.row(y)
                     var x = 0
                     for run in rowStarts[y]..<rowStarts[y &+ 1] {
@@ -93,10 +93,19 @@ struct CellRuns {
                 }
             }
         }
+    }
+
+    /// Sets `means[cell]`, for the cells `cells`, to the rounded mean of its samples: the total of
+    /// `parts` partial sums made by ``sum(_:rows:into:)``, part `p`'s at `sums + p · stride`.
+    /// Cells that cover no sample keep their value.
+    func mean(of sums: UnsafePointer<UInt32>, parts: Int, stride: Int, cells range: Range<Int>,
+              into means: UnsafeMutablePointer<UInt8>) {
         counts.withUnsafeBufferPointer { counts in
-            for cell in 0..<counts.count where counts[cell] != 0 {
+            for cell in range where counts[cell] != 0 {
+                var total: UInt32 = 0
+                for part in 0..<parts { total &+= sums[part &* stride &+ cell] }
                 let count = counts[cell]
-                means[cell] = UInt8(truncatingIfNeeded: (sums[cell] &+ count &>> 1) / count)
+                means[cell] = UInt8(truncatingIfNeeded: (total &+ count &>> 1) / count)
             }
         }
     }

@@ -6,7 +6,7 @@
 /// `radius`, in pixels of a 1080-line frame, is a crystal's typical radius: the grid spacing is
 /// twice the radius. Radius 1, the minimum, and radii under one pixel of the frame leave the
 /// picture unchanged.
-public final class CrystallizeFilter: BandedFilter {
+public final class CrystallizeFilter: PassFilter {
     public static let descriptor = FilterDescriptor.cells(name: "crystallize", label: "Crystallize",
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)
     private let painter: CellPainter
@@ -15,13 +15,13 @@ public final class CrystallizeFilter: BandedFilter {
         painter = CellPainter(settings, length: "radius")
     }
 
-    public func prepare(_ frame: Frame) {
-        painter.prepare(frame) { radius, origin in
+    public func preparePasses(for frame: Frame, parts: Int) -> Int {
+        painter.preparePasses(for: frame, parts: parts) { radius, origin in
             JitteredGrid(spacing: 2 * radius, origin: origin, width: frame.width, height: frame.height)
         }
     }
 
-    public func apply(to frame: Frame, rows: Range<Int>) {
-        painter.paint(frame, lumaRows: rows)
+    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        painter.run(pass: pass, part: part, of: parts, on: frame)
     }
 }

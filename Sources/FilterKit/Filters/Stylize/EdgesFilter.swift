@@ -3,8 +3,9 @@
 /// black-to-white step is white); chroma keeps the picture's colour scaled by the edge strength
 /// (`128 + (c − 128) × E / 256`, `E` the mean new luma over the chroma sample's 2×2 pixels), so
 /// flat areas are black and strong edges show their colour. Samples outside the frame repeat
-/// the edge ones. Intensity 0 gives a black frame.
-public final class EdgesFilter: FrameFilter {
+/// the edge ones. Intensity 0 gives a black frame. Two passes by bands of rows: a copy of the
+/// luma, then the edges.
+public final class EdgesFilter: PassFilter {
     public static let descriptor = FilterDescriptor(
         name: "edges", label: "Edges", category: .stylize,
         params: [ParameterDescriptor(name: "intensity", label: "Intensity", default: 1, min: 0, max: 10, step: 0.01)])
@@ -12,25 +13,27 @@ public final class EdgesFilter: FrameFilter {
     public let intensity: Double
     /// intensity / 4 in Q12: the Sobel sum (at most 2040) times it fits in 32 bits up to intensity 10.
     private let gain: Int32
-    /// A copy of the original luma: the gradient must not see rewritten rows.
-    private var original: Frame?
+    /// The gradient must not see rewritten rows.
+    private let original = LumaCopy()
 
     public init(settings: FilterSettings) {
         intensity = settings["intensity"]
         gain = Int32((intensity * 1024).rounded())
     }
 
-    public func apply(to frame: Frame) {
-        if original?.width != frame.width || original?.height != frame.height {
-            original = Frame(width: frame.width, height: frame.height)
-        }
-        original!.y.copy(from: frame.y)
-        edges(frame, chromaRows: 0..<frame.u.height)
+    public func preparePasses(for frame: Frame, parts: Int) -> Int {
+        original.prepare(for: frame)
+        return LumaCopy.passes
+    }
+
+    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        guard let rows = original.rowsToCompute(pass: pass, part: part, of: parts, in: frame) else { return }
+        edges(frame, chromaRows: Partition.chromaRows(under: rows))
     }
 
     /// Chroma rows `chromaRows` and the luma rows they cover, after the luma was copied.
     private func edges(_ frame: Frame, chromaRows: Range<Int>) {
-        let source = original!.y, luma = frame.y, height = luma.height
+        let source = original.plane, luma = frame.y, height = luma.height
         for j in chromaRows {
             let top = 2 &* j, bottom = Swift.min(top &+ 1, height &- 1)
             for y in top...bottom { gradientRow(y, of: source, into: luma.row(y)) }

@@ -4,7 +4,8 @@
 /// highlights are dulled by their surroundings):
 /// `y' = y + intensity × max(0, blur − y)` for bloom, `y' = y − intensity × max(0, y − blur)` for
 /// gloom. The result stays between `y` and the blur, so it needs no clamping. Chroma is
-/// untouched (the glow is white light); intensity 0 or radius 0 give the input back.
+/// untouched (the glow is white light); intensity 0 or radius 0 give the input back. Passes: the
+/// blur's (``HalfResolutionBlur``), then the glow by bands of rows.
 final class LumaGlow {
     let radius: Double
     /// The intensity in Q8.
@@ -12,7 +13,6 @@ final class LumaGlow {
     /// Gloom is bloom on inverted luma: `255 − v` is `v ^ 255` for 8-bit samples.
     private let inversion: UInt8
     private let blur = HalfResolutionBlur()
-    private let rows = HalfResolutionBlur.Rows()
 
     /// The catalog entry of a glow filter: Core Image's radius (10) and intensity (0.5).
     static func descriptor(name: String, label: String) -> FilterDescriptor {
@@ -30,19 +30,25 @@ final class LumaGlow {
         inversion = brightens ? 0 : 255
     }
 
-    func apply(to frame: Frame) {
-        guard weight > 0, radius > 0 else { return }
-        blur.prepare(from: frame, sigma: frame.pixels(fromReference: radius) / 2)
-        rows.prepare(width: frame.width)
-        glow(frame.y, rows: 0..<frame.height)
+    func preparePasses(for frame: Frame, parts: Int) -> Int {
+        guard weight > 0, radius > 0 else { return 0 }
+        blur.preparePasses(for: frame, sigma: frame.pixels(fromReference: radius) / 2, parts: parts)
+        return HalfResolutionBlur.passes + 1
     }
 
-    /// Rows `rows` of `luma`, after `blur` was prepared from the frame.
-    private func glow(_ luma: Plane, rows range: Range<Int>) {
-        let width = luma.width, weight = weight, inversion = inversion, blurred = rows.output.baseAddress!
+    func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        if pass < HalfResolutionBlur.passes {
+            blur.run(pass: pass, part: part, of: parts, on: frame)
+        } else {
+            glow(frame.y, rows: Partition.rows(part, of: parts, height: frame.height), part: part)
+        }
+    }
+
+    /// Rows `range` of `luma`, after the blur's passes.
+    private func glow(_ luma: Plane, rows range: Range<Int>, part: Int) {
+        let width = luma.width, weight = weight, inversion = inversion
         for y in range {
-            blur.row(y, rows: rows)
-            let row = luma.row(y)
+            let blurred = blur.row(y, part: part), row = luma.row(y)
             for x in 0..<width {
                 let value = Int32(row[x] ^ inversion), target = Int32(blurred[x] ^ inversion)
                 let glow = (Swift.max(target &- value, 0) &* weight &+ 128) &>> 8

@@ -7,7 +7,7 @@
 ///
 /// `radius` is in pixels of a 1080-line frame. Radius 1, the minimum, and radii under one pixel
 /// of the frame leave the picture unchanged.
-public final class PointillizeFilter: BandedFilter {
+public final class PointillizeFilter: PassFilter {
     public static let descriptor = FilterDescriptor.cells(name: "pointillize", label: "Pointillize",
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)
     private let painter: CellPainter
@@ -16,13 +16,13 @@ public final class PointillizeFilter: BandedFilter {
         painter = CellPainter(settings, length: "radius", background: (255, 128, 128))
     }
 
-    public func prepare(_ frame: Frame) {
-        painter.prepare(frame) { radius, origin in
+    public func preparePasses(for frame: Frame, parts: Int) -> Int {
+        painter.preparePasses(for: frame, parts: parts) { radius, origin in
             JitteredGrid(spacing: 2 * radius, origin: origin, discRadius: radius, width: frame.width, height: frame.height)
         }
     }
 
-    public func apply(to frame: Frame, rows: Range<Int>) {
-        painter.paint(frame, lumaRows: rows)
+    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
+        painter.run(pass: pass, part: part, of: parts, on: frame)
     }
 }

@@ -5,8 +5,9 @@
 /// With `t` the distance of a pixel centre from the frame centre divided by
 /// `radius × half the diagonal`, the gain is `1 − intensity × smoothstep(t)` (full effect from
 /// `t = 1` on). The gains are a per-sample map in Q14 fixed point (one for luma, one for the
-/// chroma sample centres), rebuilt only when the frame size changes.
-public final class VignetteFilter: FrameFilter {
+/// chroma sample centres), rebuilt only when the frame size changes; bands of rows then scale
+/// their samples at once.
+public final class VignetteFilter: BandedFilter {
     public static let descriptor = FilterDescriptor(
         name: "vignette", label: "Vignette", category: .stylize,
         params: [
@@ -35,12 +36,17 @@ public final class VignetteFilter: FrameFilter {
         chromaGains.deallocate()
     }
 
-    public func apply(to frame: Frame) {
-        guard intensity != 0 else { return }
-        if size != (frame.width, frame.height) { rebuildMaps(for: frame) }
-        Self.scaleLuma(frame.y, by: lumaGains.baseAddress!)
-        Self.scaleChroma(frame.u, by: chromaGains.baseAddress!)
-        Self.scaleChroma(frame.v, by: chromaGains.baseAddress!)
+    public func prepare(_ frame: Frame) {
+        if intensity != 0, size != (frame.width, frame.height) { rebuildMaps(for: frame) }
+    }
+
+    public func apply(to frame: Frame, rows: Range<Int>) {
+        guard intensity != 0, !rows.isEmpty else { return }
+        let chromaRows = Partition.chromaRows(under: rows)
+        Self.scaleLuma(frame.y.rows(rows), by: lumaGains.baseAddress! + rows.lowerBound &* frame.width)
+        let chromaGains = chromaGains.baseAddress! + chromaRows.lowerBound &* frame.u.width
+        Self.scaleChroma(frame.u.rows(chromaRows), by: chromaGains)
+        Self.scaleChroma(frame.v.rows(chromaRows), by: chromaGains)
     }
 
     /// The gain at luma position (`x`, `y`) (pixel centres at integer + 0.5), in Q14.
