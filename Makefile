@@ -65,11 +65,13 @@ demo: build
 bench: build
 	bench/compare.sh
 
-## bench-serve: fan-out to many viewers (bench/fanout.sh), what headless Chromium draws, the cost of recording
+## bench-serve: fan-out to many viewers (bench/fanout.sh), what headless Chromium draws, the cost of recording,
+## what --filter-threads 2 gains per filter
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/recording.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/bands.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters and the
 ## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`

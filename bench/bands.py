@@ -3,11 +3,12 @@
 
 For each filter, starts `filtercast serve` (release build) on a 1080p30 clip with one MJPEG
 reader (frames are filtered only while someone watches) and takes the mean of the server's
-`filtercast_filter_seconds` histogram over `--seconds`, with `--filter-threads 1` and then N.
-The single-threaded run is the peer: the table shows both means and their ratio. In `serve` the
-paced decoder leaves most of the second core idle, which is what bands use.
+`filtercast_filter_seconds` histogram over `--seconds`, with `--filter-threads 1` and then N,
+`--runs` times in turn. The single-threaded run is the peer: the table shows the medians and
+their ratio. In `serve` the paced decoder leaves most of the second core idle, which is what
+bands use (the server splits a filter only where that proves faster, see SplitChooser).
 
-    /usr/bin/python3 bench/bands.py [--bin PATH] [--threads 2] [--seconds 6] [--filters a,b]
+    /usr/bin/python3 bench/bands.py [--bin PATH] [--threads 2] [--seconds 6] [--runs 1] [--filters a,b]
 
 Needs a release build (`swift build -c release`, or --bin / $FILTERCAST_BIN) and the ffmpeg CLI
 (the clip is made once under /tmp/filtercast-bench, as bench/compare.sh does).
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import threading
 import time
@@ -95,15 +97,19 @@ def main() -> None:
     parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=6)
+    parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--filters", default=",".join(FILTERS))
     options = parser.parse_args()
     path = clip()
-    print(f"filter at 1080p30 in serve, mean ms/frame over {options.seconds:g} s "
+    print(f"filter at 1080p30 in serve, mean ms/frame over {options.seconds:g} s, median of {options.runs} "
           f"({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})")
     print(f"{'filter':<14} {'1 thread':>9} {f'{options.threads} threads':>10} {'speed-up':>9}")
     for name in options.filters.split(","):
-        one = mean_filter_ms(options.bin, path, name, FILTERS.get(name, []), 1, options.seconds)
-        many = mean_filter_ms(options.bin, path, name, FILTERS.get(name, []), options.threads, options.seconds)
+        ones, manys = [], []
+        for _ in range(options.runs):
+            ones.append(mean_filter_ms(options.bin, path, name, FILTERS.get(name, []), 1, options.seconds))
+            manys.append(mean_filter_ms(options.bin, path, name, FILTERS.get(name, []), options.threads, options.seconds))
+        one, many = statistics.median(ones), statistics.median(manys)
         print(f"{name:<14} {one:9.2f} {many:10.2f} {one / many:8.2f}×", flush=True)
 
 

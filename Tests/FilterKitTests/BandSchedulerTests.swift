@@ -9,7 +9,7 @@ struct BandSchedulerTests {
             for threads in 1...8 {
                 let scheduler = BandScheduler(threads: threads)
                 let count = scheduler.bandCount(forHeight: height)
-                #expect(count >= 1 && count <= threads)
+                #expect(count >= 1 && count <= threads * BandScheduler.partsPerThread && (threads > 1 || count == 1))
                 let bands = (0..<count).map { Partition.rows($0, of: count, height: height) }
                 #expect(bands.first?.lowerBound == 0 && bands.last?.upperBound == height)
                 for (band, next) in zip(bands, bands.dropFirst()) { #expect(band.upperBound == next.lowerBound) }

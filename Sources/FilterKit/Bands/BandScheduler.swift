@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Splits the work of a filter over `threads` threads (the caller's included). Row-local
 /// filters (``RowLocalFilter``) run on horizontal bands of the frame at once; pass filters
@@ -30,22 +31,18 @@ public final class BandScheduler {
         self.threads = max(1, threads)
     }
 
-    /// Applies `filter` to `frame`, in bands when the filter can be split and more than one
-    /// thread is allowed.
-    public func apply(_ filter: any FrameFilter, to frame: Frame) {
-        let count = bandCount(forHeight: frame.height)
+    /// Applies `filter` to `frame`, split when `split` is set, the filter can be split and more
+    /// than one thread is allowed.
+    public func apply(_ filter: any FrameFilter, to frame: Frame, split: Bool = true) {
+        let count = split ? bandCount(forHeight: frame.height) : 1
         if count > 1, let rowLocal = filter as? any RowLocalFilter {
             let bands = views(of: frame, count: count)
-            DispatchQueue.concurrentPerform(iterations: count) { band in
-                rowLocal.apply(to: bands[band])
-            }
+            runParts(count) { band in rowLocal.apply(to: bands[band]) }
         } else if count > 1, let passes = filter as? any PassFilter {
             // PassFilter's contract: the parts of one pass may run at once.
             nonisolated(unsafe) let shared = passes
             for pass in 0..<passes.preparePasses(for: frame, parts: count) {
-                DispatchQueue.concurrentPerform(iterations: count) { part in
-                    shared.run(pass: pass, part: part, of: count, on: frame)
-                }
+                runParts(count) { part in shared.run(pass: pass, part: part, of: count, on: frame) }
             }
         } else {
             filter.apply(to: frame)
@@ -54,7 +51,22 @@ public final class BandScheduler {
 
     /// How many bands a frame of `height` rows is split into.
     func bandCount(forHeight height: Int) -> Int {
-        min(threads, max(1, height / Self.minimumBandRows))
+        threads == 1 ? 1 : min(threads &* Self.partsPerThread, max(1, height / Self.minimumBandRows))
+    }
+
+    /// Parts per thread: a thread that starts late (the other core busy decoding) leaves its
+    /// share to the others instead of holding up the pass.
+    static let partsPerThread = 4
+
+    /// Runs `body` for parts `0..<parts` on `threads` threads (the caller's included), each taking
+    /// the next part not yet taken until none is left.
+    private func runParts(_ parts: Int, _ body: @Sendable (Int) -> Void) {
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: min(threads, parts)) { _ in
+            while case let part = next.wrappingAdd(1, ordering: .relaxed).oldValue, part < parts {
+                body(part)
+            }
+        }
     }
 
     private func views(of frame: Frame, count: Int) -> [Frame] {

@@ -7,10 +7,14 @@ public final class FilterRunner {
     public let selection: FilterSelection
     public let catalog: FilterCatalog
     private var filters: [any FrameFilter] = []
+    /// Per link: whether splitting its frames pays (with more than one thread).
+    private var choosers: [SplitChooser] = []
     private var generation = -1
     private let scheduler: BandScheduler
+    private let clock = ContinuousClock()
 
-    /// `threads` > 1 lets row-local filters split each frame into that many bands.
+    /// `threads` > 1 lets filters split each frame over that many threads (see ``BandScheduler``),
+    /// for the links where that proves faster (``SplitChooser``).
     public init(selection: FilterSelection, catalog: FilterCatalog = .standard, threads: Int = 1) {
         self.selection = selection
         self.catalog = catalog
@@ -30,19 +34,27 @@ public final class FilterRunner {
             generation = snapshot.generation
             rebuild(for: snapshot.chain)
         }
-        for filter in filters {
-            scheduler.apply(filter, to: frame)
+        guard scheduler.threads > 1 else {
+            for filter in filters { filter.apply(to: frame) }
+            return
+        }
+        for (index, filter) in filters.enumerated() {
+            let start = clock.now
+            scheduler.apply(filter, to: frame, split: choosers[index].splitsNext)
+            choosers[index].record(seconds: (clock.now - start).seconds)
         }
     }
 
     private func rebuild(for chain: FilterChain) {
-        var reusable = Array(zip(current.links, filters))
-        filters = chain.links.map { settings in
+        var reusable = Array(zip(current.links, zip(filters, choosers)))
+        let links = chain.links.map { settings in
             if let index = reusable.firstIndex(where: { $0.0 == settings }) {
                 return reusable.remove(at: index).1
             }
-            return catalog.makeFilter(settings)
+            return (catalog.makeFilter(settings), SplitChooser())
         }
+        filters = links.map(\.0)
+        choosers = links.map(\.1)
         current = chain
     }
 }

@@ -161,11 +161,3 @@ public struct Benchmark: Sendable {
         return totals
     }
 }
-
-extension Duration {
-    /// This duration in seconds, as a Double.
-    public var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) * 1e-18
-    }
-}
