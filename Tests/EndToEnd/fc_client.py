@@ -309,8 +309,13 @@ class RawWebSocket:
         self.send_frame(OPCODE_TEXT, text.encode())
 
     def send_frame(self, opcode: int, payload: bytes, *, fin: bool = True, masked: bool = True, rsv: int = 0):
-        """One frame exactly as asked, valid or not (RFC 6455 §5.2): `rsv` is the three RSV bits
-        (0…7), `masked=False` sends the payload in clear as a client never may."""
+        """One frame exactly as asked, valid or not (see `encode_frame`)."""
+        self.sock.sendall(self.encode_frame(opcode, payload, fin=fin, masked=masked, rsv=rsv))
+
+    @staticmethod
+    def encode_frame(opcode: int, payload: bytes, *, fin: bool = True, masked: bool = True, rsv: int = 0) -> bytes:
+        """The bytes of one frame (RFC 6455 §5.2): `rsv` is the three RSV bits (0…7),
+        `masked=False` sends the payload in clear as a client never may."""
         header = bytearray([(0x80 if fin else 0) | (rsv & 7) << 4 | opcode & 0x0F])
         mask_bit = 0x80 if masked else 0
         if len(payload) < 126:
@@ -326,7 +331,7 @@ class RawWebSocket:
             body = mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
         else:
             body = payload
-        self.sock.sendall(bytes(header) + body)
+        return bytes(header) + body
 
     def read_frame(self, deadline: float) -> tuple | None:
         """The next frame from the server as (opcode, payload); None when the connection ends
