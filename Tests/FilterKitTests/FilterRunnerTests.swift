@@ -140,3 +140,83 @@ struct FilterRunnerTests {
         #expect(ContinuousClock.now - start < .seconds(1))
     }
 }
+
+@Suite("FilterRunner warming new links in the background")
+struct FilterRunnerWarmingTests {
+    /// Signals from the warmer's thread, waited for on the test's.
+    final class Readiness: Sendable {
+        private let semaphore = DispatchSemaphore(value: 0)
+        func signal() { semaphore.signal() }
+        func wait() -> Bool { semaphore.wait(timeout: .now() + 10) == .success }
+    }
+
+    static func expected(_ chain: FilterChain, on original: Frame) -> [UInt8] {
+        let frame = original.clone()
+        FilterRunner(selection: FilterSelection(chain)).apply(to: frame)
+        return frame.samples
+    }
+
+    @Test("The first chain applies at once; a new one after it is warm, the old one meanwhile")
+    func newChainAfterWarmUp() throws {
+        let sepia = FilterChain(try settings("sepia")), kaleidoscope = FilterChain(try settings("kaleidoscope"))
+        let selection = FilterSelection(sepia), ready = Readiness()
+        let runner = FilterRunner(selection: selection, onChainReady: { ready.signal() })
+        let original = Frame.random(width: 96, height: 64, seed: 8)
+
+        var frame = original.clone()
+        runner.apply(to: frame)
+        #expect(frame.samples == Self.expected(sepia, on: original) ? true : false, "nothing to wait for at the start")
+        let first = runner.appliedGeneration
+
+        selection.select(kaleidoscope)
+        frame = original.clone()
+        runner.apply(to: frame)
+        #expect(runner.current == sepia && runner.appliedGeneration == first, "still the old chain")
+        #expect(frame.samples == Self.expected(sepia, on: original) ? true : false)
+
+        #expect(ready.wait(), "the warmer says when the new chain is ready")
+        frame = original.clone()
+        runner.apply(to: frame)
+        #expect(runner.current == kaleidoscope && runner.appliedGeneration != first)
+        #expect(frame.samples == Self.expected(kaleidoscope, on: original) ? true : false)
+    }
+
+    @Test("A chain with nothing to warm (a link removed, a colour filter added) applies at once")
+    func chainsWithoutTablesNeedNoWarmUp() throws {
+        let both = try FilterChain([settings("sepia"), settings("invert")]), invert = FilterChain(try settings("invert"))
+        let posterized = try FilterChain([settings("invert"), settings("posterize")])
+        let selection = FilterSelection(both)
+        let runner = FilterRunner(selection: selection, onChainReady: {})
+        let original = Frame.random(width: 32, height: 32, seed: 9)
+        runner.apply(to: original.clone())
+        for chain in [invert, posterized] {
+            selection.select(chain)
+            let frame = original.clone()
+            runner.apply(to: frame)
+            #expect(runner.current == chain)
+            #expect(frame.samples == Self.expected(chain, on: original) ? true : false)
+        }
+    }
+
+    @Test("Quick changes: the picture follows the warm-ups and ends on the last chain")
+    func onlyTheLatestIsAdopted() throws {
+        let selection = FilterSelection(FilterChain(try settings("sepia"))), ready = Readiness()
+        let runner = FilterRunner(selection: selection, onChainReady: { ready.signal() })
+        let original = Frame.random(width: 64, height: 48, seed: 10)
+        runner.apply(to: original.clone())
+        var last = FilterChain.none
+        for angle in stride(from: 0.5, through: 2.5, by: 0.5) {
+            last = FilterChain(try settings("twirl", ["angle": angle]))
+            selection.select(last)
+            runner.apply(to: original.clone())
+        }
+        // A warm chain newer than the one shown is taken even if overtaken; the last comes in the end.
+        var frame = original.clone()
+        while runner.current != last {
+            #expect(ready.wait(), "the last chain gets warm")
+            frame = original.clone()
+            runner.apply(to: frame)
+        }
+        #expect(frame.samples == Self.expected(last, on: original) ? true : false)
+    }
+}

@@ -56,7 +56,14 @@ final class FrameProcessor: Sendable {
 
     private func run() {
         let info = session.player.info
-        let runner = FilterRunner(selection: session.selection, catalog: session.catalog, threads: filterThreads)
+        // A new chain warms in the background; once ready it shows on the next frame, or at once
+        // (a re-render) when no frame is coming (paused, ended, offline).
+        let runner = FilterRunner(selection: session.selection, catalog: session.catalog, threads: filterThreads,
+                                  onChainReady: { [self] in
+                                      guard !session.player.playbackState.isPlaying else { return }
+                                      session.rerenderRequested.store(true, ordering: .releasing)
+                                      poke()
+                                  })
         let lastSource = Frame(width: info.width, height: info.height)
         let work = Frame(width: info.width, height: info.height)
         var haveSource = false

@@ -3,6 +3,12 @@
 /// When the selection changes it rebuilds, between frames, only the links whose settings changed:
 /// a link with the same settings as one of the previous chain keeps its built filter (tables,
 /// scratch buffers), wherever it moved to, so dragging a slider of link 2 does not rebuild link 1.
+///
+/// Built with `onChainReady`, a runner warms new links that build tables on their first frame
+/// (``FrameFilter/buildsTablesOnFirstFrame``) in the background (``ChainWarmer``): it keeps
+/// applying the chain it has until the new one is ready, then takes it between two frames, so a
+/// slider dragged on a distortion does not stall the stream. Without
+/// it (a snapshot, a benchmark) a new chain applies at once, tables built on the spot.
 public final class FilterRunner {
     public let selection: FilterSelection
     public let catalog: FilterCatalog
@@ -10,15 +16,22 @@ public final class FilterRunner {
     /// Per link: whether splitting its frames pays (with more than one thread).
     private var choosers: [SplitChooser] = []
     private var generation = -1
+    /// The selection generation last relinked: applied, or being warmed.
+    private var requestedGeneration = -1
     private let scheduler: BandScheduler
+    private let warmer: ChainWarmer?
     private let clock = ContinuousClock()
 
     /// `threads` > 1 lets filters split each frame over that many threads (see ``BandScheduler``),
-    /// for the links where that proves faster (``SplitChooser``).
-    public init(selection: FilterSelection, catalog: FilterCatalog = .standard, threads: Int = 1) {
+    /// for the links where that proves faster (``SplitChooser``). `onChainReady`, if given, makes
+    /// new links warm in the background; it is called (on another thread) when a warmed chain
+    /// waits to be taken by the next `apply` — a paused caller should apply again then.
+    public init(selection: FilterSelection, catalog: FilterCatalog = .standard, threads: Int = 1,
+                onChainReady: (@Sendable () -> Void)? = nil) {
         self.selection = selection
         self.catalog = catalog
         scheduler = BandScheduler(threads: threads)
+        warmer = onChainReady.map { ChainWarmer(onReady: $0) }
     }
 
     /// The chain used by the last `apply`.
@@ -29,10 +42,17 @@ public final class FilterRunner {
     public var appliedGeneration: Int { generation }
 
     public func apply(to frame: Frame) {
+        // A chain warmed since the last frame first (not one submitted now: the frame that asks
+        // for a chain goes out with the old one, whatever the warm-up takes). One overtaken by a
+        // newer selection is still newer than the chain shown: during a slider drag the picture
+        // follows the warm-ups instead of waiting for the drag to end.
+        if let ready = warmer?.takeReady(), ready.generation > generation {
+            adopt(ready.chain, links: ready.links, generation: ready.generation)
+        }
         let snapshot = selection.snapshot
-        if snapshot.generation != generation {
-            generation = snapshot.generation
-            rebuild(for: snapshot.chain)
+        if snapshot.generation != requestedGeneration {
+            requestedGeneration = snapshot.generation
+            relink(snapshot.chain, generation: snapshot.generation, frame: frame)
         }
         guard scheduler.threads > 1 else {
             for filter in filters { filter.apply(to: frame) }
@@ -45,16 +65,32 @@ public final class FilterRunner {
         }
     }
 
-    private func rebuild(for chain: FilterChain) {
+    /// Links `chain`, reusing the current filters with the same settings; adopts it at once when
+    /// no new link builds tables on its first frame, nothing was applied yet (the first chain) or
+    /// there is no warmer.
+    private func relink(_ chain: FilterChain, generation: Int, frame: Frame) {
         var reusable = Array(zip(current.links, zip(filters, choosers)))
-        let links = chain.links.map { settings in
+        var fresh: [Int] = []
+        let links = chain.links.enumerated().map { index, settings in
             if let index = reusable.firstIndex(where: { $0.0 == settings }) {
                 return reusable.remove(at: index).1
             }
+            fresh.append(index)
             return (catalog.makeFilter(settings), SplitChooser())
         }
-        filters = links.map(\.0)
-        choosers = links.map(\.1)
+        let needsWarmUp = fresh.contains { type(of: links[$0].0).buildsTablesOnFirstFrame }
+        if let warmer, needsWarmUp, self.generation >= 0 {
+            warmer.submit(ChainWarmer.Job(generation: generation, chain: chain, links: links, fresh: fresh,
+                                          width: frame.width, height: frame.height))
+        } else {
+            adopt(chain, links: links, generation: generation)
+        }
+    }
+
+    private func adopt(_ chain: FilterChain, links: [(filter: any FrameFilter, chooser: SplitChooser)], generation: Int) {
+        filters = links.map(\.filter)
+        choosers = links.map(\.chooser)
         current = chain
+        self.generation = generation
     }
 }

@@ -12,6 +12,15 @@ public protocol FrameFilter: AnyObject, SendableMetatype {
 
     /// Filters `frame` in place. Must not allocate in the steady state (same frame size).
     func apply(to frame: Frame)
+
+    /// Whether the first frame of a size builds tables that take a while (the maps of a
+    /// distortion or of cells: 10–120 ms at 1080p), so that a new instance is better readied in
+    /// the background (see ``FilterRunner``). False unless a filter says so.
+    static var buildsTablesOnFirstFrame: Bool { get }
+}
+
+extension FrameFilter {
+    public static var buildsTablesOnFirstFrame: Bool { false }
 }
 
 /// The identity filter: frames pass unchanged.

@@ -14,6 +14,8 @@ public final class KaleidoscopeFilter: BandedFilter {
             .centerX, .centerY,
         ])
 
+    public static var buildsTablesOnFirstFrame: Bool { true }
+
     public let count: Int
     public let angle: Double
     private let remapper: FrameRemapper<KaleidoscopeMap>

@@ -8,6 +8,8 @@ public final class RadialDistortionFilter<Warp: RadialWarp>: BandedFilter {
                          params: [Warp.strength, .radius(default: 300), .centerX, .centerY])
     }
 
+    public static var buildsTablesOnFirstFrame: Bool { true }
+
     public let strength: Double
     public let radius: Double
     private let isActive: Bool

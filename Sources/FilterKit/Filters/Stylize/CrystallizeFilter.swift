@@ -11,6 +11,8 @@ public final class CrystallizeFilter: PassFilter {
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)
     private let painter: CellPainter
 
+    public static var buildsTablesOnFirstFrame: Bool { true }
+
     public init(settings: FilterSettings) {
         painter = CellPainter(settings, length: "radius")
     }

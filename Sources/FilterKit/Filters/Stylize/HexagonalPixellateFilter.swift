@@ -9,6 +9,8 @@ public final class HexagonalPixellateFilter: PassFilter {
                                                           lengthName: "scale", lengthLabel: "Scale", default: 8)
     private let painter: CellPainter
 
+    public static var buildsTablesOnFirstFrame: Bool { true }
+
     public init(settings: FilterSettings) {
         painter = CellPainter(settings, length: "scale")
     }

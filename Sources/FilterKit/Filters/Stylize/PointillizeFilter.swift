@@ -12,6 +12,8 @@ public final class PointillizeFilter: PassFilter {
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)
     private let painter: CellPainter
 
+    public static var buildsTablesOnFirstFrame: Bool { true }
+
     public init(settings: FilterSettings) {
         painter = CellPainter(settings, length: "radius", background: (255, 128, 128))
     }

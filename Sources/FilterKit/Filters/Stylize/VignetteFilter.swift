@@ -16,6 +16,8 @@ public final class VignetteFilter: BandedFilter {
             ParameterDescriptor(name: "radius", label: "Radius", default: 1, min: 0, max: 2, step: 0.01),
         ])
 
+    public static var buildsTablesOnFirstFrame: Bool { true }
+
     public let intensity: Double
     public let radius: Double
 
