@@ -66,12 +66,13 @@ bench: build
 	bench/compare.sh
 
 ## bench-serve: fan-out to many viewers (bench/fanout.sh), what headless Chromium draws, the cost of recording,
-## what --filter-threads 2 gains per filter
+## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/recording.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/bands.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/slider.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters and the
 ## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`
