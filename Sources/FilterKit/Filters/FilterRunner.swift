@@ -7,8 +7,8 @@
 /// Built with `onChainReady`, a runner warms new links that build tables on their first frame
 /// (``FrameFilter/buildsTablesOnFirstFrame``) in the background (``ChainWarmer``): it keeps
 /// applying the chain it has until the new one is ready, then takes it between two frames, so a
-/// slider dragged on a distortion does not stall the stream. Without
-/// it (a snapshot, a benchmark) a new chain applies at once, tables built on the spot.
+/// slider dragged on a distortion does not stall the stream. Without it (a snapshot, a
+/// benchmark) a new chain applies at once, tables built on the spot.
 public final class FilterRunner {
     public let selection: FilterSelection
     public let catalog: FilterCatalog
