@@ -144,6 +144,16 @@ struct BlurFilterTests {
         }
     }
 
+    @Test("The largest radius on a 2160-line frame: a box of 401 rows, three Gaussian boxes")
+    func largestRadiusAt4K() throws {
+        let original = Frame.random(width: 8, height: 2160, seed: 12)
+        for filter in [try boxBlur(200, height: 2160) as any FrameFilter, try gaussianBlur(200, height: 2160)] {
+            let frame = original.clone()
+            filter.apply(to: frame)
+            #expect(variance(frame.y) < variance(original.y) / 10, "\(type(of: filter)) smooths")
+        }
+    }
+
     @Test("Radii are pixels of a 1080-line frame, scaled with the frame height")
     func radiiScale() throws {
         let box = try boxBlur(10, height: 1080), gaussian = try gaussianBlur(10, height: 1080)

@@ -95,6 +95,46 @@ import Testing
         player.pool.recycle(next)
     }
 
+    /// A file whose first read takes `delay` (a stream that takes a while to start).
+    final class SlowStart: VideoSource {
+        let inner: any VideoSource
+        let delay: TimeInterval
+        private var reads = 0
+        init(_ inner: any VideoSource, delay: TimeInterval) {
+            self.inner = inner
+            self.delay = delay
+        }
+        var info: SourceInfo { inner.info }
+        func read(into frame: Frame) throws(MediaError) -> Bool {
+            reads += 1
+            if reads == 1 { Thread.sleep(forTimeInterval: delay) }
+            return try inner.read(into: frame)
+        }
+        func read(into picture: DecodedPicture) throws(MediaError) -> Bool { try inner.read(into: picture) }
+        var onWarning: (String) -> Void {
+            get { inner.onWarning }
+            set { inner.onWarning = newValue }
+        }
+        var interruption: Interruption { inner.interruption }
+    }
+
+    @Test func pausedWhileTheFirstFrameDecodesShowsThatFrameThenPlaysOnInOrder() throws {
+        let source = SlowStart(try InputSpec.file(try Self.clip()).open(), delay: 0.4)
+        let player = Player(source: source, options: PlaybackOptions(loops: true))
+        player.start()
+        defer { player.stop() }
+        Thread.sleep(forTimeInterval: 0.1)  // the first read is under way
+        player.pause()
+        let first = try #require(player.output.take(timeout: .seconds(2)))
+        #expect(first.time == 0, "the frame decoded when the pause came is the one shown")
+        player.pool.recycle(first)
+        #expect(player.output.take(timeout: .milliseconds(300)) == nil)
+        player.play()
+        let times = Self.take(3, from: player).map(\.time)
+        #expect(times.count == 3 && times == times.sorted() && times.first.map { $0 > 0 } == true,
+                "playback goes on forwards from the shown frame: \(times)")
+    }
+
     @Test func stopsOnTheLastFrameWithoutLoop() throws {
         let player = try Self.makePlayer(speed: 8, loops: false)
         player.start()

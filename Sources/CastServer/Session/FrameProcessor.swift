@@ -56,11 +56,10 @@ final class FrameProcessor: Sendable {
 
     private func run() {
         let info = session.player.info
-        // A new chain warms in the background; once ready it shows on the next frame, or at once
-        // (a re-render) when no frame is coming (paused, ended, offline).
+        // A new chain warms in the background; once ready it shows at once (a re-render of the
+        // last frame), whether or not another frame is coming (paused, ended, a stalled stream).
         let runner = FilterRunner(selection: session.selection, catalog: session.catalog, threads: filterThreads,
                                   onChainReady: { [self] in
-                                      guard !session.player.playbackState.isPlaying else { return }
                                       session.rerenderRequested.store(true, ordering: .releasing)
                                       poke()
                                   })

@@ -87,9 +87,12 @@ public final class FilterRunner {
         }
     }
 
+    /// Takes `chain`. A link reused from the current chain keeps the chooser the runner went on
+    /// updating while `links` (a copy) was warming.
     private func adopt(_ chain: FilterChain, links: [(filter: any FrameFilter, chooser: SplitChooser)], generation: Int) {
+        let live = Dictionary(zip(filters.map(ObjectIdentifier.init), choosers), uniquingKeysWith: { first, _ in first })
         filters = links.map(\.filter)
-        choosers = links.map(\.chooser)
+        choosers = links.map { live[ObjectIdentifier($0.filter)] ?? $0.chooser }
         current = chain
         self.generation = generation
     }

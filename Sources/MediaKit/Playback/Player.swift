@@ -267,7 +267,10 @@ public final class Player: @unchecked Sendable {
                     guard try newSource.read(into: frame) else { throw .endOfStream(input: newSource.info.name) }
                 }
             case .showNextFrame:
-                guard let frame = readNext() else { continue }
+                // A frame decoded before the pause came in is the one to show.
+                let next = waitingFrame ?? readNext()
+                waitingFrame = nil
+                guard let frame = next else { continue }
                 clock.invalidate()
                 frame.isDiscontinuity = true
                 deliver(frame)

@@ -100,12 +100,14 @@ struct BoxStack: Equatable {
     /// The product of the box widths: what the horizontal sums of one row are divided by.
     let divisor: Int
 
-    /// At most three boxes of radius ≤ 120 (``GaussianBlurFilter/maximumSigma``): sums of 8-bit
-    /// samples below 255 · 241³ < 2^32, and an odd divisor.
+    /// The horizontal sums of 8-bit samples must fit in 32 bits: `255 · divisor < 2^32` — three
+    /// boxes of radius ≤ 120 (``GaussianBlurFilter/maximumSigma``), one box of any radius a frame
+    /// of up to 65,535 lines gives. The divisor is odd.
     init(_ radii: Int...) {
-        precondition(radii.count <= 3 && radii.allSatisfy { (0...120).contains($0) }, "box radii out of range")
+        precondition(radii.allSatisfy { $0 >= 0 }, "box radii are not negative")
         self.radii = radii.filter { $0 > 0 }
         divisor = self.radii.reduce(1) { $0 * (2 * $1 + 1) }
+        precondition(255 * divisor <= Int(UInt32.max), "box stack too wide for 32-bit sums")
     }
 
     /// A stack that changes nothing.
