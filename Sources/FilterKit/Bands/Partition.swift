@@ -24,7 +24,8 @@ public enum Partition {
     }
 
     private static func aligned(_ part: Int, of parts: Int, length: Int, alignment: Int) -> Range<Int> {
+        // Non-decreasing in i (the last boundary is `length`), so each range is well formed.
         func boundary(_ i: Int) -> Int { i >= parts ? length : length * i / parts / alignment * alignment }
-        return boundary(part)..<max(boundary(part), boundary(part + 1))
+        return boundary(part)..<boundary(part + 1)
     }
 }

@@ -48,7 +48,7 @@ public final class Frame: @unchecked Sendable {
         width = parent.width
         height = rows.count
         storage = nil
-        let chroma = rows.lowerBound / 2..<(rows.upperBound + 1) / 2
+        let chroma = Partition.chromaRows(under: rows)
         y = parent.y.rows(rows)
         u = parent.u.rows(chroma)
         v = parent.v.rows(chroma)

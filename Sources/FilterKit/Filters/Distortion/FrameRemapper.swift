@@ -37,7 +37,7 @@ final class FrameRemapper<Map: DistortionMap> {
     func remap(band: Range<Int>, of frame: Frame) {
         guard let luma, let chroma else { return }
         luma.remap(rows: band, of: frame.y, from: scratch.y.baseAddress!)
-        let chromaRows = (band.lowerBound &+ 1) / 2..<(band.upperBound &+ 1) / 2
+        let chromaRows = Partition.chromaRows(under: band)
         chroma.remap(rows: chromaRows, of: frame.u, from: scratch.u.baseAddress!, and: frame.v, from: scratch.v.baseAddress!)
     }
 
