@@ -201,8 +201,9 @@ public final class Player: @unchecked Sendable {
         let wallClock = ContinuousClock()
         var clock = PlaybackClock(clock: wallClock, speed: playbackState.speed)
         var waitingFrame: Frame?  // decoded but not yet due when playback paused
-        var shownTime: Double?    // the last frame delivered: the clock restarts from it
-        var needsFrame = true     // nothing delivered from this source (or since it reconnected)
+        // The last frame delivered: the clock restarts from it. Nil until the current source (or
+        // its reconnection) delivered one, which a paused player still shows.
+        var shownTime: Double?
         defer { if let waitingFrame { pool.recycle(waitingFrame) } }
         /// Reads the source's next frame; nil at its end or after a failure, both handled.
         func readNext() -> Frame? {
@@ -222,7 +223,6 @@ public final class Player: @unchecked Sendable {
                 if recover(from: error) {
                     clock.invalidate()  // a reconnected stream has a timeline of its own
                     shownTime = nil
-                    needsFrame = true
                 }
                 return nil
             }
@@ -239,14 +239,13 @@ public final class Player: @unchecked Sendable {
                 frame.isDiscontinuity = true
                 deliver(frame)
                 shownTime = frame.time
-                needsFrame = false
             } catch {
                 pool.recycle(frame)
                 fail(error)
             }
         }
         while true {
-            switch nextStep(needsFrame: needsFrame) {
+            switch nextStep(needsFrame: shownTime == nil) {
             case .stop:
                 return
             case .seek(let target):
@@ -275,7 +274,6 @@ public final class Player: @unchecked Sendable {
                 frame.isDiscontinuity = true
                 deliver(frame)
                 shownTime = frame.time
-                needsFrame = false
             case .decode(let speed, let speedChanged):
                 if speedChanged { clock = PlaybackClock(clock: wallClock, speed: speed) }
                 let frame: Frame
@@ -297,7 +295,6 @@ public final class Player: @unchecked Sendable {
                     frame.isDiscontinuity = false
                     deliver(frame)
                     shownTime = frame.time
-                    needsFrame = false
                 } else {
                     waitingFrame = frame  // interrupted by a command: decide again
                     clock.invalidate()
