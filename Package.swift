@@ -46,19 +46,24 @@ let package = Package(
         // Lock-free counters, gauges and histograms, and the registry that renders them for /metrics.
         .target(name: "Telemetry"),
 
+        // The one logger: every line on standard error (and the ready line on standard output),
+        // text or JSON, from any thread; FFmpeg's and libwebsockets' lines are routed through it.
+        .target(name: "Logging"),
+
         // Sources, decoding, pacing, JPEG encoding and the frame pipeline.
-        .target(name: "MediaKit", dependencies: ["FilterKit", "Telemetry", "CFFmpeg", "CTurboJPEG", "CV4L2"]),
+        .target(name: "MediaKit", dependencies: ["FilterKit", "Telemetry", "Logging", "CFFmpeg", "CTurboJPEG", "CV4L2"]),
 
         // Protocol v1: message types, parsing, validation, frame header. Pure Swift, no sockets.
         .target(name: "CastProtocol", dependencies: ["FilterKit"]),
 
         // The server: session, broadcaster, libwebsockets transport, HTTP endpoints.
-        .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "Telemetry", "CWebSockets"]),
+        .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "Telemetry", "Logging", "CWebSockets"]),
 
-        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastServer"]),
+        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastServer", "Logging"]),
 
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
+        .testTarget(name: "LoggingTests", dependencies: ["Logging"]),
         .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG"]),
         .testTarget(name: "ShimTests", dependencies: ["CFFmpeg", "CTurboJPEG", "CWebSockets"]),
         .testTarget(name: "CastProtocolTests", dependencies: ["CastProtocol", "FilterKit"]),

@@ -2,6 +2,7 @@ import CastProtocol
 import CWebSockets
 import FilterKit
 import Foundation
+import Logging
 import Telemetry
 
 /// HTTP on the same port as `/ws`: the page, the JSON API, snapshots, MJPEG and health.

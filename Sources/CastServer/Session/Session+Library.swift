@@ -1,5 +1,6 @@
 import CastProtocol
 import Foundation
+import Logging
 import MediaKit
 
 /// `record`, `open` and `delete`: the recorder and the library.

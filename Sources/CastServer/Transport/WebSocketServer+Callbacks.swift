@@ -1,6 +1,7 @@
 import CastProtocol
 import CWebSockets
 import Foundation
+import Logging
 import MediaKit
 
 extension WebSocketServer {

@@ -2,6 +2,7 @@ import CastProtocol
 import CWebSockets
 import FilterKit
 import Foundation
+import Logging
 import MediaKit
 import Synchronization
 import Telemetry

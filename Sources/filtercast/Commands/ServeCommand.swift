@@ -1,6 +1,7 @@
 import CastServer
 import FilterKit
 import Foundation
+import Logging
 import MediaKit
 
 /// `filtercast serve`: the live preview server (also what `filtercast` alone runs).

@@ -1,4 +1,4 @@
-@testable import CastServer
+@testable import Logging
 import Foundation
 import Testing
 
