@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     public var cameraFormat: String?
     /// A live source that gives no frame for this long is offline (and reconnected).
     public var stallTimeout: Duration = .seconds(5)
+    /// Opening the input gives up after this (at start: exit; a live source's reconnection: retry).
+    public var openTimeout: Duration = .seconds(10)
     /// The media server to push the filtered stream to (`--publish`); nil: none.
     public var publish: PublishTarget?
 

@@ -57,6 +57,7 @@ public final class WebSocketServer: @unchecked Sendable {
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
         options.stallTimeout = configuration.stallTimeout
+        options.openTimeout = configuration.openTimeout
         options.cameraFormat = configuration.cameraFormat
         options.cameraRate = configuration.maxFPS
         let source = try configuration.input.open(options)
@@ -93,7 +94,8 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Binds, then starts the network, processing and decode threads.
     public func start() throws {
-        lws_set_log_level(Int32(LLL_ERR), nil)
+        WebSocketsLog.install()
+        try ListenAddress.checkBindable(host: configuration.host, port: configuration.port)
         var info = lws_context_creation_info()
         info.port = Int32(configuration.port)
         info.iface = UnsafePointer(retain(configuration.host))
@@ -112,7 +114,12 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         self.context = context
         let vhost = lws_get_vhost_by_name(context, "default")
-        listeningPort.store(Int(lws_get_vhost_listen_port(vhost)), ordering: .releasing)
+        let listening = Int(lws_get_vhost_listen_port(vhost))
+        guard listening > 0 else {
+            stop()
+            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port)")
+        }
+        listeningPort.store(listening, ordering: .releasing)
 
         session.publisher?.start()
         processor.start()

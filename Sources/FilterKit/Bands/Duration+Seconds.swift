@@ -5,3 +5,8 @@ extension Duration {
         return Double(whole) + Double(fraction) * 1e-18
     }
 }
+
+extension Duration {
+    /// Seconds for messages: `10`, `2.5` (whole seconds without a fraction).
+    public var secondsText: String { seconds.plainText }
+}

@@ -19,7 +19,7 @@ public indirect enum FilterError: Error, Equatable, CustomStringConvertible {
                 ? "filter '\(filter)' has no parameters, got '\(parameter)'"
                 : "filter '\(filter)' has no parameter '\(parameter)' (known: \(known.joined(separator: ", ")))"
         case .invalidValue(let filter, let parameter, let value, let min, let max):
-            "\(filter).\(parameter) must be a number in \(format(min))…\(format(max)), got \(format(value))"
+            "\(filter).\(parameter) must be a number in \(min.plainText)…\(max.plainText), got \(value.plainText)"
         case .chainTooLong(let count, let maximum):
             "a filter chain has at most \(maximum) filters, got \(count)"
         case .noneInChain(let index, let count):
@@ -28,8 +28,4 @@ public indirect enum FilterError: Error, Equatable, CustomStringConvertible {
             "chain link \(index): \(error)"
         }
     }
-}
-
-private func format(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
 }

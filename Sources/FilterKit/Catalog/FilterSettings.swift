@@ -35,6 +35,6 @@ public struct FilterSettings: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        values.isEmpty ? name : "\(name)(" + values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+        values.isEmpty ? name : "\(name)(" + values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.plainText)" }.joined(separator: ", ") + ")"
     }
 }

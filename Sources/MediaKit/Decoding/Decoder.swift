@@ -44,44 +44,31 @@ final class Decoder {
     let duration: Double?
 
     /// Opens `url` (with `inputFormat` such as "lavfi" or "v4l2" when not probed), finds the
-    /// best video stream and opens its decoder with `threads` threads (0 = automatic).
+    /// best video stream and opens its decoder with `threads` threads (0 = automatic). Opening —
+    /// connecting, reading the header, probing the streams — gives up after `openTimeout` (an
+    /// input that accepts a connection and then says nothing, a UDP port nobody sends to).
     init(url: String, inputFormat: String? = nil, options: [String: String] = [:],
          threads: Int = 1, outputSize: (width: Int, height: Int)? = nil,
-         interruption: Interruption = Interruption()) throws(MediaError) {
+         interruption: Interruption = Interruption(), openTimeout: Duration = .seconds(10)) throws(MediaError) {
         input = url
         self.interruption = interruption
         interruption.reset()  // a reopened source shares it with the read that failed
         avdevice_register_all()
-        av_log_set_level(AV_LOG_FATAL)
+        FFmpegLog.install()
 
-        var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
-        format?.pointee.interrupt_callback = interruption.callback
-        var dictionary: OpaquePointer? = nil
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        if url.contains("://") {
-            // Network reads give up after 10 s without data instead of waiting for ever.
-            av_dict_set(&dictionary, "rw_timeout", "10000000", AV_DICT_DONT_OVERWRITE)
-        }
-        defer { av_dict_free(&dictionary) }
         var demuxer: UnsafePointer<AVInputFormat>? = nil
         if let inputFormat {
             demuxer = av_find_input_format(inputFormat)
             guard demuxer != nil else {
-                avformat_free_context(format)
                 throw .openFailed(input: url, reason: "this FFmpeg build has no '\(inputFormat)' input")
             }
         }
-        var result = avformat_open_input(&format, url, demuxer, &dictionary)
-        guard result >= 0, let format else {
-            throw .openFailed(input: url, reason: Decoder.openFailureReason(result))
+        interruption.arm(for: openTimeout)
+        defer { interruption.disarm() }
+        let format = try FFmpegLog.whileOpening { () throws(MediaError) in
+            try Decoder.openInput(url, demuxer: demuxer, options: options, interruption: interruption, timeout: openTimeout)
         }
         formatContext = format
-
-        result = avformat_find_stream_info(format, nil)
-        if result < 0 {
-            Decoder.release(format: &formatContext, codec: &codecContext)
-            throw .openFailed(input: url, reason: averrorDescription(result))
-        }
         var codec: UnsafePointer<AVCodec>? = nil
         let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0)
         guard index >= 0, let videoStream = format.pointee.streams[Int(index)] else {
@@ -103,7 +90,7 @@ final class Decoder {
         avcodec_parameters_to_context(context, parameters)
         context.pointee.thread_count = Int32(threads)
         context.pointee.pkt_timebase = videoStream.pointee.time_base
-        result = avcodec_open2(context, codec, nil)
+        let result = avcodec_open2(context, codec, nil)
         guard result >= 0, parameters.pointee.width > 0, parameters.pointee.height > 0 else {
             Decoder.release(format: &formatContext, codec: &codecContext)
             throw .openFailed(input: url, reason: result < 0 ? averrorDescription(result) : "video stream has no picture size")
@@ -293,6 +280,38 @@ final class Decoder {
 
     /// Seconds rounded to milliseconds, for messages.
     private func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+
+    /// `avformat_open_input` and `avformat_find_stream_info` under `interruption` (armed by the
+    /// caller); an interrupted or timed-out open says so instead of FFmpeg's "Immediate exit requested".
+    private static func openInput(_ url: String, demuxer: UnsafePointer<AVInputFormat>?, options: [String: String],
+                                  interruption: Interruption, timeout: Duration) throws(MediaError)
+        -> UnsafeMutablePointer<AVFormatContext> {
+        var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        format?.pointee.interrupt_callback = interruption.callback
+        var dictionary: OpaquePointer? = nil
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        if url.contains("://") {
+            // Network reads give up after 10 s without data instead of waiting for ever.
+            av_dict_set(&dictionary, "rw_timeout", "10000000", AV_DICT_DONT_OVERWRITE)
+        }
+        defer { av_dict_free(&dictionary) }
+        func failure(_ code: Int32) -> MediaError {
+            if interruption.isRequested { return .openFailed(input: url, reason: "interrupted") }
+            if interruption.hasTimedOut {
+                return .openFailed(input: url, reason: "no answer within \(timeout.secondsText) s (the open timeout)")
+            }
+            return .openFailed(input: url, reason: openFailureReason(code))
+        }
+        var result = avformat_open_input(&format, url, demuxer, &dictionary)
+        guard result >= 0, let opened = format else { throw failure(result) }
+        result = avformat_find_stream_info(opened, nil)
+        guard result >= 0 else {
+            format = opened
+            avformat_close_input(&format)
+            throw failure(result)
+        }
+        return opened
+    }
 
     private static func openFailureReason(_ code: Int32) -> String {
         if code == CFFmpeg_AVERROR_INVALIDDATA() {

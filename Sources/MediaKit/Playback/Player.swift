@@ -1,5 +1,6 @@
 import FilterKit
 import Foundation
+import Logging
 import Telemetry
 
 /// Plays a source in real time on its own decode thread: paces frames by their timestamps,
@@ -47,6 +48,8 @@ public final class Player: @unchecked Sendable {
     nonisolated(unsafe) private var reopen: SourceOpener?
     /// Decode thread only: the reconnection delays, reset by every frame delivered.
     nonisolated(unsafe) private var retry = RetryPolicy()
+    /// Decode thread only: when a live source went offline, until its next frame (to log its return).
+    nonisolated(unsafe) private var offlineSince: ContinuousClock.Instant?
     private let loops: Bool
 
     /// Opens nothing: `source` was opened by the caller (errors surface there). Call `start()`.
@@ -261,6 +264,7 @@ public final class Player: @unchecked Sendable {
                 source = newSource
                 reopen = newReopen
                 retry.reset()
+                offlineSince = nil
                 shownTime = nil
                 deliverJump { (frame) throws(MediaError) in
                     guard try newSource.read(into: frame) else { throw .endOfStream(input: newSource.info.name) }
@@ -319,6 +323,10 @@ public final class Player: @unchecked Sendable {
 
     private func deliver(_ frame: Frame) {
         retry.reset()
+        if let since = offlineSince {
+            offlineSince = nil
+            Log.info("\(info.name) is back online", ["offlineSeconds": .double((since.duration(to: .now).seconds * 10).rounded() / 10)])
+        }
         update {
             $0.position = frame.time
             $0.error = nil
@@ -358,6 +366,7 @@ public final class Player: @unchecked Sendable {
         var reason = error.description
         let warn = source?.onWarning ?? { _ in }
         source = nil
+        offlineSince = offlineSince ?? .now
         while true {
             let delay = retry.nextDelay()
             let retryAt = clock.now + delay

@@ -38,9 +38,7 @@ public final class LiveSource: VideoSource {
             return true
         } catch {
             if interruption.hasTimedOut && !interruption.isRequested {
-                let seconds = stallTimeout.seconds
-                let shown = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
-                throw .readFailed(input: info.name, reason: "no frame for \(shown) s")
+                throw .readFailed(input: info.name, reason: "no frame for \(stallTimeout.secondsText) s")
             }
             throw error
         }

@@ -82,6 +82,8 @@ public struct SourceOptions: Sendable {
     /// A live source that gives no frame for this long has failed (a network stream that went
     /// quiet, a camera that hangs).
     public var stallTimeout: Duration = .seconds(5)
+    /// Opening the input (connecting, reading its header, probing its streams) gives up after this.
+    public var openTimeout: Duration = .seconds(10)
     /// Breaks the source's blocking reads; shared by every reopening of the same input.
     public var interruption = Interruption()
 
@@ -97,13 +99,14 @@ extension InputSpec {
         switch self {
         case .file(let path):
             let decoder = try Decoder(url: path, threads: options.decoderThreads, outputSize: options.outputSize,
-                                      interruption: options.interruption)
+                                      interruption: options.interruption, openTimeout: options.openTimeout)
             return decoder.canSeek ? FileSource(decoder: decoder)
                 : LiveSource(decoder: decoder, name: path, stallTimeout: options.stallTimeout)
         case .testPattern(let width, let height, let rate):
             let graph = "testsrc2=size=\(width)x\(height):rate=\(rate)"
             let decoder = try Decoder(url: graph, inputFormat: "lavfi", threads: options.decoderThreads,
-                                      outputSize: options.outputSize, interruption: options.interruption)
+                                      outputSize: options.outputSize, interruption: options.interruption,
+                                      openTimeout: options.openTimeout)
             return LiveSource(decoder: decoder, name: description, stallTimeout: options.stallTimeout)
         case .camera(let device):
             // Our own probe first: its messages say what is wrong (FFmpeg's say "Inappropriate ioctl").
@@ -114,7 +117,7 @@ extension InputSpec {
             if let size = options.outputSize { deviceOptions["video_size"] = "\(size.width)x\(size.height)" }
             let decoder = try Decoder(url: device, inputFormat: "v4l2", options: deviceOptions,
                                       threads: options.decoderThreads, outputSize: options.outputSize,
-                                      interruption: options.interruption)
+                                      interruption: options.interruption, openTimeout: options.openTimeout)
             return LiveSource(decoder: decoder, name: description, stallTimeout: options.stallTimeout)
         case .firstCamera:
             guard let first = CaptureDevice.list().first else {

@@ -69,6 +69,9 @@ struct ParsedOptions {
     private(set) var entries: [(name: String, value: String)] = []
     /// The options whose values came from their environment variable.
     private var fromEnvironment: Set<String> = []
+    /// One warning for each `FILTERCAST_*` variable that names no option (a typo such as
+    /// `FILTERCAST_PORTT`), with the nearest known name when one is close.
+    private(set) var unknownVariables: [String] = []
 
     /// Parses `arguments` (after the subcommand) against `command`. Accepts `--name value` and
     /// `--name=value`; rejects unknown options, missing values and repeats of single options.
@@ -126,6 +129,12 @@ struct ParsedOptions {
     }
 
     private mutating func addEnvironment(_ environment: [String: String]) throws {
+        let known = command.options.compactMap(\.environmentName)
+        unknownVariables = environment.keys.filter { $0.hasPrefix("FILTERCAST_") && !known.contains($0) }.sorted().map { name in
+            let nearest = known.min { name.editDistance(to: $0) < name.editDistance(to: $1) }
+            let hint = nearest.flatMap { name.editDistance(to: $0) <= 3 ? " (did you mean \($0)?)" : nil } ?? ""
+            return "unknown environment variable \(name) is ignored\(hint)"
+        }
         for option in command.options where !has(option.name) {
             guard let variable = option.environmentName, let text = environment[variable], !text.isEmpty else { continue }
             let values: [String]

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MediaKit
 
 /// The `filtercast` entry point: picks the subcommand, runs it, maps errors to exit codes
@@ -36,7 +37,10 @@ enum FilterCastCommand {
             return 2
         }
         do {
-            try command.run(try ParsedOptions(rest, for: command.spec))
+            let options = try ParsedOptions(rest, for: command.spec)
+            configureLog(options)
+            for variable in options.unknownVariables { Log.warning(variable) }
+            try command.run(options)
             return 0
         } catch is HelpRequested {
             print(command.spec.help)
@@ -48,6 +52,15 @@ enum FilterCastCommand {
             printError("\(command.spec.name): \(error)")
             return 1
         }
+    }
+
+    /// `--log-level` and `--log-format`, for the commands that have them, before anything is
+    /// logged: from the first line to the last, stderr is in the chosen format. A bad value is
+    /// reported by the command itself (it parses them again).
+    private static func configureLog(_ options: ParsedOptions) {
+        let level: LogLevel? = try? options.choice("--log-level")
+        let format: LogFormat? = try? options.choice("--log-format")
+        Log.configure(level: level ?? .info, format: format ?? .text)
     }
 }
 
@@ -61,10 +74,7 @@ func parseInput(_ options: ParsedOptions) throws -> InputSpec {
     }
 }
 
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data("filtercast: \(message)\n".utf8))
-}
+/// A fatal error: one line through the logger (in the chosen format).
+func printError(_ message: String) { Log.error(message) }
 
-func printWarning(_ message: String) {
-    FileHandle.standardError.write(Data("filtercast: warning: \(message)\n".utf8))
-}
+func printWarning(_ message: String) { Log.warning(message) }

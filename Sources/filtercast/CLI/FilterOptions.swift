@@ -1,13 +1,16 @@
 import FilterKit
+import Foundation
 
 /// The options that choose a filter chain, shared by the subcommands that apply one: each
 /// `--filter` adds a link, and the `--param`s after it set that link's parameters.
+///
+/// Angles are given in degrees, as the page shows them (the protocol and `--json` carry radians).
 enum FilterOptions {
     static let specs = [
         OptionSpec(name: "--filter", valueName: "NAME",
                    help: "Filter to apply (see 'filtercast filters'); repeat to chain up to \(FilterChain.maximumLength), applied in order. Default none.",
                    repeatable: true),
-        OptionSpec(name: "--param", valueName: "K=V", help: "Set a parameter of the --filter before it; repeatable.",
+        OptionSpec(name: "--param", valueName: "K=V", help: "Set a parameter of the --filter before it (angles in degrees); repeatable.",
                    repeatable: true, qualifies: "--filter"),
     ]
 
@@ -15,7 +18,8 @@ enum FilterOptions {
     static func chain(from options: ParsedOptions) throws -> FilterChain {
         let parameterSource = options.source("--param")
         let requests = try options.groups("--filter").map { group in
-            (name: group.value, parameters: try parameters(group.qualifiers.map(\.value), source: parameterSource))
+            (name: group.value, parameters: try parameters(group.qualifiers.map(\.value), of: group.value,
+                                                           source: parameterSource))
         }
         do {
             // One filter keeps the plain messages; in a chain they name the link.
@@ -26,12 +30,29 @@ enum FilterOptions {
         } catch {
             // Name the variables when the filters or their parameters came from the environment.
             let variables = specs.map { options.source($0.name) }.filter { !$0.hasPrefix("-") }
-            throw UsageError(description: variables.map { $0 + ": " }.joined() + error.description)
+            throw UsageError(description: variables.map { $0 + ": " }.joined() + described(error, in: requests.map(\.name)))
         }
     }
 
-    /// `name=value` texts as numbers by name; errors name the option as `source`.
-    private static func parameters(_ texts: [String], source: String) throws -> [String: Double] {
+    /// A value as the command line takes it: angles in degrees (`90°`), other numbers plainly.
+    static func shown(_ value: Double, of parameter: ParameterDescriptor) -> String {
+        guard parameter.type == .angle else { return value.plainText }
+        return "\(((value * 180 / .pi * 1000).rounded() / 1000).plainText)°"
+    }
+
+    /// A chain error as a command-line user counts: the first `--filter` is filter 1 (the
+    /// protocol's link indexes count from 0).
+    private static func described(_ error: any Error, in names: [String]) -> String {
+        guard let error = error as? FilterError, case .inChain(let index, let reason) = error, names.indices.contains(index) else {
+            return "\(error)"
+        }
+        return "--filter \(index + 1) of \(names.count) (\(names[index])): \(reason)"
+    }
+
+    /// `name=value` texts as numbers by name, angles of `filter` converted from degrees; errors
+    /// name the option as `source`.
+    private static func parameters(_ texts: [String], of filter: String, source: String) throws -> [String: Double] {
+        let descriptor = FilterCatalog.standard.descriptor(named: filter)
         var parameters: [String: Double] = [:]
         for text in texts {
             let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -41,8 +62,25 @@ enum FilterOptions {
             guard let value = Double(parts[1]) else {
                 throw UsageError(description: "\(source) \(parts[0]) must be a number, got '\(parts[1])'")
             }
-            parameters[String(parts[0])] = value
+            let name = String(parts[0])
+            guard let parameter = descriptor?.params.first(where: { $0.name == name }), parameter.type == .angle else {
+                parameters[name] = value
+                continue
+            }
+            parameters[name] = try radians(fromDegrees: value, of: parameter, filter: filter)
         }
         return parameters
+    }
+
+    /// Checks an angle against the parameter's range in degrees (so that the message speaks the
+    /// user's unit), then converts it.
+    private static func radians(fromDegrees degrees: Double, of parameter: ParameterDescriptor, filter: String) throws -> Double {
+        let radians = degrees * .pi / 180
+        // A hair of tolerance: ±180° must pass a range of ±π.
+        guard radians >= parameter.min - 1e-9, radians <= parameter.max + 1e-9 else {
+            throw UsageError(description: "\(filter).\(parameter.name) must be an angle in "
+                + "\(shown(parameter.min, of: parameter))…\(shown(parameter.max, of: parameter)), got \(degrees.plainText)°")
+        }
+        return min(max(radians, parameter.min), parameter.max)
     }
 }

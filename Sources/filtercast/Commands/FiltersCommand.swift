@@ -5,7 +5,7 @@ import Foundation
 enum FiltersCommand: Subcommand {
     static let spec = CommandSpec(
         name: "filters",
-        summary: "List the filters and their parameters (names, ranges, defaults).",
+        summary: "List the filters and their parameters (names, ranges, defaults; angles in degrees, as --param takes them).",
         usage: "filtercast filters [--json]",
         options: [OptionSpec(name: "--json", valueName: nil,
                              help: "Print {\"filters\":[…]}, the objects the server's hello and /api/filters carry.")])
@@ -25,15 +25,12 @@ enum FiltersCommand: Subcommand {
         for filter in descriptors {
             print("\(filter.name) — \(filter.label) (\(filter.category.rawValue))")
             for parameter in filter.params {
+                let value = { (value: Double) in FilterOptions.shown(value, of: parameter) }
                 var line = "    \(parameter.name): \(parameter.label), \(parameter.type.rawValue) "
-                line += "\(number(parameter.min))…\(number(parameter.max)), default \(number(parameter.default))"
-                if let identity = parameter.identity { line += ", no effect at \(number(identity))" }
+                line += "\(value(parameter.min))…\(value(parameter.max)), default \(value(parameter.default))"
+                if let identity = parameter.identity { line += ", no effect at \(value(identity))" }
                 print(line)
             }
         }
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -11,7 +11,7 @@ enum ServeCommand: Subcommand {
         summary: "Serve the live, filtered preview to browsers over WebSocket (the default subcommand).",
         usage: "filtercast serve [--input SRC] [--host H] [--port P] [--filter NAME [--param K=V …] …] [OPTIONS]",
         options: [inputOption,
-                  OptionSpec(name: "--host", valueName: "ADDR", help: "Address to listen on (default 127.0.0.1; 0.0.0.0 for all)."),
+                  OptionSpec(name: "--host", valueName: "ADDR", help: "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for all)."),
                   OptionSpec(name: "--port", valueName: "P", help: "Port (default 8080; 0 picks a free one)."),
                   OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
                   OptionSpec(name: "--max-fps", valueName: "N", help: "Encode at most N frames a second (default: the source's rate); a camera is asked for N."),
@@ -22,6 +22,8 @@ enum ServeCommand: Subcommand {
                              help: "Pixel format to ask a camera for: mjpeg, yuyv422, h264, … (see 'filtercast devices')."),
                   OptionSpec(name: "--stall-timeout", valueName: "S",
                              help: "A live source that gives no frame for S seconds is offline and reconnected (default 5)."),
+                  OptionSpec(name: "--open-timeout", valueName: "S",
+                             help: "Give up opening an input (connecting, reading its header) after S seconds (default 10)."),
                   ] + FilterOptions.specs + [
                   OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: the web/ folder of this checkout)."),
                   OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T or an auth message)."),
@@ -30,7 +32,7 @@ enum ServeCommand: Subcommand {
                              repeatable: true),
                   OptionSpec(name: "--filter-threads", valueName: "N", help: "Threads a filter may split a frame over, in bands of rows or columns (default 1)."),
                   OptionSpec(name: "--max-clients", valueName: "N", help: "Most simultaneous viewers and streams (default 200)."),
-                  OptionSpec(name: "--log-level", valueName: "LEVEL", help: "error, warn, info (default) or debug."),
+                  OptionSpec(name: "--log-level", valueName: "LEVEL", help: "error, warn, info (default) or debug (adds FFmpeg's warnings)."),
                   OptionSpec(name: "--log-format", valueName: "FORMAT", help: "text (default) or json: one object per line."),
                   OptionSpec(name: "--record", valueName: nil, help: "Start recording the filtered frames at once."),
                   OptionSpec(name: "--recordings", valueName: "DIR", help: "Folder of the recordings (default ./recordings)."),
@@ -45,11 +47,31 @@ enum ServeCommand: Subcommand {
         readsEnvironment: true)
 
     static func run(_ options: ParsedOptions) throws {
-        let webFolder = options.string("--web")
+        // Before any other thread exists: every thread inherits the blocked stop signals.
+        let stopSignals = StopSignals()
+        Log.ignoreBrokenPipes()
+        let configuration = try configuration(from: options)
+        warnAboutExposure(configuration)
+
+        let server = try WebSocketServer(configuration: configuration)
+        try server.start()
+        stopSignals.serving()
+        let info = server.session.player.info
+        let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
+        let url = "http://\(shownHost):\(server.port)/"
+        Log.announce("serving \(info.name) (\(info.width)x\(info.height)) at \(url)",
+                     ["url": .string(url), "source": .string(info.name), "width": .int(info.width), "height": .int(info.height)])
+
+        let reason = stopSignals.wait()
+        Log.info("\(reason), shutting down")
+        server.stop()
+    }
+
+    /// Everything the options and `FILTERCAST_*` variables say, validated.
+    static func configuration(from options: ParsedOptions) throws -> ServerConfiguration {
         var configuration = ServerConfiguration(webRoot: "")
-        Log.configure(level: try options.choice("--log-level") ?? .info, format: try options.choice("--log-format") ?? .text)
         configuration.input = try parseInput(options)
-        configuration.host = options.string("--host") ?? "127.0.0.1"
+        configuration.host = try parseHost(options)
         configuration.port = try options.int("--port", in: 0...65535) ?? 8080
         configuration.quality = try options.int("--quality", in: 1...100) ?? 80
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
@@ -57,7 +79,8 @@ enum ServeCommand: Subcommand {
         configuration.filter = try FilterOptions.chain(from: options)
         configuration.token = options.string("--token")
         configuration.publicView = options.has("--public-view")
-        configuration.allowedOrigins = options.entries.filter { $0.name == "--allow-origin" }.map(\.value)
+        configuration.allowedOrigins = try options.entries.filter { $0.name == "--allow-origin" }
+            .map { try parseOrigin($0.value, source: options.source("--allow-origin")) }
         configuration.maxClients = try options.int("--max-clients", in: 1...10_000) ?? 200
         configuration.filterThreads = try options.int("--filter-threads", in: 1...64) ?? 1
         configuration.playback.speed = try options.double("--speed", in: PlaybackOptions.speedRange) ?? 1
@@ -76,30 +99,41 @@ enum ServeCommand: Subcommand {
                 throw UsageError(description: "\(options.source("--publish")) \(error)")
             }
         }
-        if let stall = try options.double("--stall-timeout", in: 0.5...600) {
-            configuration.stallTimeout = .milliseconds(Int64((stall * 1000).rounded()))
-        }
+        if let stall = try options.double("--stall-timeout", in: 0.5...600) { configuration.stallTimeout = .seconds(stall) }
+        if let open = try options.double("--open-timeout", in: 0.5...600) { configuration.openTimeout = .seconds(open) }
         if configuration.token?.isEmpty == true { throw UsageError(description: "\(options.source("--token")) must not be empty") }
-        configuration.webRoot = try webRoot(webFolder)
+        if configuration.publicView && configuration.token == nil {
+            throw UsageError(description: "\(options.source("--public-view")) needs --token: without a token everyone may watch and control already")
+        }
+        configuration.webRoot = try webRoot(options.string("--web"))
+        return configuration
+    }
 
-        // Block the stop signals in every thread; this one waits for them below.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
+    /// A server that others can reach and that needs no token lets all of them control it.
+    private static func warnAboutExposure(_ configuration: ServerConfiguration) {
+        guard configuration.token == nil, !ListenAddress.isLoopback(configuration.host) else { return }
+        Log.warning("listening on \(configuration.host) without --token: anyone who can reach this address may watch and control the stream")
+    }
 
-        let server = try WebSocketServer(configuration: configuration)
-        try server.start()
-        let info = server.session.player.info
-        let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
-        print("filtercast: serving \(info.name) (\(info.width)x\(info.height)) at http://\(shownHost):\(server.port)/")
-        fflush(nil)
+    /// `--host`: an IPv4 address (or `localhost`).
+    private static func parseHost(_ options: ParsedOptions) throws -> String {
+        guard let text = options.string("--host") else { return "127.0.0.1" }
+        guard let host = ListenAddress.parse(text) else {
+            throw UsageError(description: "\(options.source("--host")) must be an IPv4 address such as 127.0.0.1 or 0.0.0.0 (all), got '\(text)'")
+        }
+        return host
+    }
 
-        var received: Int32 = 0
-        sigwait(&signals, &received)
-        print("filtercast: \(received == SIGINT ? "interrupted" : "terminated"), shutting down")
-        server.stop()
+    /// `--allow-origin`: `scheme://host[:port]`, as browsers send it in `Origin` (no path, no slash).
+    static func parseOrigin(_ text: String, source: String) throws -> String {
+        let problem = "\(source) must be an origin such as https://example.com or http://10.0.0.5:8080 (scheme://host[:port], no path), got '\(text)'"
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty,
+              components.path.isEmpty, components.query == nil, components.fragment == nil,
+              components.user == nil, components.password == nil else {
+            throw UsageError(description: problem)
+        }
+        return text
     }
 
     /// `1500`, `200k`, `50M`, `2G` (powers of 1000) → bytes, at least 1.

@@ -1,0 +1,93 @@
+import CFFmpeg
+import Foundation
+import Logging
+import Synchronization
+
+/// FFmpeg's own messages, through the one logger: its errors at `warn` (a damaged file's decode
+/// errors are visible by default), its warnings at `debug`, the rest not at all.
+///
+/// Two rules keep it to useful lines. While a thread opens an input (``whileOpening(_:)``) its
+/// FFmpeg errors go to `debug`: the open's failure is reported once, by the caller, in a line that
+/// names the input. And at most `linesPerSecond` lines are written a second; the rest are counted
+/// and the count is said with the next line written.
+public enum FFmpegLog {
+    static let linesPerSecond = 10
+
+    private static let installed: Void = {
+        av_log_set_level(AV_LOG_WARNING)
+        av_log_set_callback(ffmpegLogCallback)
+    }()
+
+    /// Routes FFmpeg's log through ``Log`` (idempotent; every opening of FFmpeg calls it).
+    public static func install() { _ = installed }
+
+    /// Runs `body` with this thread's FFmpeg errors lowered to `debug`.
+    static func whileOpening<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_setspecific(openingKey, UnsafeRawPointer(bitPattern: 1))
+        defer { pthread_setspecific(openingKey, nil) }
+        return try body()
+    }
+
+    /// Set on a thread while it opens an input.
+    private static let openingKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The level an FFmpeg message is logged at, or nil for none.
+    static func level(ffmpeg level: Int32, opening: Bool) -> LogLevel? {
+        if level <= AV_LOG_ERROR { return opening ? .debug : .warn }
+        if level <= AV_LOG_WARNING { return .debug }
+        return nil
+    }
+
+    fileprivate static func emit(_ ffmpegLevel: Int32, _ line: String) {
+        guard let level = level(ffmpeg: ffmpegLevel, opening: pthread_getspecific(openingKey) != nil),
+              Log.enabled(level) else { return }
+        let message = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !message.isEmpty, let suppressed = limiter.withLock({ $0.admit(at: .now) }) else { return }
+        if suppressed > 0 {
+            Log.write(level, "ffmpeg: \(message)", ["suppressed": .int(suppressed)])
+        } else {
+            Log.write(level, "ffmpeg: \(message)")
+        }
+    }
+
+    private static let limiter = Mutex(LineLimiter(perSecond: linesPerSecond))
+}
+
+/// At most `perSecond` lines in each one-second window; counts the rest.
+struct LineLimiter {
+    let perSecond: Int
+    private var windowStart: ContinuousClock.Instant?
+    private var written = 0
+    private var dropped = 0
+
+    init(perSecond: Int) { self.perSecond = perSecond }
+
+    /// nil: drop this line; otherwise write it, saying how many were dropped since the last one.
+    mutating func admit(at now: ContinuousClock.Instant) -> Int? {
+        if let start = windowStart, start.duration(to: now) < .seconds(1) {
+            guard written < perSecond else {
+                dropped += 1
+                return nil
+            }
+        } else {
+            windowStart = now
+            written = 0
+        }
+        written += 1
+        defer { dropped = 0 }
+        return dropped
+    }
+}
+
+private func ffmpegLogCallback(_ context: UnsafeMutableRawPointer?, _ level: Int32, _ format: UnsafePointer<CChar>?,
+                               _ arguments: CVaListPointer?) {
+    guard let format, let arguments, level <= AV_LOG_WARNING else { return }
+    var buffer = [CChar](repeating: 0, count: 1024)
+    var printPrefix: Int32 = 1
+    av_log_format_line2(context, level, format, arguments, &buffer, Int32(buffer.count), &printPrefix)
+    FFmpegLog.emit(level, String(cString: buffer))
+}
