@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 # The debug build of this checkout (what `make test` builds); FILTERCAST_BIN overrides it.
 DEFAULT_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "debug", "filtercast")
 
-READY_LINE = re.compile(r"filtercast: serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
+# The ready line on stdout: `filtercast: serving …` in text, an object whose message is `serving …` in JSON.
+READY_LINE = re.compile(r"(?:^filtercast: |\"message\":\")serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
                         r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
 
 
@@ -43,8 +44,7 @@ def binary_path() -> str:
 def child_environment(extra: dict | None = None) -> dict:
     """The test's environment without proxies and without FILTERCAST_* options of its own (so a
     developer's settings cannot change a test), plus `extra`."""
-    env = {name: value for name, value in os.environ.items()
-           if not name.startswith("FILTERCAST_") or name == "FILTERCAST_BIN"}
+    env = {name: value for name, value in os.environ.items() if not name.startswith("FILTERCAST_")}
     # Nothing here must go through a proxy.
     env["NO_PROXY"] = env["no_proxy"] = "*"
     for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):

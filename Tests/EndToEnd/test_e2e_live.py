@@ -98,6 +98,9 @@ def test_a_udp_stream_that_stops_shows_the_placeholder_and_recovers(start_server
             assert not any(is_placeholder(frame) for frame in resumed[5:])
 
     run(scenario(), timeout=90)
+    # Going offline and coming back are both in the log.
+    log = server.stderr_text(last=1_000_000)
+    assert f"{feed.url} is offline" in log and f"{feed.url} is back online" in log, log
 
 
 def test_a_tcp_stream_that_ends_counts_down_to_each_attempt_and_recovers(start_server, tcp_feed):

@@ -23,11 +23,15 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
     }()
 
-    /// Runs `filtercast arguments…`; kills it after `timeout` seconds (a hang is a failure too).
-    static func run(_ arguments: [String], timeout: TimeInterval = 60) throws -> Run {
+    /// Runs `filtercast arguments…` with the test's environment less its `FILTERCAST_*` variables
+    /// (a developer's settings must not change a test, and unknown ones are warned about), plus
+    /// `environment`; kills it after `timeout` seconds (a hang is a failure too).
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FILTERCAST_") }
+            .merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -70,6 +74,26 @@ enum CLI {
         atexit { try? FileManager.default.removeItem(atPath: CLI.clip) }
         return path
     }()
+
+    /// A TCP socket listening on a free port of 127.0.0.1 that never accepts (the kernel completes
+    /// connections into its backlog): a port in use, or a server that says nothing.
+    static func listen() throws -> (descriptor: Int32, port: Int) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && Glibc.listen(listener, 16) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard listening else {
+            close(listener)
+            throw CLIError(description: "cannot listen on 127.0.0.1: errno \(errno)")
+        }
+        return (listener, Int(UInt16(bigEndian: address.sin_port)))
+    }
 
     static func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)-\(name)").path

@@ -30,6 +30,16 @@ import Testing
         (["serve", "--port", "70000"], 2, ["--port"]),
         (["serve", "--size", "big"], 2, ["--size"]),
         (["serve", "--input", "/nonexistent/clip.mp4", "--web", "/tmp"], 1, ["/nonexistent/clip.mp4"]),
+        // Not an address: refused before anything starts; an address this machine lacks: cannot bind.
+        (["serve", "--host", "999.1.1.1"], 2, ["--host", "999.1.1.1"]),
+        (["serve", "--host", "example"], 2, ["--host", "IPv4"]),
+        (["serve", "--host", "203.0.113.7", "--port", "0", "--token", "t"], 1, ["203.0.113.7", "no address"]),
+        (["serve", "--public-view"], 2, ["--public-view", "--token"]),
+        (["serve", "--allow-origin", "example.com"], 2, ["--allow-origin", "scheme://host"]),
+        (["serve", "--allow-origin", "https://example.com/path"], 2, ["--allow-origin", "no path"]),
+        (["serve", "--open-timeout", "0"], 2, ["--open-timeout"]),
+        // Angles in degrees, as the page shows them.
+        (["snapshot", "--filter", "twirl", "--param", "angle=2000", "-o", "x.jpg"], 2, ["twirl.angle", "-1440°…1440°", "2000°"]),
     ]
 
     @Test(arguments: badCommandLines)
@@ -39,6 +49,32 @@ import Testing
         #expect(run.errorLines.count == 1, "one line, got: \(run.errors)")
         for word in words {
             #expect(run.errors.contains(word), "\(arguments): '\(word)' missing from: \(run.errors)")
+        }
+    }
+
+    /// A port in use: FilterCast's one line (libwebsockets says nothing of its own), exit code 1.
+    @Test func aPortInUseIsOneLine() throws {
+        let (listener, port) = try CLI.listen()
+        defer { close(listener) }
+        let run = try CLI.run(["serve", "--input", "test:160x120@10", "--port", String(port)])
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 1 && run.errors.contains("127.0.0.1:\(port)") && run.errors.contains("in use"), "\(run.errors)")
+        #expect(run.output.isEmpty, "no ready line: \(run.output)")
+    }
+
+    /// An input that accepts the connection and then says nothing, and a UDP port nobody sends
+    /// to: one line after the open timeout, exit code 1 (they used to hang for ever).
+    @Test func anInputThatNeverAnswersFailsAfterTheOpenTimeout() throws {
+        let (listener, port) = try CLI.listen()
+        defer { close(listener) }
+        for input in ["rtsp://127.0.0.1:\(port)/x", "rtmp://127.0.0.1:\(port)/live/x", "udp://127.0.0.1:\(port)",
+                      "tcp://127.0.0.1:\(port)", "http://127.0.0.1:\(port)/x.mp4"] {
+            let started = Date()
+            let run = try CLI.run(["serve", "--port", "0", "--input", input, "--open-timeout", "1.5"], timeout: 20)
+            let seconds = Date().timeIntervalSince(started)
+            #expect(run.status == 1, "\(input): \(run.errors)")
+            #expect(run.errorLines.count == 1 && run.errors.contains(input), "\(input): \(run.errors)")
+            #expect(seconds < 8, "\(input) took \(seconds) s")
         }
     }
 

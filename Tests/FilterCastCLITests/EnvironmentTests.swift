@@ -76,4 +76,17 @@ import Testing
         #expect(!spec.help.contains("FILTERCAST_PORT"))
         #expect(Self.spec.help.contains("FILTERCAST_MAX_CLIENTS"))
     }
+
+    /// A typo in a variable name is named in a warning (with the nearest real one), not ignored silently.
+    @Test func unknownVariablesAreNamed() throws {
+        let options = try ParsedOptions([], for: Self.spec, environment: [
+            "FILTERCAST_PORTT": "9000", "FILTERCAST_ZZZZZZZZZZZZ": "1", "FILTERCAST_PORT": "9001", "PATH": "/bin",
+        ])
+        #expect(options.unknownVariables == [
+            "unknown environment variable FILTERCAST_PORTT is ignored (did you mean FILTERCAST_PORT?)",
+            "unknown environment variable FILTERCAST_ZZZZZZZZZZZZ is ignored",
+        ])
+        #expect(try options.int("--port", in: 0...65535) == 9001)
+        #expect("kitten".editDistance(to: "sitting") == 3 && "".editDistance(to: "abc") == 3 && "abc".editDistance(to: "abc") == 0)
+    }
 }
