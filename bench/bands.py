@@ -33,7 +33,7 @@ FILTERS = {
     "sepia": [],
     "gaussianBlur": [],
     "boxBlur": [],
-    "motionBlur": ["angle=0.5"],
+    "motionBlur": ["angle=29"],
     "sharpen": [],
     "unsharpMask": [],
     "comic": [],
