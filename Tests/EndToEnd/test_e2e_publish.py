@@ -191,6 +191,9 @@ def test_reconnects_after_the_receiver_is_killed_while_viewers_keep_their_rate(s
     assert min(seconds) >= 20, f"frames the viewer got in each second: {seconds}"
     log = server.stderr_text(last=20000)
     assert log.count("publish: connected") >= 2 and "retry_in=" in log, log
+    # Each failure is one line that names its target once (in its field), not twice.
+    failures = [line for line in log.splitlines() if "publish: the connection failed" in line]
+    assert failures and all(line.count("127.0.0.1:") == 1 for line in failures), failures
 
 
 @pytest.mark.parametrize("url, problem", [

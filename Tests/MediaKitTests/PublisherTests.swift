@@ -74,7 +74,7 @@ import Testing
         #expect(Self.feed(publisher, frame, seconds: 10) { publisher.counters.failures.value >= 3 })
         let status = publisher.status
         #expect(status.connection == .retrying || status.connection == .connecting)
-        #expect(status.reason == "cannot publish to rtmp://127.0.0.1:\(port)/live/test: Connection refused",
+        #expect(status.reason == "Connection refused",
                 "\(status)")
         #expect(publisher.counters.connected.value == 0 && publisher.counters.frames.value == 0)
         let clock = ContinuousClock()

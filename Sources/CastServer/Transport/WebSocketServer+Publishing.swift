@@ -11,7 +11,7 @@ extension WebSocketServer {
             Log.info("publish: connected", ["target": .string(status.target), "encoder": .string(status.encoder ?? "")])
         case .retrying:
             let delay = status.retryAt.map { max(0, ContinuousClock.now.duration(to: $0).seconds) } ?? 0
-            Log.warning(status.reason ?? "publish: the connection failed",
+            Log.warning("publish: the connection failed: \(status.reason ?? "unknown")",
                         ["target": .string(status.target), "retry_in": .double((delay * 10).rounded() / 10)])
         case .stopped:
             Log.info("publish: stopped", ["target": .string(status.target)])

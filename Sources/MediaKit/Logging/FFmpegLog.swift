@@ -42,9 +42,14 @@ public enum FFmpegLog {
         return nil
     }
 
-    fileprivate static func emit(_ ffmpegLevel: Int32, _ line: String) {
+    /// The level this thread's FFmpeg message at `ffmpegLevel` is logged at, if it is written at all.
+    fileprivate static func enabledLevel(_ ffmpegLevel: Int32) -> LogLevel? {
         guard let level = level(ffmpeg: ffmpegLevel, opening: pthread_getspecific(openingKey) != nil),
-              Log.enabled(level) else { return }
+              Log.enabled(level) else { return nil }
+        return level
+    }
+
+    fileprivate static func emit(_ level: LogLevel, _ line: String) {
         let message = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !message.isEmpty, let suppressed = limiter.withLock({ $0.admit(at: .now) }) else { return }
         if suppressed > 0 {
@@ -85,9 +90,10 @@ struct LineLimiter {
 
 private func ffmpegLogCallback(_ context: UnsafeMutableRawPointer?, _ level: Int32, _ format: UnsafePointer<CChar>?,
                                _ arguments: CVaListPointer?) {
-    guard let format, let arguments, level <= AV_LOG_WARNING else { return }
+    // Most messages are not written (warnings below `debug`): decide before formatting.
+    guard let format, let arguments, let logged = FFmpegLog.enabledLevel(level) else { return }
     var buffer = [CChar](repeating: 0, count: 1024)
     var printPrefix: Int32 = 1
     av_log_format_line2(context, level, format, arguments, &buffer, Int32(buffer.count), &printPrefix)
-    FFmpegLog.emit(level, String(cString: buffer))
+    FFmpegLog.emit(logged, String(cString: buffer))
 }

@@ -13,7 +13,7 @@ public struct PublishStatus: Sendable, Equatable {
     public var connection = Connection.connecting
     /// The server's URL without credentials or query.
     public var target: String
-    /// Why the last connection failed or broke; nil until one has.
+    /// Why the last connection failed or broke (without the target: that is `target`); nil until one has.
     public var reason: String?
     /// When the next attempt starts (while retrying).
     public var retryAt: ContinuousClock.Instant?

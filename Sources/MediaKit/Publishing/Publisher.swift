@@ -185,7 +185,9 @@ public final class Publisher: Sendable {
         counters.failures.increment()
         let delay = retry.nextDelay()
         let retryAt = ContinuousClock.now + delay
-        change { $0.connection = .retrying; $0.reason = error.description; $0.retryAt = retryAt }
+        // The status names the target already: its reason is the failure alone.
+        let reason = if case .publishFailed(_, let reason) = error { reason } else { error.description }
+        change { $0.connection = .retrying; $0.reason = reason; $0.retryAt = retryAt }
         while !isStopping, case let remaining = ContinuousClock.now.duration(to: retryAt), remaining > .zero {
             guard let frame = feed.next(timeout: remaining) else { continue }
             if let last { feed.recycle(last) }

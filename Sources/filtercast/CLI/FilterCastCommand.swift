@@ -38,7 +38,7 @@ enum FilterCastCommand {
         }
         do {
             let options = try ParsedOptions(rest, for: command.spec)
-            configureLog(options)
+            try configureLog(options)
             for variable in options.unknownVariables { Log.warning(variable) }
             try command.run(options)
             return 0
@@ -55,11 +55,11 @@ enum FilterCastCommand {
     }
 
     /// `--log-level` and `--log-format`, for the commands that have them, before anything is
-    /// logged: from the first line to the last, stderr is in the chosen format. A bad value is
-    /// reported by the command itself (it parses them again).
-    private static func configureLog(_ options: ParsedOptions) {
-        let level: LogLevel? = try? options.choice("--log-level")
-        let format: LogFormat? = try? options.choice("--log-format")
+    /// logged: from the first line to the last, stderr is in the chosen format. A bad value is a
+    /// usage error (in text: no format was chosen).
+    private static func configureLog(_ options: ParsedOptions) throws {
+        let level: LogLevel? = try options.choice("--log-level")
+        let format: LogFormat? = try options.choice("--log-format")
         Log.configure(level: level ?? .info, format: format ?? .text)
     }
 }
