@@ -1,0 +1,50 @@
+/// What the processing loop does in one turn, decided from what happened — a frame arrived or
+/// not, the source online or not, a placeholder or a re-render due — and what each output wants.
+/// Pure: the loop computes it with ``make(_:demands:)`` and only executes it.
+///
+/// Outputs are named by their index in the `demands` array; each list keeps that order.
+enum FramePlan: Equatable, Sendable {
+    /// Nothing to do this turn.
+    case idle
+    /// A new source frame: hand it as it is to `source`, then filter it once and hand it to
+    /// `filtered` (when that is empty, the frame is not filtered at all).
+    case deliver(source: [Int], filtered: [Int])
+    /// No new frame: filter the last source frame again for `outputs`.
+    case rerender(outputs: [Int])
+    /// The source is offline: render the placeholder for `outputs`.
+    case placeholder(outputs: [Int])
+
+    /// What happened since the last turn.
+    struct Situation: Equatable, Sendable {
+        /// A source frame arrived.
+        var hasFrame = false
+        /// The source delivers (false while a live source reconnects or after playback failed).
+        var isOnline = true
+        /// Offline: a second has passed since the last placeholder.
+        var placeholderDue = false
+        /// A re-render was asked for (and not yet served).
+        var rerenderRequested = false
+        /// A source frame was kept to re-render (none before the first, none after a coast).
+        var hasLastFrame = false
+    }
+
+    /// The plan for `situation`, given each output's demand (in output order).
+    ///
+    /// Order of the rules: a new frame is delivered (to whoever wants it, perhaps nobody);
+    /// without one, an offline source gets a placeholder when one is due or a re-render was
+    /// asked for; an online one gets the re-render, if asked for and there is a frame to redo.
+    static func make(_ situation: Situation, demands: [OutputDemand]) -> FramePlan {
+        func wanting(_ want: (OutputDemand) -> Bool) -> [Int] { demands.indices.filter { want(demands[$0]) } }
+        if situation.hasFrame {
+            return .deliver(source: wanting(\.source), filtered: wanting(\.filtered))
+        }
+        if !situation.isOnline {
+            let outputs = wanting(\.placeholder)
+            guard situation.placeholderDue || situation.rerenderRequested, !outputs.isEmpty else { return .idle }
+            return .placeholder(outputs: outputs)
+        }
+        let outputs = wanting(\.rerender)
+        guard situation.rerenderRequested, situation.hasLastFrame, !outputs.isEmpty else { return .idle }
+        return .rerender(outputs: outputs)
+    }
+}

@@ -1,0 +1,28 @@
+/// What one output wants of the processing loop at this moment — asked once per turn of the
+/// loop, on the processing thread, and answered from the output's own state.
+struct OutputDemand: Equatable, Sendable {
+    /// Wants the next source frame as the source gave it (an unfiltered recording).
+    var source = false
+    /// Wants the next source frame after the filter.
+    var filtered = false
+    /// Wants the "NO SIGNAL" placeholder while the source is offline.
+    var placeholder = false
+    /// Wants the last frame filtered again when it was asked for while no frame comes (a filter
+    /// change or a new viewer while paused).
+    var rerender = false
+    /// Consumes frames at all: while no output does, the player need not decode a file.
+    var isActive = false
+    /// Why an active output passes on the next frame (counted in `/metrics`).
+    var declines: Decline?
+
+    /// Why an output that is there passes on a frame.
+    enum Decline: Equatable, Sendable {
+        /// Nobody watches (the viewers' output with no viewer).
+        case noAudience
+        /// `--max-fps`: the last frame went out less than one interval ago.
+        case maximumRate
+    }
+
+    /// Wants nothing.
+    static let none = OutputDemand()
+}
