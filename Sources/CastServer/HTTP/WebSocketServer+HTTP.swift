@@ -27,7 +27,7 @@ extension WebSocketServer {
             return respond(wsi, body: filtersJSON, type: "application/json", headOnly: isHead)
         case "/snapshot.jpg":
             guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
-            if processor.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
+            if viewers.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
                 answerSnapshot(wsi, headOnly: isHead)
             } else {
                 // Nothing is encoded while nobody watches: wait (as an audience of one) for a frame.

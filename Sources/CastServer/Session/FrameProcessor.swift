@@ -4,39 +4,43 @@ import Foundation
 import MediaKit
 import Synchronization
 
-/// The processing thread: takes each paced frame from the player, and — when anybody watches —
-/// filters it once, encodes it once, and publishes it to the broadcaster. A running recording
-/// gets every frame, filtered or as the source gave it, and the publisher (`--publish`) every
-/// filtered frame (both copy it and return).
+/// The processing thread: one loop that takes each paced frame from the player, asks every
+/// output what it wants (``FrameOutput/demand(now:)``), decides the turn once (``FramePlan``),
+/// filters at most once, and hands each output the frame it asked for. Adding an output is a
+/// type and a line of wiring, not a branch here.
 ///
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
-/// paused can be shown at once. While a live source is offline it publishes a placeholder once a
-/// second instead (``PlaceholderRenderer``: "NO SIGNAL", the reason, the retry countdown),
-/// unfiltered so that the text stays readable whatever filter is chosen, published (`--publish`)
-/// but not recorded.
+/// paused can be shown at once (``RerenderRequest``). While a live source is offline it renders a
+/// placeholder once a second instead (``PlaceholderRenderer``: "NO SIGNAL", the reason, the retry
+/// countdown), unfiltered so that the text stays readable whatever filter is chosen, for the
+/// outputs that show one.
 final class FrameProcessor: Sendable {
-    private let session: Session
-    private let broadcaster: Broadcaster
-    private let quality: Int
+    private let player: Player
+    private let selection: FilterSelection
+    private let catalog: FilterCatalog
     private let filterThreads: Int
-    private let minimumInterval: Duration?
-    /// Viewers and MJPEG readers: with none, frames are taken (the clock runs) but not encoded.
-    let audience = Atomic<Int>(0)
+    let rerender: RerenderRequest
+    let counters: ProcessingCounters
+    /// Processing thread only after `start()`; the outputs are its.
+    nonisolated(unsafe) private let outputs: [any FrameOutput]
     private let stopping = Atomic<Bool>(false)
-    private let rate = Mutex(FrameRate())
-    let counters = ProcessingCounters()
     nonisolated(unsafe) private var thread: WorkerThread?
 
-    init(session: Session, broadcaster: Broadcaster, quality: Int, maxFPS: Double?, filterThreads: Int) {
-        self.session = session
-        self.broadcaster = broadcaster
-        self.quality = quality
-        self.filterThreads = filterThreads
-        minimumInterval = maxFPS.map { .nanoseconds(Int64(1e9 / $0)) }
-    }
+    /// Why the source is offline, as clients know it (for the placeholder).
+    private let offlineReason: @Sendable (PlaybackState) -> String?
 
-    /// Frames encoded per second, over the last second.
-    var fps: Double { rate.withLock { $0.perSecond(now: .now) } }
+    init(player: Player, selection: FilterSelection, catalog: FilterCatalog, outputs: [any FrameOutput],
+         rerender: RerenderRequest, counters: ProcessingCounters, filterThreads: Int,
+         offlineReason: @escaping @Sendable (PlaybackState) -> String?) {
+        self.player = player
+        self.offlineReason = offlineReason
+        self.selection = selection
+        self.catalog = catalog
+        self.outputs = outputs
+        self.rerender = rerender
+        self.counters = counters
+        self.filterThreads = filterThreads
+    }
 
     func start() {
         thread = WorkerThread(name: "process") { [self] in run() }
@@ -44,151 +48,47 @@ final class FrameProcessor: Sendable {
 
     func stop() {
         stopping.store(true, ordering: .releasing)
-        session.player.output.close()
+        player.output.close()
         thread?.join()
         thread = nil
     }
 
-    /// Wakes the thread to re-render the current frame (it checks `rerenderRequested`).
-    func poke() {
-        session.player.output.poke()
-    }
-
     private func run() {
-        let info = session.player.info
+        let info = player.info
         // A new chain warms in the background; once ready it shows at once (a re-render of the
         // last frame), whether or not another frame is coming (paused, ended, a stalled stream).
-        let runner = FilterRunner(selection: session.selection, catalog: session.catalog, threads: filterThreads,
-                                  onChainReady: { [self] in
-                                      session.rerenderRequested.store(true, ordering: .releasing)
-                                      poke()
-                                  })
-        let lastSource = Frame(width: info.width, height: info.height)
-        let work = Frame(width: info.width, height: info.height)
-        var haveSource = false
-        var sequence: UInt64 = 0
-        // What the last published frame was made with: a change in either flags the next frame.
-        var renderedFilter = -1
-        var renderedTransport = -1
-        var lastEncode: ContinuousClock.Instant?
-        // Offline: when the next placeholder is due (nil while online).
-        var nextPlaceholder: ContinuousClock.Instant?
-        var renderedOnline = true
-        let placeholder = PlaceholderRenderer()
-        guard let encoder = try? JPEGEncoder(width: info.width, height: info.height, quality: quality) else { return }
-        let output = session.player.output
-
-        /// Filters `frame` in place (timed and counted).
-        func filter(_ frame: Frame) {
-            counters.filterTime.time { runner.apply(to: frame) }
-            counters.framesFiltered.increment()
-        }
-
-        /// Encodes and publishes `frame`, already filtered (or a placeholder: not `online`).
-        func publish(_ frame: Frame, online: Bool = true) {
-            let transport = session.transportGeneration.load(ordering: .relaxed)
-            let changed = frame.isDiscontinuity || runner.appliedGeneration != renderedFilter
-                || transport != renderedTransport || online != renderedOnline
-            sequence += 1
-            // A frame the encoder refuses (it cannot happen with our own frames) is not published.
-            do {
-                try broadcaster.publish { buffer in
-                    buffer.jpegCount = try counters.encodeTime.time {
-                        try encoder.encode(frame, into: buffer.jpegDestination)
-                    }
-                    buffer.header = FrameHeader(flags: changed ? .stateChanged : [], sequence: sequence,
-                                                presentationTime: Int64((frame.time * 1e6).rounded()), sendTime: 0)
-                    buffer.header.write(to: buffer.payload)
-                }
-                counters.framesEncoded.increment()
-            } catch {
-                counters.droppedEncodeFailed.increment()
-            }
-            renderedFilter = runner.appliedGeneration
-            renderedTransport = transport
-            renderedOnline = online
-            rate.withLock { $0.record(.now) }
-        }
-
+        let runner = FilterRunner(selection: selection, catalog: catalog, threads: filterThreads,
+                                  onChainReady: { [rerender] in rerender.request() })
+        let turn = ProcessingTurn(width: info.width, height: info.height, runner: runner, counters: counters,
+                                  offlineReason: offlineReason)
         while !stopping.load(ordering: .acquiring) {
-            let wait = nextPlaceholder.map { min(max(ContinuousClock.now.duration(to: $0), .milliseconds(10)), .milliseconds(500)) }
-            let frame = output.take(timeout: wait ?? .milliseconds(500))
-            let playback = session.player.playbackState
-            if frame == nil, !playback.isOnline {
-                let due = nextPlaceholder.map { $0 <= .now } ?? true
-                let rerender = session.rerenderRequested.exchange(false, ordering: .acquiring)
-                let watched = audience.load(ordering: .relaxed) > 0
-                if (watched || session.publisher != nil) && (due || rerender) {
-                    let details = Self.placeholderDetails(playback, reason: session.offlineReason(playback))
-                    placeholder.render(title: "NO SIGNAL", details: details, into: work)
-                    work.time = playback.position
-                    work.isDiscontinuity = false
-                    if watched { publish(work, online: false) }
-                    session.publisher?.publish(work)
-                }
-                if due { nextPlaceholder = .now + .seconds(1) }
-                continue
-            }
-            nextPlaceholder = nil
+            let frame = player.output.take(timeout: turn.wait)
+            let now = ContinuousClock.now
+            let demands = outputs.map { $0.demand(now: now) }
+            let playback = player.playbackState
+            let situation = FramePlan.Situation(
+                hasFrame: frame != nil, isOnline: playback.isOnline, placeholderDue: turn.placeholderDue(now),
+                rerenderRequested: frame == nil && rerender.consume(), hasLastFrame: turn.hasLastFrame)
+            let plan = FramePlan.make(situation, demands: demands)
             if let frame {
-                lastSource.copy(from: frame)
-                haveSource = true
-                session.recorder?.record(frame, filtered: false)
-                let due = minimumInterval.map { interval in lastEncode.map { $0.duration(to: .now) >= interval } ?? true } ?? true
-                let recordFiltered = session.recorder?.wants(filtered: true) == true
-                let publisher = session.publisher
-                // Read once: the frame published must be the frame filtered.
-                let watched = audience.load(ordering: .relaxed) > 0
-                if (watched && due) || recordFiltered || publisher != nil {
-                    filter(frame)
-                    if recordFiltered { session.recorder?.record(frame, filtered: true) }
-                    publisher?.publish(frame)
-                }
-                if !watched {
-                    counters.droppedNoViewers.increment()
-                } else if !due {
-                    counters.droppedMaxFPS.increment()
-                } else {
-                    session.rerenderRequested.store(false, ordering: .relaxed)
-                    lastEncode = .now
-                    publish(frame)
-                }
-                session.player.pool.recycle(frame)
-            } else if session.rerenderRequested.exchange(false, ordering: .acquiring), haveSource,
-                      audience.load(ordering: .relaxed) > 0 || session.publisher != nil {
-                // Paused: a filter change shows at once, to the viewers and in the published
-                // stream (which repeats its last frame while paused).
-                work.copy(from: lastSource)
-                work.isDiscontinuity = false
-                filter(work)
-                if audience.load(ordering: .relaxed) > 0 { publish(work) }
-                session.publisher?.publish(work)
+                count(declined: demands)
+                turn.keep(frame)
             }
+            turn.execute(plan, frame: frame, playback: playback, outputs: outputs)
+            if case .deliver(_, let filtered) = plan, !filtered.isEmpty { rerender.served() }
+            turn.placeholderShown(now, offline: frame == nil && !playback.isOnline)
+            if let frame { player.pool.recycle(frame) }
         }
     }
-}
 
-extension FrameProcessor {
-    /// The placeholder's lines under "NO SIGNAL": the reason, then the countdown to the next
-    /// attempt, or for a file that failed (nothing retries it) what brings the picture back.
-    static func placeholderDetails(_ playback: PlaybackState, reason: String?) -> [String] {
-        let countdown = playback.retryAt.map { "retrying in \(Int(max(0, ContinuousClock.now.duration(to: $0).seconds).rounded(.up))) s" }
-        let next = playback.error != nil ? "open a file to go on" : "reconnecting…"
-        return [reason ?? "the source failed", countdown ?? next]
-    }
-}
-
-/// Counts events in a sliding one-second window.
-struct FrameRate {
-    private var times: [ContinuousClock.Instant] = []
-
-    mutating func record(_ instant: ContinuousClock.Instant) {
-        if times.count >= 240 { times.removeFirst(times.count - 239) }
-        times.append(instant)
-    }
-
-    mutating func perSecond(now: ContinuousClock.Instant) -> Double {
-        times.removeAll { $0.duration(to: now) > .seconds(1) }
-        return Double(times.count)
+    /// Counts, for a frame that arrived, the outputs that passed on it and why.
+    private func count(declined demands: [OutputDemand]) {
+        for demand in demands {
+            switch demand.declines {
+            case .noAudience: counters.droppedNoViewers.increment()
+            case .maximumRate: counters.droppedMaxFPS.increment()
+            case nil: break
+            }
+        }
     }
 }

@@ -19,11 +19,16 @@ extension Session {
             throw ProtocolError(code: .recordingFailed, message: "this server does not record", id: id)
         }
         guard start else {
-            recorder.stop()
+            if let status = recorder.stop() {
+                Log.info("recording saved: \(status.name ?? "")", ["seconds": .double((status.elapsed * 10).rounded() / 10),
+                                                                     "bytes": .int(Int(status.bytes))])
+            }
             return
         }
         do {
-            try recorder.start(filtered: filtered)
+            let status = try recorder.start(filtered: filtered)
+            Log.info("recording to \(recorder.options.directory)/\(status.name ?? "")",
+                     ["encoder": .string(status.encoder ?? ""), "filtered": .bool(filtered)])
         } catch {
             throw ProtocolError(code: .recordingFailed, message: error.description, id: id)
         }

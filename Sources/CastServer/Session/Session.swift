@@ -23,13 +23,14 @@ public final class Session: Sendable {
     /// are seen through `FilterRunner.appliedGeneration`, seeks through `Frame.isDiscontinuity`:
     /// both arrive with the very frame they affect.)
     let transportGeneration = Atomic<Int>(0)
-    /// Set when the current frame must be filtered and encoded again although the source is
-    /// paused (a filter change or a new viewer while paused).
-    let rerenderRequested = Atomic<Bool>(false)
+    /// Asks the processing loop to show the current frame again (a filter change or pause while
+    /// no frame may come, a newcomer); the loop consumes it.
+    let rerender: RerenderRequest
 
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
                 recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil) {
         self.player = player
+        rerender = RerenderRequest(wake: { player.output.poke() })
         self.catalog = catalog
         self.recorder = recorder
         self.publisher = publisher
@@ -52,8 +53,31 @@ public final class Session: Sendable {
         return playback.error == nil && playback.isOnline
     }
 
-    /// Whether a recording is running (for /metrics).
+    /// Whether a recording is running (for /metrics and the periodic `state`).
     public var recordingActive: Bool { recorder?.status.isActive ?? false }
+
+    /// Playing or paused, position, online: the player's state now.
+    var playback: PlaybackState { player.playbackState }
+
+    /// How often a frame comes at most: `maxFPS`, else the source's rate (30 when it says none).
+    func frameInterval(maxFPS: Double?) -> Duration {
+        let rate = maxFPS ?? player.info.frameRate ?? 30
+        return .nanoseconds(Int64(1e9 / max(rate, 1)))
+    }
+
+    /// Starts the parts that run by themselves: the publisher, then the decode thread.
+    func startParts() {
+        publisher?.start()
+        player.start()
+    }
+
+    /// Stops them (after the processing loop): the publisher, a recording (finished and saved),
+    /// then the decode thread.
+    func stopParts() {
+        publisher?.stop()
+        _ = try? record(start: false, filtered: false, id: nil)
+        player.stop()
+    }
 
     /// Why the source is offline, naming it as clients know it (a library file by its
     /// reference, not the server's path).
@@ -96,7 +120,7 @@ public final class Session: Sendable {
         case .pause:
             player.pause()
             transportGeneration.add(1, ordering: .relaxed)
-            rerenderRequested.store(true, ordering: .releasing)
+            rerender.request()
         case .seek(let position):
             let source = sourceState.withLock { $0 }
             guard source.seekable else {
@@ -153,6 +177,6 @@ public final class Session: Sendable {
 
     private func select(_ chain: FilterChain) {
         selection.select(chain)
-        rerenderRequested.store(true, ordering: .releasing)
+        rerender.request()
     }
 }

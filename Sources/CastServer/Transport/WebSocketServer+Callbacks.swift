@@ -182,7 +182,6 @@ extension WebSocketServer {
             if Log.enabled(.debug) {
                 Log.debug("command applied", ["address": .string(connection.address), "command": .string("\(message.command)")])
             }
-            processor.poke()
             broadcastState()
         }
         if let id = message.id { reply(connection, wsi, .ack(id)) }

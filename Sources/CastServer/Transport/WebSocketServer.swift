@@ -15,19 +15,20 @@ import Telemetry
 /// look at the broadcaster, the clock and the stop flag.
 public final class WebSocketServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
-    public let session: Session
+    let session: Session
     /// `--token`, checked in constant time.
     let accessToken: AccessToken?
+    /// The viewers' output: its broadcaster holds the latest frame, its audience is kept here.
+    let viewers: ViewerStream
     let broadcaster: Broadcaster
-    let processor: FrameProcessor
     let files: StaticFiles
-    let counters = TransportCounters()
+    let counters: TransportCounters
     /// Everything `/metrics` shows.
     let metrics: Metrics
     /// Why recordings stopped by themselves, not yet told to the viewers (any thread → service thread).
     let recordingFailures = Mutex<[String]>([])
 
-    // Set once in start(); read by other threads only through `wake()` and `port`.
+    // Set once in listen(); read by other threads only through `wake()` and `port`.
     nonisolated(unsafe) private var context: OpaquePointer?
     private let listeningPort = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
@@ -49,51 +50,25 @@ public final class WebSocketServer: @unchecked Sendable {
     /// online is announced at once.
     private var lastBroadcastOnline = true
 
-    /// Opens the source (errors surface here) and prepares the server; `start()` listens.
-    public init(configuration: ServerConfiguration) throws {
+    /// Prepares the transport for `session`'s viewers (the page's folder is checked here);
+    /// `listen()` binds.
+    init(configuration: ServerConfiguration, session: Session, viewers: ViewerStream, counters: TransportCounters,
+         metrics: Metrics) throws {
         self.configuration = configuration
+        self.session = session
+        self.viewers = viewers
+        broadcaster = viewers.broadcaster
+        self.counters = counters
+        self.metrics = metrics
         accessToken = AccessToken(configuration.token)
         files = try StaticFiles(root: configuration.webRoot)
-        var options = SourceOptions()
-        options.outputSize = configuration.outputSize
-        options.stallTimeout = configuration.stallTimeout
-        options.openTimeout = configuration.openTimeout
-        options.cameraFormat = configuration.cameraFormat
-        options.cameraRate = configuration.maxFPS
-        let source = try configuration.input.open(options)
-        source.onWarning = { Log.warning($0) }
-        if case .testPattern = configuration.input {} else if source.info.isLive {
-            // What a camera or stream actually delivers, which may differ from what was asked.
-            Log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
-        }
-        let player = Player(source: source, options: configuration.playback,
-                            reopen: configuration.input.reopener(options, width: source.info.width, height: source.info.height))
-        let library = try MediaLibrary(recordingsPath: configuration.recording.directory,
-                                       mediaPath: configuration.mediaDirectory)
-        let wake = WakeSignal()
-        let recorder = Recorder(width: player.info.width, height: player.info.height, frameRate: player.info.frameRate,
-                                options: configuration.recording) { status in
-            wake.server?.recordingEnded(status.error ?? "the recording stopped")
-        }
-        let publisher = configuration.publish.map { target in
-            Publisher(target: target, width: player.info.width, height: player.info.height,
-                      frameRate: player.info.frameRate, onChange: Self.logPublishing)
-        }
-        session = Session(player: player, input: configuration.input, filter: configuration.filter,
-                          recorder: recorder, publisher: publisher, library: library)
-        let maximumJPEGSize = try JPEGEncoder(width: player.info.width, height: player.info.height).maximumSize
-        broadcaster = Broadcaster(maximumJPEGSize: maximumJPEGSize, wake: { wake.fire() })
-        processor = FrameProcessor(session: session, broadcaster: broadcaster, quality: configuration.quality,
-                                   maxFPS: configuration.maxFPS, filterThreads: configuration.filterThreads)
-        metrics = Self.makeMetrics(player: player, processing: processor.counters, transport: counters, session: session)
-        wake.server = self
     }
 
     /// The port the server listens on (useful with `port: 0`).
     public var port: Int { listeningPort.load(ordering: .acquiring) }
 
-    /// Binds, then starts the network, processing and decode threads.
-    public func start() throws {
+    /// Binds: a port in use, an address this machine lacks or one lws cannot use throws here.
+    func listen() throws {
         WebSocketsLog.install()
         try ListenAddress.checkBindable(host: configuration.host, port: configuration.port)
         var info = lws_context_creation_info()
@@ -116,21 +91,17 @@ public final class WebSocketServer: @unchecked Sendable {
         let vhost = lws_get_vhost_by_name(context, "default")
         let listening = Int(lws_get_vhost_listen_port(vhost))
         guard listening > 0 else {
-            stop()
+            release()
             throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port)")
         }
         listeningPort.store(listening, ordering: .releasing)
+    }
 
-        session.publisher?.start()
-        processor.start()
-        session.player.start()
-        if configuration.recordAtStart, let recorder = session.recorder {
-            let status = try recorder.start(filtered: true)
-            Log.info("recording to \(recorder.options.directory)/\(status.name ?? "") (\(status.encoder ?? ""))")
-        }
-        serviceThread = WorkerThread(name: "network") { [self] in serve() }
+    /// Starts the network thread and the ticker that wakes it four times a second (periodic
+    /// state, timeouts, shutdown).
+    func serve() {
+        serviceThread = WorkerThread(name: "network") { [self] in serviceLoop() }
         tickerThread = WorkerThread(name: "ticker") { [self] in
-            // Wakes the service thread four times a second: periodic state, timeouts, shutdown.
             while !stopped.load(ordering: .acquiring) {
                 usleep(250_000)
                 wake()
@@ -138,24 +109,24 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
-    /// Graceful shutdown: close frames to every viewer, then the pipeline stops. Within ~1 s.
-    public func stop() {
+    /// Close frames to every viewer (0.7 s at most), then the network and ticker threads end.
+    /// Other threads may still call `wake()` until `release()`.
+    func closeConnections() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake()
         serviceThread?.join()
         stopped.store(true, ordering: .releasing)
         tickerThread?.join()
-        processor.stop()
-        session.publisher?.stop()
-        if let status = session.recorder?.stop() {
-            Log.info("recording saved: \(status.name ?? "") (\((status.elapsed * 10).rounded() / 10) s, \(status.bytes) bytes)")
-        }
-        session.player.stop()
+    }
+
+    /// Lets go of lws; after `closeConnections()` and once nothing else calls `wake()`.
+    func release() {
         if let context { lws_context_destroy(context) }
         context = nil
         retainedCStrings.forEach { free($0) }
         retainedCStrings = []
         protocols?.deallocate()
+        protocols = nil
     }
 
     /// Any thread: makes the service thread run `serviceWoken()`.
@@ -165,7 +136,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
     // MARK: - Service thread
 
-    private func serve() {
+    private func serviceLoop() {
         var closeDeadline: ContinuousClock.Instant?
         while true {
             if stopping.load(ordering: .acquiring) {
@@ -188,10 +159,10 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         tellRecordingFailures()
         let now = ContinuousClock.now
-        let playback = session.player.playbackState
+        let playback = session.playback
         if playback.isOnline != lastBroadcastOnline {
             broadcastState()
-        } else if playback.isPlaying || session.recorder?.status.isActive == true {
+        } else if playback.isPlaying || session.recordingActive {
             // While recording, the elapsed time and size move even when paused.
             if lastStateBroadcast.duration(to: now) >= .milliseconds(500) { broadcastState() }
         } else if playback.position != lastBroadcastPosition {
@@ -244,7 +215,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Marks a fresh `state` due for every viewer allowed to watch.
     func broadcastState() {
         lastStateBroadcast = .now
-        let playback = session.player.playbackState
+        let playback = session.playback
         lastBroadcastPosition = playback.position
         lastBroadcastOnline = playback.isOnline
         for (wsi, connection) in connections where connection.isViewer && connection.authorizedToWatch(configuration) {
@@ -254,10 +225,7 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     /// How often the session encodes a frame (from `--max-fps` or the source's rate).
-    var frameInterval: Duration {
-        let rate = configuration.maxFPS ?? session.player.info.frameRate ?? 30
-        return .nanoseconds(Int64(1e9 / max(rate, 1)))
-    }
+    var frameInterval: Duration { session.frameInterval(maxFPS: configuration.maxFPS) }
 
     var viewerCount: Int { connections.values.reduce(0) { $0 + ($1.isViewer ? 1 : 0) } }
 
@@ -268,7 +236,7 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
-    var currentState: SessionState { session.state(viewers: viewerCount, fps: processor.fps) }
+    var currentState: SessionState { session.state(viewers: viewerCount, fps: viewers.fps) }
 
     /// Keeps the processor's audience count and the client gauges in step with the connections.
     func audienceChanged() {
@@ -277,12 +245,11 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         counters.viewers.set(viewerCount)
         counters.mjpegReaders.set(mjpegReaderCount)
-        let before = processor.audience.exchange(audience, ordering: .relaxed)
+        let before = viewers.audience.exchange(audience, ordering: .relaxed)
         if before == 0 && audience > 0 {
             // Nothing was encoded while nobody watched: render the current frame for the newcomer
             // at once (it matters when paused; while playing the next frame follows anyway).
-            session.rerenderRequested.store(true, ordering: .releasing)
-            processor.poke()
+            session.rerender.request()
         }
     }
 
@@ -308,12 +275,6 @@ public final class WebSocketServer: @unchecked Sendable {
         protocols = table
         return table
     }
-}
-
-/// Carries `wake()` to the broadcaster before the server exists.
-private final class WakeSignal: @unchecked Sendable {
-    weak var server: WebSocketServer?
-    func fire() { server?.wake() }
 }
 
 public struct ServerError: Error, CustomStringConvertible {

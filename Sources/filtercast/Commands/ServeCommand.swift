@@ -53,7 +53,7 @@ enum ServeCommand: Subcommand {
         let configuration = try configuration(from: options)
         warnAboutExposure(configuration)
 
-        let server = try WebSocketServer(configuration: configuration)
+        let server = try Application(configuration: configuration)
         try server.start()
         stopSignals.serving()
         let info = server.session.player.info

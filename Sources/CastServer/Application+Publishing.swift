@@ -1,7 +1,7 @@
 import Logging
 import MediaKit
 
-extension WebSocketServer {
+extension Application {
     /// The publisher's log lines: one per change of its connection (any thread).
     @Sendable static func logPublishing(_ status: PublishStatus) {
         switch status.connection {

@@ -1,7 +1,7 @@
 import MediaKit
 import Telemetry
 
-extension WebSocketServer {
+extension Application {
     /// The registry of every component's metrics, in the order `/metrics` lists them.
     static func makeMetrics(player: Player, processing: ProcessingCounters, transport: TransportCounters,
                             session: Session) -> Metrics {

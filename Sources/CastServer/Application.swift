@@ -1,0 +1,101 @@
+import FilterKit
+import Foundation
+import Logging
+import MediaKit
+import Synchronization
+import Telemetry
+
+/// The composition root of `filtercast serve`: opens the source, builds every part and wires
+/// them — the player, the library, the recorder and the publisher, the session that owns them,
+/// the outputs (the viewers' JPEG stream, the recorder, the publisher), the processing loop that
+/// feeds them, the metrics, and the transport — then starts and stops them in order.
+///
+/// Frames flow one way: player → processor → outputs → (viewers' stream) transport. Commands come
+/// back from the transport to the session, the one owner of the session state.
+public final class Application: Sendable {
+    public let configuration: ServerConfiguration
+    public let session: Session
+    let viewers: ViewerStream
+    let processor: FrameProcessor
+    let transport: WebSocketServer
+
+    /// Opens the source and builds everything (errors surface here: the source, the library
+    /// folders, the JPEG encoder); `start()` listens and runs.
+    public init(configuration: ServerConfiguration) throws {
+        self.configuration = configuration
+        let player = try Self.openPlayer(configuration)
+        let info = player.info
+        let wake = WakeSignal()
+        let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate,
+                                options: configuration.recording) { status in
+            wake.transport?.recordingEnded(status.error ?? "the recording stopped")
+        }
+        let publisher = configuration.publish.map { target in
+            Publisher(target: target, width: info.width, height: info.height, frameRate: info.frameRate,
+                      onChange: Self.logPublishing)
+        }
+        session = Session(player: player, input: configuration.input, filter: configuration.filter,
+                          recorder: recorder, publisher: publisher,
+                          library: try MediaLibrary(recordingsPath: configuration.recording.directory,
+                                                    mediaPath: configuration.mediaDirectory))
+        let counters = ProcessingCounters()
+        viewers = try ViewerStream(width: info.width, height: info.height, quality: configuration.quality,
+                                   maxFPS: configuration.maxFPS, counters: counters,
+                                   transportGeneration: { [session] in session.transportGeneration.load(ordering: .relaxed) },
+                                   wake: { wake.transport?.wake() })
+        let outputs: [any FrameOutput] = [viewers, recorder] + (publisher.map { [$0] } ?? [])
+        processor = FrameProcessor(player: player, selection: session.selection, catalog: session.catalog, outputs: outputs,
+                                   rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,
+                                   offlineReason: { [session] in session.offlineReason($0) })
+        let transportCounters = TransportCounters()
+        let metrics = Self.makeMetrics(player: player, processing: counters, transport: transportCounters, session: session)
+        transport = try WebSocketServer(configuration: configuration, session: session, viewers: viewers,
+                                        counters: transportCounters, metrics: metrics)
+        wake.transport = transport
+    }
+
+    /// The port the server listens on (useful with `port: 0`).
+    public var port: Int { transport.port }
+
+    /// Binds (a port in use or an address this machine lacks fails here, before anything runs),
+    /// then starts the publisher, the processing and decode threads, `--record`, and serving.
+    public func start() throws {
+        try transport.listen()
+        session.startParts()
+        processor.start()
+        if configuration.recordAtStart { try session.record(start: true, filtered: true, id: nil) }
+        transport.serve()
+    }
+
+    /// Graceful shutdown within about a second: close frames to every viewer, then the pipeline
+    /// stops (a recording is finished and saved), then the transport lets go of lws.
+    public func stop() {
+        transport.closeConnections()
+        processor.stop()
+        session.stopParts()
+        transport.release()
+    }
+
+    /// The source, opened as configured, in a player (not started).
+    private static func openPlayer(_ configuration: ServerConfiguration) throws -> Player {
+        var options = SourceOptions()
+        options.outputSize = configuration.outputSize
+        options.stallTimeout = configuration.stallTimeout
+        options.openTimeout = configuration.openTimeout
+        options.cameraFormat = configuration.cameraFormat
+        options.cameraRate = configuration.maxFPS
+        let source = try configuration.input.open(options)
+        source.onWarning = { Log.warning($0) }
+        if case .testPattern = configuration.input {} else if source.info.isLive {
+            // What a camera or stream actually delivers, which may differ from what was asked.
+            Log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
+        }
+        return Player(source: source, options: configuration.playback,
+                      reopen: configuration.input.reopener(options, width: source.info.width, height: source.info.height))
+    }
+}
+
+/// Carries the transport to the parts built before it (the recorder's end, the broadcaster's wake).
+private final class WakeSignal: @unchecked Sendable {
+    weak var transport: WebSocketServer?
+}

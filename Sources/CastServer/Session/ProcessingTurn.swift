@@ -1,0 +1,96 @@
+import FilterKit
+import MediaKit
+
+/// The processing loop's own state and the execution of a ``FramePlan``: the filter runner, a
+/// copy of the last source frame (for re-renders), a scratch frame, the placeholder and when the
+/// next one is due. Processing thread only.
+final class ProcessingTurn {
+    private let runner: FilterRunner
+    private let counters: ProcessingCounters
+    private let lastSource: Frame
+    private let work: Frame
+    private let placeholder = PlaceholderRenderer()
+    private(set) var hasLastFrame = false
+    /// Offline: when the next placeholder is due (nil while online).
+    private var nextPlaceholder: ContinuousClock.Instant?
+
+    private let offlineReason: (PlaybackState) -> String?
+
+    init(width: Int, height: Int, runner: FilterRunner, counters: ProcessingCounters,
+         offlineReason: @escaping (PlaybackState) -> String?) {
+        self.runner = runner
+        self.offlineReason = offlineReason
+        self.counters = counters
+        lastSource = Frame(width: width, height: height)
+        work = Frame(width: width, height: height)
+    }
+
+    /// How long to wait for the next frame: until the next placeholder is due while offline
+    /// (10 ms … 0.5 s), else 0.5 s.
+    var wait: Duration {
+        nextPlaceholder.map { min(max(ContinuousClock.now.duration(to: $0), .milliseconds(10)), .milliseconds(500)) }
+            ?? .milliseconds(500)
+    }
+
+    func placeholderDue(_ now: ContinuousClock.Instant) -> Bool { nextPlaceholder.map { $0 <= now } ?? true }
+
+    /// After a turn: offline, the next placeholder is due a second after the last due one; online,
+    /// the first one is due at once when the source drops.
+    func placeholderShown(_ now: ContinuousClock.Instant, offline: Bool) {
+        guard offline else { return nextPlaceholder = nil }
+        if placeholderDue(now) { nextPlaceholder = now + .seconds(1) }
+    }
+
+    /// Keeps an unfiltered copy of a new source frame for re-renders.
+    func keep(_ frame: Frame) {
+        lastSource.copy(from: frame)
+        hasLastFrame = true
+    }
+
+    /// Forgets the kept frame (it went stale: the player coasted while nothing consumed frames).
+    func forgetLastFrame() { hasLastFrame = false }
+
+    func execute(_ plan: FramePlan, frame: Frame?, playback: PlaybackState, outputs: [any FrameOutput]) {
+        switch plan {
+        case .idle:
+            break
+        case .deliver(let source, let filtered):
+            guard let frame else { return }
+            hand(frame, .source, to: source, of: outputs)
+            guard !filtered.isEmpty else { return }
+            filter(frame)
+            hand(frame, .filtered, to: filtered, of: outputs)
+        case .rerender(let indices):
+            work.copy(from: lastSource)
+            work.isDiscontinuity = false
+            filter(work)
+            hand(work, .rerender, to: indices, of: outputs)
+        case .placeholder(let indices):
+            placeholder.render(title: "NO SIGNAL", details: Self.placeholderDetails(playback, reason: offlineReason(playback)), into: work)
+            work.time = playback.position
+            work.isDiscontinuity = false
+            hand(work, .placeholder, to: indices, of: outputs)
+        }
+    }
+
+    private func hand(_ frame: Frame, _ kind: FrameContext.Kind, to indices: [Int], of outputs: [any FrameOutput]) {
+        let context = FrameContext(kind: kind, filterGeneration: runner.appliedGeneration)
+        for index in indices { outputs[index].take(frame, context) }
+    }
+
+    /// Filters `frame` in place (timed and counted).
+    private func filter(_ frame: Frame) {
+        counters.filterTime.time { runner.apply(to: frame) }
+        counters.framesFiltered.increment()
+    }
+}
+
+extension ProcessingTurn {
+    /// The placeholder's lines under "NO SIGNAL": the reason, then the countdown to the next
+    /// attempt, or for a file that failed (nothing retries it) what brings the picture back.
+    static func placeholderDetails(_ playback: PlaybackState, reason: String?) -> [String] {
+        let countdown = playback.retryAt.map { "retrying in \(Int(max(0, ContinuousClock.now.duration(to: $0).seconds).rounded(.up))) s" }
+        let next = playback.error != nil ? "open a file to go on" : "reconnecting…"
+        return [reason ?? "the source failed", countdown ?? next]
+    }
+}
