@@ -83,14 +83,6 @@ extension WebSocketServer {
         }
     }
 
-    /// Streams a file with its type and length (lws sends it in pieces as the socket takes them).
-    private func serveFile(_ wsi: OpaquePointer, path: String, mimeType: String) -> Int32 {
-        let result = lws_serve_http_file(wsi, path, mimeType, nil, 0)
-        if result < 0 { return -1 }  // could not be served: close
-        // 1: the whole transaction is already over (a small file or HEAD).
-        return result > 0 && lws_http_transaction_completed(wsi) != 0 ? -1 : 0
-    }
-
     func httpWritable(_ wsi: OpaquePointer) -> Int32 {
         guard let connection = connections[wsi] else { return 0 }
         if connection.closing != nil { return -1 }
@@ -104,6 +96,8 @@ extension WebSocketServer {
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case .mjpeg:
             return writeMJPEGPart(wsi, connection)
+        case .file(let download):
+            return writeFilePiece(wsi, download)
         case .viewer, .snapshot:
             return 0
         }
@@ -151,19 +145,20 @@ extension WebSocketServer {
 
     /// An error status with `message` as a plain-text body, written at once (a request body
     /// may still be arriving). Our own headers rather than `lws_return_http_status`'s, so errors
-    /// carry `Cache-Control: no-store` like every answer.
-    private func status(_ wsi: OpaquePointer, _ code: UInt32, _ message: String) -> Int32 {
+    /// carry `Cache-Control: no-store` like every answer; `headers` are added (name with colon).
+    func status(_ wsi: OpaquePointer, _ code: UInt32, _ message: String, headers: [(String, String)] = []) -> Int32 {
         let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
         let body = Array((message + "\n").utf8)
         guard writeHeaders(wsi, status: code, type: "text/plain; charset=utf-8", length: UInt64(body.count),
-                           inlineBody: isHead ? [] : body) else { return -1 }
+                           headers: headers, inlineBody: isHead ? [] : body) else { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
-    /// Status line and headers; `length` nil for a body of unknown length (MJPEG). With
-    /// `inlineBody` the body goes out in the same write as the headers.
-    private func writeHeaders(_ wsi: OpaquePointer, status: UInt32, type: String, length: UInt64?,
-                              inlineBody: [UInt8]? = nil) -> Bool {
+    /// Status line and headers (`Cache-Control: no-store`, then `headers`, each name with its
+    /// colon); `length` nil for a body of unknown length (MJPEG). With `inlineBody` the body goes
+    /// out in the same write as the headers.
+    func writeHeaders(_ wsi: OpaquePointer, status: UInt32, type: String, length: UInt64?,
+                      headers: [(String, String)] = [], inlineBody: [UInt8]? = nil) -> Bool {
         var buffer = [UInt8](repeating: 0, count: EncodedFrame.headroom + 2048 + (inlineBody?.count ?? 0))
         return buffer.withUnsafeMutableBufferPointer { bytes -> Bool in
             let start = bytes.baseAddress! + EncodedFrame.headroom
@@ -172,9 +167,12 @@ extension WebSocketServer {
             guard lws_add_http_common_headers(wsi, status, type, length ?? UInt64.max, &cursor, end) == 0 else {
                 return false
             }
-            let noStore = Array("no-store".utf8)
-            guard lws_add_http_header_by_name(wsi, "cache-control:", noStore, Int32(noStore.count), &cursor, end) == 0
-            else { return false }
+            for (name, value) in [("cache-control:", "no-store")] + headers {
+                let bytes = Array(value.utf8)
+                guard lws_add_http_header_by_name(wsi, name, bytes, Int32(bytes.count), &cursor, end) == 0 else {
+                    return false
+                }
+            }
             guard let inlineBody else { return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0 }
             guard lws_finalize_http_header(wsi, &cursor, end) == 0, var tail = cursor else { return false }
             tail.update(from: inlineBody, count: inlineBody.count)

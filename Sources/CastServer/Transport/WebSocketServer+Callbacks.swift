@@ -86,7 +86,7 @@ extension WebSocketServer {
             broadcastState()
         case .mjpeg:
             logDisconnected(connection)
-        case .response, .snapshot:
+        case .response, .snapshot, .file:
             break
         }
         audienceChanged()
