@@ -20,12 +20,12 @@ extension WebSocketServer {
         case "/healthz":
             return respond(wsi, body: Array("ok\n".utf8), type: "text/plain; charset=utf-8", headOnly: isHead)
         case "/api/state":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             return respond(wsi, body: encodedJSON(currentState), type: "application/json", headOnly: isHead)
         case "/api/filters":
             return respond(wsi, body: filtersJSON, type: "application/json", headOnly: isHead)
         case "/snapshot.jpg":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             if processor.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
                 answerSnapshot(wsi, headOnly: isHead)
             } else {
@@ -40,13 +40,13 @@ extension WebSocketServer {
             }
             return 0
         case "/metrics":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             return respond(wsi, body: Array(metrics.exposition().utf8), type: Metrics.contentType, headOnly: isHead)
         case "/stream.mjpg":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             return startMJPEG(wsi)
         case "/api/recordings":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             struct Listing: Encodable { let recordings: [RecordingEntry] }
             let recordings = session.library?.listRecordings() ?? []
             return respond(wsi, body: encodedJSON(Listing(recordings: recordings)), type: "application/json", headOnly: isHead)
@@ -54,7 +54,7 @@ extension WebSocketServer {
             return status(wsi, 426, "this is the WebSocket endpoint (subprotocol \(ProtocolVersion.subprotocol))")
         default:
             if let name = Self.recordingName(in: path) {
-                guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+                guard mayWatch(wsi) else { return tokenRequired(wsi) }
                 return serveRecording(wsi, name: name)
             }
             guard let file = files.resolve(path) else { return status(wsi, 404, "not found") }
@@ -127,9 +127,18 @@ extension WebSocketServer {
         return (try? encoder.encode(value)).map { Array($0) } ?? []
     }
 
+    /// Whether the request may see the session: no `--token`, `--public-view`, or the token as
+    /// `?token=` or as `Authorization: Bearer` (what Prometheus and most HTTP tools send).
     private func mayWatch(_ wsi: OpaquePointer) -> Bool {
         guard let accessToken, !configuration.publicView else { return true }
-        return accessToken.accepts(urlArgument(wsi, "token"))
+        let bearer = AccessToken.bearerCredentials(in: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION))
+        return accessToken.accepts(urlArgument(wsi, "token")) || accessToken.accepts(bearer)
+    }
+
+    /// 401, with the challenge RFC 9110 asks of it.
+    private func tokenRequired(_ wsi: OpaquePointer) -> Int32 {
+        status(wsi, 401, "token required (?token=SECRET or Authorization: Bearer SECRET)",
+               headers: [("www-authenticate:", "Bearer realm=\"filtercast\"")])
     }
 
     /// Sends headers now and `body` at the next writable callback.
