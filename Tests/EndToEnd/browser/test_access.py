@@ -63,3 +63,29 @@ def test_no_prompt_without_a_token_or_with_it_in_the_url(launch, test_clip, open
     page = open_page(token_server, path=f"?token={TOKEN}")
     assert not page.visible("#token-form")
     assert page.sent("auth") == []
+
+
+def test_a_typed_token_downloads_a_recording_without_putting_it_in_a_url(launch, test_clip, open_page, tmp_path):
+    folder = tmp_path / "library"
+    folder.mkdir()
+    data = bytes(range(256)) * 300
+    (folder / "2026-01-01T00-00-00Z.mp4").write_bytes(data)
+    server = launch("--input", str(test_clip), "--token", TOKEN, "--recordings", str(folder))
+    page = open_page(server, wait=False)
+    page.wait_for(lambda: page.visible("#token-form"), message="the token prompt")
+    enter_token(page, TOKEN)
+    page.wait_for(lambda: page.find_all('#recordings [data-action="download"]'), message="the recording listed")
+    link = page.find('#recordings [data-action="download"]')
+    assert "token" not in link.get_attribute("href")
+    # Where the file would be saved: record the blob instead of letting the browser save it.
+    page.js("""
+        window.__saved = [];
+        const create = URL.createObjectURL;
+        URL.createObjectURL = (blob) => { window.__saved.push(blob.size); return create(blob); };
+        const click = HTMLAnchorElement.prototype.click;
+        HTMLAnchorElement.prototype.click = function () {
+          if (this.href.startsWith('blob:')) window.__saved.push(this.download); else click.call(this);
+        };""")
+    link.click()
+    page.wait_for(lambda: page.js("return window.__saved.length") == 2, message="the file fetched with the token")
+    assert page.js("return window.__saved") == [len(data), "2026-01-01T00-00-00Z.mp4"]
