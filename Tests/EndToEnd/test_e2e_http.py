@@ -366,3 +366,71 @@ def test_a_growing_file_is_sent_as_it_was_when_opened(range_server):
         stop.set()
         writer.join()
         growing.unlink()
+
+
+def read_slowly(server, path: str, chunk: int, pause: float, stall_after: int | None = None,
+                stall: float = 0.0) -> tuple:
+    """GET `path` on a raw socket, `chunk` bytes every `pause` s (and, after `stall_after` body
+    bytes, nothing for `stall` s); (Content-Length, body bytes received, seconds taken)."""
+    started = time.monotonic()
+    with socket.create_connection((server.host, server.port), timeout=30) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += sock.recv(4096)
+        head, body = data.split(b"\r\n\r\n", 1)
+        length = int(next(line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length")))
+        received, stalled = len(body), False
+        while received < length:
+            if stall_after is not None and received >= stall_after and not stalled:
+                time.sleep(stall)
+                stalled = True
+            piece = sock.recv(chunk)
+            if not piece:
+                break
+            received += len(piece)
+            time.sleep(pause)
+    return length, received, time.monotonic() - started
+
+
+def test_a_slow_download_outlasts_the_idle_timeout(range_server):
+    """lws ends a response 10 s after its request unless told otherwise: a download that keeps
+    going is not cut."""
+    slow = range_server.folder / "2026-02-03T06-00-00Z.mp4"
+    slow.write_bytes(bytes(9_000_000))
+    try:
+        length, received, seconds = read_slowly(range_server, "/recordings/" + slow.name, 65_536, 0.08)
+    finally:
+        slow.unlink()
+    assert seconds > 11, f"the download took only {seconds:.1f} s: not slow enough to test the timeout"
+    assert received == length == 9_000_000, f"cut after {received} of {length} bytes ({seconds:.1f} s)"
+
+
+def test_a_stalled_download_is_closed(range_server):
+    """A reader that takes nothing for the stall time (10 s) is dropped: downloads do not count
+    against --max-clients, so time bounds them."""
+    stalled = range_server.folder / "2026-02-03T07-00-00Z.mp4"
+    stalled.write_bytes(bytes(40_000_000))  # far more than the socket buffers hold
+    try:
+        length, received, _ = read_slowly(range_server, "/recordings/" + stalled.name, 1 << 20, 0,
+                                          stall_after=1_000_000, stall=12)
+    finally:
+        stalled.unlink()
+    assert received < length, "a reader that stalled for 12 s still got the whole file"
+    assert range_server.get("/healthz").status == 200
+
+
+def test_mjpeg_outlasts_the_idle_timeout(http_server):
+    deadline = time.monotonic() + 12.5
+    late = 0
+    with socket.create_connection((http_server.host, http_server.port), timeout=3) as sock:
+        sock.sendall(b"GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
+        started = time.monotonic()
+        while time.monotonic() < deadline:
+            piece = sock.recv(65536)
+            assert piece, f"the MJPEG stream ended after {time.monotonic() - started:.1f} s"
+            if time.monotonic() - started > 11:
+                late += len(piece)
+    assert late > 0, "no MJPEG data after 11 s"

@@ -195,6 +195,9 @@ extension WebSocketServer {
         if atClientLimit(wsi) { return status(wsi, 503, "too many clients") }
         guard writeHeaders(wsi, status: 200, type: "multipart/x-mixed-replace; boundary=\(Self.mjpegBoundary)",
                            length: nil) else { return -1 }
+        // lws would end the response `timeout_secs` after the request: a reader stays, like a
+        // viewer, as long as it likes (it counts against --max-clients).
+        lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
         let connection = Connection(kind: .mjpeg, address: peerAddress(wsi), authorized: true)
         connections[wsi] = connection
         logConnected(connection)
