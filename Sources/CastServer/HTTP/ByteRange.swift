@@ -19,7 +19,7 @@ enum ByteRange: Equatable {
     /// What `header` (the `Range:` value, nil when absent) selects of a body of `size` bytes.
     static func select(_ header: String?, size: UInt64) -> ByteRange {
         guard let header, let spec = rangeSpec(header) else { return .whole }
-        let dash = spec.firstIndex(of: "-")!
+        let dash = spec.firstIndex(of: "-")!  // rangeSpec returns specs with exactly one
         let firstText = spec[..<dash], lastText = spec[spec.index(after: dash)...]
         if firstText.isEmpty {
             guard let suffix = number(lastText) else { return .whole }
