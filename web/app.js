@@ -115,7 +115,8 @@
     get state() { return state; },
     get filters() { return catalog; },
     formatTime,
-    // For library.js: commands, toasts, and a "filtercast:state" event on document per state.
+    // For library.js and access.js: commands, toasts, and events on document: "filtercast:state"
+    // per state, "filtercast:hello" per connection ({access}), "filtercast:error" per error.
     send: (message, done) => send(message, done),
     toast: (text) => toast(text),
   };
@@ -245,12 +246,17 @@
     catalog = groupCatalog(Array.isArray(hello.filters) ? hello.filters : []);
     buildPicker();
     state = null; // rebuild everything from this server's state
+    // For access.js, before the state: what this connection may do (servers before `access`
+    // allowed everything or said so with `unauthorized` errors).
+    const access = ["control", "watch", "none"].includes(hello.access) ? hello.access : "control";
+    document.dispatchEvent(new CustomEvent("filtercast:hello", { detail: { access } }));
     if (hello.state) receiveState(hello.state);
   }
 
   function receiveError(error) {
     const name = ERROR_NAMES[error.code] || error.code || "Error";
     toast(error.message ? `${name}: ${error.message}` : name);
+    document.dispatchEvent(new CustomEvent("filtercast:error", { detail: { error } }));
     if (error.id !== undefined) settle(error.id, false);
   }
 
@@ -817,6 +823,16 @@
   ui.chainAdd.addEventListener("click", addToChain);
 
   // ---- Keyboard ----------------------------------------------------------------------------
+
+  // A button or link clicked with a pointer gives up the focus it took, so that space goes on
+  // meaning play/pause instead of clicking it again (a filter chip would re-apply its filter).
+  // Activated from the keyboard (`detail` 0) it keeps the focus, and space activates it. The
+  // chain's chips are left alone: after a removal the focus deliberately stays on the chain.
+  document.addEventListener("click", (event) => {
+    const control = event.target instanceof Element ? event.target.closest("button, a[href]") : null;
+    if (!control || event.detail === 0 || ui.chain.contains(control)) return;
+    if (document.activeElement === control) control.blur();
+  });
 
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;

@@ -1,6 +1,7 @@
 // FilterCast page, recording and library: the Record button (red dot, elapsed time) and the
 // Recordings panel (play, download, delete). Talks to the session through what app.js exposes on
-// window.filtercast (send, toast) and follows the "filtercast:state" events it dispatches.
+// window.filtercast (send, toast, authorizationHeaders) and follows the "filtercast:state" (and
+// access.js's "filtercast:authorized") events.
 "use strict";
 
 (() => {
@@ -22,6 +23,33 @@
   function withToken(path) {
     const token = new URLSearchParams(location.search).get("token");
     return token ? `${path}?token=${encodeURIComponent(token)}` : path;
+  }
+
+  /// The token typed into the page (access.js), as fetch() headers; {} when there is none or the
+  /// page URL carries ?token= (which withToken passes on).
+  function tabAuthorization() {
+    if (new URLSearchParams(location.search).has("token")) return {};
+    return fc.authorizationHeaders ? fc.authorizationHeaders() : {};
+  }
+
+  /// A download link cannot send a header, and a typed token never goes into a URL: with one,
+  /// the file is fetched with the token and handed to the browser as a blob.
+  async function downloadWithTabToken(event, link) {
+    const headers = tabAuthorization();
+    if (!headers.Authorization) return; // the link works as it is
+    event.preventDefault();
+    try {
+      const response = await fetch(link.href, { cache: "no-store", headers });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const url = URL.createObjectURL(await response.blob());
+      const save = document.createElement("a");
+      save.href = url;
+      save.download = link.download;
+      save.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (error) {
+      fc.toast(`Cannot download ${link.download} (${error.message || error})`);
+    }
   }
 
   // ---- Record button ---------------------------------------------------------------------
@@ -95,6 +123,7 @@
     download.dataset.action = "download";
     download.href = withToken(`recordings/${encodeURIComponent(entry.name)}`);
     download.download = entry.name;
+    download.addEventListener("click", (event) => downloadWithTabToken(event, download));
     download.textContent = "Download";
     download.setAttribute("aria-label", `Download ${entry.name}`);
 
@@ -121,9 +150,15 @@
       reloadWanted = true;
       return;
     }
+    if (fc.needsToken?.()) {
+      ui.list.replaceChildren();
+      ui.empty.hidden = false;
+      ui.empty.textContent = "Enter the token to see the recordings.";
+      return;
+    }
     loading = true;
     try {
-      const response = await fetch(withToken("api/recordings"), { cache: "no-store" });
+      const response = await fetch(withToken("api/recordings"), { cache: "no-store", headers: tabAuthorization() });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const listing = await response.json();
       const entries = Array.isArray(listing.recordings) ? listing.recordings : [];
@@ -146,6 +181,8 @@
   }
 
   ui.refresh.addEventListener("click", reload);
+  // A token given in the page (access.js) opens the list.
+  document.addEventListener("filtercast:authorized", reload);
 
   document.addEventListener("filtercast:state", (event) => {
     const { state, previous } = event.detail;

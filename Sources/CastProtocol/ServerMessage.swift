@@ -4,31 +4,32 @@ import Foundation
 /// A text message from the server to clients; ``encoded()`` gives the bytes to send.
 ///
 /// ```
-/// {"type":"hello","version":1,"server":"filtercast/0.1","filters":[…],"state":{…}}
+/// {"type":"hello","version":1,"server":"filtercast/0.1","access":"control","filters":[…],"state":{…}}
 /// {"type":"state","source":{…},"playing":true,…}      (the state object's keys beside "type")
 /// {"type":"error","code":"out_of_range","message":"…","id":7}   ("id" only when the command had one)
 /// {"type":"ack","id":"a1"}
 /// ```
 public enum ServerMessage: Sendable, Encodable {
-    /// The first message on every connection: the protocol version, the filter catalog (the
-    /// same objects as `filtercast filters --json`) and the current state.
-    case hello(filters: [FilterDescriptor], state: SessionState)
+    /// The first message on every connection: the protocol version, what this client may do,
+    /// the filter catalog (the same objects as `filtercast filters --json`) and the current state.
+    case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess)
     case state(SessionState)
     case error(ProtocolError)
     /// A command was carried out.
     case ack(MessageID)
 
     private enum CodingKeys: String, CodingKey {
-        case type, version, server, filters, state, code, message, id
+        case type, version, server, access, filters, state, code, message, id
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .hello(let filters, let state):
+        case .hello(let filters, let state, let access):
             try container.encode("hello", forKey: .type)
             try container.encode(ProtocolVersion.number, forKey: .version)
             try container.encode(ProtocolVersion.serverName, forKey: .server)
+            try container.encode(access, forKey: .access)
             try container.encode(filters, forKey: .filters)
             try container.encode(state, forKey: .state)
         case .state(let state):

@@ -108,8 +108,9 @@ struct ServerMessageTests {
 
     @Test func helloCarriesVersionServerCatalogAndState() throws {
         let catalog = FilterCatalog.standard.descriptors
-        let object = try Self.object(.hello(filters: catalog, state: try Self.state()))
-        #expect(Set(object.keys) == ["type", "version", "server", "filters", "state"])
+        let object = try Self.object(.hello(filters: catalog, state: try Self.state(), access: .watch))
+        #expect(Set(object.keys) == ["type", "version", "server", "access", "filters", "state"])
+        #expect(object["access"] as? String == "watch")
         #expect(object["type"] as? String == "hello")
         #expect(object["version"] as? Int == 1)
         #expect(object["server"] as? String == "filtercast/0.1")

@@ -32,3 +32,18 @@ import Testing
         #expect(AccessToken("") == nil)
     }
 }
+
+@Suite struct BearerCredentialsTests {
+    @Test(arguments: [
+        ("Bearer s3cret", "s3cret"), ("bearer s3cret", "s3cret"), ("BEARER  s3cret ", "s3cret"),
+        ("Bearer a b", "a b"),
+    ])
+    func readsTheToken(_ header: String, _ expected: String) {
+        #expect(AccessToken.bearerCredentials(in: header) == expected)
+    }
+
+    @Test(arguments: ["", "Bearer", "Bearer ", "Basic czNjcmV0", "Bearers3cret", "s3cret", "Token s3cret"])
+    func refusesOtherSchemesAndNoToken(_ header: String) {
+        #expect(AccessToken.bearerCredentials(in: header) == nil, "\(header)")
+    }
+}

@@ -118,6 +118,58 @@ def test_http_endpoints_need_the_token_without_public_view(token_server):
     assert token_server.get("/").status == 200
 
 
+def test_hello_tells_each_client_its_access(start_server, token_server, public_server):
+    open_server = start_server("--input", "test:320x240@30")
+
+    async def access(server, **query):
+        async with await Client.connect(server.ws_url(**query)) as client:
+            return client.hello["access"]
+    assert run(access(open_server)) == "control"
+    assert run(access(token_server)) == "none"
+    assert run(access(token_server, token="wrong")) == "none"
+    assert run(access(token_server, token=TOKEN)) == "control"
+    assert run(access(public_server)) == "watch"
+    assert run(access(public_server, token=TOKEN)) == "control"
+
+
+def test_auth_brings_a_fresh_state_at_once(token_server):
+    """The state in hello may be old: after `auth` the client gets the current one, even paused."""
+    async def scenario():
+        async with await Client.connect(token_server.ws_url(token=TOKEN)) as owner:
+            await owner.ok({"type": "pause"})
+            async with await Client.connect(token_server.ws_url()) as client:
+                await client.ok({"type": "auth", "token": TOKEN})
+                state = await client.next_json("state", timeout=0.4)
+                await client.next_frame(timeout=2)
+                return state
+    state = run(scenario())
+    assert state["playing"] is False and state["viewers"] == 2
+
+
+PROTECTED = ["/metrics", "/api/state", "/api/recordings", "/snapshot.jpg"]
+
+
+@pytest.mark.parametrize("path", PROTECTED)
+def test_a_bearer_token_opens_the_http_endpoints(token_server, path):
+    for scheme in ("Bearer", "bearer"):
+        response = token_server.get(path, headers={"Authorization": f"{scheme} {TOKEN}"})
+        assert response.status == 200, (path, scheme, response.status, response.body[:200])
+    if path == "/metrics":
+        assert b"filtercast_viewers" in response.body
+    if path == "/api/state":
+        assert json.loads(response.body)["source"]["kind"] == "test"
+
+
+@pytest.mark.parametrize("authorization", [f"Bearer {TOKEN[:-1]}", f"Bearer {TOKEN}x", "Bearer ", f"Basic {TOKEN}",
+                                           TOKEN])
+def test_a_wrong_bearer_token_is_401_with_a_challenge(token_server, authorization):
+    for path in PROTECTED:
+        response = token_server.get(path, headers={"Authorization": authorization})
+        assert response.status == 401, (path, authorization, response.status)
+        assert response.headers.get("www-authenticate", "").startswith("Bearer"), response.headers
+        assert "Authorization: Bearer" in response.text()
+
+
 # -- Origin --------------------------------------------------------------------------------------
 
 def test_a_foreign_origin_is_refused(server):

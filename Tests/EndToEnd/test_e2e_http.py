@@ -3,7 +3,9 @@ and path traversal."""
 
 import http.client
 import json
+import random
 import socket
+import threading
 import time
 
 import pytest
@@ -228,3 +230,207 @@ def test_ws_over_plain_get_is_426(http_server):
 def test_the_server_still_answers_after_all_that(http_server):
     assert http_server.running
     assert http_server.get("/healthz").status == 200
+
+
+# -- byte ranges (downloads and files) -----------------------------------------------------------
+
+DOWNLOAD = "2026-02-03T04-05-06Z.mp4"
+DOWNLOAD_SIZE = 300_000  # several of the server's 32 KB pieces
+
+
+@pytest.fixture(scope="module")
+def range_server(filtercast_bin, web_root, tmp_path_factory):
+    """A server whose recordings folder holds one file of known, non-repeating bytes."""
+    from fc_server import ServerProcess
+    folder = tmp_path_factory.mktemp("range-server")
+    (folder / "recordings").mkdir()
+    data = bytes(random.Random(7).getrandbits(8) for _ in range(DOWNLOAD_SIZE))
+    (folder / "recordings" / DOWNLOAD).write_bytes(data)
+    server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--recordings", str(folder / "recordings"),
+                                            "--input", "test:160x120@15"], str(folder / "filtercast.log")).start()
+    server.data = data
+    server.folder = folder / "recordings"
+    yield server
+    server.stop()
+
+
+def test_a_whole_download_says_it_accepts_ranges(range_server):
+    response = range_server.get("/recordings/" + DOWNLOAD)
+    assert response.status == 200 and response.content_type == "video/mp4"
+    assert response.headers.get("accept-ranges") == "bytes", response.headers
+    assert int(response.headers["content-length"]) == DOWNLOAD_SIZE
+    assert response.body == range_server.data
+    assert "content-range" not in response.headers
+    head = range_server.http("HEAD", "/recordings/" + DOWNLOAD)
+    assert head.status == 200 and head.body == b""
+    assert head.headers.get("accept-ranges") == "bytes"
+    assert int(head.headers["content-length"]) == DOWNLOAD_SIZE
+
+
+@pytest.mark.parametrize("spec, first, last", [
+    ("bytes=100-199", 100, 199),
+    ("bytes=0-0", 0, 0),
+    ("bytes=1000-250000", 1000, 250000),                  # many pieces
+    (f"bytes={DOWNLOAD_SIZE - 7}-", DOWNLOAD_SIZE - 7, DOWNLOAD_SIZE - 1),
+    ("bytes=-500", DOWNLOAD_SIZE - 500, DOWNLOAD_SIZE - 1),
+    ("bytes=299000-999999999", 299000, DOWNLOAD_SIZE - 1),  # the end is clamped to the file
+    (f"bytes=-{DOWNLOAD_SIZE * 2}", 0, DOWNLOAD_SIZE - 1),   # a suffix longer than the file
+])
+def test_a_single_range_is_a_206_with_exactly_those_bytes(range_server, spec, first, last):
+    for path in ("/recordings/" + DOWNLOAD, "/api/recordings/" + DOWNLOAD):
+        response = range_server.get(path, headers={"Range": spec})
+        assert response.status == 206, (path, spec, response.status, response.body[:100])
+        assert response.headers["content-range"] == f"bytes {first}-{last}/{DOWNLOAD_SIZE}", response.headers
+        assert int(response.headers["content-length"]) == last - first + 1
+        assert response.body == range_server.data[first:last + 1], (path, spec)
+        assert response.content_type == "video/mp4"
+
+
+def test_head_with_a_range_has_the_partial_headers_and_no_body(range_server):
+    response = range_server.http("HEAD", "/recordings/" + DOWNLOAD, headers={"Range": "bytes=10-19"})
+    assert response.status == 206 and response.body == b""
+    assert response.headers["content-range"] == f"bytes 10-19/{DOWNLOAD_SIZE}"
+    assert int(response.headers["content-length"]) == 10
+
+
+@pytest.mark.parametrize("spec", [f"bytes={DOWNLOAD_SIZE}-", f"bytes={DOWNLOAD_SIZE + 5}-{DOWNLOAD_SIZE + 9}",
+                                  "bytes=-0"])
+def test_a_range_past_the_end_is_416(range_server, spec):
+    response = range_server.get("/recordings/" + DOWNLOAD, headers={"Range": spec})
+    assert response.status == 416, (spec, response.status)
+    assert response.headers["content-range"] == f"bytes */{DOWNLOAD_SIZE}"
+    assert str(DOWNLOAD_SIZE) in response.text(), response.text()
+    assert range_server.get("/healthz").status == 200
+
+
+@pytest.mark.parametrize("spec", ["bytes=0-9,20-29", "bytes=50-10", "lines=1-2", "bytes=x-"])
+def test_several_or_malformed_ranges_get_the_whole_body(range_server, spec):
+    response = range_server.get("/recordings/" + DOWNLOAD, headers={"Range": spec})
+    assert response.status == 200, (spec, response.status)
+    assert response.body == range_server.data
+
+
+def test_if_range_resumes_only_the_same_file(range_server):
+    modified = range_server.get("/recordings/" + DOWNLOAD).headers["last-modified"]
+    assert modified.endswith(" GMT"), modified
+    same = range_server.get("/recordings/" + DOWNLOAD, headers={"Range": "bytes=5-9", "If-Range": modified})
+    assert same.status == 206 and same.body == range_server.data[5:10]
+    changed = range_server.get("/recordings/" + DOWNLOAD,
+                               headers={"Range": "bytes=5-9", "If-Range": "Thu, 01 Jan 1970 00:00:00 GMT"})
+    assert changed.status == 200 and changed.body == range_server.data
+
+
+def test_ranges_on_one_kept_alive_connection(range_server):
+    connection = http.client.HTTPConnection(range_server.host, range_server.port, timeout=5)
+    try:
+        for first in (0, 65_536, 200_000):
+            connection.request("GET", "/recordings/" + DOWNLOAD, headers={"Range": f"bytes={first}-{first + 40_000}"})
+            response = connection.getresponse()
+            assert response.status == 206
+            assert response.read() == range_server.data[first:first + 40_001]
+        connection.request("GET", "/healthz")
+        assert connection.getresponse().read() == b"ok\n"
+    finally:
+        connection.close()
+
+
+def test_page_files_serve_ranges_too(range_server):
+    whole = range_server.get("/app.js")
+    assert whole.headers.get("accept-ranges") == "bytes"
+    part = range_server.get("/app.js", headers={"Range": "bytes=2-5"})
+    assert part.status == 206 and part.body == whole.body[2:6]
+    assert part.content_type.startswith("text/javascript")
+
+
+def test_a_growing_file_is_sent_as_it_was_when_opened(range_server):
+    """A recording in progress grows while it downloads: the length told is the length sent."""
+    growing = range_server.folder / "2026-02-03T05-00-00Z.mp4"
+    growing.write_bytes(bytes(8_000_000))
+    stop = threading.Event()
+
+    def append():
+        with open(growing, "ab") as file:
+            while not stop.is_set():
+                file.write(b"\x01" * 65_536)
+                file.flush()
+                time.sleep(0.001)
+    writer = threading.Thread(target=append)
+    writer.start()
+    try:
+        for headers in ({}, {"Range": "bytes=1000-"}):
+            response = range_server.get("/recordings/" + growing.name, headers=headers, timeout=20)
+            assert response.status in (200, 206)
+            assert int(response.headers["content-length"]) == len(response.body), headers
+            assert len(response.body) >= 8_000_000 - 1000
+    finally:
+        stop.set()
+        writer.join()
+        growing.unlink()
+
+
+def read_slowly(server, path: str, chunk: int, pause: float, stall_after: int | None = None,
+                stall: float = 0.0) -> tuple:
+    """GET `path` on a raw socket, `chunk` bytes every `pause` s (and, after `stall_after` body
+    bytes, nothing for `stall` s); (Content-Length, body bytes received, seconds taken)."""
+    started = time.monotonic()
+    with socket.create_connection((server.host, server.port), timeout=30) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += sock.recv(4096)
+        head, body = data.split(b"\r\n\r\n", 1)
+        length = int(next(line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length")))
+        received, stalled = len(body), False
+        while received < length:
+            if stall_after is not None and received >= stall_after and not stalled:
+                time.sleep(stall)
+                stalled = True
+            piece = sock.recv(chunk)
+            if not piece:
+                break
+            received += len(piece)
+            time.sleep(pause)
+    return length, received, time.monotonic() - started
+
+
+def test_a_slow_download_outlasts_the_idle_timeout(range_server):
+    """lws ends a response 10 s after its request unless told otherwise: a download that keeps
+    going is not cut."""
+    slow = range_server.folder / "2026-02-03T06-00-00Z.mp4"
+    slow.write_bytes(bytes(9_000_000))
+    try:
+        length, received, seconds = read_slowly(range_server, "/recordings/" + slow.name, 65_536, 0.08)
+    finally:
+        slow.unlink()
+    assert seconds > 11, f"the download took only {seconds:.1f} s: not slow enough to test the timeout"
+    assert received == length == 9_000_000, f"cut after {received} of {length} bytes ({seconds:.1f} s)"
+
+
+def test_a_stalled_download_is_closed(range_server):
+    """A reader that takes nothing for the stall time (10 s) is dropped: downloads do not count
+    against --max-clients, so time bounds them."""
+    stalled = range_server.folder / "2026-02-03T07-00-00Z.mp4"
+    stalled.write_bytes(bytes(40_000_000))  # far more than the socket buffers hold
+    try:
+        length, received, _ = read_slowly(range_server, "/recordings/" + stalled.name, 1 << 20, 0,
+                                          stall_after=1_000_000, stall=12)
+    finally:
+        stalled.unlink()
+    assert received < length, "a reader that stalled for 12 s still got the whole file"
+    assert range_server.get("/healthz").status == 200
+
+
+def test_mjpeg_outlasts_the_idle_timeout(http_server):
+    deadline = time.monotonic() + 12.5
+    late = 0
+    with socket.create_connection((http_server.host, http_server.port), timeout=3) as sock:
+        sock.sendall(b"GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
+        started = time.monotonic()
+        while time.monotonic() < deadline:
+            piece = sock.recv(65536)
+            assert piece, f"the MJPEG stream ended after {time.monotonic() - started:.1f} s"
+            if time.monotonic() - started > 11:
+                late += len(piece)
+    assert late > 0, "no MJPEG data after 11 s"

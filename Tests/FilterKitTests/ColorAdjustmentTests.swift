@@ -9,8 +9,12 @@ private let colorCatalog = FilterCatalog([
     .init(GammaFilter.self), .init(VibranceFilter.self), .init(TemperatureFilter.self),
 ])
 
+/// `name` with `parameters` and every other parameter at its identity — not at its default,
+/// which changes the picture (see DefaultsTests) — so that a test sees only what it sets.
 private func make(_ name: String, _ parameters: [String: Double] = [:]) throws -> any FrameFilter {
-    colorCatalog.makeFilter(try FilterSettings(name: name, parameters: parameters, catalog: colorCatalog))
+    let neutral = colorCatalog.descriptor(named: name)?.params.compactMap { p in p.identity.map { (p.name, $0) } } ?? []
+    let values = Dictionary(uniqueKeysWithValues: neutral).merging(parameters) { $1 }
+    return colorCatalog.makeFilter(try FilterSettings(name: name, parameters: values, catalog: colorCatalog))
 }
 
 /// `filter` applied to a uniform frame of (y, u, v); returns the (single) output values,
@@ -37,15 +41,17 @@ struct ColorAdjustmentTests {
             guard let p = colorCatalog.descriptor(named: filter)?.parameter(named: parameter) else { return nil }
             return [p.default, p.min, p.max]
         }
-        #expect(range("colorControls", "saturation") == [1, 0, 2])
+        // Ranges as in Core Image; defaults that show a change when the filter is picked (Core
+        // Image's own for exposure and gamma; its colour controls and hue default to no change).
+        #expect(range("colorControls", "saturation") == [1.5, 0, 2])
         #expect(range("colorControls", "brightness") == [0, -1, 1])
-        #expect(range("colorControls", "contrast") == [1, 0.25, 4])
-        #expect(range("hueAdjust", "angle") == [0, -Double.pi, Double.pi])
+        #expect(range("colorControls", "contrast") == [1.2, 0.25, 4])
+        #expect(range("hueAdjust", "angle") == [1, -Double.pi, Double.pi])
         #expect(colorCatalog.descriptor(named: "hueAdjust")?.parameter(named: "angle")?.type == .angle)
-        #expect(range("exposure", "ev") == [0, -10, 10])
-        #expect(range("gamma", "power") == [1, 0.25, 4])
-        #expect(range("vibrance", "amount") == [0, -1, 1])
-        #expect(range("temperature", "temperature") == [0, -1, 1])
+        #expect(range("exposure", "ev") == [0.5, -10, 10])
+        #expect(range("gamma", "power") == [0.75, 0.25, 4])
+        #expect(range("vibrance", "amount") == [0.6, -1, 1])
+        #expect(range("temperature", "temperature") == [0.3, -1, 1])
     }
 
     struct Rejected: Sendable, CustomStringConvertible {
@@ -102,10 +108,10 @@ struct ColorAdjustmentTests {
         return try! FilterSettings(name: descriptor.name, parameters: values, catalog: colorCatalog)
     }
 
-    @Test("Every parameter has an identity, and the defaults are the identity")
-    func identityIsDefault() throws {
+    @Test("Every parameter has an identity")
+    func everyParameterHasAnIdentity() throws {
         for descriptor in colorCatalog.descriptors {
-            for p in descriptor.params { #expect(p.identity == p.default, "\(descriptor.name).\(p.name)") }
+            for p in descriptor.params { #expect(p.identity != nil, "\(descriptor.name).\(p.name)") }
         }
         #expect(Self.identitySettings.count == 6)
     }

@@ -29,7 +29,7 @@ struct SharpenVignetteTests {
         #expect(vignette.name == "vignette" && vignette.category == .stylize)
         #expect(vignette.params.map(\.name) == ["intensity", "radius"])
         #expect(vignette.parameter(named: "intensity").map { ($0.default, $0.min, $0.max, $0.identity) } ?? (9, 9, 9, nil)
-                == (0, -1, 1, 0))
+                == (1, -1, 1, 0))  // Core Image's default does nothing; this one shows the effect
         #expect(vignette.parameter(named: "radius").map { ($0.default, $0.min, $0.max) } ?? (9, 9, 9) == (1, 0, 2))
 
         let unsharp = UnsharpMaskFilter.descriptor

@@ -27,12 +27,13 @@ struct ColorAdjustmentReferenceTests {
         // eq adds brightness after contrast, Core Image before: compared separately. eq's
         // brightness offset is `(int)(100·b + 100)·511/200 − 256` (−78 at −0.3 where we add
         // −76.5), hence the lower bound.
-        Case(filter: "colorControls", parameters: ["brightness": 0.2], ffmpeg: "eq=brightness=0.2", minPSNR: 38),
-        Case(filter: "colorControls", parameters: ["brightness": -0.3], ffmpeg: "eq=brightness=-0.3", minPSNR: 38),
-        Case(filter: "colorControls", parameters: ["contrast": 1.5], ffmpeg: "eq=contrast=1.5", minPSNR: 45),
-        Case(filter: "colorControls", parameters: ["contrast": 0.5], ffmpeg: "eq=contrast=0.5", minPSNR: 45),
-        Case(filter: "colorControls", parameters: ["saturation": 1.7], ffmpeg: "eq=saturation=1.7", minPSNR: 45),
-        Case(filter: "colorControls", parameters: ["saturation": 0.3], ffmpeg: "eq=saturation=0.3", minPSNR: 45),
+        // The other colour controls are set to their identity (their defaults change the picture).
+        Case(filter: "colorControls", parameters: ["brightness": 0.2, "saturation": 1, "contrast": 1], ffmpeg: "eq=brightness=0.2", minPSNR: 38),
+        Case(filter: "colorControls", parameters: ["brightness": -0.3, "saturation": 1, "contrast": 1], ffmpeg: "eq=brightness=-0.3", minPSNR: 38),
+        Case(filter: "colorControls", parameters: ["contrast": 1.5, "saturation": 1, "brightness": 0], ffmpeg: "eq=contrast=1.5", minPSNR: 45),
+        Case(filter: "colorControls", parameters: ["contrast": 0.5, "saturation": 1, "brightness": 0], ffmpeg: "eq=contrast=0.5", minPSNR: 45),
+        Case(filter: "colorControls", parameters: ["saturation": 1.7, "brightness": 0, "contrast": 1], ffmpeg: "eq=saturation=1.7", minPSNR: 45),
+        Case(filter: "colorControls", parameters: ["saturation": 0.3, "brightness": 0, "contrast": 1], ffmpeg: "eq=saturation=0.3", minPSNR: 45),
         Case(filter: "gamma", parameters: ["power": 2], ffmpeg: "eq=gamma=0.5", minPSNR: 45),
         Case(filter: "gamma", parameters: ["power": 0.6], ffmpeg: "eq=gamma=\(1 / 0.6)", minPSNR: 45),
         Case(filter: "hueAdjust", parameters: ["angle": 1], ffmpeg: "hue=H=1", minPSNR: 45),

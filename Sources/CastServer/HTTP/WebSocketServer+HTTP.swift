@@ -21,12 +21,12 @@ extension WebSocketServer {
         case "/healthz":
             return respond(wsi, body: Array("ok\n".utf8), type: "text/plain; charset=utf-8", headOnly: isHead)
         case "/api/state":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             return respond(wsi, body: encodedJSON(currentState), type: "application/json", headOnly: isHead)
         case "/api/filters":
             return respond(wsi, body: filtersJSON, type: "application/json", headOnly: isHead)
         case "/snapshot.jpg":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             if viewers.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
                 answerSnapshot(wsi, headOnly: isHead)
             } else {
@@ -41,13 +41,13 @@ extension WebSocketServer {
             }
             return 0
         case "/metrics":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             return respond(wsi, body: Array(metrics.exposition().utf8), type: Metrics.contentType, headOnly: isHead)
         case "/stream.mjpg":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             return startMJPEG(wsi)
         case "/api/recordings":
-            guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
             struct Listing: Encodable { let recordings: [RecordingEntry] }
             let recordings = session.library?.listRecordings() ?? []
             return respond(wsi, body: encodedJSON(Listing(recordings: recordings)), type: "application/json", headOnly: isHead)
@@ -55,7 +55,7 @@ extension WebSocketServer {
             return status(wsi, 426, "this is the WebSocket endpoint (subprotocol \(ProtocolVersion.subprotocol))")
         default:
             if let name = Self.recordingName(in: path) {
-                guard mayWatch(wsi) else { return status(wsi, 401, "token required") }
+                guard mayWatch(wsi) else { return tokenRequired(wsi) }
                 return serveRecording(wsi, name: name)
             }
             guard let file = files.resolve(path) else { return status(wsi, 404, "not found") }
@@ -84,14 +84,6 @@ extension WebSocketServer {
         }
     }
 
-    /// Streams a file with its type and length (lws sends it in pieces as the socket takes them).
-    private func serveFile(_ wsi: OpaquePointer, path: String, mimeType: String) -> Int32 {
-        let result = lws_serve_http_file(wsi, path, mimeType, nil, 0)
-        if result < 0 { return -1 }  // could not be served: close
-        // 1: the whole transaction is already over (a small file or HEAD).
-        return result > 0 && lws_http_transaction_completed(wsi) != 0 ? -1 : 0
-    }
-
     func httpWritable(_ wsi: OpaquePointer) -> Int32 {
         guard let connection = connections[wsi] else { return 0 }
         if connection.closing != nil { return -1 }
@@ -105,6 +97,8 @@ extension WebSocketServer {
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case .mjpeg:
             return writeMJPEGPart(wsi, connection)
+        case .file(let download):
+            return writeFilePiece(wsi, download)
         case .viewer, .snapshot:
             return 0
         }
@@ -134,9 +128,18 @@ extension WebSocketServer {
         return (try? encoder.encode(value)).map { Array($0) } ?? []
     }
 
+    /// Whether the request may see the session: no `--token`, `--public-view`, or the token as
+    /// `?token=` or as `Authorization: Bearer` (what Prometheus and most HTTP tools send).
     private func mayWatch(_ wsi: OpaquePointer) -> Bool {
         guard let accessToken, !configuration.publicView else { return true }
-        return accessToken.accepts(urlArgument(wsi, "token"))
+        let bearer = AccessToken.bearerCredentials(in: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION))
+        return accessToken.accepts(urlArgument(wsi, "token")) || accessToken.accepts(bearer)
+    }
+
+    /// 401, with the challenge RFC 9110 asks of it.
+    private func tokenRequired(_ wsi: OpaquePointer) -> Int32 {
+        status(wsi, 401, "token required (?token=SECRET or Authorization: Bearer SECRET)",
+               headers: [("www-authenticate:", "Bearer realm=\"filtercast\"")])
     }
 
     /// Sends headers now and `body` at the next writable callback.
@@ -152,19 +155,20 @@ extension WebSocketServer {
 
     /// An error status with `message` as a plain-text body, written at once (a request body
     /// may still be arriving). Our own headers rather than `lws_return_http_status`'s, so errors
-    /// carry `Cache-Control: no-store` like every answer.
-    private func status(_ wsi: OpaquePointer, _ code: UInt32, _ message: String) -> Int32 {
+    /// carry `Cache-Control: no-store` like every answer; `headers` are added (name with colon).
+    func status(_ wsi: OpaquePointer, _ code: UInt32, _ message: String, headers: [(String, String)] = []) -> Int32 {
         let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
         let body = Array((message + "\n").utf8)
         guard writeHeaders(wsi, status: code, type: "text/plain; charset=utf-8", length: UInt64(body.count),
-                           inlineBody: isHead ? [] : body) else { return -1 }
+                           headers: headers, inlineBody: isHead ? [] : body) else { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
-    /// Status line and headers; `length` nil for a body of unknown length (MJPEG). With
-    /// `inlineBody` the body goes out in the same write as the headers.
-    private func writeHeaders(_ wsi: OpaquePointer, status: UInt32, type: String, length: UInt64?,
-                              inlineBody: [UInt8]? = nil) -> Bool {
+    /// Status line and headers (`Cache-Control: no-store`, then `headers`, each name with its
+    /// colon); `length` nil for a body of unknown length (MJPEG). With `inlineBody` the body goes
+    /// out in the same write as the headers.
+    func writeHeaders(_ wsi: OpaquePointer, status: UInt32, type: String, length: UInt64?,
+                      headers: [(String, String)] = [], inlineBody: [UInt8]? = nil) -> Bool {
         var buffer = [UInt8](repeating: 0, count: EncodedFrame.headroom + 2048 + (inlineBody?.count ?? 0))
         return buffer.withUnsafeMutableBufferPointer { bytes -> Bool in
             let start = bytes.baseAddress! + EncodedFrame.headroom
@@ -173,9 +177,12 @@ extension WebSocketServer {
             guard lws_add_http_common_headers(wsi, status, type, length ?? UInt64.max, &cursor, end) == 0 else {
                 return false
             }
-            let noStore = Array("no-store".utf8)
-            guard lws_add_http_header_by_name(wsi, "cache-control:", noStore, Int32(noStore.count), &cursor, end) == 0
-            else { return false }
+            for (name, value) in [("cache-control:", "no-store")] + headers {
+                let bytes = Array(value.utf8)
+                guard lws_add_http_header_by_name(wsi, name, bytes, Int32(bytes.count), &cursor, end) == 0 else {
+                    return false
+                }
+            }
             guard let inlineBody else { return lws_finalize_write_http_header(wsi, start, &cursor, end) == 0 }
             guard lws_finalize_http_header(wsi, &cursor, end) == 0, var tail = cursor else { return false }
             tail.update(from: inlineBody, count: inlineBody.count)
@@ -189,6 +196,9 @@ extension WebSocketServer {
         if atClientLimit(wsi) { return status(wsi, 503, "too many clients") }
         guard writeHeaders(wsi, status: 200, type: "multipart/x-mixed-replace; boundary=\(Self.mjpegBoundary)",
                            length: nil) else { return -1 }
+        // lws would end the response `timeout_secs` after the request: a reader stays, like a
+        // viewer, as long as it likes (it counts against --max-clients).
+        lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
         let connection = Connection(kind: .mjpeg, address: peerAddress(wsi), authorized: true)
         connections[wsi] = connection
         logConnected(connection)

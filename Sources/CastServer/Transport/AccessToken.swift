@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `--token` secret and the one way to check a client's guess against it.
 ///
 /// Contract: `accepts` has no early exit: it looks at every byte of both the guess and the
@@ -23,5 +25,14 @@ struct AccessToken: Sendable {
             difference |= UInt(offered ^ expected)
         }
         return difference == 0
+    }
+
+    /// The credentials of an `Authorization: Bearer TOKEN` value (RFC 6750; the scheme in any
+    /// case, spaces around the token ignored), nil for another scheme or no token.
+    static func bearerCredentials(in authorization: String) -> String? {
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let credentials = parts[1].trimmingCharacters(in: .whitespaces)
+        return credentials.isEmpty ? nil : credentials
     }
 }

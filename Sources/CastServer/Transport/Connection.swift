@@ -13,6 +13,8 @@ final class Connection {
         case response
         /// A `GET /snapshot.jpg` waiting for a fresh frame (none is encoded while nobody watches).
         case snapshot(headOnly: Bool)
+        /// A file being sent (the page's files, a recording).
+        case file(FileDownload)
     }
 
     let kind: Kind
@@ -72,13 +74,16 @@ final class Connection {
         case .mjpeg: "mjpeg"
         case .response: "response"
         case .snapshot: "snapshot"
+        case .file: "file"
         }
     }
 
     /// Whether frames must be encoded for this connection.
     var wantsFrames: Bool {
-        if case .response = kind { return false }
-        return true
+        switch kind {
+        case .response, .file: false
+        case .viewer, .mjpeg, .snapshot: true
+        }
     }
 
     /// Whether the flow-control window has room for another frame, for a session producing a

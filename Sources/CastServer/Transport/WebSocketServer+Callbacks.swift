@@ -74,7 +74,8 @@ extension WebSocketServer {
         let connection = Connection(kind: .viewer, address: peerAddress(wsi), authorized: authorized)
         connections[wsi] = connection
         logConnected(connection)
-        connection.enqueue(.hello(filters: session.catalog.descriptors, state: currentState))
+        connection.enqueue(.hello(filters: session.catalog.descriptors, state: currentState,
+                                  access: connection.access(configuration)))
         audienceChanged()
         broadcastState()
     }
@@ -87,7 +88,7 @@ extension WebSocketServer {
             broadcastState()
         case .mjpeg:
             logDisconnected(connection)
-        case .response, .snapshot:
+        case .response, .snapshot, .file:
             break
         }
         audienceChanged()
@@ -172,6 +173,7 @@ extension WebSocketServer {
                 throw ProtocolError(code: .unauthorized, message: "wrong token", id: message.id)
             }
             connection.authorized = true
+            connection.stateDue = true  // the state in its hello may be old: nothing was sent since
             audienceChanged()  // a viewer who could not watch before may now
         default:
             guard connection.authorized else {
@@ -282,5 +284,10 @@ extension Connection {
     /// With `--token` and without `--public-view`, frames go only to clients that gave it.
     func authorizedToWatch(_ configuration: ServerConfiguration) -> Bool {
         authorized || configuration.token == nil || configuration.publicView
+    }
+
+    /// What `hello.access` tells the client.
+    func access(_ configuration: ServerConfiguration) -> ViewerAccess {
+        authorized ? .control : authorizedToWatch(configuration) ? .watch : .none
     }
 }

@@ -177,7 +177,7 @@ public final class WebSocketServer: @unchecked Sendable {
                 if latest > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
             case .snapshot(let headOnly):
                 if latest > connection.lastSent { answerSnapshot(wsi, headOnly: headOnly) }
-            case .response:
+            case .response, .file:
                 break
             }
         }

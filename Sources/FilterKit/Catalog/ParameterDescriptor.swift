@@ -13,6 +13,9 @@ public struct ParameterDescriptor: Sendable, Codable, Equatable {
     public let name: String
     public let label: String
     public let type: Kind
+    /// The value a filter starts with when it is picked. Together a filter's defaults change a
+    /// picture visibly (a filter that looked like "None" when picked would seem broken); the
+    /// value that changes nothing is `identity`.
     public let `default`: Double
     /// Hard range: values outside it are rejected.
     public let min: Double

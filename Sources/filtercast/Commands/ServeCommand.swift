@@ -26,7 +26,7 @@ enum ServeCommand: Subcommand {
                              help: "Give up opening an input (connecting, reading its header) after S seconds (default 10)."),
                   ] + FilterOptions.specs + [
                   OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: the web/ folder of this checkout)."),
-                  OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T or an auth message)."),
+                  OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T, an auth message, or Authorization: Bearer T over HTTP)."),
                   OptionSpec(name: "--public-view", valueName: nil, help: "With --token: let viewers without the token watch."),
                   OptionSpec(name: "--allow-origin", valueName: "ORIGIN", help: "Also accept WebSocket pages from ORIGIN (repeatable).",
                              repeatable: true),

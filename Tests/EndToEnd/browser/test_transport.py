@@ -61,6 +61,20 @@ def test_space_toggles_play_pause(file_server, open_page):
     assert [m["type"] for m in page.sent() if m["type"] in ("play", "pause")] == ["pause", "play"]
 
 
+def test_space_pauses_after_a_click_on_a_filter_chip(file_server, open_page):
+    """A clicked chip keeps no focus: space then pauses instead of choosing the chip again."""
+    page = open_page(file_server)
+    page.find('[data-filter="sepia"]').click()
+    page.wait_state(lambda s: s["filter"]["name"] == "sepia", message="sepia chosen by a click")
+    assert page.js("return document.activeElement === document.body"), "the chip kept the focus"
+    press(page, Keys.SPACE)
+    page.wait_state(lambda s: not s["playing"], message="paused by space after the chip click")
+    press(page, Keys.SPACE)
+    page.wait_state(lambda s: s["playing"], message="playing again by space")
+    assert [m["type"] for m in page.sent() if m["type"] in ("play", "pause")] == ["pause", "play"]
+    assert len(page.sent("setFilter")) == 1, "space chose the filter again"
+
+
 def test_dragging_the_seek_slider_scrubs_and_moves_the_time_label(file_server, open_page):
     page = open_page(file_server)
     page.pause()

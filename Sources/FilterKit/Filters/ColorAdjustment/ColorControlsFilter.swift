@@ -5,11 +5,11 @@ public final class ColorControlsFilter: RowLocalFilter {
     public static let descriptor = FilterDescriptor(
         name: "colorControls", label: "Color Controls", category: .colorAdjustment,
         params: [
-            ParameterDescriptor(name: "saturation", label: "Saturation", default: 1, min: 0, max: 2,
+            ParameterDescriptor(name: "saturation", label: "Saturation", default: 1.5, min: 0, max: 2,
                                 step: 0.01, identity: 1),
             ParameterDescriptor(name: "brightness", label: "Brightness", default: 0, min: -1, max: 1,
                                 step: 0.01, identity: 0),
-            ParameterDescriptor(name: "contrast", label: "Contrast", default: 1, min: 0.25, max: 4,
+            ParameterDescriptor(name: "contrast", label: "Contrast", default: 1.2, min: 0.25, max: 4,
                                 step: 0.01, identity: 1),
         ])
 

@@ -6,7 +6,7 @@ import Foundation
 public final class ExposureFilter: RowLocalFilter {
     public static let descriptor = FilterDescriptor(
         name: "exposure", label: "Exposure", category: .colorAdjustment,
-        params: [ParameterDescriptor(name: "ev", label: "EV", default: 0, min: -10, max: 10,
+        params: [ParameterDescriptor(name: "ev", label: "EV", default: 0.5, min: -10, max: 10,
                                      step: 0.01, identity: 0)])
 
     private let luma: LookupTable

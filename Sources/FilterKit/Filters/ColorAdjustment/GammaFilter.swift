@@ -4,7 +4,7 @@ import Foundation
 public final class GammaFilter: RowLocalFilter {
     public static let descriptor = FilterDescriptor(
         name: "gamma", label: "Gamma", category: .colorAdjustment,
-        params: [ParameterDescriptor(name: "power", label: "Power", default: 1, min: 0.25, max: 4,
+        params: [ParameterDescriptor(name: "power", label: "Power", default: 0.75, min: 0.25, max: 4,
                                      step: 0.01, identity: 1)])
 
     private let luma: LookupTable

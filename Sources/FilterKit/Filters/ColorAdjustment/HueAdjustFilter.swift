@@ -6,10 +6,11 @@ import Foundation
 public final class HueAdjustFilter: RowLocalFilter {
     public static let descriptor = FilterDescriptor(
         name: "hueAdjust", label: "Hue Adjust", category: .colorAdjustment,
-        params: [ParameterDescriptor(name: "angle", label: "Angle", type: .angle, default: 0,
+        params: [ParameterDescriptor(name: "angle", label: "Angle", type: .angle, default: 1,
                                      min: -Double.pi, max: Double.pi,
                                      // A slider's values lie on a grid from its minimum: ±3.14
-                                     // puts 0 (the default) on the 0.01 grid, −π would not.
+                                     // puts 0 (the identity) and 1 (the default) on the 0.01
+                                     // grid, −π would not.
                                      sliderMin: -3.14, sliderMax: 3.14, step: 0.01, identity: 0)])
 
     private let cos: Int32

@@ -4,7 +4,7 @@
 public final class TemperatureFilter: RowLocalFilter {
     public static let descriptor = FilterDescriptor(
         name: "temperature", label: "Temperature", category: .colorAdjustment,
-        params: [ParameterDescriptor(name: "temperature", label: "Temperature", default: 0, min: -1, max: 1,
+        params: [ParameterDescriptor(name: "temperature", label: "Temperature", default: 0.3, min: -1, max: 1,
                                      step: 0.01, identity: 0)])
 
     /// Chroma shift at temperature ±1.

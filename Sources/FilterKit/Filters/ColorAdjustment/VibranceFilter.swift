@@ -4,7 +4,7 @@
 public final class VibranceFilter: RowLocalFilter {
     public static let descriptor = FilterDescriptor(
         name: "vibrance", label: "Vibrance", category: .colorAdjustment,
-        params: [ParameterDescriptor(name: "amount", label: "Amount", default: 0, min: -1, max: 1,
+        params: [ParameterDescriptor(name: "amount", label: "Amount", default: 0.6, min: -1, max: 1,
                                      step: 0.01, identity: 0)])
 
     /// amount × 2¹²

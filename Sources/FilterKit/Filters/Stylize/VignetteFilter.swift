@@ -11,7 +11,7 @@ public final class VignetteFilter: BandedFilter {
     public static let descriptor = FilterDescriptor(
         name: "vignette", label: "Vignette", category: .stylize,
         params: [
-            ParameterDescriptor(name: "intensity", label: "Intensity", default: 0, min: -1, max: 1, step: 0.01,
+            ParameterDescriptor(name: "intensity", label: "Intensity", default: 1, min: -1, max: 1, step: 0.01,
                                 identity: 0),
             ParameterDescriptor(name: "radius", label: "Radius", default: 1, min: 0, max: 2, step: 0.01),
         ])
