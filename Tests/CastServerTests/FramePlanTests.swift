@@ -6,7 +6,7 @@ import Testing
 @Suite struct FramePlanTests {
     /// The viewers (watching), an unfiltered recording, the publisher: the three kinds of output.
     static let viewers = OutputDemand(filtered: true, placeholder: true, rerender: true, isActive: true)
-    static let unfilteredRecording = OutputDemand(source: true, isActive: true)
+    static let unfilteredRecording = OutputDemand(source: true, rerender: true, isActive: true)
     static let publisher = OutputDemand(filtered: true, placeholder: true, rerender: true, isActive: true)
     static let nobodyWatching = OutputDemand(isActive: true, declines: .noAudience)
 
@@ -36,8 +36,9 @@ import Testing
     }
 
     @Test func pausedARequestedRerenderRedoesTheLastFrameForThoseWhoShowIt() {
-        let demands = [Self.unfilteredRecording, Self.viewers]
-        #expect(FramePlan.make(Situation(rerenderRequested: true, hasLastFrame: true), demands: demands) == .rerender(outputs: [1]))
+        let demands = [Self.unfilteredRecording, Self.viewers, OutputDemand(source: true, isActive: true)]
+        #expect(FramePlan.make(Situation(rerenderRequested: true, hasLastFrame: true), demands: demands)
+                == .rerender(source: [0], filtered: [1]), "the recording holds its picture as it records: unfiltered")
         #expect(FramePlan.make(Situation(rerenderRequested: true), demands: demands) == .idle, "no frame to redo yet")
         #expect(FramePlan.make(Situation(hasLastFrame: true), demands: demands) == .idle, "nothing asked for")
         #expect(FramePlan.make(Situation(rerenderRequested: true, hasLastFrame: true), demands: [Self.nobodyWatching]) == .idle)

@@ -17,17 +17,17 @@ protocol FrameOutput: AnyObject {
 /// What a frame handed to an output is.
 struct FrameContext: Sendable {
     enum Kind: Equatable, Sendable {
-        /// A new source frame, as the source gave it.
-        case source
-        /// A new source frame, filtered.
-        case filtered
-        /// The last source frame, filtered again (paused: a change or a newcomer to show).
+        /// A new source frame.
+        case new
+        /// The last source frame again (paused: a change or a newcomer to show).
         case rerender
-        /// The "NO SIGNAL" placeholder, not filtered.
+        /// The "NO SIGNAL" placeholder (never filtered).
         case placeholder
     }
 
     var kind: Kind
+    /// Whether the filter chain was applied to it.
+    var isFiltered: Bool
     /// The filter chain generation the frame was made with (``FilterRunner/appliedGeneration``).
     var filterGeneration: Int
 }

@@ -9,8 +9,9 @@ enum FramePlan: Equatable, Sendable {
     /// A new source frame: hand it as it is to `source`, then filter it once and hand it to
     /// `filtered` (when that is empty, the frame is not filtered at all).
     case deliver(source: [Int], filtered: [Int])
-    /// No new frame: filter the last source frame again for `outputs`.
-    case rerender(outputs: [Int])
+    /// No new frame: hand the last source frame again, as it is to `source`, then filtered (once)
+    /// to `filtered`.
+    case rerender(source: [Int], filtered: [Int])
     /// The source is offline: render the placeholder for `outputs`.
     case placeholder(outputs: [Int])
 
@@ -43,8 +44,7 @@ enum FramePlan: Equatable, Sendable {
             guard situation.placeholderDue || situation.rerenderRequested, !outputs.isEmpty else { return .idle }
             return .placeholder(outputs: outputs)
         }
-        let outputs = wanting(\.rerender)
-        guard situation.rerenderRequested, situation.hasLastFrame, !outputs.isEmpty else { return .idle }
-        return .rerender(outputs: outputs)
+        guard situation.rerenderRequested, situation.hasLastFrame, demands.contains(where: \.rerender) else { return .idle }
+        return .rerender(source: wanting { $0.rerender && $0.source }, filtered: wanting { $0.rerender && !$0.source })
     }
 }

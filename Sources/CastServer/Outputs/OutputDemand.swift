@@ -7,8 +7,8 @@ struct OutputDemand: Equatable, Sendable {
     var filtered = false
     /// Wants the "NO SIGNAL" placeholder while the source is offline.
     var placeholder = false
-    /// Wants the last frame filtered again when it was asked for while no frame comes (a filter
-    /// change or a new viewer while paused).
+    /// Wants the last frame again when it was asked for while no frame comes (a filter change or
+    /// a newcomer while paused): as the source gave it when `source`, else filtered.
     var rerender = false
     /// Consumes frames at all: while no output does, the player need not decode a file.
     var isActive = false

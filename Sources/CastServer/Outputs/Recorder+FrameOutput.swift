@@ -2,14 +2,15 @@ import FilterKit
 import MediaKit
 
 /// The recorder takes every source frame of a running recording, filtered or as the source gave
-/// it (`record`'s `filtered`); never a placeholder or a re-render (a paused recording holds).
+/// it (`record`'s `filtered`), and the re-renders while paused (a recording started or re-filtered
+/// while paused records the picture it holds); never a placeholder.
 extension Recorder: FrameOutput {
     func demand(now: ContinuousClock.Instant) -> OutputDemand {
         let (source, filtered) = (wants(filtered: false), wants(filtered: true))
-        return OutputDemand(source: source, filtered: filtered, isActive: source || filtered)
+        return OutputDemand(source: source, filtered: filtered, rerender: source || filtered, isActive: source || filtered)
     }
 
     func take(_ frame: Frame, _ context: FrameContext) {
-        record(frame, filtered: context.kind == .filtered)
+        record(frame, filtered: context.isFiltered)
     }
 }

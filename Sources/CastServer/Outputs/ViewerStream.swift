@@ -50,7 +50,7 @@ final class ViewerStream: FrameOutput, Sendable {
 
     func take(_ frame: Frame, _ context: FrameContext) {
         let now = ContinuousClock.now
-        if context.kind == .filtered { lastEncode = now }
+        if context.kind == .new { lastEncode = now }
         let current = (filter: context.filterGeneration, transport: transportGeneration(), online: context.kind != .placeholder)
         let changed = frame.isDiscontinuity || current != rendered
         sequence += 1

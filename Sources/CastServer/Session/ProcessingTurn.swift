@@ -56,25 +56,27 @@ final class ProcessingTurn {
             break
         case .deliver(let source, let filtered):
             guard let frame else { return }
-            hand(frame, .source, to: source, of: outputs)
+            hand(frame, .new, filtered: false, to: source, of: outputs)
             guard !filtered.isEmpty else { return }
             filter(frame)
-            hand(frame, .filtered, to: filtered, of: outputs)
-        case .rerender(let indices):
+            hand(frame, .new, filtered: true, to: filtered, of: outputs)
+        case .rerender(let source, let filtered):
             work.copy(from: lastSource)
             work.isDiscontinuity = false
+            hand(work, .rerender, filtered: false, to: source, of: outputs)
+            guard !filtered.isEmpty else { return }
             filter(work)
-            hand(work, .rerender, to: indices, of: outputs)
+            hand(work, .rerender, filtered: true, to: filtered, of: outputs)
         case .placeholder(let indices):
             placeholder.render(title: "NO SIGNAL", details: Self.placeholderDetails(playback, reason: offlineReason(playback)), into: work)
             work.time = playback.position
             work.isDiscontinuity = false
-            hand(work, .placeholder, to: indices, of: outputs)
+            hand(work, .placeholder, filtered: false, to: indices, of: outputs)
         }
     }
 
-    private func hand(_ frame: Frame, _ kind: FrameContext.Kind, to indices: [Int], of outputs: [any FrameOutput]) {
-        let context = FrameContext(kind: kind, filterGeneration: runner.appliedGeneration)
+    private func hand(_ frame: Frame, _ kind: FrameContext.Kind, filtered: Bool, to indices: [Int], of outputs: [any FrameOutput]) {
+        let context = FrameContext(kind: kind, isFiltered: filtered, filterGeneration: runner.appliedGeneration)
         for index in indices { outputs[index].take(frame, context) }
     }
 
