@@ -79,6 +79,24 @@ import Testing
         #expect(recorder.stop() == nil)
     }
 
+    @Test func aRecordingWithoutFramesLeavesNoFileAndSaysWhy() throws {
+        let directory = Self.folder("empty")
+        let recorder = Recorder(width: 160, height: 120, frameRate: 30, options: RecorderOptions(directory: directory))
+        let started = try recorder.start(filtered: true)
+        #expect(FileManager.default.fileExists(atPath: directory + "/" + (started.name ?? "")), "the file exists while recording")
+        let status = try #require(recorder.stop())
+        #expect(status.error == RecordingTake.noFramesReason && status.bytes == 0)
+        #expect(recorder.status.error == RecordingTake.noFramesReason)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+
+        // One frame is a recording.
+        try recorder.start(filtered: true)
+        try Self.feed(recorder, from: try Self.pattern(width: 160, height: 120), seconds: 0.1)
+        let kept = try #require(recorder.stop())
+        #expect(kept.error == nil && kept.bytes > 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [kept.name])
+    }
+
     @Test func refusesToStartWhenFreeSpaceIsShort() throws {
         var options = RecorderOptions(directory: Self.folder("space"))
         options.minimumFreeBytes = .max

@@ -12,14 +12,24 @@ extension Session {
                               encoder: status.encoder, error: status.error)
     }
 
-    /// Starts or stops recording; stopping when nothing records does nothing.
+    /// Starts or stops recording; stopping when nothing records does nothing. Refused while
+    /// paused (nothing would be recorded); a stop that finds no frame was recorded (no file
+    /// kept) says so.
     func record(start: Bool, filtered: Bool, id: MessageID?) throws(ProtocolError) {
         guard let recorder else {
             throw ProtocolError(code: .recordingFailed, message: "this server does not record", id: id)
         }
         guard start else {
-            recorder.stop()
+            if let ended = recorder.stop(), let error = ended.error {
+                throw ProtocolError(code: .recordingFailed, message: "\(ended.name ?? "the recording"): \(error)", id: id)
+            }
             return
+        }
+        let playback = player.playbackState
+        guard playback.isPlaying else {
+            let why = playback.error.map { _ in "the source failed (\(offlineReason(playback) ?? "")): open a file or go back to the input first" }
+                ?? "playback is paused: press play first"
+            throw ProtocolError(code: .recordingFailed, message: "cannot record, no frame would be recorded: \(why)", id: id)
         }
         do {
             try recorder.start(filtered: filtered)
@@ -28,9 +38,14 @@ extension Session {
         }
     }
 
-    /// Plays the library file `reference` instead of the current source. Its frames are scaled
-    /// to the session's frame size; the filter stays, position and duration become the file's.
+    /// What `open` names to go back to the input the server was started with.
+    static let startInputReference = "input"
+
+    /// Plays the library file `reference` (or with ``startInputReference`` the start input)
+    /// instead of the current source. Its frames are scaled to the session's frame size; the
+    /// filter stays, position and duration become the file's.
     func open(_ reference: String, id: MessageID?) throws(ProtocolError) {
+        if reference == Self.startInputReference { return try returnToInput(id: id) }
         guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library", id: id) }
         let (path, _) = try library.resolve(reference, id: id)
         let size = player.info
@@ -47,12 +62,38 @@ extension Session {
         let info = source.info
         sourceState.withLock {
             $0 = SourceState(kind: "file", name: reference, seekable: !info.isLive, width: info.width,
-                             height: info.height, fps: info.frameRate)
+                             height: info.height, fps: info.frameRate, startInput: false)
         }
         transportGeneration.add(1, ordering: .relaxed)
     }
 
-    /// Deletes the recording `reference` names; not the one being recorded.
+    /// Plays the input the server was started with again, from any state: opened anew on the
+    /// decode thread (a stream or a camera may take seconds to answer), so that a failure shows
+    /// as the source's (offline with the reason; a live input retries). A live start input that
+    /// is already the source is left to go on (it reconnects by itself); a file starts over.
+    func returnToInput(id: MessageID?) throws(ProtocolError) {
+        guard let inputOpener else {
+            throw ProtocolError(code: .openFailed, message: "this server cannot open its input again", id: id)
+        }
+        let current = sourceState.withLock { $0 }
+        if current.startInput && !startSource.seekable { return }
+        switchToInput(opening: inputOpener)
+    }
+
+    private func switchToInput(opening inputOpener: @escaping InputOpener) {
+        // A new one: the start input's first was interrupted when another source replaced it.
+        let interruption = Interruption()
+        player.switchSource(opening: { () throws(MediaError) in
+            let source = try inputOpener(interruption)
+            source.onWarning = { Log.warning($0) }
+            return source
+        }, info: startInfo, interruption: interruption)
+        sourceState.withLock { $0 = startSource }
+        transportGeneration.add(1, ordering: .relaxed)
+    }
+
+    /// Deletes the recording `reference` names; not the one being recorded. Deleting the file
+    /// that plays goes back to the start input.
     func delete(_ reference: String, id: MessageID?) throws(ProtocolError) {
         guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library", id: id) }
         let (path, _) = try library.resolve(reference, id: id)
@@ -61,5 +102,7 @@ extension Session {
             throw ProtocolError(code: .forbidden, message: "\(reference) is being recorded: stop the recording first", id: id)
         }
         try library.delete(reference, id: id)
+        let playsIt = sourceState.withLock { !$0.startInput } && player.info.name == path
+        if playsIt, let inputOpener { switchToInput(opening: inputOpener) }
     }
 }

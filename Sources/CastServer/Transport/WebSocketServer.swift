@@ -78,7 +78,8 @@ public final class WebSocketServer: @unchecked Sendable {
                       frameRate: player.info.frameRate, onChange: Self.logPublishing)
         }
         session = Session(player: player, input: configuration.input, filter: configuration.filter,
-                          recorder: recorder, publisher: publisher, library: library)
+                          recorder: recorder, publisher: publisher, library: library,
+                          inputOpener: configuration.input.opener(options, width: source.info.width, height: source.info.height))
         let maximumJPEGSize = try JPEGEncoder(width: player.info.width, height: player.info.height).maximumSize
         broadcaster = Broadcaster(maximumJPEGSize: maximumJPEGSize, wake: { wake.fire() })
         processor = FrameProcessor(session: session, broadcaster: broadcaster, quality: configuration.quality,

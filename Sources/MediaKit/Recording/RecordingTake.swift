@@ -53,14 +53,17 @@ final class RecordingTake: Sendable {
         return status
     }
 
-    /// The encoder thread: returns why it stopped by itself, or nil when finished on request.
+    /// The encoder thread: returns why it stopped by itself, or nil when finished on request
+    /// with frames in the file. A take that wrote no frame leaves no file: that is the reason.
     private func encode(_ writer: VideoWriter, _ feed: EncoderFeed, _ options: RecorderOptions) -> String? {
         var reason: String?
         var lastSpaceCheck = ContinuousClock.now
+        var framesWritten = 0
         do throws(MediaError) {
             while reason == nil, let frame = feed.next() {
                 defer { feed.recycle(frame) }
                 try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
+                framesWritten += 1
                 let written = writer.bytesWritten
                 bytes.store(written, ordering: .relaxed)
                 if let limit = options.maximumBytes, written >= limit {
@@ -75,13 +78,20 @@ final class RecordingTake: Sendable {
             reason = reason ?? error.description
             try? writer.finish()
         }
-        bytes.store(Self.fileSize(writer.destination.url) ?? writer.bytesWritten, ordering: .relaxed)
+        if framesWritten == 0 {
+            // A file without a frame would sit in the library as an unplayable entry.
+            unlink(writer.destination.url)
+            reason = (reason.map { "\($0); " } ?? "") + Self.noFramesReason
+        }
+        bytes.store(Self.fileSize(writer.destination.url) ?? 0, ordering: .relaxed)
         guard let reason else { return nil }
         failure.withLock { $0 = reason }
         feed.close()
         feed.discardQueued()
         return reason
     }
+
+    static let noFramesReason = "no frame was recorded (the source was offline or gave no frame), so no file was kept"
 
     /// A message when `directory`'s file system has less than `minimum` bytes free, else nil.
     static func spaceShortage(in directory: String, minimum: Int64) -> String? {
