@@ -27,9 +27,10 @@ extension Session {
         }
         let playback = player.playbackState
         guard playback.isPlaying else {
-            let why = playback.error.map { _ in "the source failed (\(offlineReason(playback) ?? "")): open a file or go back to the input first" }
-                ?? "playback is paused: press play first"
-            throw ProtocolError(code: .recordingFailed, message: "cannot record, no frame would be recorded: \(why)", id: id)
+            let message = playback.error == nil
+                ? "cannot record while playback is paused (no frame would be recorded): press play first"
+                : "cannot record: the source failed (\(offlineReason(playback) ?? "")): open a file or go back to the input first"
+            throw ProtocolError(code: .recordingFailed, message: message, id: id)
         }
         do {
             try recorder.start(filtered: filtered)
