@@ -147,9 +147,14 @@ struct SeekTests {
     static func aviWithoutTimestamps() throws -> String { try aviWithoutTimestampsMade.get() }
 
     /// Made once for every test that asks (a static is initialised once, also across threads).
-    private static let aviWithoutTimestampsMade = Result { () throws -> String in
-        let path = TestClips.path("seek-h264-no-index.avi")
-        let whole = try ClipSpec("seek-h264-b-frames.avi", rate: rate, frameCount: frameCount,
+    private static let aviWithoutTimestampsMade = Result { try aviWithoutIndex(frameCount: frameCount) }
+
+    /// 4 s: without its index, this one declares 3.92 s, less than its last frame's time (3.96).
+    static let longAVIWithoutTimestamps = Result { try aviWithoutIndex(frameCount: 100) }
+
+    private static func aviWithoutIndex(frameCount: Int) throws -> String {
+        let path = TestClips.path("seek-h264-no-index-\(frameCount).avi")
+        let whole = try ClipSpec("seek-h264-b-frames-\(frameCount).avi", rate: rate, frameCount: frameCount,
                                  codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "12", "-bf", "3"]).make()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
         guard let index = bytes.lastRange(of: Data("idx1".utf8)) else {
@@ -180,6 +185,26 @@ struct SeekTests {
         let times = try decodeAll(source).times
         let expected = (0..<Self.frameCount).map { Double($0) / Double(Self.rate) }
         #expect(times.count == expected.count && zip(times, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(times)")
+    }
+
+    @Test("a seek to the declared end shows the last frame, also when the file declares less than it holds")
+    func seekToTheDeclaredEnd() throws {
+        let path = try Self.longAVIWithoutTimestamps.get()
+        let source = try Self.open(path)
+        let duration = try #require(source.info.duration)
+        #expect(duration < 3.96 - 1e-6, "the clip declares \(duration) s, its last frame is at 3.96 s")
+        let player = Player(source: source)
+        player.start()
+        defer { player.stop() }
+        player.pause()
+        try player.seek(to: duration)  // the seek slider dragged to its end
+        var sought: Frame?
+        while sought == nil, let frame = player.output.take(timeout: .seconds(5)) {
+            if frame.time > 1 { sought = frame } else { player.pool.recycle(frame) }
+        }
+        let last = try #require(sought)
+        try Self.expectFrame(last, is: 99, of: path, frameCount: 100, "seek to the declared end (\(duration) s)")
+        player.pool.recycle(last)
     }
 
     @Test("a live source cannot seek")

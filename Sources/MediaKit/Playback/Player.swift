@@ -113,15 +113,21 @@ public final class Player: @unchecked Sendable {
         update { $0.speed = speed; speedChanged = true }
     }
 
-    /// Seeks to `seconds`: the first frame at or after it, the last frame when it is past the
-    /// end (found by the source: a declared duration may be off). Live sources refuse.
+    /// Seeks to `seconds`: the first frame at or after it; at or past the declared duration
+    /// (a seek slider at its end), the last frame, wherever it really is (a file without an
+    /// index declares the length it could read, which may end before its last frame). Live
+    /// sources refuse.
     public func seek(to seconds: Double) throws(MediaError) {
         guard !info.isLive else { throw .notSeekable(input: info.name) }
         guard seconds.isFinite, seconds >= 0 else {
             throw .seekFailed(input: info.name, seconds: seconds, reason: "the position must be a number ≥ 0")
         }
-        update { $0.hasEnded = false; pendingSeek = seconds }
+        let target = info.duration.map { seconds >= $0 ? max(seconds, $0 + Self.pastTheEnd) : seconds } ?? seconds
+        update { $0.hasEnded = false; pendingSeek = target }
     }
+
+    /// How far past the declared end a seek to the end aims: more than a file holds beyond it.
+    static let pastTheEnd = 3600.0
 
     /// Plays `newSource` from its start instead of the current source, which is closed. Its
     /// frames must be of the pool's size (open it with that `outputSize`). Playing or paused
