@@ -163,6 +163,8 @@ final class Decoder {
     private var countedTimestamp: Int64?
     /// Whether `countedTimestamp` waits for the first keyframe packet after the open or a seek.
     private var countingFromNextKeyframe = true
+    /// Whether a seek came since the open: until a keyframe says where it landed, the count
+    /// cannot start from the stream's start.
     private var hasSought = false
 
     /// Decodes the next frame into `frame`; false at the end.
