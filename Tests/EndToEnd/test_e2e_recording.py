@@ -12,6 +12,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fc_client import Client, run
@@ -312,22 +313,41 @@ def test_open_input_restarts_a_start_file(start_server, tmp_path):
     assert state["source"]["startInput"] and state["source"]["name"] == str(clip) and state["playing"] is False
 
 
-def test_record_while_paused_is_refused_and_leaves_no_file(start_server, tmp_path):
-    """Before: a 787-byte file with no frames, listed with duration "–"."""
-    server = start_server("--input", PATTERN)
+def test_record_while_paused_records_the_held_picture(start_server, tmp_path):
+    """Before: a 787-byte file with no frames, listed with duration "–". Now the paused picture at
+    the frame rate, for as long as the recording ran, as a camera app does."""
+    server = start_server("--input", PATTERN, "--filter", "invert")
 
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:
             await client.ok({"type": "pause"})
             await wait_state(client, lambda s: not s["playing"], "paused")
-            refused = await client.command({"type": "record", "action": "start", "id": "r"})
-            assert refused["type"] == "error" and refused["code"] == "recording_failed", refused
-            assert "paused" in refused["message"] and "play" in refused["message"], refused
-    run(scenario())
-    recording = json.loads(server.get("/api/state").body)["recording"]
-    assert recording["active"] is False and recording["name"] is None
-    assert list((tmp_path / "recordings").iterdir()) == []
-    assert json.loads(server.get("/api/recordings").body)["recordings"] == []
+            await client.ok({"type": "record", "action": "start"})
+            started = time.monotonic()
+            await wait_state(client, lambda s: s["recording"]["active"], "the recording runs")
+            time.sleep(max(0.0, 2.0 - (time.monotonic() - started)))
+            await client.ok({"type": "record", "action": "stop"})
+            return (await wait_state(client, lambda s: not s["recording"]["active"], "stopped"))["recording"]
+    recording = run(scenario())
+    path = tmp_path / "recordings" / recording["name"]
+    info = probe(path)
+    assert abs(info["duration"] - 2.0) <= 0.3 and info["frames"] >= 40, info
+    listing = json.loads(server.get("/api/recordings").body)["recordings"]
+    assert listing[0]["name"] == recording["name"] and abs(listing[0]["duration"] - 2.0) <= 0.3, listing
+    # The same (filtered) picture to the end (from 0.5 s: a frame on its way when the pause came
+    # may follow the one held at the start).
+    first, last = frame_at(path, 0.5), frame_at(path, info["duration"] - 0.1)
+    assert np.abs(first - last).mean() < 2, "the held picture changed"
+
+
+def frame_at(path, seconds: float = 0.0):
+    """The frame of a video at `seconds` (the first by default) as an RGB numpy array (decoded by
+    the ffmpeg CLI)."""
+    from PIL import Image
+    png = Path(f"{path}.{seconds:.2f}.png")
+    subprocess.run([shutil.which("ffmpeg"), "-v", "error", "-y", "-ss", str(seconds), "-i", str(path),
+                    "-frames:v", "1", str(png)], check=True, timeout=60)
+    return np.asarray(Image.open(png).convert("RGB"), dtype=np.float64)
 
 
 def test_max_record_size_stops_the_recording_with_an_error(start_server, tmp_path):
@@ -378,23 +398,13 @@ def test_bad_record_open_delete_commands(server, message, code):
     assert reply["type"] == "error" and reply["code"] == code, reply
 
 
-def first_frame_rgb(path):
-    """The first frame of a video as an RGB numpy array (decoded by the ffmpeg CLI)."""
-    import numpy as np
-    from PIL import Image
-    png = Path(str(path) + ".png")
-    subprocess.run([shutil.which("ffmpeg"), "-v", "error", "-y", "-i", str(path), "-frames:v", "1", str(png)],
-                   check=True, timeout=60)
-    return np.asarray(Image.open(png).convert("RGB"), dtype=np.float64)
-
-
 def test_filtered_and_unfiltered_recordings(start_server, tmp_path):
     server = start_server("--input", PATTERN, "--filter", "invert")
     filtered = record_for(server, 1.0, filtered=True)
     unfiltered = record_for(server, 1.0, filtered=False)
     assert (filtered["filtered"], unfiltered["filtered"]) == (True, False)
     # The test pattern's first bar (left seventh) is red; inverted, it is cyan.
-    red = first_frame_rgb(tmp_path / "recordings" / unfiltered["name"])[100:300, 10:80].mean(axis=(0, 1))
-    cyan = first_frame_rgb(tmp_path / "recordings" / filtered["name"])[100:300, 10:80].mean(axis=(0, 1))
+    red = frame_at(tmp_path / "recordings" / unfiltered["name"])[100:300, 10:80].mean(axis=(0, 1))
+    cyan = frame_at(tmp_path / "recordings" / filtered["name"])[100:300, 10:80].mean(axis=(0, 1))
     assert red[0] > 200 and red[1] < 50 and red[2] < 50, red
     assert cyan[0] < 50 and cyan[1] > 200 and cyan[2] > 200, cyan

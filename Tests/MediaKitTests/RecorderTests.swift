@@ -97,6 +97,25 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [kept.name])
     }
 
+    @Test func holdsTheLastPictureAtTheFrameRateWhileNoFrameComes() throws {
+        let directory = Self.folder("held")
+        let recorder = Recorder(width: 160, height: 120, frameRate: 30, options: RecorderOptions(directory: directory))
+        let started = ContinuousClock.now
+        try recorder.start(filtered: true)
+        // One frame, then nothing (paused) for 2 s.
+        let (first, _) = try Self.feed(recorder, from: try Self.pattern(width: 160, height: 120), seconds: 0.01, interval: .seconds(2))
+        let status = try #require(recorder.stop())
+        let elapsed = started.duration(to: .now).seconds
+        #expect(status.error == nil)
+        let playback = try InputSpec.file(directory + "/" + (status.name ?? "")).open()
+        let duration = try #require(playback.info.duration)
+        #expect(abs(duration - elapsed) < 0.25, "recorded for \(elapsed) s, the file lasts \(duration) s")
+        let decoded = try decodeAll(playback, keep: 40)
+        #expect(decoded.times.count >= 50, "\(decoded.times.count) frames: the held picture at 30 fps")
+        let held = try #require(decoded.kept)
+        #expect(psnr(held.y.bytes, first.y.bytes) > 30, "a second into the pause the file shows the held picture")
+    }
+
     @Test func refusesToStartWhenFreeSpaceIsShort() throws {
         var options = RecorderOptions(directory: Self.folder("space"))
         options.minimumFreeBytes = .max

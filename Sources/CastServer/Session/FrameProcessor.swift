@@ -10,7 +10,7 @@ import Synchronization
 /// filtered frame (both copy it and return).
 ///
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
-/// paused can be shown at once. While a live source is offline it publishes a placeholder once a
+/// paused can be shown at once (and a recording started or re-filtered while paused records it). While a live source is offline it publishes a placeholder once a
 /// second instead (``PlaceholderRenderer``: "NO SIGNAL", the reason, the retry countdown),
 /// unfiltered so that the text stays readable whatever filter is chosen, published (`--publish`)
 /// but not recorded.
@@ -155,12 +155,15 @@ final class FrameProcessor: Sendable {
                 }
                 session.player.pool.recycle(frame)
             } else if session.rerenderRequested.exchange(false, ordering: .acquiring), haveSource,
-                      audience.load(ordering: .relaxed) > 0 || session.publisher != nil {
-                // Paused: a filter change shows at once, to the viewers and in the published
-                // stream (which repeats its last frame while paused).
+                      audience.load(ordering: .relaxed) > 0 || session.publisher != nil || session.recordingActive {
+                // Paused: a filter change shows at once, to the viewers, in the published stream
+                // and in the recording (both repeat their last frame while paused), and a
+                // recording started while paused gets the picture it holds.
                 work.copy(from: lastSource)
+                session.recorder?.record(work, filtered: false)
                 work.isDiscontinuity = false
                 filter(work)
+                session.recorder?.record(work, filtered: true)
                 if audience.load(ordering: .relaxed) > 0 { publish(work) }
                 session.publisher?.publish(work)
             }

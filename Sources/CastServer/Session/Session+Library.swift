@@ -12,8 +12,9 @@ extension Session {
                               encoder: status.encoder, error: status.error)
     }
 
-    /// Starts or stops recording; stopping when nothing records does nothing. Refused while
-    /// paused (nothing would be recorded); a stop that finds no frame was recorded (no file
+    /// Starts or stops recording; stopping when nothing records does nothing. While paused the
+    /// held picture is recorded (the processor hands it over at once); refused after the source
+    /// failed (nothing would be recorded). A stop that finds no frame was recorded (no file
     /// kept) says so.
     func record(start: Bool, filtered: Bool, id: MessageID?) throws(ProtocolError) {
         guard let recorder else {
@@ -26,14 +27,14 @@ extension Session {
             return
         }
         let playback = player.playbackState
-        guard playback.isPlaying else {
-            let message = playback.error == nil
-                ? "cannot record while playback is paused (no frame would be recorded): press play first"
-                : "cannot record: the source failed (\(offlineReason(playback) ?? "")): open a file or go back to the input first"
-            throw ProtocolError(code: .recordingFailed, message: message, id: id)
+        if playback.error != nil {
+            throw ProtocolError(code: .recordingFailed, message: "cannot record: the source failed (\(offlineReason(playback) ?? "")), "
+                + "no frame would be recorded: open a file or go back to the input first", id: id)
         }
         do {
             try recorder.start(filtered: filtered)
+            // Paused, no frame comes: the processor hands the recorder the one it holds.
+            rerenderRequested.store(true, ordering: .releasing)
         } catch {
             throw ProtocolError(code: .recordingFailed, message: error.description, id: id)
         }

@@ -18,16 +18,17 @@ final class RecordingTake: Sendable {
     nonisolated(unsafe) private var feed: EncoderFeed?
 
     /// Starts the encoder thread on `writer`, which moves to it. `ended` is called on that thread
-    /// when the take stops by itself (limit, disk space, write error), with the reason.
-    init(writer: VideoWriter, name: String, filtered: Bool, width: Int, height: Int, options: RecorderOptions,
-         droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
+    /// when the take stops by itself (limit, disk space, write error), with the reason. While no
+    /// frame comes the last one is written again at `frameRate` (see ``HeldPicture``).
+    init(writer: VideoWriter, name: String, filtered: Bool, width: Int, height: Int, frameRate: Double,
+         options: RecorderOptions, droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
         self.name = name
         self.filtered = filtered
         encoderName = writer.encoderName
         nonisolated(unsafe) let writer = writer
         feed = EncoderFeed(name: "record", width: width, height: height, capacity: options.queueCapacity,
                            droppedTotal: droppedTotal) { [self] feed in
-            if let reason = encode(writer, feed, options) { ended(self, reason) }
+            if let reason = encode(writer, feed, HeldPicture(frameRate: frameRate), options) { ended(self, reason) }
         }
     }
 
@@ -55,13 +56,15 @@ final class RecordingTake: Sendable {
 
     /// The encoder thread: returns why it stopped by itself, or nil when finished on request
     /// with frames in the file. A take that wrote no frame leaves no file: that is the reason.
-    private func encode(_ writer: VideoWriter, _ feed: EncoderFeed, _ options: RecorderOptions) -> String? {
+    private func encode(_ writer: VideoWriter, _ feed: EncoderFeed, _ held: HeldPicture,
+                        _ options: RecorderOptions) -> String? {
         var reason: String?
         var lastSpaceCheck = ContinuousClock.now
         var framesWritten = 0
+        var held = held
+        defer { held.release(to: feed) }
         do throws(MediaError) {
-            while reason == nil, let frame = feed.next() {
-                defer { feed.recycle(frame) }
+            while reason == nil, let frame = held.next(from: feed) {
                 try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
                 framesWritten += 1
                 let written = writer.bytesWritten
