@@ -7,7 +7,7 @@ struct HeldPicture {
     /// The last frame handed out, kept (not recycled) until the next one replaces it.
     private var frame: Frame?
     /// Whether the last frame handed out was the held one again.
-    private var repeating = false
+    private(set) var isRepeating = false
     /// One frame interval of the recording.
     let interval: Duration
 
@@ -19,16 +19,16 @@ struct HeldPicture {
     /// intervals (a late frame is not a pause), the held one again, stamped now, every interval.
     /// Nil once the feed is closed and drained.
     mutating func next(from feed: EncoderFeed) -> Frame? {
-        let wait = frame == nil ? nil : (repeating ? interval : interval * 2)
+        let wait = frame == nil ? nil : (isRepeating ? interval : interval * 2)
         if let next = feed.next(timeout: wait) {
             release(to: feed)
             frame = next
-            repeating = false
+            isRepeating = false
             return next
         }
         guard let frame, !feed.isClosed else { return nil }
         frame.time = feed.elapsed
-        repeating = true
+        isRepeating = true
         return frame
     }
 

@@ -13,6 +13,7 @@ final class RecordingTake: Sendable {
     let filtered: Bool
     let encoderName: String
     private let bytes = Atomic<Int64>(0)
+    private let heldFrames = Atomic<Int>(0)
     /// Why the take stopped by itself, once it has.
     private let failure = Mutex<String?>(nil)
     nonisolated(unsafe) private var feed: EncoderFeed?
@@ -49,6 +50,7 @@ final class RecordingTake: Sendable {
         status.elapsed = feed.map { $0.started.duration(to: .now).seconds } ?? 0
         status.bytes = bytes.load(ordering: .relaxed)
         status.droppedFrames = feed?.droppedFrames ?? 0
+        status.heldFrames = heldFrames.load(ordering: .relaxed)
         status.encoder = encoderName
         status.error = failure.withLock { $0 }
         return status
@@ -67,6 +69,7 @@ final class RecordingTake: Sendable {
             while reason == nil, let frame = held.next(from: feed) {
                 try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
                 framesWritten += 1
+                if held.isRepeating { heldFrames.add(1, ordering: .relaxed) }
                 let written = writer.bytesWritten
                 bytes.store(written, ordering: .relaxed)
                 if let limit = options.maximumBytes, written >= limit {

@@ -68,7 +68,7 @@ def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts
 BACK = '[data-action="input"]'
 
 
-def test_back_to_the_input_button(live_server, open_page, tmp_path):
+def test_back_to_the_input_button(live_server, open_page, tmp_path, artifacts):
     """Shown while a recording plays (also one deleted behind the server's back): one click and
     the session plays the input it was started with again."""
     page = open_page(live_server)
@@ -85,11 +85,19 @@ def test_back_to_the_input_button(live_server, open_page, tmp_path):
     page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}", message="the recording playing")
     page.wait_for(lambda: page.visible(BACK), message="the Back to the input button")
     assert page.text(BACK) == "Back to the input"
+    # It fits on a 320 px phone too.
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 320, "height": 640, "deviceScaleFactor": 1, "mobile": True})
+    page.wait_for(lambda: page.js("return window.innerWidth") == 320, message="a 320 px viewport")
+    right = page.js("return document.querySelector(arguments[0]).getBoundingClientRect().right", BACK)
+    assert right <= 320.5 and page.js("return document.documentElement.scrollWidth - window.innerWidth") <= 0
+    page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     # The file vanishes behind the server's back: NO SIGNAL, and the button is the way out.
     (tmp_path / "recordings" / name).unlink()
     page.raw_send('{"type":"seek","position":0.2}')
     page.wait_state(lambda s: not s["source"]["online"], message="the recording given up")
     assert page.visible(BACK)
+    page.screenshot(artifacts / "library-back-to-the-input.png")
     page.find(BACK).click()
     page.wait_state(lambda s: s["source"]["startInput"] and s["source"]["online"] and s["playing"],
                     message="the input playing again")
