@@ -10,10 +10,10 @@ import Synchronization
 /// filtered frame (both copy it and return).
 ///
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
-/// paused can be shown at once (and a recording started or re-filtered while paused records it). While a live source is offline it publishes a placeholder once a
-/// second instead (``PlaceholderRenderer``: "NO SIGNAL", the reason, the retry countdown),
-/// unfiltered so that the text stays readable whatever filter is chosen, published (`--publish`)
-/// but not recorded.
+/// paused can be shown at once (and a recording started or re-filtered while paused records
+/// it). While a live source is offline it publishes a placeholder once a second instead
+/// (``PlaceholderRenderer``: "NO SIGNAL", the reason, the retry countdown), unfiltered so that
+/// the text stays readable whatever filter is chosen, published (`--publish`) but not recorded.
 final class FrameProcessor: Sendable {
     private let session: Session
     private let broadcaster: Broadcaster
