@@ -1,7 +1,8 @@
 // FilterCast page, recording and library: the Record button (red dot, elapsed time) and the
-// Recordings panel (play, download, delete). Talks to the session through what app.js exposes on
-// window.filtercast (send, toast, authorizationHeaders) and follows the "filtercast:state" (and
-// access.js's "filtercast:authorized") events.
+// Recordings panel (play, download, delete, and "Back to the input" while something else plays).
+// Talks to the session through what app.js exposes on window.filtercast (send, toast,
+// authorizationHeaders) and follows the "filtercast:state" (and access.js's
+// "filtercast:authorized") events.
 "use strict";
 
 (() => {
@@ -11,6 +12,7 @@
     record: $("record"),
     recordTime: $("record-time"),
     refresh: $("library-refresh"),
+    input: $("library-input"),
     empty: $("library-empty"),
     list: $("recordings"),
   };
@@ -184,12 +186,20 @@
   // A token given in the page (access.js) opens the list.
   document.addEventListener("filtercast:authorized", reload);
 
+  // The way back from a recording or media file (also one that was deleted or failed).
+  ui.input.addEventListener("click", () => {
+    ui.input.disabled = true;
+    const sent = fc.send({ type: "open", source: "input" }, () => { ui.input.disabled = false; });
+    if (!sent) ui.input.disabled = false;
+  });
+
   document.addEventListener("filtercast:state", (event) => {
     const { state, previous } = event.detail;
     const wasActive = !!recording?.active;
     recording = state.recording || null;
     renderRecord();
     const source = state.source?.name || "";
+    ui.input.hidden = state.source?.startInput !== false;
     const sourceChanged = source !== currentSource;
     currentSource = source;
     // A new connection, a recording that started or ended, or another source: list again.

@@ -19,9 +19,12 @@ public struct SourceState: Sendable, Equatable, Codable {
     /// Seconds until the next reconnection attempt; nil while online or while an attempt is
     /// under way.
     public var retryIn: Double?
+    /// Whether this is the input the server was started with (`--input`); false while a library
+    /// file plays (`open`), when `open {source: "input"}` is the way back.
+    public var startInput: Bool
 
     public init(kind: String, name: String, seekable: Bool, width: Int, height: Int, fps: Double?,
-                online: Bool = true, reason: String? = nil, retryIn: Double? = nil) {
+                online: Bool = true, reason: String? = nil, retryIn: Double? = nil, startInput: Bool = true) {
         self.kind = kind
         self.name = name
         self.seekable = seekable
@@ -31,6 +34,7 @@ public struct SourceState: Sendable, Equatable, Codable {
         self.online = online
         self.reason = reason
         self.retryIn = retryIn
+        self.startInput = startInput
     }
 
     // Encodes `fps`, `reason` and `retryIn` as null explicitly (and a rate that is not finite),
@@ -46,5 +50,6 @@ public struct SourceState: Sendable, Equatable, Codable {
         try container.encode(online, forKey: .online)
         try container.encode(reason, forKey: .reason)
         try container.encode(retryIn.flatMap { $0.isFinite ? $0 : nil }, forKey: .retryIn)
+        try container.encode(startInput, forKey: .startInput)
     }
 }

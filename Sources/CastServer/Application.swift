@@ -23,7 +23,7 @@ public final class Application: Sendable {
     /// folders, the JPEG encoder); `start()` listens and runs.
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
-        let player = try Self.openPlayer(configuration)
+        let (player, options) = try Self.openPlayer(configuration)
         let info = player.info
         let wake = WakeSignal()
         let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate,
@@ -37,7 +37,8 @@ public final class Application: Sendable {
         session = Session(player: player, input: configuration.input, filter: configuration.filter,
                           recorder: recorder, publisher: publisher,
                           library: try MediaLibrary(recordingsPath: configuration.recording.directory,
-                                                    mediaPath: configuration.mediaDirectory))
+                                                    mediaPath: configuration.mediaDirectory),
+                          inputOpener: configuration.input.opener(options, width: info.width, height: info.height))
         let counters = ProcessingCounters()
         viewers = try ViewerStream(width: info.width, height: info.height, quality: configuration.quality,
                                    maxFPS: configuration.maxFPS, counters: counters,
@@ -76,8 +77,8 @@ public final class Application: Sendable {
         transport.release()
     }
 
-    /// The source, opened as configured, in a player (not started).
-    private static func openPlayer(_ configuration: ServerConfiguration) throws -> Player {
+    /// The source, opened as configured, in a player (not started), and the options it was opened with.
+    private static func openPlayer(_ configuration: ServerConfiguration) throws -> (Player, SourceOptions) {
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
         options.stallTimeout = configuration.stallTimeout
@@ -90,8 +91,9 @@ public final class Application: Sendable {
             // What a camera or stream actually delivers, which may differ from what was asked.
             Log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
         }
-        return Player(source: source, options: configuration.playback,
-                      reopen: configuration.input.reopener(options, width: source.info.width, height: source.info.height))
+        let player = Player(source: source, options: configuration.playback,
+                            reopen: configuration.input.reopener(options, width: source.info.width, height: source.info.height))
+        return (player, options)
     }
 }
 

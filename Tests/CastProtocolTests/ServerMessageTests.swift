@@ -21,7 +21,8 @@ struct ServerMessageTests {
 
     static let stateKeys: Set = ["source", "playing", "position", "duration", "filter", "chain", "viewers", "fps", "recording"]
     static let recordingKeys: Set = ["active", "name", "filtered", "elapsed", "bytes", "droppedFrames", "encoder", "error"]
-    static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn"]
+    static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn",
+                                  "startInput"]
 
     @Test func stateHasTheDocumentedKeys() throws {
         let object = try Self.object(.state(try Self.state()))
@@ -41,6 +42,7 @@ struct ServerMessageTests {
         #expect(source["height"] as? Int == 720)
         #expect(source["fps"] as? Double == 30)
         #expect(source["online"] as? Bool == true && source["reason"] is NSNull && source["retryIn"] is NSNull)
+        #expect(source["startInput"] as? Bool == true)
         let filter = try #require(object["filter"] as? [String: Any])
         #expect(Set(filter.keys) == ["name", "params"])
         #expect(filter["name"] as? String == "sepia")

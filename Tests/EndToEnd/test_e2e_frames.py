@@ -6,7 +6,7 @@ from fc_client import Client, decode_jpeg, is_complete_jpeg, run
 
 PARAMETER_KEYS = {"name", "label", "type", "default", "min", "max", "sliderMin", "sliderMax", "step", "identity"}
 STATE_KEYS = {"source", "playing", "position", "duration", "filter", "chain", "viewers", "fps"}
-SOURCE_KEYS = {"kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn"}
+SOURCE_KEYS = {"kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn", "startInput"}
 
 
 def check_state(state: dict, *, width: int, height: int):
@@ -17,6 +17,7 @@ def check_state(state: dict, *, width: int, height: int):
     assert source["seekable"] is False
     assert (source["width"], source["height"]) == (width, height)
     assert source["fps"] == 30
+    assert source["startInput"] is True
     assert isinstance(source["name"], str) and source["name"]
     assert state["playing"] is True
     assert isinstance(state["position"], (int, float)) and state["position"] >= 0

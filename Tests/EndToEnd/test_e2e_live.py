@@ -122,3 +122,27 @@ def test_a_tcp_stream_that_ends_counts_down_to_each_attempt_and_recovers(start_s
             assert not any(is_placeholder(frame) for frame in frames[3:])
 
     run(scenario(), timeout=60)
+
+
+def test_a_recording_made_while_the_stream_is_down_leaves_no_file(start_server, feed, tmp_path):
+    """No frame reaches the recorder while the source is offline: the file would be an empty entry
+    in the library (787 bytes, duration "–"). It is removed, and the stop says why."""
+    server = start_server("--input", feed.url, "--stall-timeout", STALL)
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.frames(3, timeout=10)
+            feed.stop()
+            await state_where(client, lambda s: s["source"]["online"] is False, timeout=10)
+            await client.ok({"type": "record", "action": "start"})
+            await state_where(client, lambda s: s["recording"]["active"], timeout=5)
+            time.sleep(1.0)
+            stopped = await client.command({"type": "record", "action": "stop", "id": "stop"})
+            state = await state_where(client, lambda s: not s["recording"]["active"], timeout=5)
+            return stopped, state
+    stopped, state = run(scenario(), timeout=40)
+    assert stopped["type"] == "error" and stopped["code"] == "recording_failed" and stopped["id"] == "stop", stopped
+    assert "no file was kept" in stopped["message"], stopped
+    assert "no frame" in state["recording"]["error"], state["recording"]
+    assert list((tmp_path / "recordings").iterdir()) == []
+    assert json.loads(server.get("/api/recordings").body)["recordings"] == []

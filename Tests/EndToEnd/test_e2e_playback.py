@@ -121,16 +121,30 @@ def test_play_resumes_from_the_seek_position(clip_server):
         assert b - a == pytest.approx(round((b - a) / FRAME) * FRAME, abs=1e-4), f"pts off the 25 fps grid: {pts}"
 
 
-@pytest.mark.parametrize("position", [-0.5, 5.0, 1e6])
-def test_seek_outside_the_clip_is_out_of_range(clip_server, position):
+def test_seek_before_the_start_is_out_of_range(clip_server):
     async def scenario():
         async with await Client.connect(clip_server.ws_url()) as client:
-            reply = await client.command({"type": "seek", "position": position, "id": "s"})
+            reply = await client.command({"type": "seek", "position": -0.5, "id": "s"})
             after = await client.ok({"type": "seek", "position": 1.0, "id": "valid"})
             return reply, after
     reply, after = run(scenario())
     assert reply["type"] == "error" and reply["code"] == "out_of_range", reply
     assert reply["id"] == "s"
+
+
+@pytest.mark.parametrize("position", [5.0, 1e6])
+def test_seek_past_the_end_shows_the_last_frame(clip_server, position):
+    """What PROTOCOL.md says (a slider dragged to its end): the last frame, not out_of_range."""
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            await client.ok({"type": "pause"})
+            await client.ok({"type": "seek", "position": position, "id": "end"})
+            frame = await client.next_frame(where=lambda f: f.pts > 1.0, timeout=3.0)
+            state = await client.next_json("state", where=lambda s: s["position"] > 1.0, timeout=3.0)
+            return frame, state
+    frame, state = run(scenario())
+    assert frame.pts == pytest.approx(3.96, abs=1e-3), frame
+    assert state["position"] == pytest.approx(3.96, abs=1e-3) and state["playing"] is False, state
 
 
 def test_seek_to_the_end_is_accepted(clip_server):

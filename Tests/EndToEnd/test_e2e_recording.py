@@ -12,6 +12,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fc_client import Client, run
@@ -238,10 +239,115 @@ def test_delete_a_recording(start_server, tmp_path):
             state = await wait_state(client, lambda s: s["recording"]["active"], "the recording runs")
             busy = await client.command({"type": "delete", "source": "recordings/" + state["recording"]["name"]})
             assert busy["code"] == "forbidden" and "being recorded" in busy["message"]
+            await client.frames(3)  # a recording stopped before its first frame leaves no file (and says so)
             await client.ok({"type": "record", "action": "stop"})
     run(scenario())
     assert not path.exists()
     assert json.loads(server.get("/api/recordings").body)["recordings"][0]["name"] != recording["name"]
+
+
+def test_deleting_the_recording_that_plays_returns_to_the_input(start_server, tmp_path):
+    """Before: NO SIGNAL "open a file to go on", an empty library and `open` of the input forbidden."""
+    server = start_server("--input", PATTERN)
+    recording = record_for(server, 1.0)
+    reference = "recordings/" + recording["name"]
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            assert client.hello["state"]["source"]["startInput"] is True
+            await client.ok({"type": "open", "source": reference})
+            playing = await wait_state(client, lambda s: s["source"]["name"] == reference, "the recording plays")
+            assert playing["source"]["startInput"] is False
+            await client.ok({"type": "delete", "source": reference, "id": "del"})
+            back = await wait_state(client, lambda s: s["source"]["startInput"], "back to the input")
+            assert back["source"]["kind"] == "test" and back["source"]["name"].startswith("test pattern"), back
+            assert back["duration"] is None
+            # Live frames again: online, playing, the pts moving on.
+            frames = await client.frames(5, timeout=5)
+            state = await wait_state(client, lambda s: s["source"]["online"] and s["playing"], "the input online")
+            return frames, state
+    frames, state = run(scenario())
+    assert frames[-1].pts > frames[0].pts and all(f.image().size == (640, 360) for f in frames[-1:])
+    assert not (tmp_path / "recordings" / recording["name"]).exists()
+    assert json.loads(server.get("/api/state").body)["source"]["startInput"] is True
+
+
+def test_open_input_comes_back_from_a_recording_that_vanished(start_server, tmp_path):
+    server = start_server("--input", PATTERN, "--filter", "invert")
+    recording = record_for(server, 1.0)
+    reference = "recordings/" + recording["name"]
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "open", "source": reference})
+            await wait_state(client, lambda s: s["source"]["name"] == reference, "the recording plays")
+            (tmp_path / "recordings" / recording["name"]).unlink()  # behind the server's back
+            await client.ok({"type": "seek", "position": 0.5})  # a seek checks the file
+            failed = await wait_state(client, lambda s: not s["source"]["online"], "the recording given up")
+            assert "the file was deleted" in failed["source"]["reason"] and failed["playing"] is False, failed
+            await client.ok({"type": "open", "source": "input", "id": "back"})
+            back = await wait_state(client, lambda s: s["source"]["online"] and s["source"]["startInput"] and s["playing"],
+                                    "the input plays again")
+            assert back["filter"]["name"] == "invert", "the filter stays"
+            frame = await client.next_frame(timeout=5, where=lambda f: f.state_changed or f.pts > 0)
+            return frame
+    frame = run(scenario())
+    assert frame.image().size == (640, 360)
+
+
+def test_open_input_restarts_a_start_file(start_server, tmp_path):
+    clip = make_clip(tmp_path / "clip.mp4", "testsrc2=size=320x240:rate=25", 2, "-g", "25")
+    server = start_server("--input", str(clip))
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "pause"})
+            await client.ok({"type": "seek", "position": 1.5})
+            await client.next_frame(timeout=3, where=lambda f: f.pts >= 1.5)
+            await client.ok({"type": "open", "source": "input"})
+            first = await client.next_frame(timeout=3, where=lambda f: f.pts < 1.0)
+            state = await wait_state(client, lambda s: s["position"] < 1.0, "the file from its start")
+            return first, state
+    first, state = run(scenario())
+    assert first.pts == 0 and first.state_changed, first
+    assert state["source"]["startInput"] and state["source"]["name"] == str(clip) and state["playing"] is False
+
+
+def test_record_while_paused_records_the_held_picture(start_server, tmp_path):
+    """Before: a 787-byte file with no frames, listed with duration "–". Now the paused picture at
+    the frame rate, for as long as the recording ran, as a camera app does."""
+    server = start_server("--input", PATTERN, "--filter", "invert")
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "pause"})
+            await wait_state(client, lambda s: not s["playing"], "paused")
+            await client.ok({"type": "record", "action": "start"})
+            started = time.monotonic()
+            await wait_state(client, lambda s: s["recording"]["active"], "the recording runs")
+            time.sleep(max(0.0, 2.0 - (time.monotonic() - started)))
+            await client.ok({"type": "record", "action": "stop"})
+            return (await wait_state(client, lambda s: not s["recording"]["active"], "stopped"))["recording"]
+    recording = run(scenario())
+    path = tmp_path / "recordings" / recording["name"]
+    info = probe(path)
+    assert abs(info["duration"] - 2.0) <= 0.3 and info["frames"] >= 40, info
+    listing = json.loads(server.get("/api/recordings").body)["recordings"]
+    assert listing[0]["name"] == recording["name"] and abs(listing[0]["duration"] - 2.0) <= 0.3, listing
+    # The same (filtered) picture to the end (from 0.5 s: a frame on its way when the pause came
+    # may follow the one held at the start).
+    first, last = frame_at(path, 0.5), frame_at(path, info["duration"] - 0.1)
+    assert np.abs(first - last).mean() < 2, "the held picture changed"
+
+
+def frame_at(path, seconds: float = 0.0):
+    """The frame of a video at `seconds` (the first by default) as an RGB numpy array (decoded by
+    the ffmpeg CLI)."""
+    from PIL import Image
+    png = Path(f"{path}.{seconds:.2f}.png")
+    subprocess.run([shutil.which("ffmpeg"), "-v", "error", "-y", "-ss", str(seconds), "-i", str(path),
+                    "-frames:v", "1", str(png)], check=True, timeout=60)
+    return np.asarray(Image.open(png).convert("RGB"), dtype=np.float64)
 
 
 def test_max_record_size_stops_the_recording_with_an_error(start_server, tmp_path):
@@ -292,23 +398,13 @@ def test_bad_record_open_delete_commands(server, message, code):
     assert reply["type"] == "error" and reply["code"] == code, reply
 
 
-def first_frame_rgb(path):
-    """The first frame of a video as an RGB numpy array (decoded by the ffmpeg CLI)."""
-    import numpy as np
-    from PIL import Image
-    png = Path(str(path) + ".png")
-    subprocess.run([shutil.which("ffmpeg"), "-v", "error", "-y", "-i", str(path), "-frames:v", "1", str(png)],
-                   check=True, timeout=60)
-    return np.asarray(Image.open(png).convert("RGB"), dtype=np.float64)
-
-
 def test_filtered_and_unfiltered_recordings(start_server, tmp_path):
     server = start_server("--input", PATTERN, "--filter", "invert")
     filtered = record_for(server, 1.0, filtered=True)
     unfiltered = record_for(server, 1.0, filtered=False)
     assert (filtered["filtered"], unfiltered["filtered"]) == (True, False)
     # The test pattern's first bar (left seventh) is red; inverted, it is cyan.
-    red = first_frame_rgb(tmp_path / "recordings" / unfiltered["name"])[100:300, 10:80].mean(axis=(0, 1))
-    cyan = first_frame_rgb(tmp_path / "recordings" / filtered["name"])[100:300, 10:80].mean(axis=(0, 1))
+    red = frame_at(tmp_path / "recordings" / unfiltered["name"])[100:300, 10:80].mean(axis=(0, 1))
+    cyan = frame_at(tmp_path / "recordings" / filtered["name"])[100:300, 10:80].mean(axis=(0, 1))
     assert red[0] > 200 and red[1] < 50 and red[2] < 50, red
     assert cyan[0] < 50 and cyan[1] > 200 and cyan[2] > 200, cyan

@@ -6,7 +6,7 @@ import Testing
 
     /// Everything the placeholder says, and what FFmpeg's and our error messages are made of.
     static let messages = [
-        "NO SIGNAL", "retrying in 10 s", "reconnecting…",
+        "NO SIGNAL", "retrying in 10 s", "reconnecting…", "open a file or go back to the input",
         "error reading tcp://127.0.0.1:5000: the live stream ended",
         "error reading udp://127.0.0.1:5004: no frame for 5 s",
         "cannot open camera /dev/video0: Device or resource busy",

@@ -76,7 +76,7 @@ struct FilterChainTests {
         #expect(FilterChain.none.addressableCount == 1 && chain.addressableCount == 2)
         #expect(try FilterChain.none.replacingParameters(at: 0, with: [:]) == .none)
         #expect(throws: FilterError.self) { try FilterChain.none.replacingParameters(at: 0, with: ["x": 1]) }
-        #expect(chain.description == "sepia(intensity=0.5) → pixellate(scale=4.0)")
+        #expect(chain.description == "sepia(intensity=0.5) → pixellate(scale=4)")
     }
 
     @Test func runnerAppliesTheLinksInOrder() throws {

@@ -137,7 +137,7 @@ struct FilterSettingsTests {
     func description() throws {
         #expect(FilterSettings.none.description == "none")
         #expect(try settings("sepia", ["intensity": 0.5]).description == "sepia(intensity=0.5)")
-        #expect(try settings("comic").description == "comic(edgeThreshold=0.2, levels=5.0)")
+        #expect(try settings("comic").description == "comic(edgeThreshold=0.2, levels=5)", "integers without .0")
     }
 
     @Test("Validation uses the catalog it is given")

@@ -65,8 +65,10 @@ import Testing
         #expect(quality > 30, "luma PSNR \(formatted(quality)) dB")
         var frames = 1
         while try playback.read(into: decoded) { frames += 1 }
-        // Every frame offered is in the file or counted as dropped (a loaded machine can drop some).
-        #expect(frames + status.droppedFrames == offered, "\(offered) offered, \(frames) in the file, \(status.droppedFrames) dropped")
+        // Every frame offered is in the file or counted as dropped (a loaded machine can drop some);
+        // so is every repeat of the held picture (a loaded machine may feed late).
+        #expect(frames + status.droppedFrames == offered + status.heldFrames,
+                "\(offered) offered, \(frames) in the file, \(status.droppedFrames) dropped, \(status.heldFrames) held")
     }
 
     @Test func refusesASecondRecordingAndStopsOnce() throws {
@@ -77,6 +79,44 @@ import Testing
         #expect(throws: MediaError.self) { try recorder.start(filtered: true) }
         #expect(recorder.stop() != nil)
         #expect(recorder.stop() == nil)
+    }
+
+    @Test func aRecordingWithoutFramesLeavesNoFileAndSaysWhy() throws {
+        let directory = Self.folder("empty")
+        let recorder = Recorder(width: 160, height: 120, frameRate: 30, options: RecorderOptions(directory: directory))
+        let started = try recorder.start(filtered: true)
+        #expect(FileManager.default.fileExists(atPath: directory + "/" + (started.name ?? "")), "the file exists while recording")
+        let status = try #require(recorder.stop())
+        #expect(status.error == RecordingTake.noFramesReason && status.bytes == 0)
+        #expect(recorder.status.error == RecordingTake.noFramesReason)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+
+        // One frame is a recording.
+        try recorder.start(filtered: true)
+        try Self.feed(recorder, from: try Self.pattern(width: 160, height: 120), seconds: 0.1)
+        let kept = try #require(recorder.stop())
+        #expect(kept.error == nil && kept.bytes > 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [kept.name])
+    }
+
+    @Test func holdsTheLastPictureAtTheFrameRateWhileNoFrameComes() throws {
+        let directory = Self.folder("held")
+        let recorder = Recorder(width: 160, height: 120, frameRate: 30, options: RecorderOptions(directory: directory))
+        let started = ContinuousClock.now
+        try recorder.start(filtered: true)
+        // One frame, then nothing (paused) for 2 s.
+        let (first, _) = try Self.feed(recorder, from: try Self.pattern(width: 160, height: 120), seconds: 0.01, interval: .seconds(2))
+        let status = try #require(recorder.stop())
+        let elapsed = started.duration(to: .now).seconds
+        #expect(status.error == nil)
+        let playback = try InputSpec.file(directory + "/" + (status.name ?? "")).open()
+        let duration = try #require(playback.info.duration)
+        #expect(abs(duration - elapsed) < 0.25, "recorded for \(elapsed) s, the file lasts \(duration) s")
+        #expect(status.heldFrames >= 50)
+        let decoded = try decodeAll(playback, keep: 40)
+        #expect(decoded.times.count >= 50, "\(decoded.times.count) frames: the held picture at 30 fps")
+        let held = try #require(decoded.kept)
+        #expect(psnr(held.y.bytes, first.y.bytes) > 30, "a second into the pause the file shows the held picture")
     }
 
     @Test func refusesToStartWhenFreeSpaceIsShort() throws {

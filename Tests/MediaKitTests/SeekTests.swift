@@ -140,6 +140,73 @@ struct SeekTests {
         }
     }
 
+    /// H.264 with B-frames in an AVI whose index (`idx1`) is cut off: AVI stores no
+    /// presentation times, only decode order, so FFmpeg's guess for each frame is its packet's
+    /// decode time — two frames late (the B-frame delay) — and the last two frames, drained at
+    /// the end, have none at all.
+    static func aviWithoutTimestamps() throws -> String { try aviWithoutTimestampsMade.get() }
+
+    /// Made once for every test that asks (a static is initialised once, also across threads).
+    private static let aviWithoutTimestampsMade = Result { try aviWithoutIndex(frameCount: frameCount) }
+
+    /// 4 s: without its index, this one declares 3.92 s, less than its last frame's time (3.96).
+    static let longAVIWithoutTimestamps = Result { try aviWithoutIndex(frameCount: 100) }
+
+    private static func aviWithoutIndex(frameCount: Int) throws -> String {
+        let path = TestClips.path("seek-h264-no-index-\(frameCount).avi")
+        let whole = try ClipSpec("seek-h264-b-frames-\(frameCount).avi", rate: rate, frameCount: frameCount,
+                                 codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "12", "-bf", "3"]).make()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        guard let index = bytes.lastRange(of: Data("idx1".utf8)) else {
+            throw TestClipError(description: "\(whole) has no idx1 chunk to cut off")
+        }
+        try bytes[..<index.lowerBound].write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("a file whose frames lack timestamps plays and seeks by frame count",
+          arguments: [0, 0.01, 0.52, 1.0, 1.9, 1.96, 1.99, 5.0])
+    func seekWithoutTimestamps(_ seconds: Double) throws {
+        let path = try Self.aviWithoutTimestamps()
+        let source = try Self.open(path)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        try source.seek(to: seconds, into: frame)
+        let index = Self.expectedIndex(seconds)
+        try Self.expectFrame(frame, is: index, of: path, "AVI without timestamps: seek to \(seconds) s")
+        if index < Self.frameCount - 1 {
+            #expect(try source.read(into: frame))
+            try Self.expectFrame(frame, is: index + 1, of: path, "AVI without timestamps: read after \(seconds) s")
+        }
+    }
+
+    @Test("a file whose frames lack timestamps gives every frame its own time, the first at 0")
+    func timesWithoutTimestamps() throws {
+        let source = try Self.open(try Self.aviWithoutTimestamps())
+        let times = try decodeAll(source).times
+        let expected = (0..<Self.frameCount).map { Double($0) / Double(Self.rate) }
+        #expect(times.count == expected.count && zip(times, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(times)")
+    }
+
+    @Test("a seek to the declared end shows the last frame, also when the file declares less than it holds")
+    func seekToTheDeclaredEnd() throws {
+        let path = try Self.longAVIWithoutTimestamps.get()
+        let source = try Self.open(path)
+        let duration = try #require(source.info.duration)
+        #expect(duration < 3.96 - 1e-6, "the clip declares \(duration) s, its last frame is at 3.96 s")
+        let player = Player(source: source)
+        player.start()
+        defer { player.stop() }
+        player.pause()
+        try player.seek(to: duration)  // the seek slider dragged to its end
+        var sought: Frame?
+        while sought == nil, let frame = player.output.take(timeout: .seconds(5)) {
+            if frame.time > 1 { sought = frame } else { player.pool.recycle(frame) }
+        }
+        let last = try #require(sought)
+        try Self.expectFrame(last, is: 99, of: path, frameCount: 100, "seek to the declared end (\(duration) s)")
+        player.pool.recycle(last)
+    }
+
     @Test("a live source cannot seek")
     func liveSourceIsNotSeekable() throws {
         let source = try InputSpec.testPattern(width: 64, height: 48, rate: 10).open()

@@ -1,10 +1,12 @@
 import FilterKit
 import Foundation
+import Synchronization
 @testable import MediaKit
 import Testing
 
 /// `Player.switchSource`: a running player changes from a live source to a file (scaled to the
-/// player's frame size) and back, keeping its pool, output and play/pause state.
+/// player's frame size) and back, keeping its pool, output and play/pause state; or opens the
+/// new source itself (`switchSource(opening:)`), failing or retrying as a source does.
 @Suite struct SourceSwitchTests {
     /// 2 s at 25 fps, 320x240, opened at the player's 160x120.
     static func scaledClip() throws -> any VideoSource {
@@ -54,5 +56,61 @@ import Testing
             try player.switchSource(to: try InputSpec.testPattern(width: 320, height: 240, rate: 30).open())
         }
         #expect(player.info.width == 160)
+    }
+
+    /// Waits (5 s at most) for the player's state to satisfy `condition`.
+    static func eventually(_ player: Player, _ condition: (PlaybackState) -> Bool) -> PlaybackState {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition(player.playbackState) && ContinuousClock.now < deadline { usleep(20_000) }
+        return player.playbackState
+    }
+
+    /// The test pattern at the player's size.
+    static func openPattern() throws(MediaError) -> any VideoSource {
+        try InputSpec.testPattern(width: 160, height: 120, rate: 30).open()
+    }
+
+    @Test func opensTheNewSourceItselfWhenItTakesOver() throws {
+        let player = Player(source: try Self.scaledClip())
+        player.start()
+        defer { player.stop() }
+        let opened = Mutex(0)
+        player.switchSource(opening: { () throws(MediaError) in
+            opened.withLock { $0 += 1 }
+            return try Self.openPattern()
+        }, info: try Self.openPattern().info, interruption: Interruption())
+        #expect(player.info.isLive && player.playbackState.duration == nil, "the state is the new source's at once")
+        let frame = try #require(Self.nextDiscontinuity(player))
+        #expect(frame.width == 160 && opened.withLock { $0 } == 1)
+        player.pool.recycle(frame)
+    }
+
+    @Test func aFileThatCannotBeOpenedStopsPlaybackWithTheReason() throws {
+        let player = Player(source: try InputSpec.testPattern(width: 160, height: 120, rate: 30).open())
+        player.start()
+        defer { player.stop() }
+        let clip = try Self.scaledClip()
+        let missing = TestClips.path("gone-\(UUID().uuidString).mp4")
+        player.switchSource(opening: { () throws(MediaError) in try InputSpec.file(missing).open() },
+                            info: clip.info, interruption: Interruption())
+        let failed = Self.eventually(player) { !$0.isOnline }
+        #expect(!failed.isOnline && !failed.isPlaying && failed.offlineReason?.contains(missing) == true,
+                "\(String(describing: failed.offlineReason))")
+    }
+
+    @Test func aLiveSourceThatCannotBeOpenedIsRetried() throws {
+        let attempts = Mutex(0)
+        let player = Player(source: try Self.scaledClip())
+        player.start()
+        defer { player.stop() }
+        player.switchSource(opening: { () throws(MediaError) in
+            guard attempts.withLock({ $0 += 1; return $0 }) > 1 else { throw .openFailed(input: "camera", reason: "not there yet") }
+            return try Self.openPattern()
+        }, info: try Self.openPattern().info, interruption: Interruption())
+        let offline = Self.eventually(player) { !$0.isOnline }
+        #expect(!offline.isOnline && offline.retryAt != nil && offline.offlineReason?.contains("not there yet") == true)
+        // The first retry comes after a second; its first frame brings the source back.
+        let back = Self.eventually(player) { $0.isOnline }
+        #expect(back.isOnline && back.isPlaying && attempts.withLock { $0 } == 2)
     }
 }

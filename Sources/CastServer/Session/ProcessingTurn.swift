@@ -92,7 +92,7 @@ extension ProcessingTurn {
     /// attempt, or for a file that failed (nothing retries it) what brings the picture back.
     static func placeholderDetails(_ playback: PlaybackState, reason: String?) -> [String] {
         let countdown = playback.retryAt.map { "retrying in \(Int(max(0, ContinuousClock.now.duration(to: $0).seconds).rounded(.up))) s" }
-        let next = playback.error != nil ? "open a file to go on" : "reconnecting…"
+        let next = playback.error != nil ? "open a file or go back to the input" : "reconnecting…"
         return [reason ?? "the source failed", countdown ?? next]
     }
 }

@@ -13,30 +13,48 @@ extension Session {
                               encoder: status.encoder, error: status.error)
     }
 
-    /// Starts or stops recording; stopping when nothing records does nothing.
+    /// Starts or stops recording; stopping when nothing records does nothing. While paused the
+    /// held picture is recorded (the processor hands it over at once); refused after the source
+    /// failed (nothing would be recorded). A stop that finds no frame was recorded (no file
+    /// kept) says so.
     func record(start: Bool, filtered: Bool, id: MessageID?) throws(ProtocolError) {
         guard let recorder else {
             throw ProtocolError(code: .recordingFailed, message: "this server does not record", id: id)
         }
         guard start else {
-            if let status = recorder.stop() {
-                Log.info("recording saved: \(status.name ?? "")", ["seconds": .double((status.elapsed * 10).rounded() / 10),
-                                                                     "bytes": .int(Int(status.bytes))])
+            if let ended = recorder.stop() {
+                if let error = ended.error {
+                    throw ProtocolError(code: .recordingFailed, message: "\(ended.name ?? "the recording"): \(error)", id: id)
+                }
+                Log.info("recording saved: \(ended.name ?? "")", ["seconds": .double((ended.elapsed * 10).rounded() / 10),
+                                                                    "bytes": .int(Int(ended.bytes))])
             }
             return
+        }
+        let playback = player.playbackState
+        if playback.error != nil {
+            throw ProtocolError(code: .recordingFailed, message: "cannot record: the source failed (\(offlineReason(playback) ?? "")), "
+                + "no frame would be recorded: open a file or go back to the input first", id: id)
         }
         do {
             let status = try recorder.start(filtered: filtered)
             Log.info("recording to \(recorder.options.directory)/\(status.name ?? "")",
                      ["encoder": .string(status.encoder ?? ""), "filtered": .bool(filtered)])
+            // Paused, no frame comes: the processor hands the recorder the one it holds.
+            rerender.request()
         } catch {
             throw ProtocolError(code: .recordingFailed, message: error.description, id: id)
         }
     }
 
-    /// Plays the library file `reference` instead of the current source. Its frames are scaled
-    /// to the session's frame size; the filter stays, position and duration become the file's.
+    /// What `open` names to go back to the input the server was started with.
+    static let startInputReference = "input"
+
+    /// Plays the library file `reference` (or with ``startInputReference`` the start input)
+    /// instead of the current source. Its frames are scaled to the session's frame size; the
+    /// filter stays, position and duration become the file's.
     func open(_ reference: String, id: MessageID?) throws(ProtocolError) {
+        if reference == Self.startInputReference { return try returnToInput(id: id) }
         guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library", id: id) }
         let (path, _) = try library.resolve(reference, id: id)
         let size = player.info
@@ -53,12 +71,38 @@ extension Session {
         let info = source.info
         sourceState.withLock {
             $0 = SourceState(kind: "file", name: reference, seekable: !info.isLive, width: info.width,
-                             height: info.height, fps: info.frameRate)
+                             height: info.height, fps: info.frameRate, startInput: false)
         }
         transportGeneration.add(1, ordering: .relaxed)
     }
 
-    /// Deletes the recording `reference` names; not the one being recorded.
+    /// Plays the input the server was started with again, from any state: opened anew on the
+    /// decode thread (a stream or a camera may take seconds to answer), so that a failure shows
+    /// as the source's (offline with the reason; a live input retries). A live start input that
+    /// is already the source is left to go on (it reconnects by itself); a file starts over.
+    func returnToInput(id: MessageID?) throws(ProtocolError) {
+        guard let inputOpener else {
+            throw ProtocolError(code: .openFailed, message: "this server cannot open its input again", id: id)
+        }
+        let current = sourceState.withLock { $0 }
+        if current.startInput && !startSource.seekable { return }
+        switchToInput(opening: inputOpener)
+    }
+
+    private func switchToInput(opening inputOpener: @escaping InputOpener) {
+        // A new one: the start input's first was interrupted when another source replaced it.
+        let interruption = Interruption()
+        player.switchSource(opening: { () throws(MediaError) in
+            let source = try inputOpener(interruption)
+            source.onWarning = { Log.warning($0) }
+            return source
+        }, info: startInfo, interruption: interruption)
+        sourceState.withLock { $0 = startSource }
+        transportGeneration.add(1, ordering: .relaxed)
+    }
+
+    /// Deletes the recording `reference` names; not the one being recorded. Deleting the file
+    /// that plays goes back to the start input.
     func delete(_ reference: String, id: MessageID?) throws(ProtocolError) {
         guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library", id: id) }
         let (path, _) = try library.resolve(reference, id: id)
@@ -67,5 +111,7 @@ extension Session {
             throw ProtocolError(code: .forbidden, message: "\(reference) is being recorded: stop the recording first", id: id)
         }
         try library.delete(reference, id: id)
+        let playsIt = sourceState.withLock { !$0.startInput } && player.info.name == path
+        if playsIt, let inputOpener { switchToInput(opening: inputOpener) }
     }
 }

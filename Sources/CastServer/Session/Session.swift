@@ -19,6 +19,11 @@ public final class Session: Sendable {
     public let library: MediaLibrary?
     /// What is playing; `open` replaces it.
     let sourceState: Mutex<SourceState>
+    /// The input the server was started with (`--input`), as first opened, and how to open it
+    /// again (`open {source: "input"}`; nil: it cannot be).
+    let startSource: SourceState
+    let startInfo: SourceInfo
+    let inputOpener: InputOpener?
     /// Bumped on play and pause: the processor flags the first frame after it. (Filter changes
     /// are seen through `FilterRunner.appliedGeneration`, seeks through `Frame.isDiscontinuity`:
     /// both arrive with the very frame they affect.)
@@ -27,10 +32,14 @@ public final class Session: Sendable {
     /// no frame may come, a newcomer); the loop consumes it.
     let rerender: RerenderRequest
 
+    /// `inputOpener` opens `input` again at the player's frame size (see
+    /// ``InputSpec/opener(_:width:height:)``).
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
-                recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil) {
+                recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil,
+                inputOpener: InputOpener? = nil) {
         self.player = player
         rerender = RerenderRequest(wake: { player.output.poke() })
+        self.inputOpener = inputOpener
         self.catalog = catalog
         self.recorder = recorder
         self.publisher = publisher
@@ -42,8 +51,10 @@ public final class Session: Sendable {
         case .camera, .firstCamera: "camera"
         case .file: info.isLive ? "stream" : "file"
         }
-        sourceState = Mutex(SourceState(kind: kind, name: info.name, seekable: !info.isLive, width: info.width,
-                                        height: info.height, fps: info.frameRate))
+        startInfo = info
+        startSource = SourceState(kind: kind, name: info.name, seekable: !info.isLive, width: info.width,
+                                  height: info.height, fps: info.frameRate)
+        sourceState = Mutex(startSource)
     }
 
     /// Whether the source delivers frames (for /metrics): false once playback failed, and while
@@ -125,10 +136,6 @@ public final class Session: Sendable {
             let source = sourceState.withLock { $0 }
             guard source.seekable else {
                 throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot seek", id: id)
-            }
-            if let duration = player.info.duration, position > duration {
-                throw ProtocolError(code: .outOfRange,
-                                    message: "position must be in 0…\(duration) s, got \(position)", id: id)
             }
             do {
                 try player.seek(to: position)

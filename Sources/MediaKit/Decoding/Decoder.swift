@@ -138,10 +138,26 @@ final class Decoder {
     /// Frames delivered since the open or the last seek (the next frame's `sequence`).
     private var sequence = 0
 
+    /// The timestamp of the frame in `decoded` (stream ticks): FFmpeg's guess when the frame
+    /// has a presentation time, else counted; nil when neither is known.
+    private var decodedTimestamp: Int64?
+    /// The timestamp the next frame without a presentation time gets: the first keyframe
+    /// packet's after the open or a seek (the decoder's first picture), then one frame later
+    /// per frame. Such frames (AVI, raw streams) carry only their packet's decode time, which
+    /// FFmpeg's guess would use: late by the B-frame delay, and none at all for the frames
+    /// drained at the end. Before a keyframe's time is known: the stream's start after the
+    /// open, unknown after a seek.
+    private var countedTimestamp: Int64?
+    /// Whether `countedTimestamp` waits for the first keyframe packet after the open or a seek.
+    private var countingFromNextKeyframe = true
+    /// Whether a seek came since the open: until a keyframe says where it landed, the count
+    /// cannot start from the stream's start.
+    private var hasSought = false
+
     /// Decodes the next frame into `frame`; false at the end.
     func decodeNext(into frame: Frame) throws(MediaError) -> Bool {
         guard try receiveFrame() else { return false }
-        frame.time = seconds(of: decoded)
+        frame.time = decodedSeconds
         frame.sequence = nextSequence()
         converter.convert(decoded, into: frame)
         av_frame_unref(decoded)
@@ -153,8 +169,8 @@ final class Decoder {
     func decodeNext(into picture: DecodedPicture) throws(MediaError) -> Bool {
         guard try receiveFrame() else { return false }
         picture.release()
+        picture.time = decodedSeconds
         av_frame_move_ref(picture.avFrame, decoded)
-        picture.time = seconds(of: picture.avFrame)
         picture.sequence = nextSequence()
         return true
     }
@@ -182,14 +198,17 @@ final class Decoder {
             }
             avcodec_flush_buffers(codecContext)
             draining = false
+            countingFromNextKeyframe = true
+            countedTimestamp = nil
+            hasSought = true
             var haveFrame = false
             while try receiveFrame() {
-                let timestamp = decoded.pointee.best_effort_timestamp
-                if !haveFrame && timestamp > target && !backoff.isInfinite && timestamp != CFFmpeg_AV_NOPTS_VALUE() {
+                let timestamp = decodedTimestamp
+                if !haveFrame, let timestamp, timestamp > target, !backoff.isInfinite {
                     break  // landed after the target: back off
                 }
                 haveFrame = true
-                if timestamp >= target || timestamp == CFFmpeg_AV_NOPTS_VALUE() {
+                if timestamp.map({ $0 >= target }) ?? true {
                     return take(into: frame)
                 }
                 // Keep the latest frame before the target in case the stream ends first.
@@ -202,7 +221,7 @@ final class Decoder {
     }
 
     private func take(into frame: Frame) -> Double {
-        frame.time = seconds(of: decoded)
+        frame.time = decodedSeconds
         let position = (frame.time * (frameRate ?? 30)).rounded()
         sequence = position.isFinite ? Int(min(max(position, 0), 1e15)) : 0
         frame.sequence = nextSequence()
@@ -211,10 +230,32 @@ final class Decoder {
         return frame.time
     }
 
-    private func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double {
-        let timestamp = frame.pointee.best_effort_timestamp
-        guard timestamp != CFFmpeg_AV_NOPTS_VALUE() else { return 0 }
-        return Double(timestamp &- startTimestamp) * timeBase
+    /// Seconds from the start of the frame in `decoded`; 0 when its time is unknown.
+    private var decodedSeconds: Double {
+        guard let decodedTimestamp else { return 0 }
+        return Double(decodedTimestamp &- startTimestamp) * timeBase
+    }
+
+    /// Sets `decodedTimestamp` for the frame just received, and what the next one counts from.
+    private func timestampDecoded() {
+        let noTimestamp = CFFmpeg_AV_NOPTS_VALUE()
+        let guessed = decoded.pointee.best_effort_timestamp
+        let counted = countedTimestamp ?? (hasSought ? nil : startTimestamp)
+        decodedTimestamp = decoded.pointee.pts != noTimestamp && guessed != noTimestamp ? guessed : counted
+        let rate = frameRate ?? 30
+        let ticksPerFrame = Int64(max(1, (1 / (rate * timeBase)).rounded()))
+        countedTimestamp = decodedTimestamp.map { $0 &+ ticksPerFrame }
+    }
+
+    /// Starts the count for frames without a presentation time at the first keyframe packet
+    /// after the open or a seek: a file without an index may seek to any frame, and the
+    /// decoder shows nothing before a keyframe.
+    private func startCounting(at packet: UnsafeMutablePointer<AVPacket>) {
+        guard countingFromNextKeyframe, packet.pointee.flags & AV_PKT_FLAG_KEY != 0 else { return }
+        countingFromNextKeyframe = false
+        let noTimestamp = CFFmpeg_AV_NOPTS_VALUE()
+        let time = packet.pointee.dts != noTimestamp ? packet.pointee.dts : packet.pointee.pts
+        if time != noTimestamp { countedTimestamp = time }
     }
 
     /// Runs the send/receive loop until the decoder yields a frame (true) or the stream ends.
@@ -224,8 +265,9 @@ final class Decoder {
             let received = avcodec_receive_frame(codecContext, decoded)
             if received == 0 {
                 corruptPackets = 0
+                timestampDecoded()
                 if decoded.pointee.decode_error_flags != 0 || decoded.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
-                    warn("frame at \(milliseconds(seconds(of: decoded))) s has decoding errors (concealed)")
+                    warn("frame at \(milliseconds(decodedSeconds)) s has decoding errors (concealed)")
                 }
                 return true
             }
@@ -250,6 +292,7 @@ final class Decoder {
             }
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
+            startCounting(at: packet)
             let sent = avcodec_send_packet(codecContext, packet)
             if sent < 0 && sent != CFFmpeg_AVERROR(EAGAIN) {
                 let time = Double(packet.pointee.pts &- startTimestamp) * timeBase

@@ -41,7 +41,7 @@ final class EncoderFeed: Sendable {
     func offer(_ frame: Frame) {
         let copy = pool.take()
         copy.copy(from: frame)
-        copy.time = started.duration(to: .now).seconds
+        copy.time = elapsed
         guard let displaced = queue.put(copy) else { return }
         if displaced !== copy {
             dropped.add(1, ordering: .relaxed)
@@ -59,6 +59,12 @@ final class EncoderFeed: Sendable {
 
     /// No more frames: `next` drains what is queued, then returns nil. Any thread.
     func close() { queue.close() }
+
+    /// Whether `close()` (or `finish()`) was called.
+    var isClosed: Bool { queue.isClosed }
+
+    /// Seconds since the feed started: the time `offer` stamps a frame with.
+    var elapsed: Double { started.duration(to: .now).seconds }
 
     /// Encoder thread, after `close()`: drops the frames still queued.
     func discardQueued() {

@@ -83,6 +83,13 @@ public final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
+
+    /// Whether `close()` was called (items may still wait to be taken).
+    public var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
+    }
 }
 
 /// The frame hand-off between pipeline stages.

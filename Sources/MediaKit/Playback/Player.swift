@@ -34,8 +34,8 @@ public final class Player: @unchecked Sendable {
     private var stopping = false
     private var speedChanged = false
     private var sourceInfo: SourceInfo
-    /// A source waiting to replace the current one, and how to reopen it (see `switchSource`).
-    private var pendingSource: (source: any VideoSource, reopen: SourceOpener?)?
+    /// A source waiting to replace the current one (see `switchSource`).
+    private var pendingSource: PendingSource?
     /// The current source's; a switch replaces it.
     private var interruption: Interruption
 
@@ -116,15 +116,21 @@ public final class Player: @unchecked Sendable {
         update { $0.speed = speed; speedChanged = true }
     }
 
-    /// Seeks to `seconds` (clamped to the duration). Live sources refuse.
+    /// Seeks to `seconds`: the first frame at or after it; at or past the declared duration
+    /// (a seek slider at its end), the last frame, wherever it really is (a file without an
+    /// index declares the length it could read, which may end before its last frame). Live
+    /// sources refuse.
     public func seek(to seconds: Double) throws(MediaError) {
         guard !info.isLive else { throw .notSeekable(input: info.name) }
         guard seconds.isFinite, seconds >= 0 else {
             throw .seekFailed(input: info.name, seconds: seconds, reason: "the position must be a number ≥ 0")
         }
-        let target = min(seconds, info.duration ?? seconds)
+        let target = info.duration.map { seconds >= $0 ? max(seconds, $0 + Self.pastTheEnd) : seconds } ?? seconds
         update { $0.hasEnded = false; pendingSeek = target }
     }
+
+    /// How far past the declared end a seek to the end aims: more than a file holds beyond it.
+    static let pastTheEnd = 3600.0
 
     /// Plays `newSource` from its start instead of the current source, which is closed. Its
     /// frames must be of the pool's size (open it with that `outputSize`). Playing or paused
@@ -132,18 +138,34 @@ public final class Player: @unchecked Sendable {
     /// source's, and its first frame is delivered (marked as a discontinuity) at once. A live
     /// `newSource` is reconnected with `reopen` when it fails, as in `init`.
     public func switchSource(to newSource: any VideoSource, reopen: SourceOpener? = nil) throws(MediaError) {
-        guard newSource.info.width == pool.width, newSource.info.height == pool.height else {
-            throw .invalidInput("\(newSource.info.name) gives \(newSource.info.width)x\(newSource.info.height) frames, "
-                + "the player \(pool.width)x\(pool.height)")
-        }
+        if let mismatch = sizeMismatch(newSource.info) { throw mismatch }
+        beginSwitch(to: .opened(newSource, reopen: newSource.info.isLive ? reopen : nil), info: newSource.info,
+                    interruption: newSource.interruption)
+    }
+
+    /// Plays the source `open` opens instead of the current one, from its start, opening it on
+    /// the decode thread once the current one is closed (a stream or a camera may take seconds
+    /// to answer, and a UDP port or a camera must be free before it opens again). `info`
+    /// describes it until then; `open` must give frames of the pool's size and break its reads
+    /// on `interruption`. Playing or paused as in `switchSource(to:)`. When the opening fails, a
+    /// live source is retried with `open` as a reconnection is; a file stops playback with the
+    /// error (offline, as a file that failed).
+    public func switchSource(opening open: @escaping SourceOpener, info: SourceInfo, interruption: Interruption) {
+        beginSwitch(to: .opening(open, isLive: info.isLive), info: info, interruption: interruption)
+    }
+
+    /// Makes `pending` the next source, described by `newInfo`, and breaks the current one's
+    /// blocking read (before the decode thread can begin to open `pending`, which may share
+    /// `newInterruption` with it).
+    private func beginSwitch(to pending: PendingSource, info newInfo: SourceInfo, interruption newInterruption: Interruption) {
         condition.lock()
-        let previous = interruption
-        pendingSource = (newSource, newSource.info.isLive ? reopen : nil)
+        interruption.interrupt()
+        pendingSource = pending
         pendingSeek = nil
-        interruption = newSource.interruption
-        sourceInfo = newSource.info
-        state.duration = newSource.info.duration
-        state.isLive = newSource.info.isLive
+        interruption = newInterruption
+        sourceInfo = newInfo
+        state.duration = newInfo.duration
+        state.isLive = newInfo.isLive
         state.position = 0
         state.hasEnded = false
         // A failure paused playback, not a viewer: the new source plays.
@@ -154,8 +176,12 @@ public final class Player: @unchecked Sendable {
         state.retryAt = nil
         condition.broadcast()
         condition.unlock()
-        // A read blocked on a stalled stream gives up now.
-        previous.interrupt()
+    }
+
+    /// Why frames described by `info` cannot go into the pool, or nil when they can.
+    private func sizeMismatch(_ info: SourceInfo) -> MediaError? {
+        guard info.width != pool.width || info.height != pool.height else { return nil }
+        return .invalidInput("\(info.name) gives \(info.width)x\(info.height) frames, the player \(pool.width)x\(pool.height)")
     }
 
     private func update(_ change: (inout PlaybackState) -> Void) {
@@ -167,10 +193,17 @@ public final class Player: @unchecked Sendable {
 
     // MARK: - Decode thread
 
+    private enum PendingSource {
+        /// Opened by the caller; reconnected with `reopen` when it is live and fails.
+        case opened(any VideoSource, reopen: SourceOpener?)
+        /// To be opened on the decode thread (and reconnected with it when live).
+        case opening(SourceOpener, isLive: Bool)
+    }
+
     private enum Step {
         case stop
         case seek(Double)
-        case switchSource(any VideoSource, reopen: SourceOpener?)
+        case switchSource(PendingSource)
         case decode(speed: Double, speedChanged: Bool)
         /// Paused with nothing shown yet: the next frame goes out at once.
         case showNextFrame
@@ -183,9 +216,9 @@ public final class Player: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if stopping { return .stop }
-            if let (newSource, reopen) = pendingSource {
+            if let pending = pendingSource {
                 pendingSource = nil
-                return .switchSource(newSource, reopen: reopen)
+                return .switchSource(pending)
             }
             if let target = pendingSeek {
                 pendingSeek = nil
@@ -230,10 +263,14 @@ public final class Player: @unchecked Sendable {
                 return nil
             }
         }
+        /// Forgets the frame decoded before a command came: it is not the next one to show.
+        func dropWaitingFrame() {
+            if let frame = waitingFrame { pool.recycle(frame); waitingFrame = nil }
+        }
         /// Delivers the frame `fill` decodes as a discontinuity (a seek, a new source); the
         /// clock restarts from it.
         func deliverJump(_ fill: (Frame) throws(MediaError) -> Void) {
-            if let frame = waitingFrame { pool.recycle(frame); waitingFrame = nil }
+            dropWaitingFrame()
             let frame = pool.take()
             do throws(MediaError) {
                 try fill(frame)
@@ -260,12 +297,13 @@ public final class Player: @unchecked Sendable {
                     try seekable.verifyUnchanged()
                     try seekable.seek(to: target, into: frame)
                 }
-            case .switchSource(let newSource, let newReopen):
-                source = newSource
-                reopen = newReopen
+            case .switchSource(let pending):
                 retry.reset()
                 offlineSince = nil
                 shownTime = nil
+                dropWaitingFrame()  // the old source's
+                clock.invalidate()
+                guard let newSource = adopt(pending) else { continue }
                 deliverJump { (frame) throws(MediaError) in
                     guard try newSource.read(into: frame) else { throw .endOfStream(input: newSource.info.name) }
                 }
@@ -305,6 +343,31 @@ public final class Player: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Makes `pending` the source (opening it first when it is not open yet); nil when that
+    /// failed, handled (a live source reconnects, a file stops playback) or interrupted.
+    private func adopt(_ pending: PendingSource) -> (any VideoSource)? {
+        switch pending {
+        case .opened(let newSource, let newReopen):
+            source = newSource
+            reopen = newReopen
+        case .opening(let open, let isLive):
+            // The warnings go where the current source's went.
+            let warn = source?.onWarning
+            source = nil  // closed first: its UDP port or camera must be free for the new one
+            reopen = isLive ? open : nil
+            do throws(MediaError) {
+                let opened = try open()
+                if let mismatch = sizeMismatch(opened.info) { throw mismatch }
+                source = opened
+            } catch {
+                if stoppingOrSwitching { return nil }  // interrupted on purpose
+                if let reopen { reconnect(after: error, using: reopen, warn: warn) } else { fail(error, warn: warn) }
+                return nil
+            }
+        }
+        return source
     }
 
     /// Sleeps until `deadline`; false when a command (pause, seek, stop, speed, switch) arrives
@@ -360,11 +423,12 @@ public final class Player: @unchecked Sendable {
 
     /// Stays offline, retrying with ``RetryPolicy``'s delays, until the source opens again (its
     /// first frame then sets `isOnline`), the player stops or another source is switched to.
-    private func reconnect(after error: MediaError, using reopen: SourceOpener) {
+    /// `warn` receives the warnings when there is no source to give them (the current one's).
+    private func reconnect(after error: MediaError, using reopen: SourceOpener, warn: ((String) -> Void)? = nil) {
         let clock = ContinuousClock()
         let name = info.name
         var reason = error.description
-        let warn = source?.onWarning ?? { _ in }
+        let warn = warn ?? source?.onWarning ?? { _ in }
         source = nil
         offlineSince = offlineSince ?? .now
         while true {
@@ -414,8 +478,9 @@ public final class Player: @unchecked Sendable {
     }
 
     /// Stops playback with `error`; offline (so viewers get the placeholder) until a switch.
-    private func fail(_ error: MediaError) {
-        source?.onWarning("\(error.description); playback stopped")
+    /// `warn` receives the warning when there is no source to give it.
+    private func fail(_ error: MediaError, warn: ((String) -> Void)? = nil) {
+        (warn ?? source?.onWarning)?("\(error.description); playback stopped")
         update {
             $0.error = error.description
             $0.isPlaying = false

@@ -64,7 +64,7 @@ public final class Recorder: Sendable {
             let writer = try VideoWriter.fragmentedMP4(path: directory + "/" + name, width: width, height: height, frameRate: frameRate,
                                        preset: options.preset, threads: options.threads)
             let take = RecordingTake(writer: writer, name: name, filtered: filtered, width: width, height: height,
-                                     options: options, droppedTotal: framesDropped) { [weak self] take, _ in self?.takeEnded(take) }
+                                     frameRate: frameRate, options: options, droppedTotal: framesDropped) { [weak self] take, _ in self?.takeEnded(take) }
             state.current = take
             tap.store(filtered ? 1 : 2, ordering: .releasing)
             return take.status

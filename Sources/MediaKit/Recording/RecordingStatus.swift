@@ -11,6 +11,9 @@ public struct RecordingStatus: Sendable, Equatable {
     public var bytes: Int64 = 0
     /// Frames the encoder could not keep up with and left out of the file (never preview frames).
     public var droppedFrames = 0
+    /// Frames that are the held picture again, written while no new frame came (paused, a
+    /// stalled source).
+    public var heldFrames = 0
     /// The encoder in use (`libx264`, or a fallback).
     public var encoder: String?
     /// Why the last recording stopped by itself (disk space, size limit, a write error); nil

@@ -13,21 +13,23 @@ final class RecordingTake: Sendable {
     let filtered: Bool
     let encoderName: String
     private let bytes = Atomic<Int64>(0)
+    private let heldFrames = Atomic<Int>(0)
     /// Why the take stopped by itself, once it has.
     private let failure = Mutex<String?>(nil)
     nonisolated(unsafe) private var feed: EncoderFeed?
 
     /// Starts the encoder thread on `writer`, which moves to it. `ended` is called on that thread
-    /// when the take stops by itself (limit, disk space, write error), with the reason.
-    init(writer: VideoWriter, name: String, filtered: Bool, width: Int, height: Int, options: RecorderOptions,
-         droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
+    /// when the take stops by itself (limit, disk space, write error), with the reason. While no
+    /// frame comes the last one is written again at `frameRate` (see ``HeldPicture``).
+    init(writer: VideoWriter, name: String, filtered: Bool, width: Int, height: Int, frameRate: Double,
+         options: RecorderOptions, droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
         self.name = name
         self.filtered = filtered
         encoderName = writer.encoderName
         nonisolated(unsafe) let writer = writer
         feed = EncoderFeed(name: "record", width: width, height: height, capacity: options.queueCapacity,
                            droppedTotal: droppedTotal) { [self] feed in
-            if let reason = encode(writer, feed, options) { ended(self, reason) }
+            if let reason = encode(writer, feed, HeldPicture(frameRate: frameRate), options) { ended(self, reason) }
         }
     }
 
@@ -48,19 +50,26 @@ final class RecordingTake: Sendable {
         status.elapsed = feed.map { $0.started.duration(to: .now).seconds } ?? 0
         status.bytes = bytes.load(ordering: .relaxed)
         status.droppedFrames = feed?.droppedFrames ?? 0
+        status.heldFrames = heldFrames.load(ordering: .relaxed)
         status.encoder = encoderName
         status.error = failure.withLock { $0 }
         return status
     }
 
-    /// The encoder thread: returns why it stopped by itself, or nil when finished on request.
-    private func encode(_ writer: VideoWriter, _ feed: EncoderFeed, _ options: RecorderOptions) -> String? {
+    /// The encoder thread: returns why it stopped by itself, or nil when finished on request
+    /// with frames in the file. A take that wrote no frame leaves no file: that is the reason.
+    private func encode(_ writer: VideoWriter, _ feed: EncoderFeed, _ held: HeldPicture,
+                        _ options: RecorderOptions) -> String? {
         var reason: String?
         var lastSpaceCheck = ContinuousClock.now
+        var framesWritten = 0
+        var held = held
+        defer { held.release(to: feed) }
         do throws(MediaError) {
-            while reason == nil, let frame = feed.next() {
-                defer { feed.recycle(frame) }
+            while reason == nil, let frame = held.next(from: feed) {
                 try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
+                framesWritten += 1
+                if held.isRepeating { heldFrames.add(1, ordering: .relaxed) }
                 let written = writer.bytesWritten
                 bytes.store(written, ordering: .relaxed)
                 if let limit = options.maximumBytes, written >= limit {
@@ -75,13 +84,20 @@ final class RecordingTake: Sendable {
             reason = reason ?? error.description
             try? writer.finish()
         }
-        bytes.store(Self.fileSize(writer.destination.url) ?? writer.bytesWritten, ordering: .relaxed)
+        if framesWritten == 0 {
+            // A file without a frame would sit in the library as an unplayable entry.
+            unlink(writer.destination.url)
+            reason = (reason.map { "\($0); " } ?? "") + Self.noFramesReason
+        }
+        bytes.store(Self.fileSize(writer.destination.url) ?? 0, ordering: .relaxed)
         guard let reason else { return nil }
         failure.withLock { $0 = reason }
         feed.close()
         feed.discardQueued()
         return reason
     }
+
+    static let noFramesReason = "no frame was recorded (the source was offline or gave no frame), so no file was kept"
 
     /// A message when `directory`'s file system has less than `minimum` bytes free, else nil.
     static func spaceShortage(in directory: String, minimum: Int64) -> String? {

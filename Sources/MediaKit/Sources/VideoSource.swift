@@ -130,12 +130,27 @@ extension InputSpec {
     /// How to open this input again after it failed: at `width × height` (the size the pipeline
     /// was built for, whatever the input gives next time), sharing `options.interruption`.
     public func reopener(_ options: SourceOptions, width: Int, height: Int) -> SourceOpener {
+        let open = opener(options, width: width, height: height)
+        return { () throws(MediaError) in try open(options.interruption) }
+    }
+
+    /// How to open this input anew at `width × height`, each opening's reads broken by the
+    /// ``Interruption`` it is given (an interrupted one stays interrupted: an input played again
+    /// after another source needs a new one).
+    public func opener(_ options: SourceOptions, width: Int, height: Int) -> InputOpener {
         var resized = options
         resized.outputSize = (width, height)
         let fixed = resized
-        return { () throws(MediaError) in try self.open(fixed) }
+        return { (interruption) throws(MediaError) in
+            var options = fixed
+            options.interruption = interruption
+            return try self.open(options)
+        }
     }
 }
 
 /// Opens a source; called on the decode thread to reconnect a live input.
 public typealias SourceOpener = @Sendable () throws(MediaError) -> any VideoSource
+
+/// Opens an input with the ``Interruption`` that breaks its reads.
+public typealias InputOpener = @Sendable (Interruption) throws(MediaError) -> any VideoSource

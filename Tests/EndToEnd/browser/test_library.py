@@ -60,6 +60,50 @@ def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts
     page.wait_for(lambda: not page.find_all(item), message="the item removed")
     page.wait_for(lambda: page.visible("#library-empty"), message="the empty list")
     assert not (tmp_path / "recordings" / name).exists()
+    # It was playing: the session is back on the input, live again (not NO SIGNAL).
+    page.wait_state(lambda s: s["source"]["startInput"] and s["source"]["online"], message="back to the input")
+    page.wait_for(lambda: page.visible("#live-badge") and not page.visible(BACK), message="the live input again")
+
+
+BACK = '[data-action="input"]'
+
+
+def test_back_to_the_input_button(live_server, open_page, tmp_path, artifacts):
+    """Shown while a recording plays (also one deleted behind the server's back): one click and
+    the session plays the input it was started with again."""
+    page = open_page(live_server)
+    page.wait_for(lambda: page.find("#recordings").get_attribute("data-loaded") == "true", message="the library loaded")
+    assert not page.visible(BACK), "hidden while the start input plays"
+    page.raw_send('{"type":"record","action":"start"}')
+    page.wait_state(lambda s: s["recording"]["active"], message="recording")
+    time.sleep(1.0)
+    page.raw_send('{"type":"record","action":"stop"}')
+    page.wait_for(lambda: len(page.find_all("#recordings [data-recording]")) == 1, message="the recording listed")
+    # (In the page's script: the list may be redrawn between a lookup and a click.)
+    name = page.js("return document.querySelector('#recordings [data-recording]').dataset.recording")
+    page.js("document.querySelector('#recordings [data-action=\"play\"]').click()")
+    page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}", message="the recording playing")
+    page.wait_for(lambda: page.visible(BACK), message="the Back to the input button")
+    assert page.text(BACK) == "Back to the input"
+    # It fits on a 320 px phone too.
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 320, "height": 640, "deviceScaleFactor": 1, "mobile": True})
+    page.wait_for(lambda: page.js("return window.innerWidth") == 320, message="a 320 px viewport")
+    right = page.js("return document.querySelector(arguments[0]).getBoundingClientRect().right", BACK)
+    assert right <= 320.5 and page.js("return document.documentElement.scrollWidth - window.innerWidth") <= 0
+    page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    # The file vanishes behind the server's back: NO SIGNAL, and the button is the way out.
+    (tmp_path / "recordings" / name).unlink()
+    page.raw_send('{"type":"seek","position":0.2}')
+    page.wait_state(lambda s: not s["source"]["online"], message="the recording given up")
+    assert page.visible(BACK)
+    page.screenshot(artifacts / "library-back-to-the-input.png")
+    page.find(BACK).click()
+    page.wait_state(lambda s: s["source"]["startInput"] and s["source"]["online"] and s["playing"],
+                    message="the input playing again")
+    page.wait_for(lambda: not page.visible(BACK) and page.visible("#live-badge"), message="the button hidden again")
+    before = page.stats()["framesDrawn"]
+    page.wait_for(lambda: page.stats()["framesDrawn"] > before + 5, message="frames of the input drawn")
 
 
 def test_refused_commands_show_a_toast(live_server, open_page, tmp_path):
