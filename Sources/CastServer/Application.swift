@@ -49,7 +49,8 @@ public final class Application: Sendable {
                                    rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,
                                    offlineReason: { [session] in session.offlineReason($0) })
         let transportCounters = TransportCounters()
-        let metrics = Self.makeMetrics(player: player, processing: counters, transport: transportCounters, session: session)
+        let metrics = Self.makeMetrics(player: player, processing: counters, transport: transportCounters,
+                                       recorder: recorder, publisher: publisher, session: session)
         transport = try WebSocketServer(configuration: configuration, session: session, viewers: viewers,
                                         counters: transportCounters, metrics: metrics)
         wake.transport = transport
@@ -57,6 +58,9 @@ public final class Application: Sendable {
 
     /// The port the server listens on (useful with `port: 0`).
     public var port: Int { transport.port }
+
+    /// What plays now: its name and frame size.
+    public var source: SourceInfo { session.player.info }
 
     /// Binds (a port in use or an address this machine lacks fails here, before anything runs),
     /// then starts the publisher, the processing and decode threads, `--record`, and serving.

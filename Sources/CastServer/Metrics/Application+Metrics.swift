@@ -4,7 +4,7 @@ import Telemetry
 extension Application {
     /// The registry of every component's metrics, in the order `/metrics` lists them.
     static func makeMetrics(player: Player, processing: ProcessingCounters, transport: TransportCounters,
-                            session: Session) -> Metrics {
+                            recorder: Recorder?, publisher: Publisher?, session: Session) -> Metrics {
         let metrics = Metrics()
         metrics.register(player.framesDecoded, name: "filtercast_frames_decoded_total",
                          help: "Frames decoded from the source (reads and seeks).")
@@ -25,7 +25,7 @@ extension Application {
         metrics.register(processing.droppedEncodeFailed, name: dropped, help: droppedHelp,
                          labels: ["reason": "encode_failed"])
         metrics.register(transport.droppedSlowClient, name: dropped, help: droppedHelp, labels: ["reason": "slow_client"])
-        if let recorder = session.recorder {
+        if let recorder {
             metrics.register(recorder.framesDropped, name: dropped, help: droppedHelp, labels: ["reason": "recording"])
         }
         metrics.register(processing.filterTime, name: "filtercast_filter_seconds", help: "Time to filter one frame.")
@@ -41,7 +41,7 @@ extension Application {
         metrics.registerGauge(name: "filtercast_recording_active", help: "1 while the session records, else 0.") {
             session.recordingActive ? 1 : 0
         }
-        if let publisher = session.publisher {
+        if let publisher {
             registerPublishing(publisher, in: metrics)
         }
         return metrics

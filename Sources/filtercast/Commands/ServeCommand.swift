@@ -56,7 +56,7 @@ enum ServeCommand: Subcommand {
         let server = try Application(configuration: configuration)
         try server.start()
         stopSignals.serving()
-        let info = server.session.player.info
+        let info = server.source
         let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
         let url = "http://\(shownHost):\(server.port)/"
         Log.announce("serving \(info.name) (\(info.width)x\(info.height)) at \(url)",
