@@ -9,6 +9,11 @@ import Synchronization
 /// gets every frame, filtered or as the source gave it, and the publisher (`--publish`) every
 /// filtered frame (both copy it and return).
 ///
+/// It tells the player whether anything consumes frames — viewers, MJPEG readers, waiting
+/// snapshots, a recording, the publisher — so that a file nobody watches is not decoded
+/// (``Player/setConsumersPresent(_:)``); the clock runs on and a returning viewer gets the
+/// frame at the clock's position.
+///
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
 /// paused can be shown at once. While a live source is offline it publishes a placeholder once a
 /// second instead (``PlaceholderRenderer``: "NO SIGNAL", the reason, the retry countdown),
@@ -20,7 +25,8 @@ final class FrameProcessor: Sendable {
     private let quality: Int
     private let filterThreads: Int
     private let minimumInterval: Duration?
-    /// Viewers and MJPEG readers: with none, frames are taken (the clock runs) but not encoded.
+    /// Viewers, MJPEG readers and waiting snapshots: with none, nothing is encoded. Whoever
+    /// raises it from 0 pokes the thread, which then tells the player at once.
     let audience = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let rate = Mutex(FrameRate())
@@ -54,6 +60,12 @@ final class FrameProcessor: Sendable {
         session.player.output.poke()
     }
 
+    /// Whether anything takes frames now: an audience, a running recording, the publisher.
+    private var consumersPresent: Bool {
+        audience.load(ordering: .relaxed) > 0 || session.publisher != nil
+            || session.recorder.map { $0.wants(filtered: true) || $0.wants(filtered: false) } == true
+    }
+
     private func run() {
         let info = session.player.info
         // A new chain warms in the background; once ready it shows at once (a re-render of the
@@ -77,6 +89,7 @@ final class FrameProcessor: Sendable {
         let placeholder = PlaceholderRenderer()
         guard let encoder = try? JPEGEncoder(width: info.width, height: info.height, quality: quality) else { return }
         let output = session.player.output
+        var toldConsumersPresent: Bool?
 
         /// Filters `frame` in place (timed and counted).
         func filter(_ frame: Frame) {
@@ -113,6 +126,13 @@ final class FrameProcessor: Sendable {
         while !stopping.load(ordering: .acquiring) {
             let wait = nextPlaceholder.map { min(max(ContinuousClock.now.duration(to: $0), .milliseconds(10)), .milliseconds(500)) }
             let frame = output.take(timeout: wait ?? .milliseconds(500))
+            let consumers = consumersPresent
+            if consumers != toldConsumersPresent {
+                toldConsumersPresent = consumers
+                // The player coasted: the frame at the clock's position is on its way, and the last
+                // one kept is stale — no re-render of it (a snapshot must get the fresh one).
+                if session.player.setConsumersPresent(consumers) { haveSource = false }
+            }
             let playback = session.player.playbackState
             if frame == nil, !playback.isOnline {
                 let due = nextPlaceholder.map { $0 <= .now } ?? true
