@@ -9,6 +9,10 @@ import Synchronization
 /// filters at most once, and hands each output the frame it asked for. Adding an output is a
 /// type and a line of wiring, not a branch here.
 ///
+/// It tells the player whether any output is active (``Player/setConsumersPresent(_:)``), so that a
+/// file nobody watches, records or publishes is not decoded: the clock runs on, and a returning
+/// viewer gets the frame at the clock's position.
+///
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
 /// paused can be shown at once (``RerenderRequest``). While a live source is offline it renders a
 /// placeholder once a second instead (``PlaceholderRenderer``: "NO SIGNAL", the reason, the retry
@@ -61,10 +65,18 @@ final class FrameProcessor: Sendable {
                                   onChainReady: { [rerender] in rerender.request() })
         let turn = ProcessingTurn(width: info.width, height: info.height, runner: runner, counters: counters,
                                   offlineReason: offlineReason)
+        var toldConsumersPresent: Bool?
         while !stopping.load(ordering: .acquiring) {
             let frame = player.output.take(timeout: turn.wait)
             let now = ContinuousClock.now
             let demands = outputs.map { $0.demand(now: now) }
+            let consumersPresent = demands.contains(where: \.isActive)
+            if consumersPresent != toldConsumersPresent {
+                toldConsumersPresent = consumersPresent
+                // The player coasted: the frame at the clock's position is on its way, and the one
+                // kept is stale — no re-render of it (a snapshot must get the fresh one).
+                if player.setConsumersPresent(consumersPresent) { turn.forgetLastFrame() }
+            }
             let playback = player.playbackState
             let situation = FramePlan.Situation(
                 hasFrame: frame != nil, isOnline: playback.isOnline, placeholderDue: turn.placeholderDue(now),

@@ -302,6 +302,8 @@ final class Decoder {
     }
 
     private func skipCorrupt(_ code: Int32, at place: String) throws(MediaError) {
+        // An interrupted read cuts packets short: that is the interruption, not a damaged file.
+        if interruption.isRequested { throw .readFailed(input: input, reason: "the read was interrupted") }
         corruptPackets += 1
         if corruptPackets > 500 && limitsCorruption {
             throw .readFailed(input: input, reason: "too many corrupt packets in a row (\(averrorDescription(code)))")

@@ -1,3 +1,5 @@
+import FilterKit
+
 /// Maps media time to wall-clock deadlines for real-time playback at a given speed.
 ///
 /// The clock is anchored at one (media time, instant) pair; a frame at media time `t` is due
@@ -26,6 +28,12 @@ public struct PlaybackClock<C: Clock> where C.Duration == Duration {
     /// Forgets the anchor: the next frame re-anchors (after a pause or a seek).
     public mutating func invalidate() {
         anchor = nil
+    }
+
+    /// The media time due at `instant` (the inverse of `deadline`); nil without an anchor.
+    public func mediaTime(at instant: C.Instant) -> Double? {
+        guard let anchor else { return nil }
+        return anchor.media + anchor.instant.duration(to: instant).seconds * speed
     }
 
     /// Changes the rate, keeping the frame at `mediaTime` due at `instant`.

@@ -13,6 +13,9 @@ import Telemetry
 /// the end, on a seek and after a read error) stops playback with the error and goes offline
 /// (`isOnline` false, the error as the reason) until another source is switched to.
 ///
+/// A file that nobody watches is not decoded (see ``setConsumersPresent(_:)``): its clock runs
+/// on, and when consumers come back the frame at the clock's position is delivered at once.
+///
 /// Control calls (`play`, `pause`, `seek`, `switchSource`, `stop`) are safe from any thread and
 /// take effect at once: a seek while paused delivers the exact frame immediately, and a player
 /// paused before its first frame (or before the first frame after a reconnection) still
@@ -33,6 +36,11 @@ public final class Player: @unchecked Sendable {
     private var pendingSeek: Double?
     private var stopping = false
     private var speedChanged = false
+    /// Whether anything takes the frames (see `setConsumersPresent`).
+    private var consumersPresent = true
+    /// The decode thread let the clock run on without decoding: the decoder is behind
+    /// `state.position`, and the next consumer gets the frame there from a seek.
+    private var coasting = false
     private var sourceInfo: SourceInfo
     /// A source waiting to replace the current one (see `switchSource`).
     private var pendingSource: PendingSource?
@@ -184,6 +192,28 @@ public final class Player: @unchecked Sendable {
         return .invalidInput("\(info.name) gives \(info.width)x\(info.height) frames, the player \(pool.width)x\(pool.height)")
     }
 
+    /// Tells the player whether anything takes its frames (viewers, a recording, a publisher).
+    /// With none, a file that plays is not decoded and nothing is put in `output`: its clock runs
+    /// on — `position` follows it at `speed`, and the end loops or ends playback as it would —
+    /// and commands work as usual. When consumers come back, the frame at the clock's position
+    /// is decoded (a frame-accurate seek) and delivered at once, marked as a discontinuity, and
+    /// playback goes on from it. A live source, which cannot wait, is read regardless; a paused
+    /// player decodes nothing anyway. Consumers are assumed present until told otherwise.
+    /// Returns true when consumers came back and such a fresh frame is on its way: the last
+    /// frame delivered is stale.
+    @discardableResult
+    public func setConsumersPresent(_ present: Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        consumersPresent = present
+        condition.broadcast()
+        return present && coasting
+    }
+
+    /// Between two looks at the clock while nobody watches: long enough to cost nothing, short
+    /// enough that `position` (as `/api/state` shows it) is never far behind.
+    static let coastTick: Duration = .milliseconds(100)
+
     private func update(_ change: (inout PlaybackState) -> Void) {
         condition.lock()
         change(&state)
@@ -205,6 +235,8 @@ public final class Player: @unchecked Sendable {
         case seek(Double)
         case switchSource(PendingSource)
         case decode(speed: Double, speedChanged: Bool)
+        /// Playing a file of `duration` s that nobody watches: the position follows the clock.
+        case coast(speed: Double, speedChanged: Bool, duration: Double)
         /// Paused with nothing shown yet: the next frame goes out at once.
         case showNextFrame
     }
@@ -218,14 +250,25 @@ public final class Player: @unchecked Sendable {
             if stopping { return .stop }
             if let pending = pendingSource {
                 pendingSource = nil
+                coasting = false
                 return .switchSource(pending)
             }
             if let target = pendingSeek {
                 pendingSeek = nil
+                coasting = false
                 return .seek(target)
+            }
+            if coasting && consumersPresent {
+                // Back from coasting: the frame where the clock is now (or stopped, if paused).
+                coasting = false
+                return .seek(state.position)
             }
             if state.isPlaying && !state.hasEnded {
                 defer { speedChanged = false }
+                if !consumersPresent && !state.isLive, let duration = state.duration {
+                    coasting = true
+                    return .coast(speed: state.speed, speedChanged: speedChanged, duration: duration)
+                }
                 return .decode(speed: state.speed, speedChanged: speedChanged)
             }
             if needsFrame && !state.hasEnded && state.error == nil { return .showNextFrame }
@@ -281,7 +324,8 @@ public final class Player: @unchecked Sendable {
                 shownTime = frame.time
             } catch {
                 pool.recycle(frame)
-                fail(error)
+                // A switch or a stop interrupts a seek on purpose: that is no failure of the source.
+                if !stoppingOrSwitching { fail(error) }
             }
         }
         while true {
@@ -316,6 +360,9 @@ public final class Player: @unchecked Sendable {
                 frame.isDiscontinuity = true
                 deliver(frame)
                 shownTime = frame.time
+            case .coast(let speed, let speedChanged, let duration):
+                if let frame = waitingFrame { pool.recycle(frame); waitingFrame = nil }
+                coast(&clock, speed: speed, speedChanged: speedChanged, duration: duration)
             case .decode(let speed, let speedChanged):
                 if speedChanged { clock = PlaybackClock(clock: wallClock, speed: speed) }
                 let frame: Frame
@@ -370,14 +417,39 @@ public final class Player: @unchecked Sendable {
         return source
     }
 
+    /// One stretch of playing while nobody watches: no decoding; `position` follows the clock
+    /// until the next tick, a command or the consumers' return, and at `duration` the file ends
+    /// as it does when decoded (checked unchanged, then looped or ended).
+    private func coast(_ clock: inout PlaybackClock<ContinuousClock>, speed: Double, speedChanged: Bool,
+                       duration: Double) {
+        let now = clock.clock.now
+        if speedChanged || !clock.isAnchored {
+            clock = PlaybackClock(clock: clock.clock, speed: speed)
+            clock.anchor(playbackState.position, at: now)
+        }
+        let end = clock.deadline(for: duration, now: now)
+        let wake = min(now + Self.coastTick, end)
+        let undisturbed = waitUntil(wake, clock.clock, untilConsumersReturn: true)
+        let position = min(clock.mediaTime(at: clock.clock.now) ?? duration, duration)
+        update { $0.position = position }
+        if (undisturbed && wake == end) || position >= duration {
+            endOfFile()
+        } else if !undisturbed {
+            clock.invalidate()  // a command: decide again, from `position`
+        }
+    }
+
     /// Sleeps until `deadline`; false when a command (pause, seek, stop, speed, switch) arrives
-    /// first, or only stop and switch when `onlyStop`.
-    private func waitUntil(_ deadline: ContinuousClock.Instant, _ clock: ContinuousClock, onlyStop: Bool = false) -> Bool {
+    /// first, or only stop and switch when `onlyStop`; with `untilConsumersReturn` also when
+    /// consumers are present.
+    private func waitUntil(_ deadline: ContinuousClock.Instant, _ clock: ContinuousClock, onlyStop: Bool = false,
+                           untilConsumersReturn: Bool = false) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while true {
             if stopping || pendingSource != nil { return false }
             if !onlyStop && (pendingSeek != nil || !state.isPlaying || speedChanged) { return false }
+            if untilConsumersReturn && consumersPresent { return false }
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero { return true }
             _ = condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))
@@ -406,6 +478,7 @@ public final class Player: @unchecked Sendable {
     /// After a failed read: reconnects a live source, skips a file past the failure, or stops
     /// with the error. Returns true when the source was replaced (its timeline starts afresh).
     private func recover(from error: MediaError) -> Bool {
+        if stoppingOrSwitching { return false }  // the read was interrupted on purpose
         if let reopen {
             reconnect(after: error, using: reopen)
             return true
@@ -482,6 +555,7 @@ public final class Player: @unchecked Sendable {
     private func fail(_ error: MediaError, warn: ((String) -> Void)? = nil) {
         (warn ?? source?.onWarning)?("\(error.description); playback stopped")
         update {
+            coasting = false  // nothing to catch up with: the source is gone
             $0.error = error.description
             $0.isPlaying = false
             $0.isOnline = false

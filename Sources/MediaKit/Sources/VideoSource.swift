@@ -94,13 +94,15 @@ public struct SourceOptions: Sendable {
 }
 
 extension InputSpec {
-    /// Opens the source: a ``SeekableVideoSource`` for files that can seek, a live one otherwise.
+    /// Opens the source: a ``SeekableVideoSource`` for files that can seek, a live one otherwise
+    /// (see ``isSeekableFile(_:)``).
     public func open(_ options: SourceOptions = SourceOptions()) throws(MediaError) -> any VideoSource {
         switch self {
         case .file(let path):
-            let decoder = try Decoder(url: path, threads: options.decoderThreads, outputSize: options.outputSize,
-                                      interruption: options.interruption, openTimeout: options.openTimeout)
-            return decoder.canSeek ? FileSource(decoder: decoder)
+            let decoder = try Decoder(url: path, options: Self.transferOptions(for: path), threads: options.decoderThreads,
+                                      outputSize: options.outputSize, interruption: options.interruption,
+                                      openTimeout: options.openTimeout)
+            return Self.isSeekableFile(decoder) ? FileSource(decoder: decoder)
                 : LiveSource(decoder: decoder, name: path, stallTimeout: options.stallTimeout)
         case .testPattern(let width, let height, let rate):
             let graph = "testsrc2=size=\(width)x\(height):rate=\(rate)"
@@ -125,6 +127,25 @@ extension InputSpec {
             }
             return try InputSpec.camera(device: first.path).open(options)
         }
+    }
+
+    /// Whether an opened file or URL plays as a file (a timeline, seeks) rather than live: its
+    /// input must seek — a local file, or a URL whose server answers byte ranges (FFmpeg's http
+    /// sees `Accept-Ranges` or a 206; one that does not is a stream) — and a URL must also have
+    /// a known length: a live HLS playlist or a growing recording on a server that answers
+    /// ranges has none, and is live.
+    static func isSeekableFile(_ decoder: Decoder) -> Bool {
+        decoder.canSeek && (decoder.duration != nil || !decoder.input.contains("://"))
+    }
+
+    /// Options for FFmpeg's http(s) protocol: a file whose connection drops mid-way is asked
+    /// for again from the byte where it broke off (a range request; up to 5 s of retries), so
+    /// the drop costs no picture — and leaves no error behind that would stop playback at the
+    /// end instead of looping. Streams (no length) are reconnected by ``Player`` instead.
+    static func transferOptions(for url: String) -> [String: String] {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard scheme == "http" || scheme == "https" else { return [:] }
+        return ["reconnect": "1", "reconnect_delay_max": "5"]
     }
 
     /// How to open this input again after it failed: at `width × height` (the size the pipeline
