@@ -20,6 +20,7 @@ exit after SIGTERM, and its peak RSS (VmHWM, 0 when it had already exited). Exit
 """
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sys
@@ -145,32 +146,42 @@ def fd_count(pid: int) -> int:
 
 # -- the command line for shell scripts -------------------------------------------------------
 
-def serve_for_shell(argv: list[str]) -> int:
-    """`serve [--log PATH] BINARY [serve options…]`: see the module's doc comment."""
-    log_path = os.devnull
-    if argv[:1] == ["--log"] and len(argv) >= 2:
-        log_path, argv = argv[1], argv[2:]
-    if not argv:
-        sys.exit("usage: bench_server.py serve [--log PATH] BINARY [serve options…]")
+def serve_for_shell(binary: str, args: list[str], log_path: str) -> int:
+    """`serve`: see the module's doc comment."""
     stop_requested = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, lambda *_: stop_requested.set())
-    server = start_server(argv[0], argv[1:], log_path=log_path)
+    server = start_server(binary, args, log_path=log_path)
     try:
         print(server.proc.pid, server.host, server.port, flush=True)
         stop_requested.wait()
     finally:
-        alive = server.running
-        try:
-            peak = peak_rss_kib(server.proc.pid) if alive else 0
-        except (OSError, RuntimeError):  # it exited just now
-            peak = 0
+        alive, peak = server.running, _peak_rss_kib_while_running(server)
         code, seconds = stop_server(server)
     print(int(alive), "killed" if code is None else code, f"{seconds:.2f}", peak, flush=True)
     return 0
 
 
+def _peak_rss_kib_while_running(server: ServerProcess) -> int:
+    """The server's peak RSS, or 0 when it has exited."""
+    try:
+        return peak_rss_kib(server.proc.pid) if server.running else 0
+    except (OSError, RuntimeError):  # it exited just now
+        return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="bench_server.py", description="Runs filtercast serve for a shell "
+                                     "benchmark (see the doc comment of bench/bench_server.py).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="start the server, print PID HOST PORT; on SIGTERM stop it and "
+                                "print ALIVE EXIT SECONDS PEAK_RSS_KIB")
+    serve.add_argument("--log", default=os.devnull, help="where the server's stderr goes (default: nowhere)")
+    serve.add_argument("binary", help="the filtercast executable")
+    serve.add_argument("serve_args", nargs=argparse.REMAINDER, help="options for `filtercast serve`")
+    options = parser.parse_args()
+    return serve_for_shell(options.binary, options.serve_args, options.log)
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] != ["serve"]:
-        sys.exit("usage: bench_server.py serve [--log PATH] BINARY [serve options…]")
-    sys.exit(serve_for_shell(sys.argv[2:]))
+    sys.exit(main())
