@@ -26,7 +26,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench_server import REPO, start_server
+from bench_server import REPO, start_server, stop_server
 
 # Filters and the parameters that make them work (identity defaults moved off), at 1080p.
 FILTERS = {
@@ -58,9 +58,9 @@ def clip() -> Path:
     return path
 
 
-def filter_seconds(address: str) -> tuple[float, float]:
-    """The histogram's sum and count."""
-    text = urllib.request.urlopen(f"http://{address}/metrics", timeout=5).read().decode()
+def filter_seconds(url: str) -> tuple[float, float]:
+    """The histogram's sum and count, from the /metrics of the server at `url`."""
+    text = urllib.request.urlopen(url + "metrics", timeout=5).read().decode()
     total = float(re.search(r"^filtercast_filter_seconds_sum (\S+)$", text, re.M)[1])
     count = float(re.search(r"^filtercast_filter_seconds_count (\S+)$", text, re.M)[1])
     return total, count
@@ -70,11 +70,11 @@ def mean_filter_ms(binary: str, path: Path, name: str, params: list[str], thread
     args = ["--input", str(path), "--filter", name, "--filter-threads", str(threads)]
     for param in params:
         args += ["--param", param]
-    proc, address = start_server(binary, args)
+    server = start_server(binary, args)
     stop = threading.Event()
 
     def read_stream():
-        with urllib.request.urlopen(f"http://{address}/stream.mjpg", timeout=10) as stream:
+        with urllib.request.urlopen(server.http_url + "stream.mjpg", timeout=10) as stream:
             while not stop.is_set() and stream.read(1 << 16):
                 pass
 
@@ -82,14 +82,13 @@ def mean_filter_ms(binary: str, path: Path, name: str, params: list[str], thread
     reader.start()
     try:
         time.sleep(2)  # warm-up: maps and scratch are built on the first frames
-        sum0, count0 = filter_seconds(address)
+        sum0, count0 = filter_seconds(server.http_url)
         time.sleep(seconds)
-        sum1, count1 = filter_seconds(address)
+        sum1, count1 = filter_seconds(server.http_url)
         return 1000 * (sum1 - sum0) / max(count1 - count0, 1)
     finally:
         stop.set()
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_server(server)
 
 
 def main() -> None:

@@ -1,46 +1,187 @@
-"""What the Python benchmarks share: start `filtercast serve` on a free port and wait for its
-address, and read a process's or thread's CPU time from /proc."""
+#!/usr/bin/python3
+"""What every benchmark shares: the one way to start and stop `filtercast serve`, and the one
+reader of a process's CPU time, RSS and open files in /proc.
+
+Python benchmarks import it (`from bench_server import serving, cpu_seconds`). The launcher is
+the end-to-end tests' own (Tests/EndToEnd/fc_server.py: `ServerProcess`, its READY_LINE and
+child environment), so a bench run starts the server exactly as a test does.
+
+Shell benchmarks use its command line:
+
+    python3 bench/bench_server.py serve [--log PATH] BINARY [serve options…]
+
+starts `BINARY serve --port 0 --web REPO/web [serve options…]` (stderr to PATH, default
+/dev/null), prints `PID HOST PORT` once the server says where it listens, and then holds it until
+SIGTERM, SIGINT or SIGHUP. Then it stops the server (SIGTERM, at most 5 s of waiting, then
+SIGKILL) and prints `ALIVE EXIT SECONDS PEAK_RSS_KIB`: 1 when the server was still running when
+asked to stop (else 0), its exit code (`killed` when it had to be killed), how long it took to
+exit after SIGTERM, and its peak RSS (VmHWM, 0 when it had already exited). Exit code 0, or 1
+(with the reason on stderr) when the server did not start.
+"""
 from __future__ import annotations
 
+import argparse
 import os
-import re
-import select
-import subprocess
+import signal
 import sys
-import time
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "Tests" / "EndToEnd"))
-from fc_server import child_environment  # noqa: E402  (the tests' helper: no proxy for 127.0.0.1)
+from typing import Iterator
 
 REPO = Path(__file__).resolve().parent.parent
-READY = re.compile(r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
+sys.path.insert(0, str(REPO / "Tests" / "EndToEnd"))
+from fc_server import ServerProcess  # noqa: E402  (the tests' launcher: no proxy, no FILTERCAST_* of ours)
+
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# How long a stop waits for the exit after SIGTERM before SIGKILL (the server takes well under 1 s).
+STOP_TIMEOUT = 5.0
 
 
-def start_server(binary: str, args: list[str]) -> tuple[subprocess.Popen, str]:
-    """The server process and its `host:port`, once it says where it listens (20 s at most)."""
-    command = [binary, "serve", "--port", "0", "--web", str(REPO / "web"), *args]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_environment())
-    buffer = b""
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([proc.stdout], [], [], 0.2)
-        if ready:
-            chunk = os.read(proc.stdout.fileno(), 4096)
-            if not chunk:
-                break
-            buffer += chunk
-            match = READY.search(buffer.decode("utf-8", "replace"))
-            if match:
-                return proc, f"{match['host']}:{match['port']}"
-        elif proc.poll() is not None:
-            break
-    proc.kill()
-    sys.exit(f"the server did not start: {command}\n{buffer.decode('utf-8', 'replace')}")
+# -- the server -------------------------------------------------------------------------------
+
+def start_server(binary: str, args: list[str], log_path: str = os.devnull,
+                 startup_timeout: float = 20.0) -> ServerProcess:
+    """`binary serve --port 0 --web REPO/web *args`, running and listening (its host and port
+    read from the ready line), its stderr going to `log_path`. Exits this program with the reason
+    when the server does not start within `startup_timeout` s."""
+    server = ServerProcess(binary, ["--web", str(REPO / "web"), *args], log_path, startup_timeout=startup_timeout)
+    try:
+        return server.start()
+    except (RuntimeError, OSError) as error:  # it exited, did not answer in time, or is not there
+        sys.exit(f"the server did not start: {error}")
 
 
-def stat_cpu_seconds(stat_path: Path) -> float:
-    """User + system CPU time from a /proc/…/stat file (a process's or a thread's)."""
-    fields = stat_path.read_text().rsplit(")", 1)[1].split()
+def stop_server(server: ServerProcess, timeout: float = STOP_TIMEOUT) -> tuple[int | None, float]:
+    """SIGTERM, at most `timeout` s of waiting, then SIGKILL: (exit code, or None when it had to
+    be killed; seconds from SIGTERM to the exit)."""
+    return server.stop(timeout=timeout)
+
+
+@contextmanager
+def serving(binary: str, args: list[str], **options) -> Iterator[ServerProcess]:
+    """A started server (see `start_server` for `options`), stopped when the block ends."""
+    server = start_server(binary, args, **options)
+    try:
+        yield server
+    finally:
+        stop_server(server)
+
+
+# -- /proc ------------------------------------------------------------------------------------
+
+def _stat_fields(stat_path: Path) -> list[str]:
+    """The fields of a /proc/…/stat file after the command name (which may hold spaces and
+    parentheses): index 0 is the state, 1 the parent pid, 11 utime, 12 stime."""
+    return stat_path.read_text().rsplit(")", 1)[1].split()
+
+
+def _stat_cpu_seconds(stat_path: Path) -> float:
+    fields = _stat_fields(stat_path)
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` so far (all its threads)."""
+    return _stat_cpu_seconds(Path(f"/proc/{pid}/stat"))
+
+
+def thread_cpu_seconds(pid: int) -> dict[str, float]:
+    """User + system CPU time so far of each of `pid`'s threads, by thread name (/proc/PID/task/
+    TID/comm; threads of the same name are summed). Threads that end while read are left out."""
+    seconds: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            seconds[name] = seconds.get(name, 0.0) + _stat_cpu_seconds(task / "stat")
+        except (OSError, IndexError, ValueError):
+            continue  # the thread ended
+    return seconds
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU time of process `root` and all its descendants (Chromium is many processes)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int(_stat_fields(entry / "stat")[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    total, stack = 0.0, [root]
+    while stack:
+        pid = stack.pop()
+        try:
+            total += cpu_seconds(pid)
+        except (OSError, IndexError, ValueError):
+            pass
+        stack += children.get(pid, [])
+    return total
+
+
+def _status_kib(pid: int, key: str) -> int:
+    """A `KEY: N kB` line of /proc/PID/status."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no {key} in /proc/{pid}/status")
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of `pid` now (VmRSS), KiB."""
+    return _status_kib(pid, "VmRSS")
+
+
+def peak_rss_kib(pid: int) -> int:
+    """The most resident memory `pid` has had (VmHWM), KiB."""
+    return _status_kib(pid, "VmHWM")
+
+
+def fd_count(pid: int) -> int:
+    """How many file descriptors `pid` has open."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+# -- the command line for shell scripts -------------------------------------------------------
+
+def serve_for_shell(binary: str, args: list[str], log_path: str) -> int:
+    """`serve`: see the module's doc comment."""
+    stop_requested = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, lambda *_: stop_requested.set())
+    server = start_server(binary, args, log_path=log_path)
+    try:
+        print(server.proc.pid, server.host, server.port, flush=True)
+        stop_requested.wait()
+    finally:
+        alive, peak = server.running, _peak_rss_kib_while_running(server)
+        code, seconds = stop_server(server)
+    print(int(alive), "killed" if code is None else code, f"{seconds:.2f}", peak, flush=True)
+    return 0
+
+
+def _peak_rss_kib_while_running(server: ServerProcess) -> int:
+    """The server's peak RSS, or 0 when it has exited."""
+    try:
+        return peak_rss_kib(server.proc.pid) if server.running else 0
+    except (OSError, RuntimeError):  # it exited just now
+        return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="bench_server.py", description="Runs filtercast serve for a shell "
+                                     "benchmark (see the doc comment of bench/bench_server.py).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="start the server, print PID HOST PORT; on SIGTERM stop it and "
+                                "print ALIVE EXIT SECONDS PEAK_RSS_KIB")
+    serve.add_argument("--log", default=os.devnull, help="where the server's stderr goes (default: nowhere)")
+    serve.add_argument("binary", help="the filtercast executable")
+    serve.add_argument("serve_args", nargs=argparse.REMAINDER, help="options for `filtercast serve`")
+    options = parser.parse_args()
+    return serve_for_shell(options.binary, options.serve_args, options.log)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

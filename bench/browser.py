@@ -18,51 +18,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import statistics
-import subprocess
 import sys
 import time
-from pathlib import Path
 
-from bench_server import REPO, start_server, stat_cpu_seconds  # noqa: E402
+from bench_server import REPO, cpu_seconds, start_server, stop_server, tree_cpu_seconds
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-
-
-def stop_server(proc: subprocess.Popen):
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
-    return stat_cpu_seconds(Path(f"/proc/{pid}/stat"))
-
-
-def tree_cpu_seconds(root: int) -> float:
-    """CPU time of `root` and all its descendants (Chromium is many processes)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(parent, []).append(int(entry.name))
-    total, stack = 0.0, [root]
-    while stack:
-        pid = stack.pop()
-        try:
-            total += cpu_seconds(pid)
-        except (OSError, IndexError, ValueError):
-            pass
-        stack += children.get(pid, [])
-    return total
 
 
 def make_driver(width: int, height: int):
@@ -93,12 +56,11 @@ def run(binary: str, size: str, fps: int, seconds: float, warmup: float, filter_
         args += ["--filter", filter_name]
     if quality:
         args += ["--quality", str(quality)]
-    server, address = start_server(binary, args)
-    url = f"http://{address}/"
+    server = start_server(binary, args)
     driver = None
     try:
         driver, service = make_driver(1920, 1080)
-        driver.get(url)
+        driver.get(server.http_url)
         deadline = time.monotonic() + 20
         while not driver.execute_script("return !!(window.filtercast && window.filtercast.stats.framesDrawn > 0)"):
             if time.monotonic() > deadline:
@@ -109,12 +71,12 @@ def run(binary: str, size: str, fps: int, seconds: float, warmup: float, filter_
         browser_pid = service.process.pid
         driver.execute_script("window.filtercast.latencyHistory.length = 0")
         frames0 = driver.execute_script("return window.filtercast.stats.framesDrawn")
-        server_cpu0, browser_cpu0, t0 = cpu_seconds(server.pid), tree_cpu_seconds(browser_pid), time.monotonic()
+        server_cpu0, browser_cpu0, t0 = cpu_seconds(server.proc.pid), tree_cpu_seconds(browser_pid), time.monotonic()
         time.sleep(seconds)
         frames1, latencies, state = driver.execute_script(
             "const f = window.filtercast; return [f.stats.framesDrawn, f.latencyHistory.slice(), f.state]")
         elapsed = time.monotonic() - t0
-        server_cpu = (cpu_seconds(server.pid) - server_cpu0) / elapsed
+        server_cpu = (cpu_seconds(server.proc.pid) - server_cpu0) / elapsed
         browser_cpu = (tree_cpu_seconds(browser_pid) - browser_cpu0) / elapsed
     finally:
         if driver:

@@ -55,67 +55,55 @@ rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 cc -O2 -std=c99 -Wall -o "$BUILD/fanout" bench/fanout.c $(pkg-config --cflags --libs libwebsockets)
 
-# The server needs a web root with index.html; the page may not be in this checkout yet.
-WEB_ARGS=()
-if [ ! -f web/index.html ]; then
-    mkdir -p "$BUILD/web"
-    echo '<!doctype html><title>fanout bench</title>' >"$BUILD/web/index.html"
-    WEB_ARGS=(--web "$BUILD/web")
-fi
 ulimit -n 16384 2>/dev/null || true
 
-SERVER_PID=""
+# The server runs under bench/bench_server.py (the benchmarks' one launcher, which starts and stops
+# it): LAUNCHER_PID is that process, SERVER_PID the server itself (for fanout's /proc sampling).
+LAUNCHER_PID=""
 FANOUT_PID=""
 cleanup() {
     if [ -n "$FANOUT_PID" ]; then kill -TERM "$FANOUT_PID" 2>/dev/null || true; fi
-    if [ -n "$SERVER_PID" ]; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        sleep 0.5
-        kill -KILL "$SERVER_PID" 2>/dev/null || true
+    if [ -n "$LAUNCHER_PID" ]; then
+        kill -TERM "$LAUNCHER_PID" 2>/dev/null || true
+        wait "$LAUNCHER_PID" 2>/dev/null || true
     fi
     FANOUT_PID=""
-    SERVER_PID=""
+    LAUNCHER_PID=""
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# start_server N LOG: starts the server sized for N viewers; sets SERVER_PID and PORT.
+# start_server N LOG: starts the server sized for N viewers (its stderr in LOG, the launcher's
+# lines in LOG.launch); sets LAUNCHER_PID, SERVER_PID and PORT.
 start_server() {
     local n=$1 log=$2 max=200
     [ $((n + 16)) -gt $max ] && max=$((n + 16))
-    : >"$log"   # exists before the server (which opens it in the background) writes to it
-    "$BIN" serve --host 127.0.0.1 --port 0 --input "$INPUT" --filter "$FILTER" --max-clients "$max" \
-        "${WEB_ARGS[@]}" >"$log" 2>&1 &
-    SERVER_PID=$!
-    PORT=""
-    for _ in $(seq 100); do
-        PORT=$(sed -n 's|.* at http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$log" | head -1) || PORT=""
-        [ -n "$PORT" ] && return 0
-        kill -0 "$SERVER_PID" 2>/dev/null || break
+    : >"$log.launch"   # exists before the launcher (started in the background) opens it
+    python3 bench/bench_server.py serve --log "$log" "$BIN" --host 127.0.0.1 --input "$INPUT" --filter "$FILTER" \
+        --max-clients "$max" >"$log.launch" &
+    LAUNCHER_PID=$!
+    until read -r SERVER_PID _ PORT <"$log.launch"; do
+        if ! kill -0 "$LAUNCHER_PID" 2>/dev/null; then
+            echo "fanout.sh: the server did not start:" >&2
+            tail -5 "$log" >&2
+            exit 1
+        fi
         sleep 0.1
     done
-    echo "fanout.sh: the server did not start:" >&2
-    tail -5 "$log" >&2
-    exit 1
 }
 
-# stop_server: SIGTERM, then the time it took to exit (s); SIGKILL after 5 s.
+# stop_server LOG: stops the server that start_server LOG started (SIGTERM; SIGKILL after 5 s);
+# sets ALIVE (1 when it was still running), STOP_SECONDS (SIGTERM to exit) and HWM (peak RSS, KiB).
 stop_server() {
-    local start end
-    start=$(date +%s%N)
-    kill -TERM "$SERVER_PID" 2>/dev/null || true
-    for _ in $(seq 50); do
-        kill -0 "$SERVER_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$SERVER_PID" 2>/dev/null; then
-        echo "fanout.sh: the server ignored SIGTERM for 5 s: killed" >&2
-        kill -KILL "$SERVER_PID" 2>/dev/null || true
+    local code
+    kill -TERM "$LAUNCHER_PID" 2>/dev/null || true
+    wait "$LAUNCHER_PID" 2>/dev/null || true
+    LAUNCHER_PID=""
+    if ! read -r ALIVE code STOP_SECONDS HWM < <(sed -n 2p "$1.launch"); then
+        echo "fanout.sh: the launcher ended without its report" >&2
+        ALIVE=0 code="" STOP_SECONDS=0 HWM=0
     fi
-    wait "$SERVER_PID" 2>/dev/null || true
-    end=$(date +%s%N)
-    SERVER_PID=""
-    STOP_SECONDS=$(python3 -c "print(f'{($end - $start) / 1e9:.2f}')")
+    if [ "$code" = killed ]; then echo "fanout.sh: the server ignored SIGTERM for 5 s: killed" >&2; fi
 }
 
 # run NAME N [fanout args…]: a fresh server, fanout for $DURATION s → $RESULTS/NAME.json,
@@ -132,11 +120,8 @@ run() {
     FANOUT_PID=$!
     wait "$FANOUT_PID" || rc=$?
     FANOUT_PID=""
-    local alive=1 hwm=0
-    kill -0 "$SERVER_PID" 2>/dev/null || alive=0
-    if [ $alive = 1 ]; then hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$SERVER_PID/status"); fi
-    stop_server
-    if [ $alive = 0 ]; then
+    stop_server "$log"
+    if [ "$ALIVE" = 0 ]; then
         echo "fanout.sh: $name: the server DIED during the run; its log ends with:" >&2
         tail -5 "$log" >&2
     fi
@@ -145,7 +130,7 @@ run() {
         tail -5 "$RESULTS/$name.fanout.log" >&2
         echo '{}' >"$RESULTS/$name.raw.json"
     fi
-    python3 - "$RESULTS/$name.raw.json" "$RESULTS/$name.json" "$hwm" "$alive" "$STOP_SECONDS" "$log" <<'EOF'
+    python3 - "$RESULTS/$name.raw.json" "$RESULTS/$name.json" "$HWM" "$ALIVE" "$STOP_SECONDS" "$log" <<'EOF'
 import json, sys
 src, dst, hwm, alive, stop, log = sys.argv[1:]
 d = json.load(open(src))

@@ -21,34 +21,16 @@ import re
 import socket
 import statistics
 import subprocess
-import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "EndToEnd"))
-from fc_client import Client  # noqa: E402
-from fc_server import child_environment  # noqa: E402
-
-TICKS = os.sysconf("SC_CLK_TCK")
+from bench_server import REPO, serving, thread_cpu_seconds
+from fc_client import Client
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-def thread_cpu(pid: int) -> dict:
-    """CPU seconds so far of each of `pid`'s threads, by thread name."""
-    seconds: dict = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            name = open(f"/proc/{pid}/task/{tid}/comm").read().strip()
-            fields = open(f"/proc/{pid}/task/{tid}/stat").read().rsplit(")", 1)[1].split()
-        except FileNotFoundError:
-            continue  # the thread ended
-        seconds[name] = seconds.get(name, 0) + (int(fields[11]) + int(fields[12])) / TICKS
-    return seconds
 
 
 def frames_encoded(port: int) -> float:
@@ -62,8 +44,7 @@ def frames_encoded(port: int) -> float:
 
 def measure(binary: str, publish: bool, seconds: float) -> tuple:
     """(viewer fps, server preview fps, {thread: % of a core}) for one server run."""
-    args = [binary, "serve", "--port", "0", "--web", os.path.join(ROOT, "web"), "--input", "test:1280x720@30",
-            "--filter", "sepia"]
+    args = ["--input", "test:1280x720@30", "--filter", "sepia"]
     receiver = None
     if publish:
         url = f"rtmp://127.0.0.1:{free_port()}/live/bench"
@@ -72,33 +53,31 @@ def measure(binary: str, publish: bool, seconds: float) -> tuple:
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(0.5)
         args += ["--publish", url]
-    server = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_environment(),
-                              text=True)
     try:
-        port = int(re.search(r":(\d+)/$", server.stdout.readline().strip()).group(1))
-
-        async def watch():
-            async with await Client.connect(f"ws://127.0.0.1:{port}/ws") as client:
-                await client.collect(3.0)  # warm-up: connection, encoder start
-                encoded, before, start = frames_encoded(port), thread_cpu(server.pid), time.monotonic()
-                items = await client.collect(seconds)
-                after, end = thread_cpu(server.pid), time.monotonic()
-                encoded = frames_encoded(port) - encoded
-                frames = sum(1 for item in items if not isinstance(item, dict))
-                cpu = {name: 100 * (after[name] - before.get(name, 0)) / (end - start) for name in after}
-                return frames / (end - start), encoded / (end - start), cpu
-        return asyncio.run(watch())
+        with serving(binary, args) as server:
+            return asyncio.run(watch(server, seconds))
     finally:
-        server.terminate()
-        server.wait(5)
         if receiver:
             receiver.kill()
             receiver.wait()
 
 
+async def watch(server, seconds: float) -> tuple:
+    """One viewer of `server` for `seconds` after a warm-up: see `measure`."""
+    async with await Client.connect(server.ws_url()) as client:
+        await client.collect(3.0)  # warm-up: connection, encoder start
+        encoded, before, start = frames_encoded(server.port), thread_cpu_seconds(server.proc.pid), time.monotonic()
+        items = await client.collect(seconds)
+        after, end = thread_cpu_seconds(server.proc.pid), time.monotonic()
+        encoded = frames_encoded(server.port) - encoded
+        frames = sum(1 for item in items if not isinstance(item, dict))
+        cpu = {name: 100 * (after[name] - before.get(name, 0)) / (end - start) for name in after}
+        return frames / (end - start), encoded / (end - start), cpu
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", os.path.join(ROOT, ".build/release/filtercast")))
+    parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=15)
     options = parser.parse_args()

@@ -26,22 +26,15 @@ import statistics
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import websockets
 
-from bench_server import REPO, start_server, stat_cpu_seconds  # noqa: E402
+from bench_server import REPO, cpu_seconds, serving, thread_cpu_seconds
 
 
-
-def thread_stat(pid: int, name: str) -> Path | None:
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            if (task / "comm").read_text().strip() == name:
-                return task / "stat"
-        except OSError:
-            continue
-    return None
+def record_cpu_seconds(pid: int) -> float:
+    """CPU time of the server's recording thread so far (0 when it has none)."""
+    return thread_cpu_seconds(pid).get("record", 0.0)
 
 
 async def measure(url: str, pid: int, seconds: float, warmup: float, record: bool) -> dict:
@@ -70,15 +63,13 @@ async def measure(url: str, pid: int, seconds: float, warmup: float, record: boo
         if record:
             await ws.send(json.dumps({"type": "record", "action": "start"}))
         await receive_for(warmup)
-        process_stat = Path(f"/proc/{pid}/stat")
-        record_stat = thread_stat(pid, "record") if record else None
-        cpu0, rec0 = stat_cpu_seconds(process_stat), stat_cpu_seconds(record_stat) if record_stat else 0.0
+        cpu0, rec0 = cpu_seconds(pid), record_cpu_seconds(pid) if record else 0.0
         bytes0 = state.get("recording", {}).get("bytes", 0)
         dropped0 = state.get("recording", {}).get("droppedFrames", 0)
         start = time.monotonic()
         frames = await receive_for(seconds)
         elapsed = time.monotonic() - start
-        cpu1, rec1 = stat_cpu_seconds(process_stat), stat_cpu_seconds(record_stat) if record_stat else 0.0
+        cpu1, rec1 = cpu_seconds(pid), record_cpu_seconds(pid) if record else 0.0
         result = {"fps": frames / elapsed, "server_cpu": 100 * (cpu1 - cpu0) / elapsed}
         if record:
             recording = state.get("recording", {})
@@ -96,13 +87,9 @@ def run_size(binary: str, size: str, args) -> dict:
     with tempfile.TemporaryDirectory(prefix="filtercast-bench-rec-") as folder:
         for _ in range(args.runs):
             for mode in ("off", "on"):
-                proc, address = start_server(binary, ["--input", f"test:{size}@30", "--filter", args.filter,
-                                                  "--recordings", folder])
-                try:
-                    results[mode].append(asyncio.run(measure(f"ws://{address}/ws", proc.pid, args.seconds, args.warmup, mode == "on")))
-                finally:
-                    proc.terminate()
-                    proc.wait(timeout=10)
+                with serving(binary, ["--input", f"test:{size}@30", "--filter", args.filter,
+                                      "--recordings", folder]) as server:
+                    results[mode].append(asyncio.run(measure(server.ws_url(), server.proc.pid, args.seconds, args.warmup, mode == "on")))
     return results
 
 

@@ -17,7 +17,7 @@ import asyncio
 import os
 import time
 
-from bench_server import REPO, start_server
+from bench_server import REPO, serving
 from bands import clip
 from fc_client import Client
 
@@ -29,8 +29,8 @@ DRAGS = {
 }
 
 
-async def rates(address: str, parameter: str, values: list, seconds: float) -> tuple[float, float]:
-    async with await Client.connect(f"ws://{address}/ws") as client:
+async def rates(url: str, parameter: str, values: list, seconds: float) -> tuple[float, float]:
+    async with await Client.connect(url) as client:
         await client.collect(2)
         still = sum(1 for item in await client.collect(seconds) if not isinstance(item, dict)) / seconds
         frames, start, index = 0, time.monotonic(), 0
@@ -50,12 +50,8 @@ def main() -> None:
     print(f"frames a viewer gets per second, 1080p30 clip ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})")
     print(f"{'filter':<14} {'parameter':<10} {'still':>6} {'dragged at 20 Hz':>17}")
     for name, (parameter, values) in DRAGS.items():
-        proc, address = start_server(options.bin, ["--input", str(path), "--filter", name])
-        try:
-            still, dragged = asyncio.run(rates(address, parameter, values, options.seconds))
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+        with serving(options.bin, ["--input", str(path), "--filter", name]) as server:
+            still, dragged = asyncio.run(rates(server.ws_url(), parameter, values, options.seconds))
         print(f"{name:<14} {parameter:<10} {still:6.1f} {dragged:17.1f}", flush=True)
 
 

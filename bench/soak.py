@@ -30,25 +30,11 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "EndToEnd"))
-
-from fc_client import Client, RawWebSocket  # noqa: E402
-from fc_server import ServerProcess  # noqa: E402
+from bench_server import fd_count, rss_kib, start_server, stop_server
+from fc_client import Client, RawWebSocket
 
 FILTERS = [{"type": "setFilter", "name": "sepia"}, {"type": "setFilter", "name": "none"},
            {"type": "setFilter", "name": "pixellate"}, {"type": "setFilter", "name": "comic"}]
-
-
-def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
-
-
-def fd_count(pid: int) -> int:
-    return len(os.listdir(f"/proc/{pid}/fd"))
 
 
 def log_errors(path: str) -> list:
@@ -184,10 +170,9 @@ class Soak:
         os.makedirs(args.out, exist_ok=True)
         recordings = os.path.join(args.out, "recordings")
         log = os.path.join(args.out, "server.log")
-        self.server = ServerProcess(args.bin, ["--input", args.input, "--filter", "sepia", "--recordings", recordings,
-                                               "--log-format", "json", "--max-clients", str(args.viewers + 16),
-                                               "--min-free-space", "50M"], log, startup_timeout=60)
-        self.server.start()
+        self.server = start_server(args.bin, ["--input", args.input, "--filter", "sepia", "--recordings", recordings,
+                                              "--log-format", "json", "--max-clients", str(args.viewers + 16),
+                                              "--min-free-space", "50M"], log_path=log, startup_timeout=60)
         paused = RawWebSocket.connect(self.server.host, self.server.port, receive_buffer=4096)
         assert paused.status == 101, paused.response_head
         start = time.monotonic()
@@ -208,7 +193,7 @@ class Soak:
         paused.close()
         load_errors = [repr(r) for r in results if isinstance(r, BaseException)]
         alive = self.server.running
-        code, stop_seconds = self.server.stop(timeout=10)
+        code, stop_seconds = stop_server(self.server, timeout=10)  # an ASan build's exit runs LeakSanitizer
         return self.verdict(rows, alive, code, stop_seconds, load_errors)
 
     @staticmethod
