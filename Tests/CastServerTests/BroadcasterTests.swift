@@ -8,7 +8,7 @@ import Testing
         broadcaster.publish { buffer in
             buffer.jpegDestination.update(repeating: byte, count: 10)
             buffer.jpegCount = 10
-            buffer.header = FrameHeader(flags: [], sequence: sequence, presentationTime: 0, sendTime: 0)
+            buffer.setHeader(FrameHeader(flags: [], sequence: sequence, presentationTime: 0, sendTime: 0))
         }
     }
 
@@ -41,9 +41,8 @@ import Testing
         func publish(_ sequence: UInt64, marked: Bool) {
             broadcaster.publish { buffer in
                 buffer.jpegCount = 0
-                buffer.header = FrameHeader(flags: marked ? .stateChanged : [], sequence: sequence,
-                                            presentationTime: 0, sendTime: 0)
-                buffer.header.write(to: buffer.payload)
+                buffer.setHeader(FrameHeader(flags: marked ? .stateChanged : [], sequence: sequence,
+                                             presentationTime: 0, sendTime: 0))
             }
         }
         func latestIsMarked() -> Bool {
@@ -69,8 +68,7 @@ import Testing
         broadcaster.publish { buffer in
             buffer.jpegCount = 3
             buffer.jpegDestination.update(from: [0xFF, 0xD8, 0xD9], count: 3)
-            buffer.header = FrameHeader(flags: .stateChanged, sequence: 7, presentationTime: 1_500_000, sendTime: 0)
-            buffer.header.write(to: buffer.payload)
+            buffer.setHeader(FrameHeader(flags: .stateChanged, sequence: 7, presentationTime: 1_500_000, sendTime: 0))
         }
         let frame = broadcaster.borrowLatest()!
         defer { broadcaster.giveBack(frame) }

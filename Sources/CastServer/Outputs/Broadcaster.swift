@@ -42,8 +42,9 @@ public final class Broadcaster: Sendable {
         state.withLock { state in
             if let replaced = state.latest, !state.latestWasSent, replaced.header.flags.contains(.stateChanged),
                !buffer.header.flags.contains(.stateChanged) {
-                buffer.header.flags.insert(.stateChanged)
-                buffer.header.write(to: buffer.payload)
+                var marked = buffer.header
+                marked.flags.insert(.stateChanged)
+                buffer.setHeader(marked)
             }
             state.latest = buffer
             state.latestWasSent = false

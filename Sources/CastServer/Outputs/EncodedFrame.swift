@@ -10,7 +10,8 @@ public final class EncodedFrame: @unchecked Sendable {
 
     let storage: UnsafeMutableRawPointer
     let capacity: Int
-    public internal(set) var header = FrameHeader(flags: [], sequence: 0, presentationTime: 0, sendTime: 0)
+    /// The header as it stands in the payload's first 32 bytes (``setHeader(_:)`` writes both).
+    public private(set) var header = FrameHeader(flags: [], sequence: 0, presentationTime: 0, sendTime: 0)
     public internal(set) var jpegCount = 0
 
     /// A buffer for JPEGs of up to `maximumJPEGSize` bytes.
@@ -34,9 +35,16 @@ public final class EncodedFrame: @unchecked Sendable {
         UnsafeRawBufferPointer(start: payload + FrameHeader.size, count: jpegCount)
     }
 
-    /// Stamps the send time into the header bytes just before a write (service thread only).
-    func stampSendTime(_ microseconds: Int64) {
-        header.sendTime = microseconds
+    /// Sets the header and writes it into the payload: the one place its bytes are written.
+    func setHeader(_ newHeader: FrameHeader) {
+        header = newHeader
         header.write(to: payload)
+    }
+
+    /// Stamps the send time into the header just before a write (service thread only).
+    func stampSendTime(_ microseconds: Int64) {
+        var stamped = header
+        stamped.sendTime = microseconds
+        setHeader(stamped)
     }
 }

@@ -36,7 +36,7 @@ final class ViewerStream: FrameOutput, Sendable {
         broadcaster = Broadcaster(maximumJPEGSize: encoder.maximumSize, wake: wake)
         self.counters = counters
         self.transportGeneration = transportGeneration
-        minimumInterval = maxFPS.map { .nanoseconds(Int64(1e9 / $0)) }
+        minimumInterval = maxFPS.map(Duration.frameInterval(perSecond:))
     }
 
     /// Frames encoded per second, over the last second.
@@ -58,9 +58,8 @@ final class ViewerStream: FrameOutput, Sendable {
         do {
             try broadcaster.publish { buffer in
                 buffer.jpegCount = try counters.encodeTime.time { try encoder.encode(frame, into: buffer.jpegDestination) }
-                buffer.header = FrameHeader(flags: changed ? .stateChanged : [], sequence: sequence,
-                                            presentationTime: Int64((frame.time * 1e6).rounded()), sendTime: 0)
-                buffer.header.write(to: buffer.payload)
+                buffer.setHeader(FrameHeader(flags: changed ? .stateChanged : [], sequence: sequence,
+                                             presentationTime: Int64((frame.time * 1e6).rounded()), sendTime: 0))
             }
             counters.framesEncoded.increment()
         } catch {

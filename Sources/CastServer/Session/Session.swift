@@ -72,8 +72,7 @@ public final class Session: Sendable {
 
     /// How often a frame comes at most: `maxFPS`, else the source's rate (30 when it says none).
     func frameInterval(maxFPS: Double?) -> Duration {
-        let rate = maxFPS ?? player.info.frameRate ?? 30
-        return .nanoseconds(Int64(1e9 / max(rate, 1)))
+        .frameInterval(perSecond: maxFPS ?? player.info.frameRate ?? 30)
     }
 
     /// Starts the parts that run by themselves: the publisher, then the decode thread.
