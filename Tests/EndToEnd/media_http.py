@@ -8,7 +8,7 @@ answers `Range: bytes=A-B` with 206 and `Content-Range`, as any web server does 
 like a network that drops out mid-file.
 
 Run as a script (`media_http.py FILE [--no-ranges] [--drop-after N]`) it prints its URL on one
-line and serves until its standard input closes: the Swift tests start it that way.
+line and serves until it is killed: the Swift tests start it that way.
 """
 
 from __future__ import annotations
@@ -127,4 +127,4 @@ if __name__ == "__main__":
     drop = int(arguments[arguments.index("--drop-after") + 1]) if "--drop-after" in arguments else None
     with MediaHTTPServer(arguments[0], ranges="--no-ranges" not in arguments, drop_after=drop) as served:
         print(served.url, flush=True)
-        sys.stdin.read()  # until the test closes our standard input
+        threading.Event().wait()  # until the test kills us

@@ -8,9 +8,8 @@ final class LiveFeed: @unchecked Sendable {
 
     let transport: Transport
     let port: Int
-    /// The running ffmpeg (spawned and reaped directly: Foundation's `Process.waitUntilExit`
-    /// was seen to hang here after `terminate()`).
-    private var pid: pid_t?
+    /// The running ffmpeg.
+    private var process: ChildProcess?
 
     init(_ transport: Transport, width: Int = 160, height: Int = 120, rate: Int = 25) {
         self.transport = transport
@@ -30,28 +29,14 @@ final class LiveFeed: @unchecked Sendable {
     }
 
     func start() throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        let argv = ([TestClips.ffmpegPath] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, TestClips.ffmpegPath, &actions, nil, argv, environ)
-        guard result == 0 else { throw TestClipError(description: "cannot start ffmpeg: error \(result)") }
-        pid = child
+        process = try ChildProcess([TestClips.ffmpegPath] + arguments)
     }
 
     /// Ends the stream: ffmpeg is killed (a TCP viewer sees the connection close; a UDP one,
     /// silence).
     func stop() {
-        guard let pid else { return }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        self.pid = nil
+        process?.kill()
+        process = nil
     }
 
     deinit { stop() }

@@ -3,6 +3,8 @@ import Foundation
 /// A real HTTP server for one media file: `Tests/EndToEnd/media_http.py` run with Debian's
 /// python3, with or without byte ranges, optionally cutting its first response short at a
 /// byte (a connection that drops mid-file). It serves until `stop()`.
+///
+/// Its output goes to a file (see ``ChildProcess``).
 final class MediaHTTPServer {
     static let python = "/usr/bin/python3"
     /// The helper script, found from this file's place in the checkout.
@@ -10,39 +12,38 @@ final class MediaHTTPServer {
         .appendingPathComponent("../EndToEnd/media_http.py").standardized.path
 
     /// Where the file is served.
-    let url: String
-    private let process = Process()
-    private let input = Pipe()
+    private(set) var url = ""
+    private var child: ChildProcess?
 
     init(serving path: String, ranges: Bool, dropAfter: Int? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.python) else {
             throw TestClipError(description: "\(Self.python) is missing: the HTTP input tests need it")
         }
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Self.script, path] + (ranges ? [] : ["--no-ranges"])
+        let output = TestClips.path("http-server-\(UUID().uuidString).txt")
+        let arguments = [Self.python, Self.script, path] + (ranges ? [] : ["--no-ranges"])
             + (dropAfter.map { ["--drop-after", String($0)] } ?? [])
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        child = try ChildProcess(arguments, output: output)
         // Its first line is the URL, printed once it listens.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first, text.contains("\n") {
+                url = String(line)
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.02)
         }
-        url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard url.hasPrefix("http://") else {
             stop()
-            throw TestClipError(description: "\(Self.script) did not print its URL (got '\(url)')")
+            throw TestClipError(description: "\(Self.script) printed no URL within 15 s")
         }
     }
 
-    /// Ends the server: it exits when its standard input closes.
+    /// Ends the server (killed and reaped). Idempotent.
     func stop() {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        child?.kill()
+        child = nil
     }
+
+    deinit { stop() }
 }
