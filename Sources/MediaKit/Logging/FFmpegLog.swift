@@ -92,8 +92,9 @@ private func ffmpegLogCallback(_ context: UnsafeMutableRawPointer?, _ level: Int
                                _ arguments: CVaListPointer?) {
     // Most messages are not written (warnings below `debug`): decide before formatting.
     guard let format, let arguments, let logged = FFmpegLog.enabledLevel(level) else { return }
-    var buffer = [CChar](repeating: 0, count: 1024)
     var printPrefix: Int32 = 1
-    av_log_format_line2(context, level, format, arguments, &buffer, Int32(buffer.count), &printPrefix)
-    FFmpegLog.emit(logged, String(cString: buffer))
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
+        av_log_format_line2(context, level, format, arguments, buffer.baseAddress, Int32(buffer.count), &printPrefix)
+        FFmpegLog.emit(logged, String(cString: buffer.baseAddress!))
+    }
 }
