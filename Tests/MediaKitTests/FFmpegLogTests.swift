@@ -6,13 +6,14 @@ import Testing
 /// FFmpeg's messages through the one logger: which levels are written, and the rate limit.
 @Suite struct FFmpegLogTests {
     @Test func errorsAreWarningsWarningsAreDebugAndTheRestIsDropped() {
-        #expect(FFmpegLog.level(ffmpeg: AV_LOG_FATAL, opening: false) == .warn)
-        #expect(FFmpegLog.level(ffmpeg: AV_LOG_ERROR, opening: false) == .warn)
-        #expect(FFmpegLog.level(ffmpeg: AV_LOG_WARNING, opening: false) == .debug)
-        #expect(FFmpegLog.level(ffmpeg: AV_LOG_INFO, opening: false) == nil)
-        #expect(FFmpegLog.level(ffmpeg: AV_LOG_DEBUG, opening: false) == nil)
-        // While opening, the caller reports the failure once: FFmpeg's own errors are detail.
-        #expect(FFmpegLog.level(ffmpeg: AV_LOG_ERROR, opening: true) == .debug)
+        #expect(FFmpegLog.level(ffmpeg: AV_LOG_FATAL, quiet: false) == .warn)
+        #expect(FFmpegLog.level(ffmpeg: AV_LOG_ERROR, quiet: false) == .warn)
+        #expect(FFmpegLog.level(ffmpeg: AV_LOG_WARNING, quiet: false) == .debug)
+        #expect(FFmpegLog.level(ffmpeg: AV_LOG_INFO, quiet: false) == nil)
+        #expect(FFmpegLog.level(ffmpeg: AV_LOG_DEBUG, quiet: false) == nil)
+        // While opening (the caller reports a failure once) or after an interruption on purpose,
+        // FFmpeg's own errors are detail.
+        #expect(FFmpegLog.level(ffmpeg: AV_LOG_ERROR, quiet: true) == .debug)
     }
 
     @Test func atMostTenLinesASecondAndTheRestAreCounted() {

@@ -349,13 +349,23 @@ final class Decoder {
         }
         var result = avformat_open_input(&format, url, demuxer, &dictionary)
         guard result >= 0, let opened = format else { throw failure(result) }
-        result = avformat_find_stream_info(opened, nil)
+        result = findStreamInfo(opened)
         guard result >= 0 else {
             format = opened
             avformat_close_input(&format)
             throw failure(result)
         }
         return opened
+    }
+
+    /// `avformat_find_stream_info` with one decoding thread per probed stream: probing frames on
+    /// FFmpeg's own frame threads would log their errors there, outside ``FFmpegLog/whileOpening(_:)``,
+    /// and a few frames are not worth threads anyway.
+    private static func findStreamInfo(_ format: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+        var options = [OpaquePointer?](repeating: nil, count: Int(format.pointee.nb_streams))
+        for index in options.indices { av_dict_set(&options[index], "threads", "1", 0) }
+        defer { for index in options.indices { av_dict_free(&options[index]) } }
+        return options.withUnsafeMutableBufferPointer { avformat_find_stream_info(format, $0.baseAddress) }
     }
 
     private static func openFailureReason(_ code: Int32) -> String {

@@ -41,7 +41,11 @@ public final class Interruption: Sendable {
 
     /// What the callback answers: stop when asked to, or when an armed deadline has passed.
     fileprivate var shouldInterrupt: Bool {
-        if isRequested { return true }
+        if isRequested {
+            // What FFmpeg says about the read it gives up (a packet cut short) is not damage.
+            FFmpegLog.interruptedOnPurpose()
+            return true
+        }
         let limit = deadline.load(ordering: .acquiring)
         guard limit != 0, nanoseconds(origin.duration(to: .now)) > limit else { return false }
         timedOut.store(true, ordering: .releasing)

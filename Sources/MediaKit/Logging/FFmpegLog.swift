@@ -6,10 +6,12 @@ import Synchronization
 /// FFmpeg's own messages, through the one logger: its errors at `warn` (a damaged file's decode
 /// errors are visible by default), its warnings at `debug`, the rest not at all.
 ///
-/// Two rules keep it to useful lines. While a thread opens an input (``whileOpening(_:)``) its
+/// Three rules keep it to useful lines. While a thread opens an input (``whileOpening(_:)``) its
 /// FFmpeg errors go to `debug`: the open's failure is reported once, by the caller, in a line that
-/// names the input. And at most `linesPerSecond` lines are written a second; the rest are counted
-/// and the count is said with the next line written.
+/// names the input. After a thread's read was interrupted on purpose (``interruptedOnPurpose()``:
+/// a stop, a switch to another source) its errors go to `debug` until it opens the next input: a
+/// packet cut short is not damage. And at most `linesPerSecond` lines are written a second; the
+/// rest are counted and the count is said with the next line written.
 public enum FFmpegLog {
     static let linesPerSecond = 10
 
@@ -21,30 +23,36 @@ public enum FFmpegLog {
     /// Routes FFmpeg's log through ``Log`` (idempotent; every opening of FFmpeg calls it).
     public static func install() { _ = installed }
 
-    /// Runs `body` with this thread's FFmpeg errors lowered to `debug`.
+    /// Runs `body` with this thread's FFmpeg errors lowered to `debug`; afterwards they are
+    /// written again (also after an interruption before it).
     static func whileOpening<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_setspecific(openingKey, UnsafeRawPointer(bitPattern: 1))
-        defer { pthread_setspecific(openingKey, nil) }
+        pthread_setspecific(quietKey, UnsafeRawPointer(bitPattern: 1))
+        defer { pthread_setspecific(quietKey, nil) }
         return try body()
     }
 
-    /// Set on a thread while it opens an input.
-    private static let openingKey: pthread_key_t = {
+    /// This thread's read was interrupted on purpose: its FFmpeg errors are lowered to `debug`
+    /// until its next ``whileOpening(_:)``. Called on the reading thread (from the interrupt callback).
+    static func interruptedOnPurpose() { pthread_setspecific(quietKey, UnsafeRawPointer(bitPattern: 1)) }
+
+    /// Set on a thread while it opens an input, and after its read was interrupted on purpose.
+    private static let quietKey: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
     }()
 
-    /// The level an FFmpeg message is logged at, or nil for none.
-    static func level(ffmpeg level: Int32, opening: Bool) -> LogLevel? {
-        if level <= AV_LOG_ERROR { return opening ? .debug : .warn }
+    /// The level an FFmpeg message is logged at, or nil for none; `quiet`: the thread opens an
+    /// input or was interrupted on purpose.
+    static func level(ffmpeg level: Int32, quiet: Bool) -> LogLevel? {
+        if level <= AV_LOG_ERROR { return quiet ? .debug : .warn }
         if level <= AV_LOG_WARNING { return .debug }
         return nil
     }
 
     /// The level this thread's FFmpeg message at `ffmpegLevel` is logged at, if it is written at all.
     fileprivate static func enabledLevel(_ ffmpegLevel: Int32) -> LogLevel? {
-        guard let level = level(ffmpeg: ffmpegLevel, opening: pthread_getspecific(openingKey) != nil),
+        guard let level = level(ffmpeg: ffmpegLevel, quiet: pthread_getspecific(quietKey) != nil),
               Log.enabled(level) else { return nil }
         return level
     }
