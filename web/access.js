@@ -2,117 +2,119 @@
 // docs/PROTOCOL.md) and sends it with the `auth` message. A token typed here is kept for the
 // tab (sessionStorage) and used again after a reconnect or a reload; it is never written into a
 // URL (the HTTP API gets it as `Authorization: Bearer`). A `?token=` on the page URL still works
-// as before (app.js passes it on).
-"use strict";
+// as before (connection.js and library.js pass it on).
+import { send } from "./connection.js";
+import { emit, on } from "./session.js";
 
-(() => {
-  const fc = window.filtercast;
-  const STORAGE_KEY = "filtercast.token";
-  const WAITING_TEXT = "Waiting for the first frame…";
-  const LOCKED_TEXT = "Token needed: enter it above to watch.";
-  const MESSAGES = {
-    none: "This server needs a token to watch. Enter it to see the video.",
-    watch: "You are watching only: enter the token to control the session.",
-    refused: "Wrong token — try again.",
-    savedRefused: "The saved token was refused: enter the current one.",
-    unauthorized: "This needs the token: enter it to control the session.",
-  };
-  const $ = (id) => document.getElementById(id);
-  const ui = {
-    form: $("token-form"),
-    message: $("token-message"),
-    input: $("token-input"),
-    submit: $("token-submit"),
-    placeholder: $("placeholder"),
-  };
-  let access = "control"; // hello.access of the current connection
-  let authPending = false;
+const STORAGE_KEY = "filtercast.token";
+const WAITING_TEXT = "Waiting for the first frame…";
+const LOCKED_TEXT = "Token needed: enter it above to watch.";
+const MESSAGES = {
+  none: "This server needs a token to watch. Enter it to see the video.",
+  watch: "You are watching only: enter the token to control the session.",
+  refused: "Wrong token — try again.",
+  savedRefused: "The saved token was refused: enter the current one.",
+  unauthorized: "This needs the token: enter it to control the session.",
+};
+const $ = (id) => document.getElementById(id);
+const ui = {
+  form: $("token-form"),
+  message: $("token-message"),
+  input: $("token-input"),
+  submit: $("token-submit"),
+  placeholder: $("placeholder"),
+};
+const ACCESS_LEVELS = ["control", "watch", "none"];
+let access = "control"; // hello.access of the current connection
+let authPending = false;
 
-  function savedToken() {
-    try { return sessionStorage.getItem(STORAGE_KEY) || ""; } catch { return ""; }
+function savedToken() {
+  try { return sessionStorage.getItem(STORAGE_KEY) || ""; } catch { return ""; }
+}
+
+function saveToken(token) {
+  try {
+    if (token) sessionStorage.setItem(STORAGE_KEY, token);
+    else sessionStorage.removeItem(STORAGE_KEY);
+  } catch { /* storage disabled: the token lasts for this connection only */ }
+}
+
+/// Headers for fetch() of the HTTP API: the tab's token as a Bearer credential, if any.
+export function authorizationHeaders() {
+  const token = savedToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/// Whether nothing but `auth` may be asked of the server now (no token given, none saved).
+export function needsToken() {
+  return access === "none" && !savedToken();
+}
+
+function showForm(message) {
+  ui.message.textContent = message;
+  ui.form.dataset.access = access;
+  const wasHidden = ui.form.hidden;
+  ui.form.hidden = false;
+  ui.submit.disabled = false;
+  if (access === "none") ui.placeholder.textContent = LOCKED_TEXT;
+  if (wasHidden || message === MESSAGES.refused) {
+    ui.input.focus();
+    ui.input.select();
   }
+}
 
-  function saveToken(token) {
-    try {
-      if (token) sessionStorage.setItem(STORAGE_KEY, token);
-      else sessionStorage.removeItem(STORAGE_KEY);
-    } catch { /* storage disabled: the token lasts for this connection only */ }
-  }
+function hideForm() {
+  ui.form.hidden = true;
+  ui.input.value = "";
+  ui.placeholder.textContent = WAITING_TEXT;
+}
 
-  /// Headers for fetch() of the HTTP API: the tab's token as a Bearer credential, if any.
-  fc.authorizationHeaders = () => {
-    const token = savedToken();
-    return token ? { Authorization: `Bearer ${token}` } : {};
-  };
-
-  /// Whether nothing but `auth` may be asked of the server now (no token given, none saved).
-  fc.needsToken = () => access === "none" && !savedToken();
-
-  function showForm(message) {
-    ui.message.textContent = message;
-    ui.form.dataset.access = access;
-    const wasHidden = ui.form.hidden;
-    ui.form.hidden = false;
+/// Sends `auth`; `refusedMessage` is shown when the server says no.
+function authenticate(token, refusedMessage) {
+  authPending = true;
+  ui.submit.disabled = true;
+  const sent = send({ type: "auth", token }, (ok) => {
+    authPending = false;
+    if (!ok) {
+      if (token === savedToken()) saveToken("");
+      showForm(refusedMessage);
+      return;
+    }
+    saveToken(token);
+    access = "control";
+    hideForm();
+    emit("authorized");
+  });
+  if (!sent) {
+    authPending = false;
     ui.submit.disabled = false;
-    if (access === "none") ui.placeholder.textContent = LOCKED_TEXT;
-    if (wasHidden || message === MESSAGES.refused) {
-      ui.input.focus();
-      ui.input.select();
-    }
   }
+}
 
-  function hideForm() {
-    ui.form.hidden = true;
-    ui.input.value = "";
-    ui.placeholder.textContent = WAITING_TEXT;
+// Servers before `access` allowed everything or said so with `unauthorized` errors.
+on("hello", (hello) => {
+  access = ACCESS_LEVELS.includes(hello.access) ? hello.access : "control";
+  if (access === "control") {
+    hideForm();
+    return;
   }
+  const token = savedToken();
+  if (token) authenticate(token, MESSAGES.savedRefused);
+  else showForm(MESSAGES[access] || MESSAGES.none);
+});
 
-  /// Sends `auth`; `refusedMessage` is shown when the server says no.
-  function authenticate(token, refusedMessage) {
-    authPending = true;
-    ui.submit.disabled = true;
-    const sent = fc.send({ type: "auth", token }, (ok) => {
-      authPending = false;
-      if (!ok) {
-        if (token === savedToken()) saveToken("");
-        showForm(refusedMessage);
-        return;
-      }
-      saveToken(token);
-      access = "control";
-      hideForm();
-      document.dispatchEvent(new CustomEvent("filtercast:authorized"));
-    });
-    if (!sent) {
-      authPending = false;
-      ui.submit.disabled = false;
-    }
+on("error", (error) => {
+  if (error.code !== "unauthorized" || authPending) return;
+  if (access === "control") access = "watch"; // the server thinks otherwise
+  showForm(access === "none" ? MESSAGES.none : MESSAGES.unauthorized);
+});
+
+ui.form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const token = ui.input.value.trim();
+  if (!token) {
+    ui.input.focus();
+    return;
   }
-
-  document.addEventListener("filtercast:hello", (event) => {
-    access = event.detail.access;
-    if (access === "control") {
-      hideForm();
-      return;
-    }
-    const token = savedToken();
-    if (token) authenticate(token, MESSAGES.savedRefused);
-    else showForm(MESSAGES[access] || MESSAGES.none);
-  });
-
-  document.addEventListener("filtercast:error", (event) => {
-    if (event.detail.error.code !== "unauthorized" || authPending) return;
-    if (access === "control") access = "watch"; // the server thinks otherwise
-    showForm(access === "none" ? MESSAGES.none : MESSAGES.unauthorized);
-  });
-
-  ui.form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const token = ui.input.value.trim();
-    if (!token) {
-      ui.input.focus();
-      return;
-    }
-    authenticate(token, MESSAGES.refused);
-  });
-})();
+  authenticate(token, MESSAGES.refused);
+});

@@ -1,6 +1,6 @@
 /// The stable code of an `error` message. Clients switch on these; the wording of the message
 /// next to them may change.
-public enum ErrorCode: String, Sendable, Codable {
+public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     /// The text message is not JSON, or is JSON but not an object.
     case badJSON = "bad_json"
     /// The message has no `"type"`, or one this server does not know.

@@ -4,14 +4,17 @@ import Foundation
 /// A text message from the server to clients; ``encoded()`` gives the bytes to send.
 ///
 /// ```
-/// {"type":"hello","version":1,"server":"filtercast/0.1","access":"control","filters":[…],"state":{…}}
+/// {"type":"hello","version":1,"server":"filtercast/0.1","access":"control","filters":[…],"state":{…},
+///  "maxChainLength":8,"categories":{"blur":"Blur",…},"errors":{"out_of_range":"Out of range",…}}
 /// {"type":"state","source":{…},"playing":true,…}      (the state object's keys beside "type")
 /// {"type":"error","code":"out_of_range","message":"…","id":7}   ("id" only when the command had one)
 /// {"type":"ack","id":"a1"}
 /// ```
 public enum ServerMessage: Sendable, Encodable {
     /// The first message on every connection: the protocol version, what this client may do,
-    /// the filter catalog (the same objects as `filtercast filters --json`) and the current state.
+    /// the filter catalog (the same objects as `filtercast filters --json`) and the current state;
+    /// also what a page would otherwise restate: the longest chain, the category headings and the
+    /// error codes' names.
     case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess)
     case state(SessionState)
     case error(ProtocolError)
@@ -20,6 +23,7 @@ public enum ServerMessage: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id
+        case maxChainLength, categories, errors
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -32,6 +36,9 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(access, forKey: .access)
             try container.encode(filters, forKey: .filters)
             try container.encode(state, forKey: .state)
+            try container.encode(FilterChain.maximumLength, forKey: .maxChainLength)
+            try container.encode(Self.categoryTitles, forKey: .categories)
+            try container.encode(Self.errorTitles, forKey: .errors)
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".
@@ -46,6 +53,12 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(id, forKey: .id)
         }
     }
+
+    /// `hello.categories`: every filter category's heading, by category name.
+    private static let categoryTitles = Dictionary(uniqueKeysWithValues: FilterDescriptor.Category.allCases.map { ($0.rawValue, $0.title) })
+
+    /// `hello.errors`: every error code's name, by code.
+    private static let errorTitles = Dictionary(uniqueKeysWithValues: ErrorCode.allCases.map { ($0.rawValue, $0.title) })
 
     /// UTF-8 JSON bytes of the message, keys sorted. A few microseconds for `state`; `hello`
     /// costs more (the catalog) but is sent once per connection.

@@ -111,7 +111,8 @@ struct ServerMessageTests {
     @Test func helloCarriesVersionServerCatalogAndState() throws {
         let catalog = FilterCatalog.standard.descriptors
         let object = try Self.object(.hello(filters: catalog, state: try Self.state(), access: .watch))
-        #expect(Set(object.keys) == ["type", "version", "server", "access", "filters", "state"])
+        #expect(Set(object.keys) == ["type", "version", "server", "access", "filters", "state",
+                                     "maxChainLength", "categories", "errors"])
         #expect(object["access"] as? String == "watch")
         #expect(object["type"] as? String == "hello")
         #expect(object["version"] as? Int == 1)
@@ -127,6 +128,25 @@ struct ServerMessageTests {
         #expect(decoded == catalog)
         let sepia = try #require(filters.compactMap { $0 as? [String: Any] }.first { $0["name"] as? String == "sepia" })
         #expect(Set(sepia.keys) == ["name", "label", "category", "params"])
+    }
+
+    /// What a page would otherwise restate: the chain limit the parser enforces, a heading for
+    /// every category the catalog uses, a name for every error code.
+    @Test func helloNamesTheChainLimitCategoriesAndErrorCodes() throws {
+        let catalog = FilterCatalog.standard.descriptors
+        let object = try Self.object(.hello(filters: catalog, state: try Self.state(), access: .control))
+        #expect(object["maxChainLength"] as? Int == FilterChain.maximumLength)
+        let categories = try #require(object["categories"] as? [String: String])
+        #expect(Set(categories.keys) == Set(FilterDescriptor.Category.allCases.map(\.rawValue)))
+        #expect(Set(catalog.map(\.category.rawValue)).isSubset(of: categories.keys))
+        #expect(categories["colorEffect"] == "Color effects" && categories["none"] == "None")
+        #expect(categories.values.allSatisfy { !$0.isEmpty })
+        let errors = try #require(object["errors"] as? [String: String])
+        #expect(Set(errors.keys) == Set(ErrorCode.allCases.map(\.rawValue)))
+        #expect(errors["out_of_range"] == "Out of range" && errors["rate_limited"] == "Too many commands")
+        #expect(errors.values.allSatisfy { !$0.isEmpty })
+        // Only hello carries them.
+        #expect(try Self.object(.state(try Self.state()))["errors"] == nil)
     }
 
     @Test func errorHasCodeMessageAndIdOnlyWhenKnown() throws {

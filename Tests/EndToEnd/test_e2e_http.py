@@ -4,9 +4,11 @@ and path traversal."""
 import http.client
 import json
 import random
+import re
 import socket
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -41,6 +43,34 @@ def test_static_files_with_their_mime_types(http_server, path, mime, marker):
     assert response.status == 200, (path, response.status, response.body[:200])
     assert response.content_type.split(";")[0].strip() == mime, (path, response.content_type)
     assert marker in response.text()
+
+
+REAL_WEB = Path(__file__).resolve().parents[2] / "web"
+IMPORT = re.compile(r'^import (?:[^"]* from )?"\./([\w.-]+\.js)";$', re.M)
+
+
+def test_the_page_is_es_modules_the_server_serves_as_javascript(start_server):
+    """The real page: index.html loads its script as a module; that module and every module it
+    imports, and they import, is served as JavaScript (modules require a JavaScript MIME type)
+    under a policy that allows scripts from the page's own origin and nowhere else."""
+    server = start_server("--input", "test:160x120@15", web=REAL_WEB)
+    page = server.get("/").text()
+    entries = re.findall(r'<script type="module" src="([\w.-]+\.js)"></script>', page)
+    assert entries == ["main.js"], entries
+    assert "<script src=" not in page, "a classic script besides the modules"
+    seen, waiting = set(), list(entries)
+    while waiting:
+        name = waiting.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        response = server.get("/" + name)
+        assert response.status == 200, (name, response.status)
+        assert response.content_type.split(";")[0].strip() == "text/javascript", (name, response.content_type)
+        assert "script-src 'self'" in response.headers.get("content-security-policy", ""), response.headers
+        waiting += IMPORT.findall(response.text())
+    # Every script in web/ is reached from main.js: none is left over.
+    assert seen == {file.name for file in REAL_WEB.glob("*.js")}, seen
 
 
 def test_head_of_a_static_file(http_server):

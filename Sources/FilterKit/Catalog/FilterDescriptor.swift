@@ -1,7 +1,7 @@
 /// What a filter is and which parameters it takes: the catalog entry a page builds its picker
 /// and sliders from.
 public struct FilterDescriptor: Sendable, Codable, Equatable {
-    public enum Category: String, Sendable, Codable {
+    public enum Category: String, Sendable, Codable, CaseIterable {
         case none
         case colorAdjustment
         case colorEffect

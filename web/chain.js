@@ -1,0 +1,158 @@
+// FilterCast page, the filter chain: the chips of its links (each picks its link for the
+// picker; × or Delete removes it), "+ Add to chain", Reset, and what the picker's choice does
+// to the chain (docs/PROTOCOL.md, "Commands").
+import { descriptorOf, labelOf } from "./catalog.js";
+import { send } from "./connection.js";
+import { buildPicker, pickedButton, showPicked } from "./filters.js";
+import { buildSliders, cancelParamEdits, syncSliders } from "./params.js";
+import { currentChain, on } from "./session.js";
+
+/// The longest chain of servers whose hello has no `maxChainLength`.
+const MAX_CHAIN_LENGTH_BEFORE_HELLO = 8;
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  currentFilter: $("current-filter"),
+  chain: $("chain"),
+  add: $("chain-add"),
+  reset: $("reset"),
+};
+let maxChainLength = MAX_CHAIN_LENGTH_BEFORE_HELLO;
+let shownChain = null; // the link names the chips and sliders were built for
+let selectedLink = 0; // the link the picker edits (clamped to the chain when shown)
+
+function pickedLink(chain) {
+  return Math.max(0, Math.min(selectedLink, chain.length - 1));
+}
+
+/// Shows the session's chain: the picker's pressed filter, the title, the chips and sliders
+/// (rebuilt when the links changed), and what "+" may do.
+export function renderChain() {
+  const chain = currentChain();
+  const picked = chain.length ? chain[pickedLink(chain)].name : "none";
+  showPicked(picked);
+  const title = chain.length ? chain.map((link) => labelOf(link.name)).join(" → ") : labelOf("none");
+  if (ui.currentFilter.textContent !== title) ui.currentFilter.textContent = title;
+  const names = chain.map((link) => link.name).join("|");
+  if (shownChain !== names) {
+    shownChain = names;
+    buildChain(chain);
+  }
+  for (const button of ui.chain.querySelectorAll("[data-link]")) {
+    button.setAttribute("aria-pressed", String(chain.length > 1 && Number(button.dataset.link) === pickedLink(chain)));
+  }
+  const full = chain.length >= maxChainLength;
+  ui.add.disabled = chain.length === 0 || full;
+  ui.add.title = full ? `A chain holds at most ${maxChainLength} filters`
+    : chain.length ? `Add ${labelOf(picked)} after the last filter, then pick what it should be` : "Pick a filter first";
+  syncSliders();
+}
+
+/// The chips and every link's sliders. Keeps the keyboard focus on the chips when it was there.
+function buildChain(chain) {
+  const focused = ui.chain.contains(document.activeElement) ? Number(document.activeElement.dataset.link ??
+    document.activeElement.dataset.linkRemove) : null;
+  ui.chain.replaceChildren(...chain.map((link, index) => linkChip(link.name, index, chain.length)));
+  ui.chain.hidden = chain.length === 0;
+  buildSliders(chain);
+  ui.reset.disabled = !chain.some((link) => (descriptorOf(link.name)?.params || []).length > 0);
+  if (focused !== null) {
+    const target = ui.chain.querySelector(`[data-link="${Math.min(focused, chain.length - 1)}"]`) || pickedButton();
+    target?.focus();
+  }
+}
+
+function linkChip(name, index, count) {
+  const label = labelOf(name);
+  const item = document.createElement("li");
+  item.className = "link";
+  const select = document.createElement("button");
+  select.type = "button";
+  select.className = "link-select";
+  select.dataset.link = String(index);
+  select.textContent = count > 1 ? `${index + 1}. ${label}` : label;
+  select.title = count > 1 ? `Filter ${index + 1}: the picker changes it` : label;
+  select.setAttribute("aria-label", `Filter ${index + 1} of ${count}: ${label}`);
+  select.setAttribute("aria-pressed", "false");
+  select.addEventListener("click", () => {
+    selectedLink = index;
+    renderChain();
+  });
+  select.addEventListener("keydown", (event) => {
+    if (event.key !== "Delete" && event.key !== "Backspace") return;
+    event.preventDefault();
+    removeLink(index);
+  });
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "link-remove";
+  remove.dataset.linkRemove = String(index);
+  remove.textContent = "×";
+  remove.title = "Remove from the chain";
+  remove.setAttribute("aria-label", `Remove ${label} (filter ${index + 1}) from the chain`);
+  remove.addEventListener("click", () => removeLink(index));
+  item.append(select, remove);
+  return item;
+}
+
+/// Makes `links` ([{name, params?}]) the session's chain; none when empty.
+function sendChain(links) {
+  cancelParamEdits();
+  if (links.length === 0) send({ type: "setFilter", name: "none" });
+  else send({ type: "setFilter", chain: links.map(({ name, params }) => (params ? { name, params } : { name })) });
+}
+
+/// The picker: with one filter or none it switches filters (`setFilter {name}`); in a longer
+/// chain it replaces the picked link, and "None" removes it.
+function chooseFilter(name) {
+  const chain = currentChain();
+  if (chain.length <= 1) {
+    cancelParamEdits();
+    send({ type: "setFilter", name });
+    return;
+  }
+  const index = pickedLink(chain);
+  if (name === "none") {
+    removeLink(index);
+    return;
+  }
+  sendChain(chain.map((link, i) => (i === index ? { name } : link)));
+}
+
+/// "+": appends the picked filter as a new link, which the picker then edits.
+function addToChain() {
+  const chain = currentChain();
+  if (chain.length === 0 || chain.length >= maxChainLength) return;
+  selectedLink = chain.length;
+  sendChain([...chain, { name: chain[pickedLink(chain)].name }]);
+}
+
+function removeLink(index) {
+  const chain = currentChain();
+  if (index >= chain.length) return;
+  if (selectedLink > index) selectedLink -= 1;
+  sendChain(chain.filter((_, i) => i !== index));
+}
+
+/// Every link's parameters back to their defaults.
+function resetParams() {
+  const chain = currentChain();
+  if (chain.length <= 1) {
+    cancelParamEdits();
+    send({ type: "setFilter", name: chain[0]?.name || "none" });
+    return;
+  }
+  sendChain(chain.map(({ name }) => ({ name })));
+}
+
+ui.reset.addEventListener("click", resetParams);
+ui.add.addEventListener("click", addToChain);
+
+on("hello", (hello) => {
+  const limit = hello.maxChainLength;
+  maxChainLength = Number.isInteger(limit) && limit > 0 ? limit : MAX_CHAIN_LENGTH_BEFORE_HELLO;
+  buildPicker(chooseFilter);
+  ui.chain.replaceChildren();
+  shownChain = null;
+});
+on("state", renderChain);

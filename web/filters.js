@@ -1,0 +1,93 @@
+// FilterCast page, the filter picker: a button per catalog filter — "None" on its own row,
+// always in sight, the others under a heading per category in a box that scrolls when the
+// catalog is long.
+import { catalog, categoryOf, categoryTitle } from "./catalog.js";
+
+const picker = document.getElementById("filters");
+let scroller = null; // the box of the category groups
+let shownPick = null; // the filter last highlighted
+
+/// Builds the buttons for the current catalog; `choose(name)` runs when one is clicked.
+export function buildPicker(choose) {
+  const pinned = document.createElement("div");
+  pinned.className = "chips chips-pinned";
+  scroller = document.createElement("div");
+  scroller.className = "filter-groups";
+  const groups = new Map(); // category → its chips' box
+  for (const filter of catalog) {
+    if (filter.name === "none") {
+      pinned.append(filterButton(filter, choose));
+      continue;
+    }
+    const category = categoryOf(filter);
+    if (!groups.has(category)) groups.set(category, categoryGroup(category, groups.size));
+    groups.get(category).append(filterButton(filter, choose));
+  }
+  picker.replaceChildren(...[pinned, scroller].filter((part) => part.childElementCount > 0));
+  shownPick = null;
+}
+
+/// Presses the button of `name` (and no other), and scrolls it into sight when it changed.
+export function showPicked(name) {
+  let current = null;
+  for (const button of picker.querySelectorAll("[data-filter]")) {
+    const pressed = button.dataset.filter === name;
+    button.setAttribute("aria-pressed", String(pressed));
+    if (pressed) current = button;
+  }
+  if (shownPick === name) return;
+  shownPick = name;
+  if (current) revealInPicker(current);
+}
+
+/// The picked filter's button, for the keyboard focus.
+export function pickedButton() {
+  return picker.querySelector('[aria-pressed="true"]');
+}
+
+/// A category's heading and chips' box, appended to the scroller; returns the box. `index`
+/// makes the heading's id.
+function categoryGroup(category, index) {
+  const group = document.createElement("div");
+  group.className = "filter-group";
+  group.dataset.category = category;
+  const title = document.createElement("h3");
+  title.className = "filter-group-title";
+  title.id = `filter-group-${index}`;
+  title.textContent = categoryTitle(category);
+  const chips = document.createElement("div");
+  chips.className = "chips";
+  chips.setAttribute("role", "group");
+  chips.setAttribute("aria-labelledby", title.id);
+  group.append(title, chips);
+  scroller.append(group);
+  return chips;
+}
+
+function filterButton(filter, choose) {
+  const label = filter.label || filter.name;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "chip";
+  button.dataset.filter = filter.name;
+  button.textContent = label;
+  button.title = label;
+  button.setAttribute("aria-label", `Filter: ${label}`);
+  button.setAttribute("aria-pressed", "false");
+  button.addEventListener("click", () => choose(filter.name));
+  return button;
+}
+
+/// Scrolls the picker's own box (never the page) so that `button` is in sight, with its
+/// category heading when it is on the first row of its group.
+function revealInPicker(button) {
+  if (!scroller || !scroller.contains(button) || scroller.scrollHeight <= scroller.clientHeight) return;
+  const margin = 6;
+  const box = scroller.getBoundingClientRect();
+  const chip = button.getBoundingClientRect();
+  const row = button.parentElement.getBoundingClientRect();
+  const group = button.closest(".filter-group")?.getBoundingClientRect();
+  const top = group && chip.top - row.top < 2 ? group.top : chip.top;
+  if (top < box.top + margin) scroller.scrollTop += top - box.top - margin;
+  else if (chip.bottom > box.bottom - margin) scroller.scrollTop += chip.bottom - box.bottom + margin;
+}

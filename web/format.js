@@ -1,0 +1,12 @@
+// FilterCast page, formatting shared by the controls and the library.
+
+/// mm:ss, or h:mm:ss past an hour (or when `long`, so both sides of "a / b" look alike).
+export function formatTime(seconds, long = false, round = false) {
+  let total = Number.isFinite(seconds) ? Math.max(0, seconds) : 0;
+  total = round ? Math.round(total) : Math.floor(total);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const secs = total % 60;
+  const two = (value) => String(value).padStart(2, "0");
+  return hours > 0 || long ? `${hours}:${two(minutes)}:${two(secs)}` : `${two(minutes)}:${two(secs)}`;
+}

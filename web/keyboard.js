@@ -1,0 +1,39 @@
+// FilterCast page, the keyboard: space plays or pauses, ←/→ seek, `f` toggles fullscreen; and
+// a control clicked with a pointer gives the focus back so that space keeps meaning play/pause.
+import { toggleFullscreen } from "./fullscreen.js";
+import { isLive, seekStep, togglePlay } from "./playback.js";
+
+const chain = document.getElementById("chain");
+const seek = document.getElementById("seek");
+
+// A button or link clicked with a pointer gives up the focus it took, so that space goes on
+// meaning play/pause instead of clicking it again (a filter chip would re-apply its filter).
+// Activated from the keyboard (`detail` 0) it keeps the focus, and space activates it. The
+// chain's chips are left alone: after a removal the focus deliberately stays on the chain.
+document.addEventListener("click", (event) => {
+  const control = event.target instanceof Element ? event.target.closest("button, a[href]") : null;
+  if (!control || event.detail === 0 || chain.contains(control)) return;
+  if (document.activeElement === control) control.blur();
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+  const target = event.target;
+  const tag = target?.tagName;
+  const isRange = tag === "INPUT" && target.type === "range";
+  const typing = (tag === "INPUT" && !isRange) || tag === "TEXTAREA" || tag === "SELECT" || target?.isContentEditable;
+  if (typing) return;
+  if (event.key === " " || event.code === "Space") {
+    if (tag === "BUTTON" || tag === "A") return; // space activates the focused control
+    event.preventDefault();
+    togglePlay();
+  } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    if (isRange && target !== seek) return; // parameter sliders move themselves
+    if (isLive()) return;
+    event.preventDefault();
+    seekStep(event.key === "ArrowRight");
+  } else if ((event.key === "f" || event.key === "F") && !event.shiftKey) {
+    event.preventDefault();
+    toggleFullscreen();
+  }
+});

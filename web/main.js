@@ -1,0 +1,43 @@
+// FilterCast viewer page: watches the shared session over WebSocket (protocol v1, see
+// docs/PROTOCOL.md) and drives it — filter chain, parameters, play/pause, seek, recording.
+//
+// ES modules, no build step and nothing from other hosts (the server's Content-Security-Policy
+// allows scripts from 'self' only, and no inline scripts or styles). Each module holds one
+// concern and imports what it uses; they hear the server through session.js's events. This one
+// wires them up and publishes window.filtercast, the test contract (docs/PROTOCOL.md).
+import "./access.js";
+import { catalog } from "./catalog.js";
+import "./chain.js";
+import { connect } from "./connection.js";
+import { formatTime } from "./format.js";
+import { latencyHistory, receiveFrame, stats } from "./frames.js";
+import "./fullscreen.js";
+import "./keyboard.js";
+import "./library.js";
+import { syncSliders } from "./params.js";
+import { renderPlayback } from "./playback.js";
+import "./record.js";
+import { session } from "./session.js";
+import "./source.js";
+import { updateStatus } from "./status.js";
+
+const REFRESH_MS = 250;
+
+window.filtercast = {
+  version: 1,
+  stats,
+  latencyHistory,
+  get state() { return session.state; },
+  get filters() { return catalog; },
+  formatTime,
+};
+
+setInterval(() => {
+  updateStatus();
+  // A control stops showing the user's value when a drag ends, a throttled value goes out or
+  // a confirmation times out — not only when a state arrives (none does while paused).
+  renderPlayback();
+  syncSliders();
+}, REFRESH_MS);
+
+connect(receiveFrame);

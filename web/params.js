@@ -1,0 +1,139 @@
+// FilterCast page, parameters: a slider per parameter of every link of the chain. A slider
+// sends `setParams {index, params}` while dragged (throttled) and otherwise shows the server's
+// value.
+import { descriptorOf, labelOf } from "./catalog.js";
+import { send } from "./connection.js";
+import { currentChain, on, session } from "./session.js";
+import { CONFIRM_TIMEOUT_MS, SEND_INTERVAL_MS, Throttle } from "./throttle.js";
+
+const box = document.getElementById("params");
+// What the user set and the server has not shown yet (see paramHeld).
+const paramIntents = new Map(); // "link:parameter" → {value, since}
+let paramThrottles = []; // one per link: its sliders' setParams
+
+/// Every link's sliders (under its name when the chain has several links), in chain order.
+export function buildSliders(chain) {
+  cancelParamEdits();
+  paramThrottles = chain.map((_, index) => paramThrottleFor(index));
+  box.replaceChildren(...chain.flatMap((link, index) => linkSliders(link.name, index, chain.length)));
+}
+
+/// Drops the edits not sent or not confirmed yet (the chain changes, or the connection closed).
+export function cancelParamEdits() {
+  for (const throttle of paramThrottles) throttle.cancel();
+  paramIntents.clear();
+}
+
+/// Shows the server's parameter values, except on a slider the user is moving (it would jump
+/// back under the finger) or whose last value the server has not shown yet.
+export function syncSliders() {
+  if (!session.state) return;
+  const chain = currentChain();
+  for (const slider of box.querySelectorAll("input[data-param]")) {
+    const index = Number(slider.dataset.link);
+    const link = chain[index];
+    const values = link?.params || {};
+    const name = slider.dataset.param;
+    const param = descriptorOf(link?.name)?.params.find((candidate) => candidate.name === name);
+    if (!param || !(name in values) || paramHeld(slider, index, name, values[name])) continue;
+    slider.value = String(values[name]);
+    slider.parentElement.querySelector("output").textContent = formatValue(param, values[name]);
+  }
+}
+
+function linkSliders(name, index, count) {
+  const params = descriptorOf(name)?.params || [];
+  const rows = params.map((param) => paramRow(param, name, index));
+  if (count > 1 && rows.length) {
+    const title = document.createElement("h3");
+    title.className = "link-params-title";
+    title.textContent = `${index + 1}. ${labelOf(name)}`;
+    rows.unshift(title);
+  }
+  return rows;
+}
+
+/// One slider of link `index`; link 0's ids are `param-FILTER-PARAM` as before chains.
+function paramRow(param, name, index) {
+  const row = document.createElement("div");
+  row.className = "param";
+  const id = index === 0 ? `param-${name}-${param.name}` : `param-${index}-${name}-${param.name}`;
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  label.textContent = param.label || param.name;
+  const slider = document.createElement("input");
+  slider.type = "range";
+  slider.id = id;
+  slider.dataset.param = param.name;
+  slider.dataset.link = String(index);
+  slider.min = String(param.sliderMin ?? param.min);
+  slider.max = String(param.sliderMax ?? param.max);
+  slider.step = param.step > 0 ? String(param.step) : "any";
+  slider.setAttribute("aria-label", param.label || param.name);
+  const output = document.createElement("output");
+  output.htmlFor = id;
+  output.className = "param-value";
+  slider.addEventListener("input", () => editParam(param, index, slider, output, false));
+  slider.addEventListener("change", () => editParam(param, index, slider, output, true));
+  followDragging(slider);
+  row.append(label, slider, output);
+  return row;
+}
+
+/// `data-dragging` while the pointer holds `slider`; the server's value shows again after.
+function followDragging(slider) {
+  slider.addEventListener("pointerdown", () => { slider.dataset.dragging = "true"; });
+  const stopDragging = () => {
+    if (slider.dataset.dragging !== "true") return;
+    delete slider.dataset.dragging;
+    queueMicrotask(syncSliders);
+  };
+  slider.addEventListener("pointerup", stopDragging);
+  slider.addEventListener("pointercancel", stopDragging);
+  slider.addEventListener("lostpointercapture", stopDragging);
+}
+
+function editParam(param, index, slider, output, isChange) {
+  let value = Number(slider.value);
+  if (param.type === "integer") value = Math.round(value);
+  output.textContent = formatValue(param, value);
+  // `change` repeats the last `input` value when the slider is let go: send it once.
+  if (isChange && slider.dataset.lastInput === String(value)) return;
+  slider.dataset.lastInput = String(value);
+  paramThrottles[index]?.push({ [param.name]: value });
+}
+
+function paramThrottleFor(index) {
+  return new Throttle(SEND_INTERVAL_MS, (params) => {
+    const now = performance.now();
+    for (const [name, value] of Object.entries(params)) paramIntents.set(`${index}:${name}`, { value, since: now });
+    // Refused (or unanswered): show the server's values again.
+    send({ type: "setParams", index, params }, (ok) => {
+      if (ok) return;
+      for (const name of Object.keys(params)) paramIntents.delete(`${index}:${name}`);
+      syncSliders();
+    });
+  }, (older, newer) => ({ ...older, ...newer }));
+}
+
+function paramHeld(slider, index, name, serverValue) {
+  if (slider.dataset.dragging === "true" || paramThrottles[index]?.pending()) return true;
+  const key = `${index}:${name}`;
+  const intent = paramIntents.get(key);
+  if (!intent) return false;
+  const confirmed = Math.abs(serverValue - intent.value) <= 1e-9 * Math.max(1, Math.abs(intent.value));
+  if (confirmed || performance.now() - intent.since > CONFIRM_TIMEOUT_MS) paramIntents.delete(key);
+  return paramIntents.has(key);
+}
+
+function formatValue(param, value) {
+  if (!Number.isFinite(value)) return "";
+  if (param.type === "integer") return String(Math.round(value));
+  if (param.type === "angle") return `${Math.round((value * 180) / Math.PI)}°`;
+  const step = param.step > 0 ? param.step : 0.01;
+  const decimals = Math.min(4, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
+  return value.toFixed(decimals);
+}
+
+on("hello", () => box.replaceChildren());
+on("disconnected", cancelParamEdits);
