@@ -14,9 +14,9 @@ extension Session {
     }
 
     /// Starts or stops recording; stopping when nothing records does nothing.
-    func record(start: Bool, filtered: Bool, id: MessageID?) throws(ProtocolError) {
+    func record(start: Bool, filtered: Bool) throws(ProtocolError) {
         guard let recorder else {
-            throw ProtocolError(code: .recordingFailed, message: "this server does not record", id: id)
+            throw ProtocolError(code: .recordingFailed, message: "this server does not record")
         }
         guard start else {
             if let status = recorder.stop() {
@@ -30,15 +30,15 @@ extension Session {
             Log.info("recording to \(recorder.options.directory)/\(status.name ?? "")",
                      ["encoder": .string(status.encoder ?? ""), "filtered": .bool(filtered)])
         } catch {
-            throw ProtocolError(code: .recordingFailed, message: error.description, id: id)
+            throw ProtocolError(code: .recordingFailed, message: error.description)
         }
     }
 
     /// Plays the library file `reference` instead of the current source. Its frames are scaled
     /// to the session's frame size; the filter stays, position and duration become the file's.
-    func open(_ reference: String, id: MessageID?) throws(ProtocolError) {
-        guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library", id: id) }
-        let (path, _) = try library.resolve(reference, id: id)
+    func open(_ reference: String) throws(ProtocolError) {
+        guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library") }
+        let (path, _) = try library.resolve(reference)
         let size = player.info
         let source: any VideoSource
         do {
@@ -47,8 +47,7 @@ extension Session {
             try player.switchSource(to: source)
         } catch {
             // Clients see the name they gave, not the server's path.
-            throw ProtocolError(code: .openFailed, message: error.description.replacingOccurrences(of: path, with: reference),
-                                id: id)
+            throw ProtocolError(code: .openFailed, message: error.description.replacingOccurrences(of: path, with: reference))
         }
         let info = source.info
         sourceState.withLock {
@@ -59,13 +58,13 @@ extension Session {
     }
 
     /// Deletes the recording `reference` names; not the one being recorded.
-    func delete(_ reference: String, id: MessageID?) throws(ProtocolError) {
-        guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library", id: id) }
-        let (path, _) = try library.resolve(reference, id: id)
+    func delete(_ reference: String) throws(ProtocolError) {
+        guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library") }
+        let (path, _) = try library.resolve(reference)
         if let recorder, recorder.status.isActive, let name = recorder.status.name,
            path == library.recordings.root + "/" + name {
-            throw ProtocolError(code: .forbidden, message: "\(reference) is being recorded: stop the recording first", id: id)
+            throw ProtocolError(code: .forbidden, message: "\(reference) is being recorded: stop the recording first")
         }
-        try library.delete(reference, id: id)
+        try library.delete(reference)
     }
 }
