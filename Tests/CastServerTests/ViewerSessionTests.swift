@@ -82,6 +82,10 @@ import Testing
         #expect(viewer(serverToken: "s", publicView: true).access == .watch)
         #expect(viewer(token: "s", serverToken: "s").access == .control)
         #expect(viewer(token: "wrong", serverToken: "s").access == .none)
+        // Without --token there is no token to give: `auth` is refused, commands are not.
+        send(#"{"type":"auth","token":"x","id":1}"#, to: open)
+        #expect(messages(writes(open)).first?["code"] as? String == "unauthorized")
+        #expect(open.access == .control)
     }
 
     // MARK: - Commands and their answers

@@ -1,7 +1,3 @@
-import CastProtocol
-import Foundation
-import MediaKit
-
 /// What the server knows about one connection. Touched only on the network (service) thread.
 final class Connection {
     enum Kind {

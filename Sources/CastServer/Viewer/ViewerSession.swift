@@ -79,19 +79,25 @@ final class ViewerSession {
         }
         guard withinBudget(parsed) else { return .none }
         do throws(ProtocolError) {
-            let message = try parsed.get()
-            let outcome: Outcome
-            do throws(ProtocolError) {
-                outcome = try perform(message.command, roundTrip: roundTrip, apply: apply)
-            } catch {
-                throw error.answering(message.id)
-            }
-            if let id = message.id, !message.command.isAcknowledgement { outbox.enqueue(.ack(id)) }
-            return outcome
+            return try dispatch(try parsed.get(), roundTrip: roundTrip, apply: apply)
         } catch {
             outbox.enqueue(.error(error))
             return .none
         }
+    }
+
+    /// Runs `message` and acknowledges it when it has an id (`frameAck` never is). A refusal is
+    /// stamped with the id here, the one place that knows which command it answers.
+    private func dispatch(_ message: ClientMessage, roundTrip: () -> Duration,
+                          apply: (ClientCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
+        let outcome: Outcome
+        do throws(ProtocolError) {
+            outcome = try perform(message.command, roundTrip: roundTrip, apply: apply)
+        } catch {
+            throw error.answering(message.id)
+        }
+        if let id = message.id, !message.command.isAcknowledgement { outbox.enqueue(.ack(id)) }
+        return outcome
     }
 
     /// Acknowledgements are the flow control itself (one per frame, whatever the frame rate), so
