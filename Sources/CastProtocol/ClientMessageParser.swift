@@ -31,9 +31,7 @@ public enum ClientMessageParser {
         do throws(ProtocolError) {
             return ClientMessage(id: id, command: try command(fields))
         } catch {
-            var error = error
-            error.id = id
-            throw error
+            throw error.answering(id)
         }
     }
 

@@ -6,7 +6,7 @@ extension ProtocolError {
     /// inside a longer chain `invalid_argument`, a value outside the parameter's hard range or a
     /// chain too long `out_of_range`; a link's error has the link's code. The message is the
     /// filter error's.
-    public init(_ error: FilterError, id: MessageID?) {
+    public init(_ error: FilterError, id: MessageID? = nil) {
         self.init(code: Self.code(for: error), message: error.description, id: id)
     }
 

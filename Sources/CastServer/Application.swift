@@ -68,7 +68,7 @@ public final class Application: Sendable {
         try transport.listen()
         session.startParts()
         processor.start()
-        if configuration.recordAtStart { try session.record(start: true, filtered: true, id: nil) }
+        if configuration.recordAtStart { try session.record(start: true, filtered: true) }
         transport.serve()
     }
 

@@ -198,6 +198,23 @@ struct RejectionTests {
         #expect(ProtocolError.binaryMessage.id == nil)
     }
 
+    @Test func theTransportsErrorsHaveTheirCodesAndNoId() {
+        let partial = ProtocolError.tooLarge(atLeast: 70_000)
+        #expect(partial.code == .tooLarge && partial.message.contains("at least 70000") && partial.message.contains("65536"))
+        #expect(ProtocolError.rateLimited(perSecond: 60).code == .rateLimited)
+        #expect(ProtocolError.rateLimited(perSecond: 60).message.contains("60"))
+        #expect(ProtocolError.wrongToken.code == .unauthorized && ProtocolError.tokenRequired.code == .unauthorized)
+        let stopped = ProtocolError.recordingStopped("disk full")
+        #expect(stopped.code == .recordingFailed && stopped.message == "recording stopped: disk full")
+        for error in [partial, .wrongToken, .tokenRequired, stopped] { #expect(error.id == nil) }
+    }
+
+    @Test func answeringStampsTheIdAndKeepsTheRest() {
+        let refused = ProtocolError(code: .notFound, message: "no such file")
+        #expect(refused.answering(.number(4)) == ProtocolError(code: .notFound, message: "no such file", id: .number(4)))
+        #expect(refused.answering(.number(4)).answering(nil).id == nil)
+    }
+
     @Test func errorDescriptionShowsCodeAndMessage() {
         let error = ProtocolError(code: .notSeekable, message: "the source is live", id: .string("x"))
         #expect(error.description == "not_seekable: the source is live")

@@ -90,7 +90,7 @@ import Testing
             let playing = session.state(viewers: 1, fps: 0)
             #expect(playing.source.name == "recordings/clip.mp4" && !playing.source.startInput && playing.duration != nil)
 
-            try session.apply(.open(source: "input"), id: .number(1))
+            try session.apply(.open(source: "input"))
             let back = session.state(viewers: 1, fps: 0)
             #expect(back.source == session.startSource && back.source.startInput && back.source.kind == "test")
             #expect(back.duration == nil && session.player.info.isLive)
@@ -153,8 +153,8 @@ import Testing
 
     @Test func openInputWithoutAnOpenerIsRefused() throws {
         let session = Session(player: Player(source: try Self.pattern.open()), input: Self.pattern, filter: .none)
-        let error = #expect(throws: ProtocolError.self) { try session.apply(.open(source: "input"), id: .string("i")) }
-        #expect(error?.code == .openFailed && error?.id == .string("i"))
+        let error = #expect(throws: ProtocolError.self) { try session.apply(.open(source: "input")) }
+        #expect(error?.code == .openFailed && error?.id == nil, "the dispatcher stamps the id")
     }
 
     @Test(arguments: [2.0, 2.5, 1e6])

@@ -49,12 +49,12 @@ import Testing
         let runner = FilterRunner(selection: session.selection)
         runner.apply(to: Frame(width: 4, height: 4))
         let generation = runner.appliedGeneration
-        #expect(throws: ProtocolError.self) { try session.apply(command, id: .string("x")) }
+        #expect(throws: ProtocolError.self) { try session.apply(command) }
         do {
-            try session.apply(command, id: .string("x"))
+            try session.apply(command)
         } catch {
             #expect(error.code == code)
-            #expect(error.id == .string("x"))
+            #expect(error.id == nil, "the transport stamps the id where it dispatches the command")
         }
         #expect(session.selection.chain == .none)
         runner.apply(to: Frame(width: 4, height: 4))
@@ -75,8 +75,8 @@ import Testing
 
         // Refused: an index past the chain, a parameter link 0 does not have. Nothing changes.
         let before = session.selection.chain
-        let pastEnd = #expect(throws: ProtocolError.self) { try session.apply(.setParams([:], index: 2), id: .number(4)) }
-        #expect(pastEnd?.code == .outOfRange && pastEnd?.id == .number(4))
+        let pastEnd = #expect(throws: ProtocolError.self) { try session.apply(.setParams([:], index: 2)) }
+        #expect(pastEnd?.code == .outOfRange && pastEnd?.id == nil)
         #expect(pastEnd?.message.contains("0…1") == true && pastEnd?.message.contains("got 2") == true)
         let wrongLink = #expect(throws: ProtocolError.self) { try session.apply(.setParams(["intensity": 0.1], index: nil)) }
         #expect(wrongLink?.code == .invalidArgument && wrongLink?.message.contains("link 0") == true)

@@ -35,7 +35,7 @@ extension WebSocketServer {
         }
         let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
         if isHead || download.remaining == 0 { return lws_http_transaction_completed(wsi) != 0 ? -1 : 0 }
-        connections[wsi] = Connection(kind: .file(download), address: "", authorized: false)
+        connections[wsi] = Connection(kind: .file(download), address: "")
         lws_callback_on_writable(wsi)
         return 0
     }

@@ -31,7 +31,7 @@ extension WebSocketServer {
                 answerSnapshot(wsi, headOnly: isHead)
             } else {
                 // Nothing is encoded while nobody watches: wait (as an audience of one) for a frame.
-                let waiting = Connection(kind: .snapshot(headOnly: isHead), address: peerAddress(wsi), authorized: true)
+                let waiting = Connection(kind: .snapshot(headOnly: isHead), address: peerAddress(wsi))
                 waiting.lastSent = broadcaster.latestSequence ?? 0
                 connections[wsi] = waiting
                 audienceChanged()
@@ -86,7 +86,7 @@ extension WebSocketServer {
 
     func httpWritable(_ wsi: OpaquePointer) -> Int32 {
         guard let connection = connections[wsi] else { return 0 }
-        if connection.closing != nil { return -1 }
+        if connection.closing { return -1 }
         switch connection.kind {
         case .response:
             if var body = connection.body, !connection.headOnly {
@@ -145,7 +145,7 @@ extension WebSocketServer {
     /// Sends headers now and `body` at the next writable callback.
     private func respond(_ wsi: OpaquePointer, body: [UInt8], type: String, headOnly: Bool) -> Int32 {
         guard writeHeaders(wsi, status: 200, type: type, length: UInt64(body.count)) else { return -1 }
-        let connection = Connection(kind: .response, address: "", authorized: false)
+        let connection = Connection(kind: .response, address: "")
         connection.body = withHeadroom(body)
         connection.headOnly = headOnly
         connections[wsi] = connection
@@ -199,7 +199,7 @@ extension WebSocketServer {
         // lws would end the response `timeout_secs` after the request: a reader stays, like a
         // viewer, as long as it likes (it counts against --max-clients).
         lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
-        let connection = Connection(kind: .mjpeg, address: peerAddress(wsi), authorized: true)
+        let connection = Connection(kind: .mjpeg, address: peerAddress(wsi))
         connections[wsi] = connection
         logConnected(connection)
         audienceChanged()
@@ -225,9 +225,9 @@ extension WebSocketServer {
             return lws_write(wsi, start, size, LWS_WRITE_HTTP)
         }
         if written < size { return -1 }
-        countSent(frame.header.sequence, bytes: size, to: connection)
+        countSent(frame.header.sequence, bytes: size, after: connection.lastSent)
         connection.lastSent = frame.header.sequence
-        connection.framesSent += 1
+        connection.readerFramesSent += 1
         return 0
     }
 }

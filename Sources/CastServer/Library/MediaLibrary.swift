@@ -36,9 +36,9 @@ public final class MediaLibrary: Sendable {
     }
 
     /// The real path of the file `reference` names, and its area.
-    public func resolve(_ reference: String, id: MessageID? = nil) throws(ProtocolError) -> (path: String, area: Area) {
+    public func resolve(_ reference: String) throws(ProtocolError) -> (path: String, area: Area) {
         func refuse(_ why: String) -> ProtocolError {
-            ProtocolError(code: .forbidden, message: "\(Self.shown(reference)): \(why)", id: id)
+            ProtocolError(code: .forbidden, message: "\(Self.shown(reference)): \(why)")
         }
         if reference.contains("://") || reference.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:.*/) != nil {
             throw refuse("URLs are not accepted; name a file as recordings/NAME or media/PATH")
@@ -72,20 +72,20 @@ public final class MediaLibrary: Sendable {
         case .outside:
             throw refuse("it leads out of the \(first) folder")
         case .folder, .missing:
-            throw ProtocolError(code: .notFound, message: "\(Self.shown(reference)): no such file", id: id)
+            throw ProtocolError(code: .notFound, message: "\(Self.shown(reference)): no such file")
         }
     }
 
     /// Deletes the recording `reference` names (`recordings/NAME`); the media folder is read-only.
     /// Returns the file's real path.
     @discardableResult
-    public func delete(_ reference: String, id: MessageID? = nil) throws(ProtocolError) -> String {
-        let (path, area) = try resolve(reference, id: id)
+    public func delete(_ reference: String) throws(ProtocolError) -> String {
+        let (path, area) = try resolve(reference)
         guard area == .recordings else {
-            throw ProtocolError(code: .forbidden, message: "\(Self.shown(reference)): the media folder is read-only", id: id)
+            throw ProtocolError(code: .forbidden, message: "\(Self.shown(reference)): the media folder is read-only")
         }
         guard unlink(path) == 0 else {
-            throw ProtocolError(code: .notFound, message: "\(Self.shown(reference)): cannot delete (\(String(cString: strerror(errno))))", id: id)
+            throw ProtocolError(code: .notFound, message: "\(Self.shown(reference)): cannot delete (\(String(cString: strerror(errno))))")
         }
         return path
     }

@@ -17,14 +17,14 @@ extension Session {
     /// held picture is recorded (the processor hands it over at once); refused after the source
     /// failed (nothing would be recorded). A stop that finds no frame was recorded (no file
     /// kept) says so.
-    func record(start: Bool, filtered: Bool, id: MessageID?) throws(ProtocolError) {
+    func record(start: Bool, filtered: Bool) throws(ProtocolError) {
         guard let recorder else {
-            throw ProtocolError(code: .recordingFailed, message: "this server does not record", id: id)
+            throw ProtocolError(code: .recordingFailed, message: "this server does not record")
         }
         guard start else {
             if let ended = recorder.stop() {
                 if let error = ended.error {
-                    throw ProtocolError(code: .recordingFailed, message: "\(ended.name ?? "the recording"): \(error)", id: id)
+                    throw ProtocolError(code: .recordingFailed, message: "\(ended.name ?? "the recording"): \(error)")
                 }
                 Log.info("recording saved: \(ended.name ?? "")", ["seconds": .double((ended.elapsed * 10).rounded() / 10),
                                                                     "bytes": .int(Int(ended.bytes))])
@@ -34,7 +34,7 @@ extension Session {
         let playback = player.playbackState
         if playback.error != nil {
             throw ProtocolError(code: .recordingFailed, message: "cannot record: the source failed (\(offlineReason(playback) ?? "")), "
-                + "no frame would be recorded: open a file or go back to the input first", id: id)
+                + "no frame would be recorded: open a file or go back to the input first")
         }
         do {
             let status = try recorder.start(filtered: filtered)
@@ -43,7 +43,7 @@ extension Session {
             // Paused, no frame comes: the processor hands the recorder the one it holds.
             rerender.request()
         } catch {
-            throw ProtocolError(code: .recordingFailed, message: error.description, id: id)
+            throw ProtocolError(code: .recordingFailed, message: error.description)
         }
     }
 
@@ -53,10 +53,10 @@ extension Session {
     /// Plays the library file `reference` (or with ``startInputReference`` the start input)
     /// instead of the current source. Its frames are scaled to the session's frame size; the
     /// filter stays, position and duration become the file's.
-    func open(_ reference: String, id: MessageID?) throws(ProtocolError) {
-        if reference == Self.startInputReference { return try returnToInput(id: id) }
-        guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library", id: id) }
-        let (path, _) = try library.resolve(reference, id: id)
+    func open(_ reference: String) throws(ProtocolError) {
+        if reference == Self.startInputReference { return try returnToInput() }
+        guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library") }
+        let (path, _) = try library.resolve(reference)
         let size = player.info
         let source: any VideoSource
         do {
@@ -65,8 +65,7 @@ extension Session {
             try player.switchSource(to: source)
         } catch {
             // Clients see the name they gave, not the server's path.
-            throw ProtocolError(code: .openFailed, message: error.description.replacingOccurrences(of: path, with: reference),
-                                id: id)
+            throw ProtocolError(code: .openFailed, message: error.description.replacingOccurrences(of: path, with: reference))
         }
         let info = source.info
         sourceState.withLock {
@@ -80,9 +79,9 @@ extension Session {
     /// decode thread (a stream or a camera may take seconds to answer), so that a failure shows
     /// as the source's (offline with the reason; a live input retries). A live start input that
     /// is already the source is left to go on (it reconnects by itself); a file starts over.
-    func returnToInput(id: MessageID?) throws(ProtocolError) {
+    func returnToInput() throws(ProtocolError) {
         guard let inputOpener else {
-            throw ProtocolError(code: .openFailed, message: "this server cannot open its input again", id: id)
+            throw ProtocolError(code: .openFailed, message: "this server cannot open its input again")
         }
         let current = sourceState.withLock { $0 }
         if current.startInput && !startSource.seekable { return }
@@ -103,14 +102,14 @@ extension Session {
 
     /// Deletes the recording `reference` names; not the one being recorded. Deleting the file
     /// that plays goes back to the start input.
-    func delete(_ reference: String, id: MessageID?) throws(ProtocolError) {
-        guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library", id: id) }
-        let (path, _) = try library.resolve(reference, id: id)
+    func delete(_ reference: String) throws(ProtocolError) {
+        guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library") }
+        let (path, _) = try library.resolve(reference)
         if let recorder, recorder.status.isActive, let name = recorder.status.name,
            path == library.recordings.root + "/" + name {
-            throw ProtocolError(code: .forbidden, message: "\(reference) is being recorded: stop the recording first", id: id)
+            throw ProtocolError(code: .forbidden, message: "\(reference) is being recorded: stop the recording first")
         }
-        try library.delete(reference, id: id)
+        try library.delete(reference)
         let playsIt = sourceState.withLock { !$0.startInput } && player.info.name == path
         if playsIt, let inputOpener { switchToInput(opening: inputOpener) }
     }

@@ -85,7 +85,7 @@ public final class Session: Sendable {
     /// then the decode thread.
     func stopParts() {
         publisher?.stop()
-        _ = try? record(start: false, filtered: false, id: nil)
+        _ = try? record(start: false, filtered: false)
         player.stop()
     }
 
@@ -111,19 +111,20 @@ public final class Session: Sendable {
 
     /// Applies a state-changing command (`setFilter`, `setParams`, `play`, `pause`, `seek`,
     /// `record`, `open`, `delete`).
-    /// Throws without changing anything when the command is invalid.
-    public func apply(_ command: ClientCommand, id: MessageID? = nil) throws(ProtocolError) {
+    /// Throws without changing anything when the command is invalid; the error carries no id
+    /// (the transport, which dispatches the command, stamps it).
+    public func apply(_ command: ClientCommand) throws(ProtocolError) {
         switch command {
         case .setFilter(let name, let parameters):
-            select(FilterChain(try validated(id: id) { () throws(FilterError) in
+            select(FilterChain(try validated { () throws(FilterError) in
                 try FilterSettings(name: name, parameters: parameters, catalog: catalog)
             }))
         case .setFilterChain(let links):
-            select(try validated(id: id) { () throws(FilterError) in
+            select(try validated { () throws(FilterError) in
                 try FilterChain(validating: links.map { ($0.name, $0.params) }, catalog: catalog)
             })
         case .setParams(let parameters, let index):
-            select(try withParameters(parameters, index: index, in: selection.chain, id: id))
+            select(try withParameters(parameters, index: index, in: selection.chain))
         case .play:
             player.play()
             transportGeneration.add(1, ordering: .relaxed)
@@ -134,35 +135,34 @@ public final class Session: Sendable {
         case .seek(let position):
             let source = sourceState.withLock { $0 }
             guard source.seekable else {
-                throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot seek", id: id)
+                throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot seek")
             }
             do {
                 try player.seek(to: position)
             } catch {
-                throw ProtocolError(code: .outOfRange, message: error.description, id: id)
+                throw ProtocolError(code: .outOfRange, message: error.description)
             }
         case .record(let start, let filtered):
-            try record(start: start, filtered: filtered, id: id)
+            try record(start: start, filtered: filtered)
         case .open(let reference):
-            try open(reference, id: id)
+            try open(reference)
         case .delete(let reference):
-            try delete(reference, id: id)
+            try delete(reference)
         case .frameAck, .flow, .auth:
             preconditionFailure("\(command) is handled by the transport")
         }
     }
 
     /// `chain` with `parameters` of link `index` (nil: 0) changed, checked against the catalog.
-    private func withParameters(_ parameters: [String: Double], index: Int?, in chain: FilterChain,
-                                id: MessageID?) throws(ProtocolError) -> FilterChain {
+    private func withParameters(_ parameters: [String: Double], index: Int?,
+                                in chain: FilterChain) throws(ProtocolError) -> FilterChain {
         let link = index ?? 0
         guard link < chain.addressableCount else {
             throw ProtocolError(code: .outOfRange, message: chain.links.isEmpty
                 ? "setParams.index must be 0 while there is no filter, got \(link)"
-                : "setParams.index must be in 0…\(chain.links.count - 1) for the current chain of \(chain.links.count), got \(link)",
-                id: id)
+                : "setParams.index must be in 0…\(chain.links.count - 1) for the current chain of \(chain.links.count), got \(link)")
         }
-        return try validated(id: id) { () throws(FilterError) in
+        return try validated { () throws(FilterError) in
             do throws(FilterError) {
                 return try chain.replacingParameters(at: link, with: parameters, catalog: catalog)
             } catch {
@@ -172,12 +172,12 @@ public final class Session: Sendable {
         }
     }
 
-    /// `body`'s result, or its catalog error as the protocol error for command `id`.
-    private func validated<T>(id: MessageID?, _ body: () throws(FilterError) -> T) throws(ProtocolError) -> T {
+    /// `body`'s result, or its catalog error as the protocol error.
+    private func validated<T>(_ body: () throws(FilterError) -> T) throws(ProtocolError) -> T {
         do {
             return try body()
         } catch {
-            throw ProtocolError(error, id: id)
+            throw ProtocolError(error)
         }
     }
 

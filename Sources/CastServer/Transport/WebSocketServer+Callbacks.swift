@@ -41,24 +41,7 @@ extension WebSocketServer {
         return strcmp(name, ProtocolVersion.subprotocol) == 0
     }
 
-    // MARK: - WebSocket viewers
-
-    /// Before the upgrade: refuse foreign origins and connections over the limit. Nonzero refuses.
-    /// (A client without the token may connect: it can send `auth` first.)
-    private func admitViewer(_ wsi: OpaquePointer) -> Int32 {
-        if atClientLimit(wsi) {
-            _ = lws_return_http_status(wsi, 503, "too many clients")
-            return -1
-        }
-        let origin = header(wsi, WSI_TOKEN_ORIGIN)
-        if !origin.isEmpty && !OriginPolicy.allows(origin: origin, host: header(wsi, WSI_TOKEN_HOST),
-                                                   allowed: configuration.allowedOrigins) {
-            Log.warning("client refused: origin not allowed", ["address": .string(peerAddress(wsi)), "origin": .string(origin)])
-            _ = lws_return_http_status(wsi, 403, "origin not allowed")
-            return -1
-        }
-        return 0
-    }
+    // MARK: - Clients
 
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then logs the refusal
     /// of `wsi`).
@@ -67,17 +50,6 @@ extension WebSocketServer {
         Log.warning("client refused: --max-clients reached",
                     ["address": .string(peerAddress(wsi)), "max_clients": .int(configuration.maxClients)])
         return true
-    }
-
-    private func viewerConnected(_ wsi: OpaquePointer) {
-        let authorized = accessToken.map { $0.accepts(urlArgument(wsi, "token")) } ?? true
-        let connection = Connection(kind: .viewer, address: peerAddress(wsi), authorized: authorized)
-        connections[wsi] = connection
-        logConnected(connection)
-        connection.enqueue(.hello(filters: session.catalog.descriptors, state: currentState,
-                                  access: connection.access(configuration)))
-        audienceChanged()
-        broadcastState()
     }
 
     private func disconnected(_ wsi: OpaquePointer) {
@@ -111,122 +83,6 @@ extension WebSocketServer {
         ])
     }
 
-    private func received(_ wsi: OpaquePointer, _ data: UnsafeMutableRawPointer?, _ length: Int) {
-        guard let connection = connections[wsi], connection.closing == nil else { return }
-        if lws_frame_is_binary(wsi) != 0 {
-            if lws_is_final_fragment(wsi) != 0 {
-                reply(connection, wsi, .error(ProtocolError(code: .invalidArgument,
-                                                             message: "binary messages are not accepted from clients")))
-            }
-            return
-        }
-        if connection.incoming.count + length > ClientMessageParser.maximumSize {
-            connection.incoming = []
-            reply(connection, wsi, .error(ProtocolError(code: .tooLarge,
-                message: "messages are limited to \(ClientMessageParser.maximumSize) bytes")))
-            connection.closing = (Int32(LWSCloseStatus.messageTooBig), "message too large")
-            connection.flushBeforeClosing = true  // the too_large error goes out first
-            return
-        }
-        if let data { connection.incoming.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
-        guard lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 else { return }
-        let message = connection.incoming
-        connection.incoming.removeAll(keepingCapacity: true)
-
-        let parsed = message.withUnsafeBytes { bytes in
-            Result { () throws(ProtocolError) in try ClientMessageParser.parse(bytes) }
-        }
-        // Acknowledgements are the flow control itself (one per frame, whatever the frame rate),
-        // so they do not spend the command budget; everything else does.
-        let isAcknowledgement = if case .success(let parsedMessage) = parsed,
-                                   case .frameAck = parsedMessage.command { true } else { false }
-        guard isAcknowledgement || connection.commandBudget.spend() else {
-            if connection.commandBudget.refusedInEpisode == 1 {
-                reply(connection, wsi, .error(ProtocolError(code: .rateLimited,
-                    message: "more than \(Int(CommandBudget.perSecond)) messages a second")))
-            } else if connection.commandBudget.exhausted {
-                connection.closing = (Int32(LWSCloseStatus.policyViolation), "command flood")
-                connection.flushBeforeClosing = true  // the answers so far and the rate_limited error go out first
-                lws_callback_on_writable(wsi)
-            }
-            return
-        }
-        do throws(ProtocolError) {
-            try perform(try parsed.get(), for: connection, wsi)
-        } catch {
-            reply(connection, wsi, .error(error))
-        }
-    }
-
-    /// Runs one command for `connection`; throws (with the command's id) when it is refused.
-    private func perform(_ message: ClientMessage, for connection: Connection, _ wsi: OpaquePointer) throws(ProtocolError) {
-        switch message.command {
-        case .frameAck(let sequence):
-            connection.acknowledge(sequence, roundTrip: roundTrip(wsi))
-            if hasWork(connection, latest: broadcaster.latestSequence ?? 0) { lws_callback_on_writable(wsi) }
-            return  // acknowledgements are not acknowledged
-        case .flow(let window):
-            connection.setWindow(window)
-            if hasWork(connection, latest: broadcaster.latestSequence ?? 0) { lws_callback_on_writable(wsi) }
-        case .auth(let token):
-            guard let accessToken, accessToken.accepts(token) else {
-                throw ProtocolError(code: .unauthorized, message: "wrong token", id: message.id)
-            }
-            connection.authorized = true
-            connection.stateDue = true  // the state in its hello may be old: nothing was sent since
-            audienceChanged()  // a viewer who could not watch before may now
-        default:
-            guard connection.authorized else {
-                throw ProtocolError(code: .unauthorized, message: "this server needs a token to take commands",
-                                    id: message.id)
-            }
-            try session.apply(message.command, id: message.id)
-            if Log.enabled(.debug) {
-                Log.debug("command applied", ["address": .string(connection.address), "command": .string("\(message.command)")])
-            }
-            broadcastState()
-        }
-        if let id = message.id { reply(connection, wsi, .ack(id)) }
-    }
-
-    private func reply(_ connection: Connection, _ wsi: OpaquePointer, _ message: ServerMessage) {
-        connection.enqueue(message)
-        lws_callback_on_writable(wsi)
-    }
-
-    /// One message per writable callback: close (after the pending text when it explains the
-    /// close), pending text, state, then the newest frame.
-    private func writeToViewer(_ wsi: OpaquePointer) -> Int32 {
-        guard let connection = connections[wsi] else { return 0 }
-        if let (status, reason) = connection.closing,
-           !(connection.flushBeforeClosing && !connection.pendingText.isEmpty) {
-            var reasonBytes = Array(reason.utf8)
-            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(status)), &reasonBytes, reasonBytes.count)
-            return -1
-        }
-        if !connection.pendingText.isEmpty {
-            var text = connection.pendingText.removeFirst()
-            if write(wsi, &text, LWS_WRITE_TEXT) < 0 { return -1 }
-        } else if connection.stateDue {
-            connection.stateDue = false
-            var text = withHeadroom(ServerMessage.state(currentState).encoded())
-            if write(wsi, &text, LWS_WRITE_TEXT) < 0 { return -1 }
-        } else if connection.windowOpen(frameInterval: frameInterval), connection.authorizedToWatch(configuration),
-                  let frame = broadcaster.borrowLatest(toViewer: true) {
-            defer { broadcaster.giveBack(frame) }
-            if frame.header.sequence > connection.lastSent {
-                frame.stampSendTime(Int64((Date().timeIntervalSince1970 * 1e6).rounded()))
-                let written = lws_write(wsi, frame.payload.assumingMemoryBound(to: UInt8.self), frame.payloadCount,
-                                        LWS_WRITE_BINARY)
-                if written < frame.payloadCount { return -1 }
-                countSent(frame.header.sequence, bytes: frame.payloadCount, to: connection)
-                connection.sent(frame.header.sequence)
-            }
-        }
-        if hasWork(connection, latest: broadcaster.latestSequence ?? 0) { lws_callback_on_writable(wsi) }
-        return 0
-    }
-
     /// Writes `buffer` past its headroom; the result of `lws_write`.
     func write(_ wsi: OpaquePointer, _ buffer: inout [UInt8], _ protocolKind: lws_write_protocol) -> Int32 {
         let count = buffer.count - EncodedFrame.headroom
@@ -237,13 +93,13 @@ extension WebSocketServer {
         return written
     }
 
-    /// Counts frame `sequence`, just written to `connection` in `bytes` (call it before `lastSent`
-    /// moves on), and the frames the client skipped since its previous one.
-    func countSent(_ sequence: UInt64, bytes: Int, to connection: Connection) {
+    /// Counts frame `sequence`, just written in `bytes` to a client whose previous frame was
+    /// `previous` (0: none), and the frames the client skipped in between.
+    func countSent(_ sequence: UInt64, bytes: Int, after previous: UInt64) {
         counters.framesSent.increment()
         counters.bytesSent.increment(by: UInt64(bytes))
-        if connection.lastSent > 0 && sequence > connection.lastSent + 1 {
-            counters.droppedSlowClient.increment(by: sequence - connection.lastSent - 1)
+        if previous > 0 && sequence > previous + 1 {
+            counters.droppedSlowClient.increment(by: sequence - previous - 1)
         }
     }
 
@@ -277,17 +133,5 @@ extension WebSocketServer {
         var buffer = [CChar](repeating: 0, count: 64)
         guard lws_get_peer_simple(wsi, &buffer, buffer.count) != nil else { return "unknown" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-extension Connection {
-    /// With `--token` and without `--public-view`, frames go only to clients that gave it.
-    func authorizedToWatch(_ configuration: ServerConfiguration) -> Bool {
-        authorized || configuration.token == nil || configuration.publicView
-    }
-
-    /// What `hello.access` tells the client.
-    func access(_ configuration: ServerConfiguration) -> ViewerAccess {
-        authorized ? .control : authorizedToWatch(configuration) ? .watch : .none
     }
 }

@@ -41,14 +41,8 @@ public final class WebSocketServer: @unchecked Sendable {
 
     // Service thread only.
     var connections: [OpaquePointer: Connection] = [:]
-    private var lastStateBroadcast = ContinuousClock.now
-    /// The position when `state` was last broadcast. A seek takes effect on the decode thread
-    /// after the command's own `state` went out, so a paused session broadcasts again once the
-    /// position has moved (nothing else would send the new position while paused).
-    private var lastBroadcastPosition: Double?
-    /// Whether the source was online when `state` was last broadcast: going offline or back
-    /// online is announced at once.
-    private var lastBroadcastOnline = true
+    /// When `state` goes to every viewer besides after commands.
+    private var stateSchedule = StateBroadcastSchedule(now: .now)
 
     /// Prepares the transport for `session`'s viewers (the page's folder is checked here);
     /// `listen()` binds.
@@ -151,28 +145,19 @@ public final class WebSocketServer: @unchecked Sendable {
     /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`: a new frame, a tick, or the stop flag.
     func serviceWoken() {
         if stopping.load(ordering: .acquiring) {
-            for (wsi, connection) in connections where connection.closing == nil {
-                connection.closing = (Int32(LWSCloseStatus.goingAway), "server shutting down")
+            for (wsi, connection) in connections {
+                if let viewer = connection.viewer { viewer.shutDown() } else { connection.closing = true }
                 lws_callback_on_writable(wsi)
             }
             return
         }
         tellRecordingFailures()
-        let now = ContinuousClock.now
-        let playback = session.playback
-        if playback.isOnline != lastBroadcastOnline {
-            broadcastState()
-        } else if playback.isPlaying || session.recordingActive {
-            // While recording, the elapsed time and size move even when paused.
-            if lastStateBroadcast.duration(to: now) >= .milliseconds(500) { broadcastState() }
-        } else if playback.position != lastBroadcastPosition {
-            broadcastState()
-        }
+        if stateSchedule.isDue(session.playback, recording: session.recordingActive, now: .now) { broadcastState() }
         let latest = broadcaster.latestSequence ?? 0
         for (wsi, connection) in connections {
             switch connection.kind {
-            case .viewer:
-                if hasWork(connection, latest: latest) { lws_callback_on_writable(wsi) }
+            case .viewer(let viewer):
+                requestWriteIfDue(wsi, viewer)
             case .mjpeg:
                 if latest > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
             case .snapshot(let headOnly):
@@ -181,12 +166,6 @@ public final class WebSocketServer: @unchecked Sendable {
                 break
             }
         }
-    }
-
-    func hasWork(_ connection: Connection, latest: UInt64) -> Bool {
-        connection.closing != nil || !connection.pendingText.isEmpty || connection.stateDue
-            || (latest > connection.lastSent && connection.windowOpen(frameInterval: frameInterval)
-                && connection.authorizedToWatch(configuration))
     }
 
     /// Any thread: a recording stopped by itself; the viewers are told on the service thread.
@@ -203,24 +182,21 @@ public final class WebSocketServer: @unchecked Sendable {
             return failures
         }
         guard !reasons.isEmpty else { return }
-        for (wsi, connection) in connections where connection.isViewer && connection.authorizedToWatch(configuration) {
-            for reason in reasons {
-                connection.enqueue(.error(ProtocolError(code: .recordingFailed, message: "recording stopped: \(reason)")))
-            }
-            lws_callback_on_writable(wsi)
+        for (wsi, connection) in connections {
+            guard let viewer = connection.viewer else { continue }
+            reasons.forEach(viewer.recordingStopped)
+            requestWriteIfDue(wsi, viewer)
         }
         broadcastState()
     }
 
     /// Marks a fresh `state` due for every viewer allowed to watch.
     func broadcastState() {
-        lastStateBroadcast = .now
-        let playback = session.playback
-        lastBroadcastPosition = playback.position
-        lastBroadcastOnline = playback.isOnline
-        for (wsi, connection) in connections where connection.isViewer && connection.authorizedToWatch(configuration) {
-            connection.stateDue = true
-            lws_callback_on_writable(wsi)
+        stateSchedule.broadcast(session.playback, at: .now)
+        for (wsi, connection) in connections {
+            guard let viewer = connection.viewer else { continue }
+            viewer.stateChanged()
+            requestWriteIfDue(wsi, viewer)
         }
     }
 
@@ -240,9 +216,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Keeps the processor's audience count and the client gauges in step with the connections.
     func audienceChanged() {
-        let audience = connections.values.reduce(0) {
-            $0 + ($1.wantsFrames && $1.authorizedToWatch(configuration) ? 1 : 0)
-        }
+        let audience = connections.values.reduce(0) { $0 + ($1.watches ? 1 : 0) }
         counters.viewers.set(viewerCount)
         counters.mjpegReaders.set(mjpegReaderCount)
         let before = viewers.audience.exchange(audience, ordering: .relaxed)

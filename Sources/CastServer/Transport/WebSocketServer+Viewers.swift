@@ -1,0 +1,102 @@
+import CastProtocol
+import CWebSockets
+import Foundation
+import Logging
+
+/// The lws side of `/ws` viewers: each event becomes a call on the connection's `ViewerSession`,
+/// and what it asks for becomes `lws_write`, `lws_close_reason` or `lws_callback_on_writable`.
+extension WebSocketServer {
+    /// Before the upgrade: refuse foreign origins and connections over the limit. Nonzero refuses.
+    /// (A client without the token may connect: it can send `auth` first.)
+    func admitViewer(_ wsi: OpaquePointer) -> Int32 {
+        if atClientLimit(wsi) {
+            _ = lws_return_http_status(wsi, 503, "too many clients")
+            return -1
+        }
+        let origin = header(wsi, WSI_TOKEN_ORIGIN)
+        if !origin.isEmpty && !OriginPolicy.allows(origin: origin, host: header(wsi, WSI_TOKEN_HOST),
+                                                   allowed: configuration.allowedOrigins) {
+            Log.warning("client refused: origin not allowed", ["address": .string(peerAddress(wsi)), "origin": .string(origin)])
+            _ = lws_return_http_status(wsi, 403, "origin not allowed")
+            return -1
+        }
+        return 0
+    }
+
+    func viewerConnected(_ wsi: OpaquePointer) {
+        let viewer = ViewerSession(token: urlArgument(wsi, "token"), accessToken: accessToken,
+                                   publicView: configuration.publicView)
+        let connection = Connection(kind: .viewer(viewer), address: peerAddress(wsi))
+        connections[wsi] = connection
+        logConnected(connection)
+        viewer.greet(filters: session.catalog.descriptors, state: currentState)
+        audienceChanged()
+        broadcastState()
+    }
+
+    /// `LWS_CALLBACK_RECEIVE`: one fragment of a message.
+    func received(_ wsi: OpaquePointer, _ data: UnsafeMutableRawPointer?, _ length: Int) {
+        guard let connection = connections[wsi], let viewer = connection.viewer else { return }
+        let isBinary = lws_frame_is_binary(wsi) != 0
+        let isLast = lws_is_final_fragment(wsi) != 0 && (isBinary || lws_remaining_packet_payload(wsi) == 0)
+        let fragment = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : length)
+        let outcome = viewer.receive(fragment, isBinary: isBinary, isLast: isLast, roundTrip: { roundTrip(wsi) },
+                                     apply: { command throws(ProtocolError) in try session.apply(command) })
+        switch outcome {
+        case .none:
+            break
+        case .applied(let command):
+            if Log.enabled(.debug) {
+                Log.debug("command applied", ["address": .string(connection.address), "command": .string("\(command)")])
+            }
+            broadcastState()
+        case .authorized:
+            audienceChanged()  // a viewer who could not watch before may now
+        }
+        requestWriteIfDue(wsi, viewer)
+    }
+
+    /// `LWS_CALLBACK_SERVER_WRITEABLE`: one message per callback, the one the session says.
+    func writeToViewer(_ wsi: OpaquePointer) -> Int32 {
+        guard let viewer = connections[wsi]?.viewer else { return 0 }
+        switch viewer.nextWrite(latest: broadcaster.latestSequence ?? 0, frameInterval: frameInterval) {
+        case .close(let status, let reason):
+            var reasonBytes = Array(reason.utf8)
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(status)), &reasonBytes, reasonBytes.count)
+            return -1
+        case .text(var text):
+            if write(wsi, &text, LWS_WRITE_TEXT) < 0 { return -1 }
+        case .state:
+            var text = withHeadroom(ServerMessage.state(currentState).encoded())
+            if write(wsi, &text, LWS_WRITE_TEXT) < 0 { return -1 }
+        case .frame:
+            if !writeLatestFrame(wsi, to: viewer) { return -1 }
+        case .nothing:
+            break
+        }
+        requestWriteIfDue(wsi, viewer)
+        return 0
+    }
+
+    /// Writes the latest frame if it is newer than the viewer's last; false when the write failed.
+    private func writeLatestFrame(_ wsi: OpaquePointer, to viewer: ViewerSession) -> Bool {
+        guard let frame = broadcaster.borrowLatest(toViewer: true) else { return true }
+        defer { broadcaster.giveBack(frame) }
+        let sequence = frame.header.sequence
+        guard sequence > viewer.flow.lastSent else { return true }
+        frame.stampSendTime(Int64((Date().timeIntervalSince1970 * 1e6).rounded()))
+        let written = lws_write(wsi, frame.payload.assumingMemoryBound(to: UInt8.self), frame.payloadCount,
+                                LWS_WRITE_BINARY)
+        if written < frame.payloadCount { return false }
+        countSent(sequence, bytes: frame.payloadCount, after: viewer.flow.lastSent)
+        viewer.frameSent(sequence)
+        return true
+    }
+
+    /// Asks for a writable callback while the viewer has something to write.
+    func requestWriteIfDue(_ wsi: OpaquePointer, _ viewer: ViewerSession) {
+        if viewer.hasWork(latest: broadcaster.latestSequence ?? 0, frameInterval: frameInterval) {
+            lws_callback_on_writable(wsi)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import CastProtocol
+
+/// The one thing to write to a viewer at a writable callback.
+enum ViewerWrite: Equatable {
+    /// A text message, with `EncodedFrame.headroom` bytes in front.
+    case text([UInt8])
+    /// A `state` message with the state now (the transport encodes it: only it knows the state).
+    case state
+    /// The latest frame (newer than the last one sent); report it with `ViewerSession.frameSent`.
+    case frame
+    /// Close the connection with this code and reason.
+    case close(status: Int32, reason: String)
+    case nothing
+}
+
+/// What a viewer is due before frames: its text messages, a `state`, a close.
+struct ViewerOutbox {
+    /// Most text messages waiting for a client: a reply to every command of a full command
+    /// budget (a burst a client may send in one go) plus a few of the server's own.
+    static let maximumPendingText = Int(CommandBudget.capacity) + 16
+
+    /// Text messages waiting to be written, each with `EncodedFrame.headroom` bytes in front.
+    private var pendingText: [[UInt8]] = []
+    /// A fresh `state` is due (coalesced: only the newest state is ever sent).
+    private var stateDue = false
+    /// Set when the connection is to be closed at its next writable callback.
+    private(set) var closing: (status: Int32, reason: String)?
+    /// Write the pending text (the error that explains the close) before closing.
+    private var flushBeforeClosing = false
+
+    /// Nothing is due.
+    var isEmpty: Bool { closing == nil && pendingText.isEmpty && !stateDue }
+
+    /// Queues `message`. Bounded: a client that never lets us write gets closed (1008) rather
+    /// than growing a queue.
+    mutating func enqueue(_ message: ServerMessage) {
+        guard pendingText.count < Self.maximumPendingText else {
+            close(status: LWSCloseStatus.policyViolation, reason: "too many unsent messages")
+            return
+        }
+        pendingText.append(withHeadroom(message.encoded()))
+    }
+
+    mutating func markStateDue() {
+        stateDue = true
+    }
+
+    /// Closes at the next write; `flushingFirst`: after the text queued so far.
+    mutating func close(status: Int, reason: String, flushingFirst: Bool = false) {
+        closing = (Int32(status), reason)
+        flushBeforeClosing = flushingFirst
+    }
+
+    /// In order: the close (after the pending text when it explains the close), pending text,
+    /// then the state; nil when none is due.
+    mutating func next() -> ViewerWrite? {
+        if let closing, !(flushBeforeClosing && !pendingText.isEmpty) {
+            return .close(status: closing.status, reason: closing.reason)
+        }
+        if !pendingText.isEmpty { return .text(pendingText.removeFirst()) }
+        if stateDue {
+            stateDue = false
+            return .state
+        }
+        return nil
+    }
+}

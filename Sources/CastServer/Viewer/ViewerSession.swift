@@ -1,0 +1,182 @@
+import CastProtocol
+import FilterKit
+
+/// The rules of one `/ws` viewer, without a socket: messages in, what to write out.
+///
+/// The lws callbacks only translate: a received fragment becomes `receive`, a writable callback
+/// asks `nextWrite` and writes what it says, and after any call the transport requests a
+/// writable callback while `hasWork` is true. Time comes from the injected `now`, so tests
+/// drive every rule (hello first, the command budget, the flow window, state pushes, closes,
+/// the token) without a network. Service thread only.
+final class ViewerSession {
+    /// What a received message asks of the rest of the server.
+    enum Outcome: Equatable {
+        case none
+        /// A state-changing command was applied: every viewer is due a `state`.
+        case applied(ClientCommand)
+        /// The client gave the token: it may now watch, so the audience may have grown.
+        case authorized
+    }
+
+    /// `--token`; nil when the server takes commands from anyone.
+    private let accessToken: AccessToken?
+    /// `--public-view`: frames and state go to clients without the token too.
+    private let publicView: Bool
+    private let now: () -> ContinuousClock.Instant
+    /// May send control commands (always, without `--token`).
+    private(set) var authorized: Bool
+    private(set) var flow = ViewerFlow()
+    /// Fragments of the message being received.
+    private var incoming: [UInt8] = []
+    private var commandBudget: CommandBudget
+    private var outbox = ViewerOutbox()
+
+    /// A viewer that connected with `token` (`?token=` of its URL, nil without one).
+    init(token: String?, accessToken: AccessToken?, publicView: Bool,
+         now: @escaping () -> ContinuousClock.Instant = { .now }) {
+        self.accessToken = accessToken
+        self.publicView = publicView
+        self.now = now
+        authorized = accessToken.map { $0.accepts(token) } ?? true
+        commandBudget = CommandBudget(now: now())
+    }
+
+    /// Whether frames and `state` go to this viewer: with `--token` and without `--public-view`,
+    /// only once it gave the token.
+    var mayWatch: Bool { authorized || accessToken == nil || publicView }
+
+    /// What `hello.access` tells the client.
+    var access: ViewerAccess { authorized ? .control : mayWatch ? .watch : .none }
+
+    /// The first message: `hello` with the filters and the state now.
+    func greet(filters: [FilterDescriptor], state: SessionState) {
+        outbox.enqueue(.hello(filters: filters, state: state, access: access))
+    }
+
+    /// One fragment of a client message; `isLast` when it completes the message, which then runs:
+    /// flow control and `auth` here, every other command through `apply` (the shared session,
+    /// which throws without an id: the refusal is stamped with the command's id here).
+    /// `roundTrip` is asked only for a `frameAck`.
+    func receive(_ fragment: UnsafeRawBufferPointer, isBinary: Bool, isLast: Bool, roundTrip: () -> Duration,
+                 apply: (ClientCommand) throws(ProtocolError) -> Void) -> Outcome {
+        guard outbox.closing == nil else { return .none }
+        if isBinary {
+            if isLast { outbox.enqueue(.error(.binaryMessage)) }
+            return .none
+        }
+        let size = incoming.count + fragment.count
+        guard size <= ClientMessageParser.maximumSize else {
+            incoming = []
+            outbox.enqueue(.error(.tooLarge(atLeast: size)))
+            outbox.close(status: LWSCloseStatus.messageTooBig, reason: "message too large", flushingFirst: true)
+            return .none
+        }
+        incoming.append(contentsOf: fragment)
+        guard isLast else { return .none }
+        defer { incoming.removeAll(keepingCapacity: true) }
+        let parsed = incoming.withUnsafeBytes { bytes in
+            Result { () throws(ProtocolError) in try ClientMessageParser.parse(bytes) }
+        }
+        guard withinBudget(parsed) else { return .none }
+        do throws(ProtocolError) {
+            return try dispatch(try parsed.get(), roundTrip: roundTrip, apply: apply)
+        } catch {
+            outbox.enqueue(.error(error))
+            return .none
+        }
+    }
+
+    /// Runs `message` and acknowledges it when it has an id (`frameAck` never is). A refusal is
+    /// stamped with the id here, the one place that knows which command it answers.
+    private func dispatch(_ message: ClientMessage, roundTrip: () -> Duration,
+                          apply: (ClientCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
+        let outcome: Outcome
+        do throws(ProtocolError) {
+            outcome = try perform(message.command, roundTrip: roundTrip, apply: apply)
+        } catch {
+            throw error.answering(message.id)
+        }
+        if let id = message.id, !message.command.isAcknowledgement { outbox.enqueue(.ack(id)) }
+        return outcome
+    }
+
+    /// Acknowledgements are the flow control itself (one per frame, whatever the frame rate), so
+    /// they do not spend the command budget; everything else does. Over the budget: one
+    /// `rate_limited` error per episode, and a close with 1008 once the episode is too long
+    /// (after the answers so far).
+    private func withinBudget(_ parsed: Result<ClientMessage, ProtocolError>) -> Bool {
+        if case .success(let message) = parsed, message.command.isAcknowledgement { return true }
+        if commandBudget.spend(now: now()) { return true }
+        if commandBudget.refusedInEpisode == 1 {
+            outbox.enqueue(.error(.rateLimited(perSecond: Int(CommandBudget.perSecond))))
+        } else if commandBudget.exhausted {
+            outbox.close(status: LWSCloseStatus.policyViolation, reason: "command flood", flushingFirst: true)
+        }
+        return false
+    }
+
+    private func perform(_ command: ClientCommand, roundTrip: () -> Duration,
+                         apply: (ClientCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
+        switch command {
+        case .frameAck(let sequence):
+            flow.acknowledge(sequence, roundTrip: roundTrip(), now: now())
+            return .none
+        case .flow(let window):
+            flow.setWindow(window)
+            return .none
+        case .auth(let token):
+            guard let accessToken, accessToken.accepts(token) else { throw .wrongToken }
+            authorized = true
+            outbox.markStateDue()  // the state in its hello may be old: nothing was sent since
+            return .authorized
+        default:
+            guard authorized else { throw .tokenRequired }
+            try apply(command)
+            return .applied(command)
+        }
+    }
+
+    /// The shared state changed: a `state` is due, if this viewer may watch.
+    func stateChanged() {
+        if mayWatch { outbox.markStateDue() }
+    }
+
+    /// A recording stopped by itself: viewers that may watch are told why.
+    func recordingStopped(_ reason: String) {
+        if mayWatch { outbox.enqueue(.error(.recordingStopped(reason))) }
+    }
+
+    /// The server stops: close with 1001 (unless a close is already due).
+    func shutDown() {
+        if outbox.closing == nil { outbox.close(status: LWSCloseStatus.goingAway, reason: "server shutting down") }
+    }
+
+    /// What to write at this writable callback: what the outbox holds, else the newest frame
+    /// `latest` when the window has room and the viewer may watch.
+    func nextWrite(latest: UInt64, frameInterval: Duration) -> ViewerWrite {
+        if let write = outbox.next() { return write }
+        return wantsFrame(latest: latest, frameInterval: frameInterval) ? .frame : .nothing
+    }
+
+    /// Whether `nextWrite` has something to write: the transport then asks for a writable callback.
+    func hasWork(latest: UInt64, frameInterval: Duration) -> Bool {
+        !outbox.isEmpty || wantsFrame(latest: latest, frameInterval: frameInterval)
+    }
+
+    private func wantsFrame(latest: UInt64, frameInterval: Duration) -> Bool {
+        latest > flow.lastSent && flow.isOpen(frameInterval: frameInterval) && mayWatch
+    }
+
+    /// Frame `sequence` was written (now).
+    func frameSent(_ sequence: UInt64) {
+        flow.sent(sequence, at: now())
+    }
+}
+
+extension ClientCommand {
+    /// `frameAck`: not counted against the budget, and not acknowledged.
+    var isAcknowledgement: Bool {
+        if case .frameAck = self { return true }
+        return false
+    }
+}
