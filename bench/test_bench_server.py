@@ -15,11 +15,24 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bench_server import (cpu_seconds, fd_count, peak_rss_kib, rss_kib, serving, thread_cpu_seconds,
                           tree_cpu_seconds)
-from conftest import filtercast_bin  # noqa: F401  (the end-to-end tests' fixture: the binary, or a failure)
+from fc_server import binary_path  # the end-to-end tests' choice of binary (bench_server put it on the path)
 
 BENCH = Path(__file__).resolve().parent
+
+
+@pytest.fixture
+def filtercast_bin() -> str:
+    """The binary under test ($FILTERCAST_BIN, else this checkout's debug build), or a failure.
+    (Not the end-to-end conftest's fixture: run in one pytest with Tests/EndToEnd, its conftest
+    module name is taken.)"""
+    path = binary_path()
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"no filtercast binary at {path}: build it (swift build) or set FILTERCAST_BIN")
+    return path
 LAUNCHER = [sys.executable, str(BENCH / "bench_server.py"), "serve"]
 SOURCE = ["--input", "test:160x120@30"]
 
