@@ -66,8 +66,11 @@ final class FrameProcessor: Sendable {
         let turn = ProcessingTurn(width: info.width, height: info.height, runner: runner, counters: counters,
                                   offlineReason: offlineReason)
         var toldConsumersPresent: Bool?
+        var servedRerenders = 0
         while !stopping.load(ordering: .acquiring) {
             let frame = player.output.take(timeout: turn.wait)
+            // Before the demands: a request made after them waits for the next turn.
+            let rerenders = rerender.count
             let now = ContinuousClock.now
             let demands = outputs.map { $0.demand(now: now) }
             let consumersPresent = demands.contains(where: \.isActive)
@@ -80,14 +83,20 @@ final class FrameProcessor: Sendable {
             let playback = player.playbackState
             let situation = FramePlan.Situation(
                 hasFrame: frame != nil, isOnline: playback.isOnline, placeholderDue: turn.placeholderDue(now),
-                rerenderRequested: frame == nil && rerender.consume(), hasLastFrame: turn.hasLastFrame)
+                rerenderRequested: frame == nil && rerenders != servedRerenders, hasLastFrame: turn.hasLastFrame)
             let plan = FramePlan.make(situation, demands: demands)
             if let frame {
                 count(declined: demands)
                 turn.keep(frame)
             }
             turn.execute(plan, frame: frame, playback: playback, outputs: outputs)
-            if case .deliver(_, let filtered) = plan, !filtered.isEmpty { rerender.served() }
+            // A turn without a frame serves the requests (whatever it did); a fresh filtered frame
+            // shows the change by itself; one that nobody filtered does not.
+            let served = switch plan {
+            case .deliver(_, let filtered): !filtered.isEmpty
+            default: true
+            }
+            if served { servedRerenders = rerenders }
             turn.placeholderShown(now, offline: frame == nil && !playback.isOnline)
             if let frame { player.pool.recycle(frame) }
         }
