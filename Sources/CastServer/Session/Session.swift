@@ -29,7 +29,7 @@ public final class Session: Sendable {
     /// both arrive with the very frame they affect.)
     let transportGeneration = Atomic<Int>(0)
     /// Asks the processing loop to show the current frame again (a filter change or pause while
-    /// no frame may come, a newcomer); the loop consumes it.
+    /// no frame may come, a newcomer); the loop serves the requests it has counted.
     let rerender: RerenderRequest
 
     /// `inputOpener` opens `input` again at the player's frame size (see
