@@ -32,6 +32,11 @@ public enum ClientCommand: Sendable, Equatable {
     /// Delete a recording: `recordings/NAME`. Not yet checked: the library resolves it.
     case delete(source: String)
 
+    /// Frames from now on by `transport`, from the rendition `rendition` names (nil or `auto`:
+    /// the server picks, and moves the viewer as its link allows). Not yet checked against
+    /// what the server offers (`hello.renditions`).
+    case watch(transport: FrameTransport, rendition: String?)
+
     /// The largest ``flow(window:)``.
     public static let maximumWindow = 16
 }

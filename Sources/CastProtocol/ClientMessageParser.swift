@@ -12,7 +12,7 @@ public enum ClientMessageParser {
 
     /// The command names, in the order messages list them.
     static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "frameAck", "flow", "auth", "record",
-                                "open", "delete"]
+                                "open", "delete", "watch"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -87,6 +87,9 @@ public enum ClientMessageParser {
             return .open(source: try command.string("source"))
         case "delete":
             return .delete(source: try command.string("source"))
+        case "watch":
+            let transport = try command.choice("transport", of: FrameTransport.allCases.map(\.rawValue))
+            return .watch(transport: FrameTransport(rawValue: transport)!, rendition: try command.optionalString("rendition"))
         default:
             throw ProtocolError(code: .unknownType, message: "unknown message type \(typeValue.summary) (\(known))")
         }

@@ -14,6 +14,11 @@ struct CommandFields {
         return text
     }
 
+    /// ``string(_:)``, or nil when the field is absent.
+    func optionalString(_ key: String) throws(ProtocolError) -> String? {
+        fields[key] == nil ? nil : try string(key)
+    }
+
     /// One of `choices` (a string); another string is out of range.
     func choice(_ key: String, of choices: [String]) throws(ProtocolError) -> String {
         let expected = "one of " + choices.map { "\"\($0)\"" }.joined(separator: ", ")

@@ -44,10 +44,15 @@ public struct FrameHeader: Sendable, Equatable {
 
     /// Writes the 32 bytes at `destination` (must have room), little-endian.
     public func write(to destination: UnsafeMutableRawPointer) {
-        for (index, byte) in Self.magic.enumerated() {
+        write(to: destination, magic: Self.magic, length: Self.size)
+    }
+
+    /// Writes the 32 bytes with another `magic` and header `length` (a longer header's first part).
+    func write(to destination: UnsafeMutableRawPointer, magic: [UInt8], length: Int) {
+        for (index, byte) in magic.enumerated() {
             destination.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
         }
-        destination.storeBytes(of: UInt16(Self.size).littleEndian, toByteOffset: 4, as: UInt16.self)
+        destination.storeBytes(of: UInt16(length).littleEndian, toByteOffset: 4, as: UInt16.self)
         destination.storeBytes(of: flags.rawValue.littleEndian, toByteOffset: 6, as: UInt16.self)
         destination.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt64.self)
         destination.storeBytes(of: presentationTime.littleEndian, toByteOffset: 16, as: Int64.self)
@@ -56,9 +61,13 @@ public struct FrameHeader: Sendable, Equatable {
 
     /// Parses a header from the start of `bytes`; nil when too short, wrong magic or length.
     public init?(parsing bytes: UnsafeRawBufferPointer) {
-        guard bytes.count >= Self.size,
-              bytes.prefix(Self.magic.count).elementsEqual(Self.magic),
-              UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self)) == Self.size
+        self.init(parsing: bytes, magic: Self.magic, length: Self.size)
+    }
+
+    /// Parses the first 32 bytes of a header with another `magic` and `length`.
+    init?(parsing bytes: UnsafeRawBufferPointer, magic: [UInt8], length: Int) {
+        guard bytes.count >= Self.size, bytes.prefix(magic.count).elementsEqual(magic),
+              UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self)) == length
         else { return nil }
         flags = Flags(rawValue: UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 6, as: UInt16.self)))
         sequence = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))

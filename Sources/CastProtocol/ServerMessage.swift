@@ -5,7 +5,8 @@ import Foundation
 ///
 /// ```
 /// {"type":"hello","version":1,"server":"filtercast/0.1","access":"control","filters":[…],"state":{…},
-///  "maxChainLength":8,"categories":{"blur":"Blur",…},"errors":{"out_of_range":"Out of range",…}}
+///  "maxChainLength":8,"categories":{"blur":"Blur",…},"errors":{"out_of_range":"Out of range",…},
+///  "transports":["jpeg","h264"],"renditions":[{"id":"jpeg-720p","transport":"jpeg","width":1280,…},…]}
 /// {"type":"state","source":{…},"playing":true,…}      (the state object's keys beside "type")
 /// {"type":"error","code":"out_of_range","message":"…","id":7}   ("id" only when the command had one)
 /// {"type":"ack","id":"a1"}
@@ -15,7 +16,9 @@ public enum ServerMessage: Sendable, Encodable {
     /// the filter catalog (the same objects as `filtercast filters --json`) and the current state;
     /// also what a page would otherwise restate: the longest chain, the category headings and the
     /// error codes' names.
-    case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess)
+    /// `renditions` are the encodings a client may `watch` (their transports are listed in
+    /// `transports`, JPEG first); a client that says nothing gets the first JPEG one.
+    case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition])
     case state(SessionState)
     case error(ProtocolError)
     /// A command was carried out.
@@ -23,13 +26,13 @@ public enum ServerMessage: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id
-        case maxChainLength, categories, errors
+        case maxChainLength, categories, errors, transports, renditions
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .hello(let filters, let state, let access):
+        case .hello(let filters, let state, let access, let renditions):
             try container.encode("hello", forKey: .type)
             try container.encode(ProtocolVersion.number, forKey: .version)
             try container.encode(ProtocolVersion.serverName, forKey: .server)
@@ -39,6 +42,9 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(FilterChain.maximumLength, forKey: .maxChainLength)
             try container.encode(Self.categoryTitles, forKey: .categories)
             try container.encode(Self.errorTitles, forKey: .errors)
+            try container.encode(FrameTransport.allCases.filter { transport in renditions.contains { $0.transport == transport } },
+                                 forKey: .transports)
+            try container.encode(renditions, forKey: .renditions)
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".

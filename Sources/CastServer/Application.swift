@@ -15,7 +15,7 @@ import Telemetry
 public final class Application: Sendable {
     public let configuration: ServerConfiguration
     public let session: Session
-    let viewers: ViewerStream
+    let viewers: ViewerOutputs
     let processor: FrameProcessor
     let transport: WebSocketServer
 
@@ -40,18 +40,16 @@ public final class Application: Sendable {
                                                     mediaPath: configuration.mediaDirectory),
                           inputOpener: configuration.input.opener(options, width: info.width, height: info.height))
         let counters = ProcessingCounters()
-        viewers = try ViewerStream(width: info.width, height: info.height, quality: configuration.quality,
-                                   maxFPS: configuration.maxFPS, counters: counters,
-                                   transportGeneration: { [session] in session.transportGeneration.load(ordering: .relaxed) },
-                                   wake: { wake.transport?.wake() })
-        let outputs: [any FrameOutput] = [viewers, recorder] + (publisher.map { [$0] } ?? [])
+        viewers = try Self.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
+                                             wake: { wake.transport?.wake() })
+        let outputs: [any FrameOutput] = viewers.all + [recorder] + (publisher.map { [$0] } ?? [])
         processor = FrameProcessor(player: player, selection: session.selection, catalog: session.catalog, outputs: outputs,
                                    rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,
                                    offlineReason: { [session] in session.offlineReason($0) })
         let transportCounters = TransportCounters()
         let metrics = Self.makeMetrics(player: player, processing: counters, transport: transportCounters,
                                        recorder: recorder, publisher: publisher, session: session)
-        transport = try WebSocketServer(configuration: configuration, session: session, viewers: viewers,
+        transport = try WebSocketServer(configuration: configuration, session: session, outputs: viewers,
                                         counters: transportCounters, metrics: metrics)
         wake.transport = transport
     }
@@ -77,6 +75,7 @@ public final class Application: Sendable {
     public func stop() {
         transport.closeConnections()
         processor.stop()
+        viewers.h264.values.forEach { $0.finish() }
         session.stopParts()
         transport.release()
     }

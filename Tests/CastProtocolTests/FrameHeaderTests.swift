@@ -66,3 +66,29 @@ struct FrameHeaderTests {
         #expect(Self.parse(bigEndianLength) == nil)
     }
 }
+
+@Suite("Access unit header")
+struct AccessUnitHeaderTests {
+    @Test func knownHeaderHasTheDocumentedBytes() {
+        let header = AccessUnitHeader(frame: FrameHeader(flags: [.stateChanged, AccessUnitHeader.keyframe], sequence: 7,
+                                                         presentationTime: 40_000, sendTime: 1),
+                                      width: 1280, height: 720, rendition: 2)
+        var bytes = [UInt8](repeating: 0xEE, count: AccessUnitHeader.size)
+        bytes.withUnsafeMutableBytes { header.write(to: $0.baseAddress!) }
+        #expect(Array(bytes[0..<8]) == [0x46, 0x43, 0x48, 0x31, 0x28, 0x00, 0x03, 0x00], "FCH1, length 40, flags 3")
+        #expect(Array(bytes[32..<40]) == [0x00, 0x05, 0xD0, 0x02, 0x02, 0x00, 0x00, 0x00], "1280, 720, rendition 2, reserved")
+        #expect(bytes.withUnsafeBytes { AccessUnitHeader(parsing: $0) } == header)
+        #expect(header.isKeyframe)
+    }
+
+    @Test func aJPEGHeaderIsNotAnAccessUnitHeaderNorTheOtherWayRound() {
+        var jpeg = [UInt8](repeating: 0, count: 40)
+        jpeg.withUnsafeMutableBytes { FrameHeader(flags: [], sequence: 1, presentationTime: 0, sendTime: 0).write(to: $0.baseAddress!) }
+        #expect(jpeg.withUnsafeBytes { AccessUnitHeader(parsing: $0) } == nil)
+        var unit = [UInt8](repeating: 0, count: 40)
+        let header = AccessUnitHeader(frame: FrameHeader(flags: [], sequence: 1, presentationTime: 0, sendTime: 0), width: 2, height: 2, rendition: 1)
+        unit.withUnsafeMutableBytes { header.write(to: $0.baseAddress!) }
+        #expect(unit.withUnsafeBytes { FrameHeader(parsing: $0) } == nil)
+        #expect(unit.prefix(39).withUnsafeBytes { AccessUnitHeader(parsing: $0) } == nil, "too short")
+    }
+}

@@ -110,9 +110,9 @@ struct ServerMessageTests {
 
     @Test func helloCarriesVersionServerCatalogAndState() throws {
         let catalog = FilterCatalog.standard.descriptors
-        let object = try Self.object(.hello(filters: catalog, state: try Self.state(), access: .watch))
+        let object = try Self.object(.hello(filters: catalog, state: try Self.state(), access: .watch, renditions: []))
         #expect(Set(object.keys) == ["type", "version", "server", "access", "filters", "state",
-                                     "maxChainLength", "categories", "errors"])
+                                     "maxChainLength", "categories", "errors", "transports", "renditions"])
         #expect(object["access"] as? String == "watch")
         #expect(object["type"] as? String == "hello")
         #expect(object["version"] as? Int == 1)
@@ -130,11 +130,22 @@ struct ServerMessageTests {
         #expect(Set(sepia.keys) == ["name", "label", "category", "params"])
     }
 
+    @Test func helloOffersTheRenditionsAndTheirTransportsJPEGFirst() throws {
+        let offer = [Rendition(id: "jpeg-720p", transport: .jpeg, width: 1280, height: 720),
+                     Rendition(id: "h264-720p", transport: .h264, width: 1280, height: 720, bitsPerSecond: 2_500_000)]
+        let object = try Self.object(.hello(filters: [], state: try Self.state(), access: .control, renditions: offer.reversed()))
+        #expect(object["transports"] as? [String] == ["jpeg", "h264"])
+        let renditions = try #require(object["renditions"] as? [[String: Any]])
+        #expect(renditions.map { $0["id"] as? String } == ["h264-720p", "jpeg-720p"])
+        #expect(renditions[0]["bitsPerSecond"] as? Int == 2_500_000 && renditions[0]["width"] as? Int == 1280)
+        #expect(renditions[1]["bitsPerSecond"] == nil, "JPEG has no bit rate")
+    }
+
     /// What a page would otherwise restate: the chain limit the parser enforces, a heading for
     /// every category the catalog uses, a name for every error code.
     @Test func helloNamesTheChainLimitCategoriesAndErrorCodes() throws {
         let catalog = FilterCatalog.standard.descriptors
-        let object = try Self.object(.hello(filters: catalog, state: try Self.state(), access: .control))
+        let object = try Self.object(.hello(filters: catalog, state: try Self.state(), access: .control, renditions: []))
         #expect(object["maxChainLength"] as? Int == FilterChain.maximumLength)
         let categories = try #require(object["categories"] as? [String: String])
         #expect(Set(categories.keys) == Set(FilterDescriptor.Category.allCases.map(\.rawValue)))

@@ -6,8 +6,8 @@ import Testing
 @Suite struct BroadcasterTests {
     static func fill(_ broadcaster: Broadcaster, sequence: UInt64, byte: UInt8) {
         broadcaster.publish { buffer in
-            buffer.jpegDestination.update(repeating: byte, count: 10)
-            buffer.jpegCount = 10
+            buffer.bodyDestination.update(repeating: byte, count: 10)
+            buffer.bodyCount = 10
             buffer.setHeader(FrameHeader(flags: [], sequence: sequence, presentationTime: 0, sendTime: 0))
         }
     }
@@ -29,7 +29,7 @@ import Testing
         let borrowed = broadcaster.borrowLatest()!
         for sequence in 2...10 { Self.fill(broadcaster, sequence: UInt64(sequence), byte: UInt8(sequence)) }
         #expect(borrowed.header.sequence == 1)
-        #expect(Array(borrowed.jpeg) == [UInt8](repeating: 1, count: 10))
+        #expect(Array(borrowed.body) == [UInt8](repeating: 1, count: 10))
         #expect(broadcaster.bufferCount == 3, "the borrowed one, the latest, and one to fill")
         broadcaster.giveBack(borrowed)
         for sequence in 11...20 { Self.fill(broadcaster, sequence: UInt64(sequence), byte: UInt8(sequence)) }
@@ -40,7 +40,7 @@ import Testing
         let broadcaster = Broadcaster(maximumJPEGSize: 64) {}
         func publish(_ sequence: UInt64, marked: Bool) {
             broadcaster.publish { buffer in
-                buffer.jpegCount = 0
+                buffer.bodyCount = 0
                 buffer.setHeader(FrameHeader(flags: marked ? .stateChanged : [], sequence: sequence,
                                              presentationTime: 0, sendTime: 0))
             }
@@ -66,8 +66,8 @@ import Testing
     @Test func headerAndHeadroomLayout() {
         let broadcaster = Broadcaster(maximumJPEGSize: 64) {}
         broadcaster.publish { buffer in
-            buffer.jpegCount = 3
-            buffer.jpegDestination.update(from: [0xFF, 0xD8, 0xD9], count: 3)
+            buffer.bodyCount = 3
+            buffer.bodyDestination.update(from: [0xFF, 0xD8, 0xD9], count: 3)
             buffer.setHeader(FrameHeader(flags: .stateChanged, sequence: 7, presentationTime: 1_500_000, sendTime: 0))
         }
         let frame = broadcaster.borrowLatest()!

@@ -7,6 +7,9 @@ import Testing
 /// A viewer's rules, driven message by message on a clock the test owns: no socket, no server.
 @Suite struct ViewerSessionTests {
     static let frameInterval = Duration.milliseconds(33)
+    /// What the server offers: JPEG and one H.264 rendition (index 1).
+    static let offer = [Rendition(id: "jpeg-48p", transport: .jpeg, width: 64, height: 48),
+                        Rendition(id: "h264-48p", transport: .h264, width: 64, height: 48, bitsPerSecond: 300_000)]
 
     /// The time the tests move on by hand.
     final class TestClock {
@@ -23,7 +26,7 @@ import Testing
     let commands = CommandLog()
 
     func viewer(token: String? = nil, serverToken: String? = nil, publicView: Bool = false) -> ViewerSession {
-        ViewerSession(token: token, accessToken: AccessToken(serverToken), publicView: publicView,
+        ViewerSession(token: token, accessToken: AccessToken(serverToken), publicView: publicView, offer: Self.offer,
                       now: { [clock] in clock.now })
     }
 
@@ -42,14 +45,18 @@ import Testing
         }
     }
 
+    /// What the outputs hold: JPEG frame `latest` is the newest.
+    func supply(_ latest: UInt64) -> FrameSupply { FrameSupply(jpeg: latest, now: clock.now) }
+
     /// Every write due now, in order, up to the first `.frame` (which the test then reports sent).
     func writes(_ viewer: ViewerSession, latest: UInt64 = 0) -> [ViewerWrite] {
         var writes: [ViewerWrite] = []
         while writes.count < 1000 {
-            let write = viewer.nextWrite(latest: latest, frameInterval: Self.frameInterval)
+            let write = viewer.nextWrite(supply: supply(latest), frameInterval: Self.frameInterval)
             if write == .nothing { break }
             writes.append(write)
             if case .frame = write { break }
+            if case .unit = write { break }
             if case .close = write { break }
         }
         return writes
@@ -182,7 +189,7 @@ import Testing
         guest.stateChanged()
         guest.recordingStopped("disk full")
         #expect(writes(guest, latest: 5).isEmpty)
-        #expect(!guest.hasWork(latest: 5, frameInterval: Self.frameInterval))
+        #expect(!guest.hasWork(supply: supply(5), frameInterval: Self.frameInterval))
         let watcher = viewer(serverToken: "secret", publicView: true)
         watcher.stateChanged()
         watcher.recordingStopped("disk full")
@@ -231,10 +238,10 @@ import Testing
             watcher.frameSent(sequence)
         }
         #expect(writes(watcher, latest: 3).isEmpty)
-        #expect(!watcher.hasWork(latest: 3, frameInterval: Self.frameInterval))
+        #expect(!watcher.hasWork(supply: supply(3), frameInterval: Self.frameInterval))
         clock.now += .milliseconds(10)
         send(#"{"type":"frameAck","seq":1}"#, to: watcher)
-        #expect(watcher.hasWork(latest: 3, frameInterval: Self.frameInterval))
+        #expect(watcher.hasWork(supply: supply(3), frameInterval: Self.frameInterval))
         #expect(writes(watcher, latest: 3) == [.frame])
         #expect(writes(watcher, latest: 2).isEmpty, "only frames newer than the last one sent")
     }

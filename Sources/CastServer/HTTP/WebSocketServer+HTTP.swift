@@ -27,7 +27,7 @@ extension WebSocketServer {
             return respond(wsi, body: filtersJSON, type: "application/json", headOnly: isHead)
         case "/snapshot.jpg":
             guard mayWatch(wsi) else { return tokenRequired(wsi) }
-            if viewers.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
+            if outputs.jpeg.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
                 answerSnapshot(wsi, headOnly: isHead)
             } else {
                 // Nothing is encoded while nobody watches: wait (as an audience of one) for a frame.
@@ -212,16 +212,16 @@ extension WebSocketServer {
         guard let frame = broadcaster.borrowLatest() else { return 0 }
         defer { broadcaster.giveBack(frame) }
         guard frame.header.sequence > connection.lastSent else { return 0 }
-        let partHeader = Array("--\(Self.mjpegBoundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.jpegCount)\r\n\r\n".utf8)
-        let size = partHeader.count + frame.jpegCount + 2
+        let partHeader = Array("--\(Self.mjpegBoundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.bodyCount)\r\n\r\n".utf8)
+        let size = partHeader.count + frame.bodyCount + 2
         if connection.partBuffer.count < EncodedFrame.headroom + size {
             connection.partBuffer = [UInt8](repeating: 0, count: EncodedFrame.headroom + size + size / 4)
         }
         let written = connection.partBuffer.withUnsafeMutableBufferPointer { bytes -> Int32 in
             let start = bytes.baseAddress! + EncodedFrame.headroom
             start.update(from: partHeader, count: partHeader.count)
-            (start + partHeader.count).update(from: frame.jpeg.bindMemory(to: UInt8.self).baseAddress!, count: frame.jpegCount)
-            (start + partHeader.count + frame.jpegCount).update(from: [13, 10], count: 2)
+            (start + partHeader.count).update(from: frame.body.bindMemory(to: UInt8.self).baseAddress!, count: frame.bodyCount)
+            (start + partHeader.count + frame.bodyCount).update(from: [13, 10], count: 2)
             return lws_write(wsi, start, size, LWS_WRITE_HTTP)
         }
         if written < size { return -1 }

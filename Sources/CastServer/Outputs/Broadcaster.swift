@@ -34,7 +34,7 @@ public final class Broadcaster: Sendable {
             if let free = state.buffers.first(where: { $0 !== state.latest && state.borrowed[ObjectIdentifier($0)] == nil }) {
                 return free
             }
-            let buffer = EncodedFrame(maximumJPEGSize: maximumJPEGSize)
+            let buffer = EncodedFrame(maximumBodySize: maximumJPEGSize)
             state.buffers.append(buffer)
             return buffer
         }
@@ -77,7 +77,7 @@ public final class Broadcaster: Sendable {
     public func latestJPEG() -> [UInt8]? {
         guard let frame = borrowLatest() else { return nil }
         defer { giveBack(frame) }
-        return Array(frame.jpeg.bindMemory(to: UInt8.self))
+        return Array(frame.body.bindMemory(to: UInt8.self))
     }
 
     /// How many buffers exist (bounded: latest + borrowed + the one being filled).

@@ -2,43 +2,74 @@ import CastProtocol
 import CWebSockets
 
 /// One encoded frame as it goes on the wire: `LWS_PRE` bytes of headroom (lws writes the
-/// WebSocket frame header there), the 32-byte FilterCast header, then the JPEG — one buffer,
-/// written once by the processing thread and sent to every client from the service thread.
+/// WebSocket frame header there), the FilterCast header, then the body — a JPEG behind the
+/// 32-byte ``FrameHeader``, or an H.264 access unit behind the 40-byte ``AccessUnitHeader`` —
+/// in one buffer, written once by the thread that encodes and sent to every client from the
+/// service thread.
 public final class EncodedFrame: @unchecked Sendable {
     /// Headroom before the payload that `lws_write` needs.
     public static let headroom = Int(CWebSockets_LWS_PRE())
 
-    let storage: UnsafeMutableRawPointer
-    let capacity: Int
-    /// The header as it stands in the payload's first 32 bytes (``setHeader(_:)`` writes both).
-    public private(set) var header = FrameHeader(flags: [], sequence: 0, presentationTime: 0, sendTime: 0)
-    public internal(set) var jpegCount = 0
+    /// The header's own fields besides the frame's, for an access unit (nil: a JPEG).
+    struct Picture: Equatable {
+        var width: Int
+        var height: Int
+        var rendition: Int
+    }
 
-    /// A buffer for JPEGs of up to `maximumJPEGSize` bytes.
-    init(maximumJPEGSize: Int) {
-        capacity = Self.headroom + FrameHeader.size + maximumJPEGSize
+    private(set) var storage: UnsafeMutableRawPointer
+    private(set) var capacity: Int
+    /// Set for an access unit: its header is an ``AccessUnitHeader`` with these fields.
+    let picture: Picture?
+    /// The header as it stands in the payload's first bytes (``setHeader(_:)`` writes both).
+    public private(set) var header = FrameHeader(flags: [], sequence: 0, presentationTime: 0, sendTime: 0)
+    public internal(set) var bodyCount = 0
+
+    /// A buffer for bodies of up to `maximumBodySize` bytes (``reserve(bodySize:)`` grows it);
+    /// `picture` for an access unit's header.
+    init(maximumBodySize: Int, picture: Picture? = nil) {
+        self.picture = picture
+        capacity = Self.headroom + AccessUnitHeader.size + maximumBodySize
         storage = .allocate(byteCount: capacity, alignment: 16)
     }
 
     deinit { storage.deallocate() }
 
-    /// The FilterCast header followed by the JPEG: the binary WebSocket message.
-    var payload: UnsafeMutableRawPointer { storage + Self.headroom }
-    var payloadCount: Int { FrameHeader.size + jpegCount }
+    /// The header's length: where the body starts in the payload.
+    var headerLength: Int { picture == nil ? FrameHeader.size : AccessUnitHeader.size }
 
-    /// Where the encoder writes the JPEG.
-    var jpegDestination: UnsafeMutablePointer<UInt8> {
-        (payload + FrameHeader.size).assumingMemoryBound(to: UInt8.self)
+    /// The FilterCast header followed by the body: the binary WebSocket message.
+    var payload: UnsafeMutableRawPointer { storage + Self.headroom }
+    var payloadCount: Int { headerLength + bodyCount }
+
+    /// Where the encoder writes the body.
+    var bodyDestination: UnsafeMutablePointer<UInt8> {
+        (payload + headerLength).assumingMemoryBound(to: UInt8.self)
     }
 
-    public var jpeg: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: payload + FrameHeader.size, count: jpegCount)
+    public var body: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: payload + headerLength, count: bodyCount)
+    }
+
+    /// Room for a body of `bodySize` bytes (the contents are not kept). Only while no other
+    /// thread can see the buffer.
+    func reserve(bodySize: Int) {
+        let needed = Self.headroom + headerLength + bodySize
+        guard needed > capacity else { return }
+        storage.deallocate()
+        capacity = max(needed, capacity * 3 / 2)
+        storage = .allocate(byteCount: capacity, alignment: 16)
     }
 
     /// Sets the header and writes it into the payload: the one place its bytes are written.
     func setHeader(_ newHeader: FrameHeader) {
         header = newHeader
-        header.write(to: payload)
+        if let picture {
+            AccessUnitHeader(frame: newHeader, width: picture.width, height: picture.height, rendition: picture.rendition)
+                .write(to: payload)
+        } else {
+            header.write(to: payload)
+        }
     }
 
     /// Stamps the send time into the header just before a write (service thread only).

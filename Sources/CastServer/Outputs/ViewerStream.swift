@@ -3,14 +3,11 @@ import FilterKit
 import MediaKit
 import Synchronization
 
-/// The viewers' output: each frame they get is JPEG-encoded once, with its 32-byte header, into
-/// the ``Broadcaster`` that every WebSocket viewer, MJPEG reader and snapshot reads from.
+/// The viewers' JPEG output: each frame they get is JPEG-encoded once, with its 32-byte header,
+/// into the ``Broadcaster`` that every JPEG viewer, MJPEG reader and snapshot reads from.
 ///
-/// It wants filtered frames while anybody watches (``audience``, kept by the transport), at most
-/// one per `--max-fps` interval, plus the paused re-renders and the placeholder. The first frame
-/// made after a change — a seek or switch (the frame's discontinuity), a filter (its generation),
-/// play or pause (the transport generation), going offline or back — carries the state-changed
-/// flag.
+/// It wants frames while anybody watches JPEG (``audience``, kept by the transport), as
+/// ``ViewerPacing`` says, which also says which frame carries the state-changed flag.
 ///
 /// Threads: ``audience`` and ``fps`` from any thread; `demand` and `take` on the processing
 /// thread only, which alone touches the encoder and the render state.
@@ -19,14 +16,12 @@ final class ViewerStream: FrameOutput, Sendable {
     /// Viewers, MJPEG readers and waiting snapshots: with none, nothing is encoded.
     let audience = Atomic<Int>(0)
     private let counters: ProcessingCounters
-    private let minimumInterval: Duration?
     private let transportGeneration: @Sendable () -> Int
     private let rate = Mutex(FrameRate())
     nonisolated(unsafe) private let encoder: JPEGEncoder
-    // Processing thread only: what the last published frame was made with, and when.
+    // Processing thread only.
     nonisolated(unsafe) private var sequence: UInt64 = 0
-    nonisolated(unsafe) private var rendered = (filter: -1, transport: -1, online: true)
-    nonisolated(unsafe) private var lastEncode: ContinuousClock.Instant?
+    nonisolated(unsafe) private var pacing: ViewerPacing
 
     /// Builds the encoder (a failure stops the server at start, saying why) and its broadcaster,
     /// which calls `wake` after each frame.
@@ -36,28 +31,24 @@ final class ViewerStream: FrameOutput, Sendable {
         broadcaster = Broadcaster(maximumJPEGSize: encoder.maximumSize, wake: wake)
         self.counters = counters
         self.transportGeneration = transportGeneration
-        minimumInterval = maxFPS.map(Duration.frameInterval(perSecond:))
+        pacing = ViewerPacing(maxFPS: maxFPS)
     }
 
     /// Frames encoded per second, over the last second.
     var fps: Double { rate.withLock { $0.perSecond(now: .now) } }
 
     func demand(now: ContinuousClock.Instant) -> OutputDemand {
-        guard audience.load(ordering: .relaxed) > 0 else { return OutputDemand(declines: .noAudience) }
-        let due = minimumInterval.map { interval in lastEncode.map { $0.duration(to: now) >= interval } ?? true } ?? true
-        return OutputDemand(filtered: due, placeholder: true, rerender: true, isActive: true, declines: due ? nil : .maximumRate)
+        pacing.demand(audience: audience.load(ordering: .relaxed), now: now)
     }
 
     func take(_ frame: Frame, _ context: FrameContext) {
         let now = ContinuousClock.now
-        if context.kind == .new { lastEncode = now }
-        let current = (filter: context.filterGeneration, transport: transportGeneration(), online: context.kind != .placeholder)
-        let changed = frame.isDiscontinuity || current != rendered
+        let changed = pacing.take(frame, context, transport: transportGeneration(), now: now)
         sequence += 1
         // A frame the encoder refuses (it cannot happen with our own frames) is not published.
         do {
             try broadcaster.publish { buffer in
-                buffer.jpegCount = try counters.encodeTime.time { try encoder.encode(frame, into: buffer.jpegDestination) }
+                buffer.bodyCount = try counters.encodeTime.time { try encoder.encode(frame, into: buffer.bodyDestination) }
                 buffer.setHeader(FrameHeader(flags: changed ? .stateChanged : [], sequence: sequence,
                                              presentationTime: Int64((frame.time * 1e6).rounded()), sendTime: 0))
             }
@@ -65,7 +56,6 @@ final class ViewerStream: FrameOutput, Sendable {
         } catch {
             counters.droppedEncodeFailed.increment()
         }
-        rendered = current
         rate.withLock { $0.record(now) }
     }
 }

@@ -148,7 +148,7 @@ public final class Session: Sendable {
             try open(reference)
         case .delete(let reference):
             try delete(reference)
-        case .frameAck, .flow, .auth:
+        case .frameAck, .flow, .auth, .watch:
             preconditionFailure("\(command) is handled by the transport")
         }
     }

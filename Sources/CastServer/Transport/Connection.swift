@@ -60,13 +60,21 @@ final class Connection {
         }
     }
 
-    /// Whether frames must be encoded for this connection: a viewer only while it may watch.
-    var watches: Bool {
+    /// What must be encoded for this connection: JPEG for MJPEG readers and snapshots, the
+    /// viewer's rendition for a viewer while it may watch; nil for nothing.
+    var watching: Watched? {
         switch kind {
-        case .viewer(let session): session.mayWatch
-        case .mjpeg, .snapshot: true
-        case .response, .file: false
+        case .viewer(let session) where session.mayWatch:
+            session.watching.transport == .jpeg ? .jpeg : .h264(rendition: session.watching.rendition)
+        case .mjpeg, .snapshot: .jpeg
+        case .viewer, .response, .file: nil
         }
+    }
+
+    /// An output a connection needs frames from.
+    enum Watched {
+        case jpeg
+        case h264(rendition: Int)
     }
 }
 

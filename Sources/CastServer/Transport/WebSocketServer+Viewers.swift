@@ -25,7 +25,7 @@ extension WebSocketServer {
 
     func viewerConnected(_ wsi: OpaquePointer) {
         let viewer = ViewerSession(token: urlArgument(wsi, "token"), accessToken: accessToken,
-                                   publicView: configuration.publicView)
+                                   publicView: configuration.publicView, offer: outputs.offer)
         let connection = Connection(kind: .viewer(viewer), address: peerAddress(wsi))
         connections[wsi] = connection
         logConnected(connection)
@@ -52,6 +52,10 @@ extension WebSocketServer {
             broadcastState()
         case .authorized:
             audienceChanged()  // a viewer who could not watch before may now
+        case .watching:
+            Log.debug("viewer watches", ["address": .string(connection.address),
+                                         "rendition": .string(outputs.offer[viewer.watching.rendition].id)])
+            audienceChanged()
         }
         requestWriteIfDue(wsi, viewer)
     }
@@ -59,7 +63,7 @@ extension WebSocketServer {
     /// `LWS_CALLBACK_SERVER_WRITEABLE`: one message per callback, the one the session says.
     func writeToViewer(_ wsi: OpaquePointer) -> Int32 {
         guard let viewer = connections[wsi]?.viewer else { return 0 }
-        switch viewer.nextWrite(latest: broadcaster.latestSequence ?? 0, frameInterval: frameInterval) {
+        switch viewer.nextWrite(supply: outputs.supply, frameInterval: frameInterval) {
         case .close(let status, let reason):
             var reasonBytes = Array(reason.utf8)
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(status)), &reasonBytes, reasonBytes.count)
@@ -71,6 +75,8 @@ extension WebSocketServer {
             if write(wsi, &text, LWS_WRITE_TEXT) < 0 { return -1 }
         case .frame:
             if !writeLatestFrame(wsi, to: viewer) { return -1 }
+        case .unit(let rendition, let sequence):
+            if !writeUnit(sequence, of: rendition, wsi, to: viewer) { return -1 }
         case .nothing:
             break
         }
@@ -82,20 +88,37 @@ extension WebSocketServer {
     private func writeLatestFrame(_ wsi: OpaquePointer, to viewer: ViewerSession) -> Bool {
         guard let frame = broadcaster.borrowLatest(toViewer: true) else { return true }
         defer { broadcaster.giveBack(frame) }
-        let sequence = frame.header.sequence
-        guard sequence > viewer.flow.lastSent else { return true }
+        guard frame.header.sequence > viewer.flow.lastSent else { return true }
+        return send(frame, wsi, to: viewer)
+    }
+
+    /// Writes access unit `sequence` of rendition `rendition` (gone already: nothing is written);
+    /// false when the write failed.
+    private func writeUnit(_ sequence: UInt64, of rendition: Int, _ wsi: OpaquePointer, to viewer: ViewerSession) -> Bool {
+        guard let log = outputs.h264[rendition]?.log, let unit = log.borrow(sequence) else { return true }
+        defer { log.giveBack(unit) }
+        return send(unit, wsi, to: viewer)
+    }
+
+    /// Stamps the send time into `frame`, writes it and counts it; false when the write failed.
+    private func send(_ frame: EncodedFrame, _ wsi: OpaquePointer, to viewer: ViewerSession) -> Bool {
         frame.stampSendTime(Int64((Date().timeIntervalSince1970 * 1e6).rounded()))
         let written = lws_write(wsi, frame.payload.assumingMemoryBound(to: UInt8.self), frame.payloadCount,
                                 LWS_WRITE_BINARY)
         if written < frame.payloadCount { return false }
-        countSent(sequence, bytes: frame.payloadCount, after: viewer.flow.lastSent)
-        viewer.frameSent(sequence)
+        countSent(frame.header.sequence, bytes: frame.payloadCount, after: viewer.flow.lastSent)
+        viewer.frameSent(frame.header.sequence)
         return true
     }
 
-    /// Asks for a writable callback while the viewer has something to write.
-    func requestWriteIfDue(_ wsi: OpaquePointer, _ viewer: ViewerSession) {
-        if viewer.hasWork(latest: broadcaster.latestSequence ?? 0, frameInterval: frameInterval) {
+    /// Asks for a writable callback while the viewer has something to write (`supply`: what the
+    /// outputs hold, when the caller read it already), and for a keyframe when it needs one.
+    func requestWriteIfDue(_ wsi: OpaquePointer, _ viewer: ViewerSession, _ supply: FrameSupply? = nil) {
+        let supply = supply ?? outputs.supply
+        if let rendition = viewer.keyframeNeeded(supply: supply, frameInterval: frameInterval) {
+            outputs.h264[rendition]?.requestKeyframe()
+        }
+        if viewer.hasWork(supply: supply, frameInterval: frameInterval) {
             lws_callback_on_writable(wsi)
         }
     }

@@ -18,8 +18,9 @@ public final class WebSocketServer: @unchecked Sendable {
     let session: Session
     /// `--token`, checked in constant time.
     let accessToken: AccessToken?
-    /// The viewers' output: its broadcaster holds the latest frame, its audience is kept here.
-    let viewers: ViewerStream
+    /// The viewers' outputs: the JPEG stream (its broadcaster holds the latest frame) and the H.264
+    /// renditions; their audiences are kept here.
+    let outputs: ViewerOutputs
     let broadcaster: Broadcaster
     let files: StaticFiles
     let counters: TransportCounters
@@ -46,12 +47,12 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Prepares the transport for `session`'s viewers (the page's folder is checked here);
     /// `listen()` binds.
-    init(configuration: ServerConfiguration, session: Session, viewers: ViewerStream, counters: TransportCounters,
+    init(configuration: ServerConfiguration, session: Session, outputs: ViewerOutputs, counters: TransportCounters,
          metrics: Metrics) throws {
         self.configuration = configuration
         self.session = session
-        self.viewers = viewers
-        broadcaster = viewers.broadcaster
+        self.outputs = outputs
+        broadcaster = outputs.jpeg.broadcaster
         self.counters = counters
         self.metrics = metrics
         accessToken = AccessToken(configuration.token)
@@ -153,11 +154,12 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         tellRecordingFailures()
         if stateSchedule.isDue(session.playback, recording: session.recordingActive, now: .now) { broadcastState() }
-        let latest = broadcaster.latestSequence ?? 0
+        let supply = outputs.supply
+        let latest = supply.jpeg
         for (wsi, connection) in connections {
             switch connection.kind {
             case .viewer(let viewer):
-                requestWriteIfDue(wsi, viewer)
+                requestWriteIfDue(wsi, viewer, supply)
             case .mjpeg:
                 if latest > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
             case .snapshot(let headOnly):
@@ -212,15 +214,26 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
-    var currentState: SessionState { session.state(viewers: viewerCount, fps: viewers.fps) }
+    var currentState: SessionState { session.state(viewers: viewerCount, fps: outputs.fps) }
 
-    /// Keeps the processor's audience count and the client gauges in step with the connections.
+    /// Keeps the outputs' audience counts and the client gauges in step with the connections.
     func audienceChanged() {
-        let audience = connections.values.reduce(0) { $0 + ($1.watches ? 1 : 0) }
+        var audience = (jpeg: 0, units: [Int: Int]())
+        for connection in connections.values {
+            switch connection.watching {
+            case .jpeg: audience.jpeg += 1
+            case .h264(let rendition): audience.units[rendition, default: 0] += 1
+            case nil: break
+            }
+        }
         counters.viewers.set(viewerCount)
         counters.mjpegReaders.set(mjpegReaderCount)
-        let before = viewers.audience.exchange(audience, ordering: .relaxed)
-        if before == 0 && audience > 0 {
+        for (index, stream) in outputs.h264 {
+            stream.audience.store(audience.units[index] ?? 0, ordering: .relaxed)
+            stream.counters.viewers.set(audience.units[index] ?? 0)
+        }
+        let before = outputs.jpeg.audience.exchange(audience.jpeg, ordering: .relaxed)
+        if before == 0 && audience.jpeg > 0 {
             // Nothing was encoded while nobody watched: render the current frame for the newcomer
             // at once (it matters when paused; while playing the next frame follows anyway).
             session.rerender.request()

@@ -22,6 +22,14 @@ struct ViewerFlow {
         return unacknowledged.count < limit
     }
 
+    /// Most H.264 access units in flight. They cannot be skipped like JPEG frames (each depends on
+    /// the one before), so the rule for slow clients is not one in flight but a bounded lag
+    /// (``UnitCursor``); this bounds what waits in the socket.
+    static let unitWindow = 8
+
+    /// Whether another access unit may go (acknowledgements off: always).
+    var isOpenForUnits: Bool { window == 0 || unacknowledged.count < Self.unitWindow }
+
     /// Records frame `sequence`, written at `instant`.
     mutating func sent(_ sequence: UInt64, at instant: ContinuousClock.Instant) {
         lastSent = sequence
@@ -36,6 +44,13 @@ struct ViewerFlow {
         let sample = max(.zero, acknowledged.sentAt.duration(to: now) - roundTrip)
         showTime = showTime == .zero ? sample : (showTime * 3 + sample) / 4
         unacknowledged.removeAll { $0.sequence <= sequence }
+    }
+
+    /// Starts over on another stream, whose sequences are its own: nothing sent, nothing in flight.
+    mutating func restart() {
+        lastSent = 0
+        unacknowledged.removeAll()
+        showTime = .zero
     }
 
     /// `flow {window}`; with 0 nothing is tracked.

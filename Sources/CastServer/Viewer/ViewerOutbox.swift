@@ -6,8 +6,11 @@ enum ViewerWrite: Equatable {
     case text([UInt8])
     /// A `state` message with the state now (the transport encodes it: only it knows the state).
     case state
-    /// The latest frame (newer than the last one sent); report it with `ViewerSession.frameSent`.
+    /// The latest JPEG frame (newer than the last one sent); report it with `ViewerSession.frameSent`.
     case frame
+    /// Access unit `sequence` of the H.264 rendition `rendition` (its index in the offer); report
+    /// it with `ViewerSession.frameSent`.
+    case unit(rendition: Int, sequence: UInt64)
     /// Close the connection with this code and reason.
     case close(status: Int32, reason: String)
     case nothing

@@ -16,13 +16,23 @@ final class ViewerSession {
         case applied(ClientCommand)
         /// The client gave the token: it may now watch, so the audience may have grown.
         case authorized
+        /// The client chose another rendition (`watch`): the audiences changed.
+        case watching
     }
+
+    /// A viewer continuing on an H.264 rendition that is further behind than this starts again
+    /// at a newer keyframe.
+    static let unitLag = Duration.milliseconds(500)
 
     /// `--token`; nil when the server takes commands from anyone.
     private let accessToken: AccessToken?
     /// `--public-view`: frames and state go to clients without the token too.
     private let publicView: Bool
     private let now: () -> ContinuousClock.Instant
+    /// What the server offers to watch (`hello.renditions`).
+    private let offer: [Rendition]
+    /// The rendition this viewer gets frames from.
+    private(set) var watching: Watching
     /// May send control commands (always, without `--token`).
     private(set) var authorized: Bool
     private(set) var flow = ViewerFlow()
@@ -31,9 +41,12 @@ final class ViewerSession {
     private var commandBudget: CommandBudget
     private var outbox = ViewerOutbox()
 
-    /// A viewer that connected with `token` (`?token=` of its URL, nil without one).
-    init(token: String?, accessToken: AccessToken?, publicView: Bool,
+    /// A viewer that connected with `token` (`?token=` of its URL, nil without one), offered
+    /// `offer` to watch.
+    init(token: String?, accessToken: AccessToken?, publicView: Bool, offer: [Rendition],
          now: @escaping () -> ContinuousClock.Instant = { .now }) {
+        self.offer = offer
+        watching = .initial(in: offer)
         self.accessToken = accessToken
         self.publicView = publicView
         self.now = now
@@ -50,7 +63,7 @@ final class ViewerSession {
 
     /// The first message: `hello` with the filters and the state now.
     func greet(filters: [FilterDescriptor], state: SessionState) {
-        outbox.enqueue(.hello(filters: filters, state: state, access: access))
+        outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer))
     }
 
     /// One fragment of a client message; `isLast` when it completes the message, which then runs:
@@ -124,6 +137,12 @@ final class ViewerSession {
         case .flow(let window):
             flow.setWindow(window)
             return .none
+        case .watch(let transport, let rendition):
+            let requested = try Watching.requested(transport, rendition: rendition, in: offer)
+            guard requested != watching else { return .none }
+            if requested.rendition != watching.rendition { flow.restart() }
+            watching = requested
+            return .watching
         case .auth(let token):
             guard let accessToken, accessToken.accepts(token) else { throw .wrongToken }
             authorized = true
@@ -151,20 +170,41 @@ final class ViewerSession {
         if outbox.closing == nil { outbox.close(status: LWSCloseStatus.goingAway, reason: "server shutting down") }
     }
 
-    /// What to write at this writable callback: what the outbox holds, else the newest frame
-    /// `latest` when the window has room and the viewer may watch.
-    func nextWrite(latest: UInt64, frameInterval: Duration) -> ViewerWrite {
+    /// What to write at this writable callback: what the outbox holds, else the next frame of
+    /// the rendition it watches, when its window has room and the viewer may watch.
+    func nextWrite(supply: FrameSupply, frameInterval: Duration) -> ViewerWrite {
         if let write = outbox.next() { return write }
-        return wantsFrame(latest: latest, frameInterval: frameInterval) ? .frame : .nothing
+        return frameDue(supply, frameInterval: frameInterval) ?? .nothing
     }
 
     /// Whether `nextWrite` has something to write: the transport then asks for a writable callback.
-    func hasWork(latest: UInt64, frameInterval: Duration) -> Bool {
-        !outbox.isEmpty || wantsFrame(latest: latest, frameInterval: frameInterval)
+    func hasWork(supply: FrameSupply, frameInterval: Duration) -> Bool {
+        !outbox.isEmpty || frameDue(supply, frameInterval: frameInterval) != nil
     }
 
-    private func wantsFrame(latest: UInt64, frameInterval: Duration) -> Bool {
-        latest > flow.lastSent && flow.isOpen(frameInterval: frameInterval) && mayWatch
+    /// The H.264 rendition that has to make a keyframe for this viewer to start, if any (the
+    /// transport asks it: ``H264Stream/requestKeyframe()``).
+    func keyframeNeeded(supply: FrameSupply, frameInterval: Duration) -> Int? {
+        guard mayWatch, watching.transport == .h264 else { return nil }
+        return cursor(supply, frameInterval: frameInterval) == .needKeyframe ? watching.rendition : nil
+    }
+
+    private func frameDue(_ supply: FrameSupply, frameInterval: Duration) -> ViewerWrite? {
+        guard mayWatch else { return nil }
+        switch watching.transport {
+        case .jpeg:
+            return supply.jpeg > flow.lastSent && flow.isOpen(frameInterval: frameInterval) ? .frame : nil
+        case .h264:
+            guard flow.isOpenForUnits, case .send(let sequence) = cursor(supply, frameInterval: frameInterval) else { return nil }
+            return .unit(rendition: watching.rendition, sequence: sequence)
+        }
+    }
+
+    private func cursor(_ supply: FrameSupply, frameInterval: Duration) -> UnitCursor.Choice {
+        guard let log = supply.units[watching.rendition] else { return .wait }
+        let lagLimit = UInt64(max(4, (Self.unitLag / max(frameInterval, .milliseconds(1))).rounded(.up)))
+        return UnitCursor.next(lastSent: flow.lastSent, log: log, now: supply.now, lagLimit: lagLimit,
+                               freshFor: H264Stream.forcedKeyframeInterval)
     }
 
     /// Frame `sequence` was written (now).

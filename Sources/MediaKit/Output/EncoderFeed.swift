@@ -7,41 +7,53 @@ import Glibc
 #endif
 
 /// Frames from the processing thread to an encoder thread of their own (a recording, a publish
-/// stream): a bounded queue of pooled copies and the thread that takes them.
+/// stream, the viewers' H.264): a bounded queue of pooled copies and the thread that takes them.
 ///
-/// `offer` copies the frame, stamps it with the time since the feed started and never waits:
-/// when the encoder falls behind, the oldest waiting frame is dropped and counted. The thread runs
-/// at a lower priority than the preview threads, so on a busy machine these frames are what gets
-/// dropped, never preview frames.
+/// `offer` copies the frame, stamps it with the time since the feed started (or keeps the
+/// source's time: ``Timing``) and never waits: when the encoder falls behind, the oldest waiting
+/// frame is dropped and counted. A background feed's thread runs at a lower priority than the
+/// preview threads, so on a busy machine its frames are what gets dropped, never preview frames.
 final class EncoderFeed: Sendable {
     let started = ContinuousClock.now
     private let queue: FrameQueue
     private let pool: FramePool
     private let dropped = Atomic<Int>(0)
+    private let timing: Timing
     /// Also counts the drops: the owner's count over all its feeds.
     private let droppedTotal: Counter?
     nonisolated(unsafe) private var thread: WorkerThread?
 
+    /// What a queued frame's `time` is.
+    enum Timing {
+        /// Seconds since the feed started, at a lower thread priority (recording, publishing).
+        case sinceStart
+        /// The source's presentation time, at the preview's priority (what viewers watch).
+        case source
+    }
+
     /// Starts `body` on a thread called `name`; it takes frames with ``next(timeout:)`` and gives
     /// them back with ``recycle(_:)``. Frames are `width × height`; `capacity` wait at most;
     /// drops are also counted in `droppedTotal`.
-    init(name: String, width: Int, height: Int, capacity: Int, droppedTotal: Counter? = nil,
+    init(name: String, width: Int, height: Int, capacity: Int, timing: Timing = .sinceStart, droppedTotal: Counter? = nil,
          body: @escaping @Sendable (EncoderFeed) -> Void) {
         self.droppedTotal = droppedTotal
+        self.timing = timing
         queue = FrameQueue(capacity: capacity, policy: .latestWins)
         pool = FramePool(width: width, height: height, capacity: capacity + 2)
         thread = WorkerThread(name: name) { [self] in
             // Below the preview threads: when the cores are busy, the encoder is what waits.
-            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(currentThreadID()), 10)
+            if timing == .sinceStart { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(currentThreadID()), 10) }
             body(self)
         }
     }
 
-    /// Processing thread: queues a copy of `frame`, its `time` the seconds since the start.
-    func offer(_ frame: Frame) {
+    /// Processing thread: queues a copy of `frame`, timed as the feed's ``Timing`` says, its
+    /// `isDiscontinuity` set to `marked` (what that means is the encoder thread's business).
+    func offer(_ frame: Frame, marked: Bool = false) {
         let copy = pool.take()
         copy.copy(from: frame)
-        copy.time = elapsed
+        if timing == .sinceStart { copy.time = elapsed }
+        copy.isDiscontinuity = marked
         guard let displaced = queue.put(copy) else { return }
         if displaced !== copy {
             dropped.add(1, ordering: .relaxed)

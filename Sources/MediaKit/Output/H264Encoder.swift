@@ -3,12 +3,15 @@ import FilterKit
 
 /// Encodes ``Frame``s to H.264 with libavcodec (libx264, else a fallback such as libopenh264 or
 /// MPEG-4 part 2), sized for a live stream: no B-frames, no lookahead, a keyframe at least every
-/// second of wall time. Timestamps are milliseconds.
+/// `keyframeInterval` (a second by default) of wall time, and on demand. Timestamps are
+/// milliseconds.
 ///
 /// Not thread-safe: one thread encodes and flushes it. Owns every FFmpeg object it creates.
 final class H264Encoder {
     /// Encoders tried in this order for a recording; the first that opens is used.
     static let recordingPreference = ["libx264", "libopenh264", "mpeg4"]
+    /// Encoders tried for a browser's decoder, which takes H.264 only.
+    static let browserPreference = ["libx264", "libopenh264"]
     /// Timestamps are milliseconds (MPEG-4 part 2 allows time bases up to 1/65535).
     static let timeBase = AVRational(num: 1, den: 1000)
 
@@ -17,23 +20,28 @@ final class H264Encoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     /// One frame's duration in milliseconds.
     let frameMilliseconds: Int64
+    /// The longest wait between keyframes, in milliseconds.
+    let keyframeInterval: Int64
     private var picture: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var lastKeyframe: Int64?
 
     /// Opens the first of `encoders` that opens. `globalHeader`: the muxer wants SPS/PPS in the
     /// stream header (mp4, flv) rather than in the stream. `preset` and `profile` (nil: x264's
-    /// choice) are libx264's.
+    /// choice) are libx264's; `cap` bounds the bits (nil: quality alone decides).
     init(width: Int, height: Int, frameRate: Double, preset: String, profile: String? = nil, threads: Int,
-         globalHeader: Bool, encoders: [String]) throws(MediaError) {
+         globalHeader: Bool, encoders: [String], cap: BitRateCap? = nil,
+         keyframeInterval: Duration = .seconds(1)) throws(MediaError) {
         let rate = frameRate.isFinite && frameRate > 0 ? min(frameRate, 240) : 30
         frameMilliseconds = Int64((1000 / rate).rounded())
+        self.keyframeInterval = max(1, Int64((keyframeInterval.seconds * 1000).rounded()))
         var failures: [String] = []
         var opened: (String, UnsafeMutablePointer<AVCodecContext>)?
         for name in encoders where opened == nil {
             do throws(MediaError) {
                 opened = (name, try Self.open(name, width: width, height: height, frameRate: rate, preset: preset,
-                                              profile: profile, threads: threads, globalHeader: globalHeader))
+                                              profile: profile, threads: threads, globalHeader: globalHeader, cap: cap,
+                                              keyframeInterval: self.keyframeInterval))
             } catch {
                 failures.append(error.description)
             }
@@ -56,7 +64,8 @@ final class H264Encoder {
 
     /// Encodes `frame` shown at `timestamp` (milliseconds, strictly increasing) and hands every
     /// packet ready to `output` (timestamps in ``timeBase``, the packet unreferenced after).
-    func encode(_ frame: Frame, at timestamp: Int64,
+    /// `keyframe`: make this picture a keyframe whenever the last one was.
+    func encode(_ frame: Frame, at timestamp: Int64, keyframe: Bool = false,
                 output: (UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Void) throws(MediaError) {
         guard let picture else { return }
         picture.pointee.format = AV_PIX_FMT_YUV420P.rawValue
@@ -71,9 +80,9 @@ final class H264Encoder {
         picture.pointee.linesize.1 = Int32(frame.u.stride)
         picture.pointee.linesize.2 = Int32(frame.v.stride)
         picture.pointee.pts = timestamp
-        // A keyframe at least every second of wall time, also when frames were dropped, so that
-        // every fragment can start with one and a viewer joining a stream waits at most a second.
-        let keyframeDue = lastKeyframe.map { timestamp - $0 >= 1000 - frameMilliseconds / 2 } ?? true
+        // A keyframe at least every interval of wall time, also when frames were dropped, so that
+        // every fragment can start with one and a viewer joining a stream waits at most that long.
+        let keyframeDue = keyframe || lastKeyframe.map { timestamp - $0 >= keyframeInterval - frameMilliseconds / 2 } ?? true
         picture.pointee.pict_type = keyframeDue ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         if keyframeDue { lastKeyframe = timestamp }
         // The encoder copies the planes (the frame is not reference-counted), so `frame` is free
@@ -102,7 +111,8 @@ final class H264Encoder {
     }
 
     private static func open(_ name: String, width: Int, height: Int, frameRate: Double, preset: String,
-                             profile: String?, threads: Int, globalHeader: Bool) throws(MediaError) -> UnsafeMutablePointer<AVCodecContext> {
+                             profile: String?, threads: Int, globalHeader: Bool, cap: BitRateCap?,
+                             keyframeInterval: Int64) throws(MediaError) -> UnsafeMutablePointer<AVCodecContext> {
         guard let encoder = avcodec_find_encoder_by_name(name) else {
             throw .encodeFailed(reason: "\(name): not in this FFmpeg build")
         }
@@ -115,7 +125,7 @@ final class H264Encoder {
         // Our frames are full-range BT.601 (JFIF); say so rather than convert.
         context.pointee.color_range = AVCOL_RANGE_JPEG
         context.pointee.colorspace = AVCOL_SPC_SMPTE170M
-        context.pointee.gop_size = Int32(max(1, frameRate.rounded(.down)))
+        context.pointee.gop_size = Int32(max(1, (frameRate * Double(keyframeInterval) / 1000).rounded(.down)))
         context.pointee.max_b_frames = 0
         context.pointee.thread_count = Int32(max(1, threads))
         if globalHeader { context.pointee.flags |= CFFmpeg_AV_CODEC_FLAG_GLOBAL_HEADER() }
@@ -127,6 +137,11 @@ final class H264Encoder {
             av_dict_set(&options, "tune", "zerolatency", 0)
             av_dict_set(&options, "forced-idr", "1", 0)
             if let profile { av_dict_set(&options, "profile", profile, 0) }
+            if let cap {
+                av_dict_set(&options, "crf", "23", 0)
+                context.pointee.rc_max_rate = Int64(cap.bitsPerSecond)
+                context.pointee.rc_buffer_size = Int32(clamping: cap.bufferBits)
+            }
         case "mpeg4":
             // About 0.15 bit per pixel: near x264's default quality for the test pattern.
             context.pointee.bit_rate = Int64(Double(width * height) * frameRate * 0.15)

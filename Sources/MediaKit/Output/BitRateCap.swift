@@ -1,0 +1,12 @@
+/// A cap on the bits (x264's VBV): at most `bitsPerSecond` on average over any `bufferBits`
+/// window, so that no picture — a keyframe least of all — is many frames' worth of bits and
+/// stalls a link sized for the rate. Quality within it is constant (CRF 23).
+public struct BitRateCap: Sendable, Equatable {
+    public var bitsPerSecond: Int
+    public var bufferBits: Int
+
+    public init(bitsPerSecond: Int, bufferBits: Int) {
+        self.bitsPerSecond = bitsPerSecond
+        self.bufferBits = bufferBits
+    }
+}
