@@ -10,15 +10,17 @@ import { catalog } from "./catalog.js";
 import "./chain.js";
 import { connect } from "./connection.js";
 import { formatTime } from "./format.js";
-import { latencyHistory, receiveFrame, stats } from "./frames.js";
+import { receiveFrame } from "./frames.js";
 import "./fullscreen.js";
 import "./keyboard.js";
 import "./library.js";
 import { syncSliders } from "./params.js";
+import { latencyHistory, stats } from "./picture.js";
 import { renderPlayback } from "./playback.js";
 import "./record.js";
 import { session } from "./session.js";
 import "./source.js";
+import "./transport.js";
 import { updateStatus } from "./status.js";
 
 const REFRESH_MS = 250;

@@ -1,12 +1,14 @@
-// FilterCast page, status: the status line (delivered fps, latency, resolution, viewers).
+// FilterCast page, status: the status line (delivered fps, latency, what the page gets —
+// "1280×720", "H.264 · 2.1 Mbit/s" — and viewers).
+import { measureDeliveredRate, stats } from "./picture.js";
 import { on } from "./session.js";
-import { measureDeliveredRate, stats } from "./frames.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   fps: $("stat-fps"),
   latency: $("stat-latency"),
   resolution: $("stat-resolution"),
+  stream: $("stat-stream"),
   viewers: $("stat-viewers"),
 };
 
@@ -16,6 +18,8 @@ export function updateStatus() {
   ui.fps.textContent = stats.connected ? `${stats.fps} fps` : "–";
   ui.latency.textContent = stats.connected && stats.latencyMs !== null ? `${Math.round(stats.latencyMs)} ms` : "–";
   ui.resolution.textContent = stats.width ? `${stats.width}×${stats.height}` : "–";
+  ui.stream.textContent = stats.connected && stats.framesDrawn
+    ? `${stats.transport === "h264" ? "H.264" : "JPEG"} · ${(stats.bitsPerSecond / 1e6).toFixed(1)} Mbit/s` : "–";
   if (!stats.connected) ui.viewers.textContent = "–";
 }
 

@@ -7,7 +7,7 @@ import Telemetry
 
 /// The composition root of `filtercast serve`: opens the source, builds every part and wires
 /// them — the player, the library, the recorder and the publisher, the session that owns them,
-/// the outputs (the viewers' JPEG stream, the recorder, the publisher), the processing loop that
+/// the outputs (the viewers' JPEG stream and H.264 renditions, the recorder, the publisher), the processing loop that
 /// feeds them, the metrics, and the transport — then starts and stops them in order.
 ///
 /// Frames flow one way: player → processor → outputs → (viewers' stream) transport. Commands come
@@ -48,7 +48,7 @@ public final class Application: Sendable {
                                    offlineReason: { [session] in session.offlineReason($0) })
         let transportCounters = TransportCounters()
         let metrics = Self.makeMetrics(player: player, processing: counters, transport: transportCounters,
-                                       recorder: recorder, publisher: publisher, session: session)
+                                       viewers: viewers, recorder: recorder, publisher: publisher, session: session)
         transport = try WebSocketServer(configuration: configuration, session: session, outputs: viewers,
                                         counters: transportCounters, metrics: metrics)
         wake.transport = transport

@@ -40,6 +40,11 @@ public struct ServerConfiguration: Sendable {
     public var openTimeout: Duration = .seconds(10)
     /// The media server to push the filtered stream to (`--publish`); nil: none.
     public var publish: PublishTarget?
+    /// `--jpeg-ladder`: the JPEG renditions' heights (nil: the standard ones for the source's
+    /// size, ``Ladder/standard(height:)``).
+    public var jpegLadder: [Int]?
+    /// `--h264-ladder`: the H.264 renditions (nil: the standard ones; empty: no H.264).
+    public var h264Ladder: [Ladder.VideoRung]?
 
     public init(webRoot: String) {
         self.webRoot = webRoot

@@ -6,7 +6,7 @@ import Testing
 extension ViewerSessionTests {
     /// The H.264 log of rendition 1 at `latest`, its newest keyframe `keyframe` made `age` ago.
     func h264(latest: UInt64, keyframe: UInt64, age: Duration = .zero, oldest: UInt64 = 1) -> FrameSupply {
-        FrameSupply(jpeg: 0, units: [1: AccessUnitLog.Position(latest: latest, keyframe: keyframe,
+        FrameSupply(jpeg: [:], units: [1: AccessUnitLog.Position(latest: latest, keyframe: keyframe,
                                                                keyframeTime: clock.now - age, oldest: oldest)],
                     now: clock.now)
     }
@@ -68,7 +68,7 @@ extension ViewerSessionTests {
         send(#"{"type":"watch","transport":"h264"}"#, to: watcher)
         watcher.frameSent(500)
         #expect(send(#"{"type":"watch","transport":"jpeg"}"#, to: watcher) == .watching)
-        #expect(writes(watcher, latest: 3) == [.frame], "JPEG sequences are their own")
+        #expect(writes(watcher, latest: 3) == [.frame(rendition: 0)], "JPEG sequences are their own")
     }
 
     @Test func aPinnedRenditionIsNamedByItsID() {

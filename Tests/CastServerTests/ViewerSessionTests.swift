@@ -46,7 +46,7 @@ import Testing
     }
 
     /// What the outputs hold: JPEG frame `latest` is the newest.
-    func supply(_ latest: UInt64) -> FrameSupply { FrameSupply(jpeg: latest, now: clock.now) }
+    func supply(_ latest: UInt64) -> FrameSupply { FrameSupply(jpeg: [0: latest], now: clock.now) }
 
     /// Every write due now, in order, up to the first `.frame` (which the test then reports sent).
     func writes(_ viewer: ViewerSession, latest: UInt64 = 0) -> [ViewerWrite] {
@@ -196,7 +196,7 @@ import Testing
         let written = writes(watcher, latest: 5)
         #expect(messages(written).first?["code"] as? String == "recording_failed")
         #expect(messages(written).first?["message"] as? String == "recording stopped: disk full")
-        #expect(Array(written.dropFirst()) == [.state, .frame])
+        #expect(Array(written.dropFirst()) == [.state, .frame(rendition: 0)])
     }
 
     // MARK: - Command budget
@@ -234,7 +234,7 @@ import Testing
     @Test func windowTwoLetsTwoFramesFlyThenWaitsForAnAck() {
         let watcher = viewer()
         for sequence in UInt64(1)...2 {
-            #expect(writes(watcher, latest: sequence) == [.frame])
+            #expect(writes(watcher, latest: sequence) == [.frame(rendition: 0)])
             watcher.frameSent(sequence)
         }
         #expect(writes(watcher, latest: 3).isEmpty)
@@ -242,19 +242,19 @@ import Testing
         clock.now += .milliseconds(10)
         send(#"{"type":"frameAck","seq":1}"#, to: watcher)
         #expect(watcher.hasWork(supply: supply(3), frameInterval: Self.frameInterval))
-        #expect(writes(watcher, latest: 3) == [.frame])
+        #expect(writes(watcher, latest: 3) == [.frame(rendition: 0)])
         #expect(writes(watcher, latest: 2).isEmpty, "only frames newer than the last one sent")
     }
 
     @Test func aSlowReaderGetsOneFrameInFlight() {
         let slow = viewer()
         for sequence in UInt64(1)...4 {  // it takes 200 ms to show each frame, on a 1 ms round trip
-            #expect(writes(slow, latest: sequence) == [.frame])
+            #expect(writes(slow, latest: sequence) == [.frame(rendition: 0)])
             slow.frameSent(sequence)
             clock.now += .milliseconds(200)
             send(#"{"type":"frameAck","seq":\#(sequence)}"#, to: slow, roundTrip: .milliseconds(1))
         }
-        #expect(writes(slow, latest: 5) == [.frame])
+        #expect(writes(slow, latest: 5) == [.frame(rendition: 0)])
         slow.frameSent(5)
         #expect(writes(slow, latest: 6).isEmpty, "a second frame would arrive 200 ms stale")
         let far = viewer()
@@ -264,14 +264,14 @@ import Testing
             send(#"{"type":"frameAck","seq":\#(sequence)}"#, to: far, roundTrip: .milliseconds(80))
         }
         far.frameSent(5)
-        #expect(writes(far, latest: 6) == [.frame])
+        #expect(writes(far, latest: 6) == [.frame(rendition: 0)])
     }
 
     @Test func windowZeroSwitchesAcknowledgementsOff() {
         let watcher = viewer()
         send(#"{"type":"flow","window":0}"#, to: watcher)
         for sequence in UInt64(1)...10 {
-            #expect(writes(watcher, latest: sequence) == [.frame])
+            #expect(writes(watcher, latest: sequence) == [.frame(rendition: 0)])
             watcher.frameSent(sequence)
         }
         #expect(watcher.flow.framesSent == 10)
@@ -283,7 +283,7 @@ import Testing
         let watcher = viewer()
         watcher.stateChanged()
         watcher.stateChanged()
-        #expect(writes(watcher, latest: 1) == [.state, .frame], "one state, before the frame")
+        #expect(writes(watcher, latest: 1) == [.state, .frame(rendition: 0)], "one state, before the frame")
         watcher.frameSent(1)
         #expect(writes(watcher, latest: 1).isEmpty)
     }

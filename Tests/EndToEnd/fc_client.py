@@ -45,16 +45,30 @@ class Frame:
     seq: int
     pts_us: int
     sent_us: int
-    jpeg: bytes
+    jpeg: bytes  # the body: a JPEG (FCF1), or an H.264 access unit (FCH1)
     received: float  # time.monotonic() at arrival
     received_wall_us: int
+    extra: bytes = b""  # the header's bytes past the first 32 (FCH1: width, height, rendition)
 
     @classmethod
     def parse(cls, data: bytes) -> "Frame":
         assert len(data) > HEADER.size, f"binary message of {len(data)} bytes is shorter than a header + JPEG"
         magic, length, flags, seq, pts, sent = HEADER.unpack_from(data)
-        return cls(magic, length, flags, seq, pts, sent, bytes(data[HEADER.size:]), time.monotonic(),
-                   time.time_ns() // 1000)
+        return cls(magic, length, flags, seq, pts, sent, bytes(data[length:]), time.monotonic(),
+                   time.time_ns() // 1000, bytes(data[HEADER.size:length]))
+
+    @property
+    def is_unit(self) -> bool:
+        return self.magic == b"FCH1"
+
+    @property
+    def keyframe(self) -> bool:
+        return bool(self.flags & 2)
+
+    @property
+    def picture(self) -> tuple[int, int, int]:
+        """An access unit's (width, height, rendition index)."""
+        return struct.unpack_from("<HHB", self.extra)
 
     @property
     def pts(self) -> float:

@@ -142,11 +142,11 @@ def test_snapshot_while_paused_and_nobody_watches(start_server, sample_clip):
     assert decode_jpeg(response.body).size == (320, 240)
 
 
-def read_mjpeg_parts(server, count: int, seconds: float):
-    """Reads `count` JPEG parts from /stream.mjpg within `seconds`; returns (headers, parts)."""
+def read_mjpeg_parts(server, count: int, seconds: float, path: str = "/stream.mjpg"):
+    """Reads `count` JPEG parts from `path` within `seconds`; returns (headers, parts)."""
     deadline = time.monotonic() + seconds
     with socket.create_connection((server.host, server.port), timeout=seconds) as sock:
-        sock.sendall(f"GET /stream.mjpg HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n\r\n".encode())
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n\r\n".encode())
         data = b""
         while b"\r\n\r\n" not in data:
             chunk = sock.recv(65536)
@@ -192,6 +192,17 @@ def test_mjpeg_stream(http_server):
         image = decode_jpeg(part)
         assert image.size == (320, 240)
     assert len({bytes(p) for p in parts}) == 3, "the same frame was sent twice"
+
+
+def test_mjpeg_readers_pick_the_nearest_rendition(http_server):
+    # The 320x240 source's ladder has JPEG at 320 and 160 wide.
+    for width, size in [("160", (160, 120)), ("200", (160, 120)), ("1000", (320, 240))]:
+        status, _, parts = read_mjpeg_parts(http_server, 2, 3.0, f"/stream.mjpg?width={width}")
+        assert status == 200 and {decode_jpeg(part).size for part in parts} == {size}, (width, status)
+    for bad in ["abc", "0", "-5", "99999", "1.5"]:
+        response = http_server.get(f"/stream.mjpg?width={bad}", timeout=3)
+        assert response.status == 400 and "width must be a whole number of pixels" in response.text(), (bad, response.status)
+    assert decode_jpeg(http_server.get("/snapshot.jpg", timeout=3).body).size == (320, 240), "snapshots stay full size"
 
 
 TRAVERSALS = [

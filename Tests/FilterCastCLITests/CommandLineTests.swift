@@ -38,6 +38,11 @@ import Testing
         (["serve", "--allow-origin", "example.com"], 2, ["--allow-origin", "scheme://host"]),
         (["serve", "--allow-origin", "https://example.com/path"], 2, ["--allow-origin", "no path"]),
         (["serve", "--open-timeout", "0"], 2, ["--open-timeout"]),
+        (["serve", "--jpeg-ladder", "720,,360"], 2, ["--jpeg-ladder", "720,360,180"]),
+        (["serve", "--jpeg-ladder", "8"], 2, ["--jpeg-ladder", "16…4320"]),
+        (["serve", "--h264-ladder", "720@fast"], 2, ["--h264-ladder", "HEIGHT[@BITS]", "720@fast"]),
+        (["serve", "--h264-ladder", "720@10"], 2, ["--h264-ladder", "100k…100M"]),
+        (["serve", "--h264-ladder", "360,360@1M"], 2, ["--h264-ladder", "360 twice"]),
         // Angles in degrees, as the page shows them.
         (["snapshot", "--filter", "twirl", "--param", "angle=2000", "-o", "x.jpg"], 2, ["twirl.angle", "-1440°…1440°", "2000°"]),
     ]

@@ -27,7 +27,7 @@ extension WebSocketServer {
             return respond(wsi, body: filtersJSON, type: "application/json", headOnly: isHead)
         case "/snapshot.jpg":
             guard mayWatch(wsi) else { return tokenRequired(wsi) }
-            if outputs.jpeg.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
+            if outputs.fullJPEG.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
                 answerSnapshot(wsi, headOnly: isHead)
             } else {
                 // Nothing is encoded while nobody watches: wait (as an audience of one) for a frame.
@@ -95,8 +95,8 @@ extension WebSocketServer {
             connection.body = nil
             connections[wsi] = nil
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
-        case .mjpeg:
-            return writeMJPEGPart(wsi, connection)
+        case .mjpeg(let rendition):
+            return writeMJPEGPart(wsi, connection, outputs.jpeg[rendition]!.broadcaster)
         case .file(let download):
             return writeFilePiece(wsi, download)
         case .viewer, .snapshot:
@@ -192,14 +192,22 @@ extension WebSocketServer {
         }
     }
 
+    /// `/stream.mjpg`, of the JPEG rendition nearest to `?width=` (default: full size).
     private func startMJPEG(_ wsi: OpaquePointer) -> Int32 {
         if atClientLimit(wsi) { return status(wsi, 503, "too many clients") }
+        var rendition = 0
+        if let width = urlArgument(wsi, "width") {
+            guard let pixels = Int(width), (1...16384).contains(pixels) else {
+                return status(wsi, 400, "width must be a whole number of pixels, 1 to 16384")
+            }
+            rendition = outputs.jpegRung(nearestWidth: pixels)
+        }
         guard writeHeaders(wsi, status: 200, type: "multipart/x-mixed-replace; boundary=\(Self.mjpegBoundary)",
                            length: nil) else { return -1 }
         // lws would end the response `timeout_secs` after the request: a reader stays, like a
         // viewer, as long as it likes (it counts against --max-clients).
         lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
-        let connection = Connection(kind: .mjpeg, address: peerAddress(wsi))
+        let connection = Connection(kind: .mjpeg(rendition: rendition), address: peerAddress(wsi))
         connections[wsi] = connection
         logConnected(connection)
         audienceChanged()
@@ -207,8 +215,9 @@ extension WebSocketServer {
         return 0
     }
 
-    /// One multipart part per writable callback: the newest frame, if the reader has not had it.
-    private func writeMJPEGPart(_ wsi: OpaquePointer, _ connection: Connection) -> Int32 {
+    /// One multipart part per writable callback: the newest frame of `broadcaster` (the reader's
+    /// rendition), if the reader has not had it.
+    private func writeMJPEGPart(_ wsi: OpaquePointer, _ connection: Connection, _ broadcaster: Broadcaster) -> Int32 {
         guard let frame = broadcaster.borrowLatest() else { return 0 }
         defer { broadcaster.giveBack(frame) }
         guard frame.header.sequence > connection.lastSent else { return 0 }

@@ -4,7 +4,7 @@ import Telemetry
 extension Application {
     /// The registry of every component's metrics, in the order `/metrics` lists them.
     static func makeMetrics(player: Player, processing: ProcessingCounters, transport: TransportCounters,
-                            recorder: Recorder?, publisher: Publisher?, session: Session) -> Metrics {
+                            viewers: ViewerOutputs, recorder: Recorder?, publisher: Publisher?, session: Session) -> Metrics {
         let metrics = Metrics()
         metrics.register(player.framesDecoded, name: "filtercast_frames_decoded_total",
                          help: "Frames decoded from the source (reads and seeks).")
@@ -41,10 +41,39 @@ extension Application {
         metrics.registerGauge(name: "filtercast_recording_active", help: "1 while the session records, else 0.") {
             session.recordingActive ? 1 : 0
         }
+        registerRenditions(viewers, in: metrics)
         if let publisher {
             registerPublishing(publisher, in: metrics)
         }
         return metrics
+    }
+
+    /// Per rendition (`rendition` label): viewers on it; for H.264 frames, bytes and keyframes
+    /// encoded and the encode time (JPEG's are counted together above).
+    private static func registerRenditions(_ viewers: ViewerOutputs, in metrics: Metrics) {
+        let viewersName = "filtercast_rendition_viewers"
+        let viewersHelp = "Clients on each rendition (JPEG: WebSocket viewers on it, MJPEG readers and waiting snapshots)."
+        for index in viewers.jpeg.keys.sorted() {
+            let stream = viewers.jpeg[index]!
+            metrics.registerGauge(name: viewersName, help: viewersHelp, labels: ["rendition": stream.rendition.id]) {
+                stream.audience.load(ordering: .relaxed)
+            }
+        }
+        for index in viewers.h264.keys.sorted() {
+            let stream = viewers.h264[index]!, counters = stream.counters
+            let labels: KeyValuePairs<String, String> = ["rendition": stream.rendition.id]
+            metrics.register(counters.viewers, name: viewersName, help: viewersHelp, labels: labels)
+            metrics.register(counters.framesEncoded, name: "filtercast_rendition_frames_encoded_total",
+                             help: "H.264 access units encoded for each rendition (once for all its viewers; refinements of a still included).",
+                             labels: labels)
+            metrics.register(counters.bytesEncoded, name: "filtercast_rendition_bytes_encoded_total",
+                             help: "Bytes of H.264 encoded for each rendition.", labels: labels)
+            metrics.register(counters.keyframes, name: "filtercast_rendition_keyframes_total",
+                             help: "Keyframes among them (periodic, and forced for viewers joining: at most one a second).",
+                             labels: labels)
+            metrics.register(counters.encodeTime, name: "filtercast_rendition_encode_seconds",
+                             help: "Time to encode one H.264 access unit.", labels: labels)
+        }
     }
 
     /// `--publish`: connection state, frames, bytes, failures and dropped frames.

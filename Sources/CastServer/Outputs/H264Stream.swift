@@ -27,12 +27,15 @@ final class H264Stream: FrameOutput, Sendable {
     private let transportGeneration: @Sendable () -> Int
     private let requestFrame: @Sendable () -> Void
     private let lastForced = Mutex<ContinuousClock.Instant?>(nil)
+    private let made = FrameRateMeter()
     nonisolated(unsafe) private var pacing: ViewerPacing
 
-    /// Opens the encoder for `rendition` at `frameRate` (the rate frames come at, `--max-fps`
-    /// applied; throws when this FFmpeg has no H.264 encoder). `wake` is called after each
+    /// Opens the encoder for `rendition` (its index in the offer: `index`) of a `source`-sized
+    /// session at `frameRate` (the rate frames come at, `--max-fps` applied; throws when this
+    /// FFmpeg has no H.264 encoder). `wake` is called after each
     /// access unit; `requestFrame` asks for a re-render.
-    init(rendition: Rendition, index: Int, frameRate rate: Double, maxFPS: Double?, keyframeInterval: Duration,
+    init(rendition: Rendition, index: Int, source: (width: Int, height: Int), frameRate rate: Double, maxFPS: Double?,
+         keyframeInterval: Duration,
          transportGeneration: @escaping @Sendable () -> Int, requestFrame: @escaping @Sendable () -> Void,
          wake: @escaping @Sendable () -> Void) throws(MediaError) {
         self.rendition = rendition
@@ -43,9 +46,10 @@ final class H264Stream: FrameOutput, Sendable {
                                 maximumUnits: Int((rate * keyframeInterval.seconds * 2).rounded(.up)) + 8)
         self.log = log
         let counters = counters
+        let made = made
         let bits = rendition.bitsPerSecond ?? 2_000_000
         encoder = try LiveVideoEncoder(
-            name: "h264", width: rendition.width, height: rendition.height, frameRate: rate,
+            name: "h264", source: source, width: rendition.width, height: rendition.height, frameRate: rate,
             cap: BitRateCap(bitsPerSecond: bits, bufferBits: Self.bufferBits(bits, frameRate: rate)),
             keyframeInterval: keyframeInterval, preset: "superfast", threads: 2) { unit in
             log.append(unit)
@@ -53,6 +57,7 @@ final class H264Stream: FrameOutput, Sendable {
             counters.bytesEncoded.increment(by: UInt64(unit.bytes.count))
             if unit.isKeyframe { counters.keyframes.increment() }
             counters.encodeTime.observe(unit.encodeDuration)
+            made.record()
             wake()
         }
     }
@@ -65,6 +70,9 @@ final class H264Stream: FrameOutput, Sendable {
 
     /// The encoder in use (`libx264`).
     var encoderName: String { encoder.name }
+
+    /// Access units made per second, over the last second (refinements included).
+    var fps: Double { made.perSecond }
 
     /// Any thread: a viewer needs a keyframe to start. Honoured at most once a
     /// ``forcedKeyframeInterval``; a newer one is then at most that old.

@@ -1,28 +1,41 @@
 import CastProtocol
 
-/// The outputs `/ws` viewers are given frames from, and the offer `hello` makes of them: the
-/// JPEG stream (also MJPEG readers' and snapshots'), then each H.264 rendition.
+/// The outputs `/ws` viewers, MJPEG readers and snapshots are given frames from — a JPEG stream
+/// and an H.264 stream per rung of the ``Ladder`` — and the offer `hello` makes of them. Each is
+/// named by its rendition's index in ``offer``: the JPEG rungs first (the full-size one at 0,
+/// which snapshots and a client that says nothing get), then the H.264 ones.
 struct ViewerOutputs: Sendable {
-    let jpeg: ViewerStream
-    /// By the rendition's index in ``offer``.
+    let jpeg: [Int: ViewerStream]
     let h264: [Int: H264Stream]
-    /// `hello.renditions`: the JPEG rendition first, then the H.264 ones.
+    /// `hello.renditions`.
     let offer: [Rendition]
 
-    init(jpeg: ViewerStream, jpegRendition: Rendition, h264: [H264Stream]) {
-        self.jpeg = jpeg
-        offer = [jpegRendition] + h264.map(\.rendition)
-        self.h264 = Dictionary(uniqueKeysWithValues: h264.enumerated().map { ($0.offset + 1, $0.element) })
+    /// `jpeg` and `h264`, each largest first; `jpeg` is not empty.
+    init(jpeg: [ViewerStream], h264: [H264Stream]) {
+        precondition(!jpeg.isEmpty, "a session always offers JPEG")
+        offer = jpeg.map(\.rendition) + h264.map(\.rendition)
+        self.jpeg = Dictionary(uniqueKeysWithValues: jpeg.enumerated().map { ($0.offset, $0.element) })
+        self.h264 = Dictionary(uniqueKeysWithValues: h264.enumerated().map { ($0.offset + jpeg.count, $0.element) })
     }
 
-    /// Every output, for the processing loop.
-    var all: [any FrameOutput] { [jpeg] + h264.keys.sorted().map { h264[$0]! } }
+    /// The full-size JPEG stream: snapshots', and every client's that chose nothing.
+    var fullJPEG: ViewerStream { jpeg[0]! }
 
-    /// The newest JPEG and where each rendition's log stands, now.
+    /// Every output, in offer order, for the processing loop.
+    var all: [any FrameOutput] {
+        offer.indices.map { index in jpeg[index].map { $0 as any FrameOutput } ?? h264[index]! }
+    }
+
+    /// The newest JPEG of each rung and where each H.264 rung's log stands, now.
     var supply: FrameSupply {
-        FrameSupply(jpeg: jpeg.broadcaster.latestSequence ?? 0, units: h264.mapValues(\.log.position), now: .now)
+        FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position), now: .now)
     }
 
-    /// Frames encoded per second over the last second, by whichever output encodes most.
-    var fps: Double { jpeg.fps }
+    /// The JPEG rung nearest to `width` pixels wide (MJPEG readers' `?width=`).
+    func jpegRung(nearestWidth width: Int) -> Int {
+        jpeg.keys.min { abs(offer[$0].width - width) < abs(offer[$1].width - width) || (abs(offer[$0].width - width) == abs(offer[$1].width - width) && $0 < $1) }!
+    }
+
+    /// Frames made per second over the last second, by whichever output makes most.
+    var fps: Double { (jpeg.values.map(\.fps) + h264.values.map(\.fps)).reduce(0, max) }
 }

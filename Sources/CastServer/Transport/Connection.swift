@@ -3,8 +3,8 @@ final class Connection {
     enum Kind {
         /// A `/ws` client: protocol v1, its rules in its `ViewerSession`.
         case viewer(ViewerSession)
-        /// A `GET /stream.mjpg` reader.
-        case mjpeg
+        /// A `GET /stream.mjpg` reader, of a JPEG rendition (its index in the offer).
+        case mjpeg(rendition: Int)
         /// A one-off HTTP response waiting to be written.
         case response
         /// A `GET /snapshot.jpg` waiting for a fresh frame (none is encoded while nobody watches).
@@ -60,21 +60,16 @@ final class Connection {
         }
     }
 
-    /// What must be encoded for this connection: JPEG for MJPEG readers and snapshots, the
-    /// viewer's rendition for a viewer while it may watch; nil for nothing.
-    var watching: Watched? {
+    /// The rendition (its index in the offer) that must be encoded for this connection: the
+    /// viewer's while it may watch, an MJPEG reader's, full-size JPEG for a waiting snapshot; nil
+    /// for nothing.
+    var watching: Int? {
         switch kind {
-        case .viewer(let session) where session.mayWatch:
-            session.watching.transport == .jpeg ? .jpeg : .h264(rendition: session.watching.rendition)
-        case .mjpeg, .snapshot: .jpeg
+        case .viewer(let session) where session.mayWatch: session.watching.rendition
+        case .mjpeg(let rendition): rendition
+        case .snapshot: 0
         case .viewer, .response, .file: nil
         }
-    }
-
-    /// An output a connection needs frames from.
-    enum Watched {
-        case jpeg
-        case h264(rendition: Int)
     }
 }
 

@@ -73,8 +73,8 @@ extension WebSocketServer {
         case .state:
             var text = withHeadroom(ServerMessage.state(currentState).encoded())
             if write(wsi, &text, LWS_WRITE_TEXT) < 0 { return -1 }
-        case .frame:
-            if !writeLatestFrame(wsi, to: viewer) { return -1 }
+        case .frame(let rendition):
+            if !writeLatestFrame(of: rendition, wsi, to: viewer) { return -1 }
         case .unit(let rendition, let sequence):
             if !writeUnit(sequence, of: rendition, wsi, to: viewer) { return -1 }
         case .nothing:
@@ -84,9 +84,12 @@ extension WebSocketServer {
         return 0
     }
 
-    /// Writes the latest frame if it is newer than the viewer's last; false when the write failed.
-    private func writeLatestFrame(_ wsi: OpaquePointer, to viewer: ViewerSession) -> Bool {
-        guard let frame = broadcaster.borrowLatest(toViewer: true) else { return true }
+    /// Writes the latest frame of JPEG rendition `rendition` if it is newer than the viewer's
+    /// last; false when the write failed.
+    private func writeLatestFrame(of rendition: Int, _ wsi: OpaquePointer, to viewer: ViewerSession) -> Bool {
+        guard let broadcaster = outputs.jpeg[rendition]?.broadcaster, let frame = broadcaster.borrowLatest(toViewer: true) else {
+            return true
+        }
         defer { broadcaster.giveBack(frame) }
         guard frame.header.sequence > viewer.flow.lastSent else { return true }
         return send(frame, wsi, to: viewer)

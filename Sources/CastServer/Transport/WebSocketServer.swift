@@ -18,9 +18,10 @@ public final class WebSocketServer: @unchecked Sendable {
     let session: Session
     /// `--token`, checked in constant time.
     let accessToken: AccessToken?
-    /// The viewers' outputs: the JPEG stream (its broadcaster holds the latest frame) and the H.264
-    /// renditions; their audiences are kept here.
+    /// The viewers' outputs, a JPEG and an H.264 stream per rung of the ladder; their audiences
+    /// are kept here.
     let outputs: ViewerOutputs
+    /// The full-size JPEG's: snapshots'.
     let broadcaster: Broadcaster
     let files: StaticFiles
     let counters: TransportCounters
@@ -52,7 +53,7 @@ public final class WebSocketServer: @unchecked Sendable {
         self.configuration = configuration
         self.session = session
         self.outputs = outputs
-        broadcaster = outputs.jpeg.broadcaster
+        broadcaster = outputs.fullJPEG.broadcaster
         self.counters = counters
         self.metrics = metrics
         accessToken = AccessToken(configuration.token)
@@ -155,15 +156,14 @@ public final class WebSocketServer: @unchecked Sendable {
         tellRecordingFailures()
         if stateSchedule.isDue(session.playback, recording: session.recordingActive, now: .now) { broadcastState() }
         let supply = outputs.supply
-        let latest = supply.jpeg
         for (wsi, connection) in connections {
             switch connection.kind {
             case .viewer(let viewer):
                 requestWriteIfDue(wsi, viewer, supply)
-            case .mjpeg:
-                if latest > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
+            case .mjpeg(let rendition):
+                if supply.jpeg[rendition] ?? 0 > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
             case .snapshot(let headOnly):
-                if latest > connection.lastSent { answerSnapshot(wsi, headOnly: headOnly) }
+                if supply.jpeg[0] ?? 0 > connection.lastSent { answerSnapshot(wsi, headOnly: headOnly) }
             case .response, .file:
                 break
             }
@@ -218,22 +218,20 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Keeps the outputs' audience counts and the client gauges in step with the connections.
     func audienceChanged() {
-        var audience = (jpeg: 0, units: [Int: Int]())
-        for connection in connections.values {
-            switch connection.watching {
-            case .jpeg: audience.jpeg += 1
-            case .h264(let rendition): audience.units[rendition, default: 0] += 1
-            case nil: break
-            }
-        }
+        var audience: [Int: Int] = [:]
+        for case let rendition? in connections.values.map(\.watching) { audience[rendition, default: 0] += 1 }
         counters.viewers.set(viewerCount)
         counters.mjpegReaders.set(mjpegReaderCount)
         for (index, stream) in outputs.h264 {
-            stream.audience.store(audience.units[index] ?? 0, ordering: .relaxed)
-            stream.counters.viewers.set(audience.units[index] ?? 0)
+            stream.audience.store(audience[index] ?? 0, ordering: .relaxed)
+            stream.counters.viewers.set(audience[index] ?? 0)
         }
-        let before = outputs.jpeg.audience.exchange(audience.jpeg, ordering: .relaxed)
-        if before == 0 && audience.jpeg > 0 {
+        var joined = false
+        for (index, stream) in outputs.jpeg {
+            let before = stream.audience.exchange(audience[index] ?? 0, ordering: .relaxed)
+            joined = joined || (before == 0 && audience[index] ?? 0 > 0)
+        }
+        if joined {
             // Nothing was encoded while nobody watched: render the current frame for the newcomer
             // at once (it matters when paused; while playing the next frame follows anyway).
             session.rerender.request()

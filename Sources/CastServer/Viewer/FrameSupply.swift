@@ -1,9 +1,9 @@
 /// What the viewers' outputs hold at this moment, read by the service thread before it asks the
-/// viewers' sessions what to write: the newest JPEG frame and where each H.264 rendition's log
-/// stands (by the rendition's index in the offer).
+/// viewers' sessions what to write: the newest frame of each JPEG rendition and where each H.264
+/// rendition's log stands (each by the rendition's index in the offer).
 struct FrameSupply: Equatable {
-    /// The newest JPEG frame's sequence (0: none yet).
-    var jpeg: UInt64 = 0
+    /// The newest frame's sequence of each JPEG rendition (0: none yet).
+    var jpeg: [Int: UInt64] = [:]
     var units: [Int: AccessUnitLog.Position] = [:]
     var now: ContinuousClock.Instant = .now
 }

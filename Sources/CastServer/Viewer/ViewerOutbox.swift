@@ -6,8 +6,9 @@ enum ViewerWrite: Equatable {
     case text([UInt8])
     /// A `state` message with the state now (the transport encodes it: only it knows the state).
     case state
-    /// The latest JPEG frame (newer than the last one sent); report it with `ViewerSession.frameSent`.
-    case frame
+    /// The latest frame of the JPEG rendition `rendition` (its index in the offer; newer than the
+    /// last one sent); report it with `ViewerSession.frameSent`.
+    case frame(rendition: Int)
     /// Access unit `sequence` of the H.264 rendition `rendition` (its index in the offer); report
     /// it with `ViewerSession.frameSent`.
     case unit(rendition: Int, sequence: UInt64)

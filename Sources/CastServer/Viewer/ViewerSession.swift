@@ -193,7 +193,8 @@ final class ViewerSession {
         guard mayWatch else { return nil }
         switch watching.transport {
         case .jpeg:
-            return supply.jpeg > flow.lastSent && flow.isOpen(frameInterval: frameInterval) ? .frame : nil
+            let latest = supply.jpeg[watching.rendition] ?? 0
+            return latest > flow.lastSent && flow.isOpen(frameInterval: frameInterval) ? .frame(rendition: watching.rendition) : nil
         case .h264:
             guard flow.isOpenForUnits, case .send(let sequence) = cursor(supply, frameInterval: frameInterval) else { return nil }
             return .unit(rendition: watching.rendition, sequence: sequence)

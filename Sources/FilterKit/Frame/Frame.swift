@@ -70,8 +70,14 @@ public final class Frame: @unchecked Sendable {
         y.copy(from: other.y)
         u.copy(from: other.u)
         v.copy(from: other.v)
+        copyTiming(from: other)
+    }
+
+    /// Takes `other`'s time, sequence and discontinuity (a scaled copy of it, say).
+    public func copyTiming(from other: Frame) {
         time = other.time
         sequence = other.sequence
+        isDiscontinuity = other.isDiscontinuity
     }
 
     private static func aligned(_ n: Int) -> Int { (n + rowAlignment - 1) / rowAlignment * rowAlignment }

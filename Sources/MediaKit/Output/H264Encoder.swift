@@ -15,6 +15,10 @@ final class H264Encoder {
     /// Timestamps are milliseconds (MPEG-4 part 2 allows time bases up to 1/65535).
     static let timeBase = AVRational(num: 1, den: 1000)
 
+    /// The CRF of a capped stream's pictures (x264's default): about a quality-80 JPEG's SSIM on
+    /// camera-like footage at a fifth of its bits.
+    static let streamQuality = 23.0
+
     /// The encoder in use, such as `libx264`.
     let name: String
     let context: UnsafeMutablePointer<AVCodecContext>
@@ -92,6 +96,14 @@ final class H264Encoder {
         try drain(output)
     }
 
+    /// libx264 under a ``BitRateCap``: the constant quality (CRF) from the next picture on, where
+    /// the cap allows; lower is finer. Other encoders ignore it.
+    func setConstantQuality(_ crf: Double) {
+        guard name == "libx264", let options = context.pointee.priv_data else { return }
+        // libavcodec's x264 wrapper reconfigures x264 before a picture when its crf option changed.
+        av_opt_set_double(options, "crf", crf, 0)
+    }
+
     /// Flushes the frames the encoder still holds to `output`.
     func flush(output: (UnsafeMutablePointer<AVPacket>) throws(MediaError) -> Void) throws(MediaError) {
         avcodec_send_frame(context, nil)
@@ -138,7 +150,7 @@ final class H264Encoder {
             av_dict_set(&options, "forced-idr", "1", 0)
             if let profile { av_dict_set(&options, "profile", profile, 0) }
             if let cap {
-                av_dict_set(&options, "crf", "23", 0)
+                av_dict_set(&options, "crf", "\(Self.streamQuality)", 0)
                 context.pointee.rc_max_rate = Int64(cap.bitsPerSecond)
                 context.pointee.rc_buffer_size = Int32(clamping: cap.bufferBits)
             }

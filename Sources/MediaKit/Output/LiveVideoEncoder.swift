@@ -21,20 +21,39 @@ public struct EncodedAccessUnit {
 /// `zerolatency` (one access unit out for each frame in, no B-frames), bits capped by a tight
 /// VBV, a keyframe every `keyframeInterval` and whenever ``requestKeyframe()`` asks.
 ///
+/// A still picture is refined: when no newer frame follows within a frame interval (paused, a
+/// change while paused, a stalled source), the same picture is encoded again, finer, up to
+/// ``refinements`` times. A change made while paused arrives at once at the stream's cap and
+/// then sharpens within a few frames, as a still scene does from a camera; the units after
+/// that cost next to nothing.
+///
 /// Threads: `offer` from the processing thread (it copies the frame and never waits: when the
 /// encoder falls behind, the oldest waiting frame is dropped); `requestKeyframe` from any
 /// thread; `sink` runs on the encoder thread.
 public final class LiveVideoEncoder: Sendable {
+    /// How often a still picture is encoded again.
+    public static let refinements = 8
+    /// The CRF of the refinements: finer than a moving picture needs, as a still is looked at.
+    static let stillQuality = 16.0
+
     /// The encoder in use (`libx264`).
     public let name: String
     private let feed: EncoderFeed
     private let keyframeWanted = KeyframeWanted()
+    /// Processing thread only: from the source's size to the stream's, when they differ.
+    nonisolated(unsafe) private let scaler: FrameScaler?
 
     /// Opens the encoder (throws when none opens: this FFmpeg has no H.264 encoder) and starts its
-    /// thread. `preset` is x264's; `threads` its slice threads.
-    public init(name threadName: String, width: Int, height: Int, frameRate: Double, cap: BitRateCap,
-                keyframeInterval: Duration, preset: String, threads: Int,
+    /// thread. Frames offered are `source`-sized and scaled to `width × height` when that
+    /// differs. `preset` is x264's; `threads` its slice threads.
+    public init(name threadName: String, source: (width: Int, height: Int), width: Int, height: Int, frameRate: Double,
+                cap: BitRateCap, keyframeInterval: Duration, preset: String, threads: Int,
                 sink: @escaping @Sendable (EncodedAccessUnit) -> Void) throws(MediaError) {
+        scaler = source == (width, height) ? nil
+            : FrameScaler(sourceWidth: source.width, sourceHeight: source.height, width: width, height: height)
+        if scaler == nil && source != (width, height) {
+            throw .encodeFailed(reason: "cannot scale \(source.width)x\(source.height) to \(width)x\(height)")
+        }
         let encoder = try H264Encoder(width: width, height: height, frameRate: frameRate, preset: preset,
                                       profile: "baseline", threads: threads, globalHeader: false,
                                       encoders: H264Encoder.browserPreference, cap: cap, keyframeInterval: keyframeInterval)
@@ -47,7 +66,7 @@ public final class LiveVideoEncoder: Sendable {
     }
 
     /// Processing thread: encode (a copy of) `frame`; `changed`: it is the first after a change.
-    public func offer(_ frame: Frame, changed: Bool) { feed.offer(frame, marked: changed) }
+    public func offer(_ frame: Frame, changed: Bool) { feed.offer(frame, marked: changed, scaler: scaler) }
 
     /// The next picture encoded is a keyframe. Any thread.
     public func requestKeyframe() { keyframeWanted.set() }
@@ -61,29 +80,59 @@ public final class LiveVideoEncoder: Sendable {
         feed.finish()
     }
 
-    /// The encoder thread: each frame in turn, timestamped in milliseconds of its own clock (a
-    /// source's times repeat and jump: re-renders, seeks), its access unit to `sink`.
+    /// The encoder thread: each frame in turn, then refinements of the last while no newer comes.
     private static func run(_ encoder: H264Encoder, feed: EncoderFeed, keyframeWanted: KeyframeWanted,
                             sink: (EncodedAccessUnit) -> Void) {
-        var lastStamp: Int64 = -1
-        while let frame = feed.next() {
-            defer { feed.recycle(frame) }
-            if feed.isClosed { continue }
-            let stamp = max(lastStamp + 1, Int64((feed.elapsed * 1000).rounded()))
-            lastStamp = stamp
-            let keyframe = keyframeWanted.take()
-            let started = ContinuousClock.now
-            do throws(MediaError) {
-                try encoder.encode(frame, at: stamp, keyframe: keyframe) { packet in
-                    sink(EncodedAccessUnit(bytes: UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)),
-                                           isKeyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0, time: frame.time,
-                                           isChanged: frame.isDiscontinuity, encodeDuration: started.duration(to: .now)))
-                }
-            } catch {
-                // x264 refuses no frame of ours; should one fail, the stream goes on with the next.
-                keyframeWanted.set()
+        var clock = StreamClock()
+        var held: Frame?
+        var refined = 0
+        let interval = Duration.milliseconds(encoder.frameMilliseconds)
+        while true {
+            // Half an interval of slack, so that a frame that is merely late is not taken for a still.
+            let next = feed.next(timeout: held != nil && refined < refinements ? interval * 3 / 2 : nil)
+            if let next {
+                if let held { feed.recycle(held) }
+                held = next
+                refined = 0
+                encoder.setConstantQuality(H264Encoder.streamQuality)
+            } else if feed.isClosed {
+                break
+            } else {
+                refined += 1
+                if refined == 1 { encoder.setConstantQuality(stillQuality) }
             }
+            guard let picture = held, !feed.isClosed else { continue }
+            encode(picture, isChanged: next != nil && picture.isDiscontinuity, stamp: clock.next(feed.elapsed),
+                   keyframe: keyframeWanted, with: encoder, sink: sink)
         }
+        if let held { feed.recycle(held) }
+    }
+
+    /// Encodes `picture` at `stamp` (ms) and hands its access unit to `sink`.
+    private static func encode(_ picture: Frame, isChanged: Bool, stamp: Int64, keyframe: KeyframeWanted,
+                               with encoder: H264Encoder, sink: (EncodedAccessUnit) -> Void) {
+        let started = ContinuousClock.now
+        do throws(MediaError) {
+            try encoder.encode(picture, at: stamp, keyframe: keyframe.take()) { packet in
+                sink(EncodedAccessUnit(bytes: UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)),
+                                       isKeyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0, time: picture.time,
+                                       isChanged: isChanged, encodeDuration: started.duration(to: .now)))
+            }
+        } catch {
+            // x264 refuses no frame of ours; should one fail, the stream goes on with a keyframe.
+            keyframe.set()
+        }
+    }
+}
+
+/// The encoder's timestamps: milliseconds of wall time since the feed started, strictly
+/// increasing (a source's own times repeat and jump: re-renders, seeks, refinements).
+private struct StreamClock {
+    private var last: Int64 = -1
+
+    mutating func next(_ elapsed: Double) -> Int64 {
+        last = max(last + 1, Int64((elapsed * 1000).rounded()))
+        return last
     }
 }
 

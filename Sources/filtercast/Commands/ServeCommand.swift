@@ -24,7 +24,7 @@ enum ServeCommand: Subcommand {
                              help: "A live source that gives no frame for S seconds is offline and reconnected (default 5)."),
                   OptionSpec(name: "--open-timeout", valueName: "S",
                              help: "Give up opening an input (connecting, reading its header) after S seconds (default 10)."),
-                  ] + FilterOptions.specs + [
+                  ] + LadderOptions.specs + FilterOptions.specs + [
                   OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: the web/ folder of this checkout)."),
                   OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T, an auth message, or Authorization: Bearer T over HTTP)."),
                   OptionSpec(name: "--public-view", valueName: nil, help: "With --token: let viewers without the token watch."),
@@ -77,6 +77,7 @@ enum ServeCommand: Subcommand {
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
         configuration.filter = try FilterOptions.chain(from: options)
+        try LadderOptions.apply(options, to: &configuration)
         configuration.token = options.string("--token")
         configuration.publicView = options.has("--public-view")
         configuration.allowedOrigins = try options.entries.filter { $0.name == "--allow-origin" }

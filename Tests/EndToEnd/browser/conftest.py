@@ -15,8 +15,10 @@ Fixtures
   web/ folder (recordings in the test's tmp folder unless `--recordings` is given); every server
   is stopped at teardown.
 - `file_server` / `live_server` (function): the test clip (seekable) / the live test pattern.
-- `open_page` (function): `open_page(server, second=False) -> Page`: loads the page in the (first
-  or second) shared browser and waits for drawn frames. At teardown every page opened in the test
+- `open_page` (function): `open_page(server, second=False, transport="jpeg") -> Page`: loads the
+  page in the (first or second) shared browser and waits for drawn frames. The filter and page
+  tests measure pixels, so they watch JPEG (`?transport=jpeg`); `transport=None` loads the page as
+  a user would (auto: H.264 here), `"h264"` asks for it. At teardown every page opened in the test
   is checked for JavaScript errors (window.onerror, unhandled rejections, console.error, and the
   browser's SEVERE console entries); any error fails the test.
 - `artifacts` (session): the screenshot folder.
@@ -95,11 +97,14 @@ def artifacts() -> Path:
 def open_page(browsers):
     pages: list[Page] = []
 
-    def open_(server: PageServer, second: bool = False, wait: bool = True, path: str = "") -> Page:
+    def open_(server: PageServer, second: bool = False, wait: bool = True, path: str = "",
+              transport: str | None = "jpeg") -> Page:
         driver = browsers.get(1 if second else 0)
         reset_browser(driver)
         page = Page(driver, server)
         pages.append(page)
+        if transport is not None:
+            path += ("&" if "?" in path else "?") + f"transport={transport}"
         driver.get(server.url + path)
         if wait:
             page.wait_for(lambda: (s := page.stats()) and s["connected"] and s["framesDrawn"] > 0, 15,

@@ -1,0 +1,42 @@
+@testable import CastServer
+import CastProtocol
+import Testing
+
+@Suite struct LadderTests {
+    @Test func theStandardLadderFor720p25() {
+        let offer = Ladder.standard(height: 720).renditions(width: 1280, height: 720, frameRate: 25)
+        #expect(offer.map(\.id) == ["jpeg-720p", "jpeg-360p", "jpeg-180p", "h264-720p", "h264-360p"])
+        #expect(offer.map(\.width) == [1280, 640, 320, 1280, 640])
+        #expect(offer[3].bitsPerSecond == 2_500_000 && offer[4].bitsPerSecond == 900_000)
+        #expect(offer[0].bitsPerSecond == nil)
+    }
+
+    @Test func smallSourcesHaveFewerRungs() {
+        #expect(Ladder.standard(height: 240).renditions(width: 320, height: 240, frameRate: 30).map(\.id)
+                == ["jpeg-240p", "jpeg-120p", "h264-240p"])
+        #expect(Ladder.standard(height: 100).jpeg == [100])
+    }
+
+    @Test func sizesKeepTheShapeAndAreEven() {
+        #expect(Ladder.size(height: 360, sourceWidth: 1920, sourceHeight: 1080) == (640, 360))
+        #expect(Ladder.size(height: 181, sourceWidth: 1280, sourceHeight: 720) == (320, 180))
+        #expect(Ladder.size(height: 2000, sourceWidth: 1280, sourceHeight: 720) == (1280, 720), "never larger than the source")
+        #expect(Ladder.size(height: 360, sourceWidth: 700, sourceHeight: 525) == (480, 360))
+    }
+
+    @Test func capsGrowWithPixelsAndRateButNotInProportion() {
+        let full = Ladder.bitsPerSecond(width: 1920, height: 1080, frameRate: 30, fullPixels: 1920 * 1080)
+        let half = Ladder.bitsPerSecond(width: 960, height: 540, frameRate: 30, fullPixels: 1920 * 1080)
+        #expect(full == 6_800_000)
+        #expect(half > full / 4 && half < full / 2)
+        #expect(Ladder.bitsPerSecond(width: 160, height: 90, frameRate: 5, fullPixels: 1920 * 1080) == 200_000, "a floor")
+    }
+
+    @Test func aConfiguredLadderKeepsItsCaps() {
+        let ladder = Ladder(jpeg: [720], h264: [.init(height: 720, bitsPerSecond: 4_000_000), .init(height: 240)])
+        let offer = ladder.renditions(width: 1280, height: 720, frameRate: 30)
+        #expect(offer.map(\.id) == ["jpeg-720p", "h264-720p", "h264-240p"])
+        #expect(offer[1].bitsPerSecond == 4_000_000)
+        #expect(offer[2].width == 426 || offer[2].width == 428)
+    }
+}

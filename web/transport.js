@@ -1,0 +1,56 @@
+// FilterCast page, the transport: how frames reach this page, chosen after every hello.
+// `?transport=` on the page URL: `jpeg`, `h264`, or `auto` (the default): H.264 where the page
+// can decode it — WebCodecs' VideoDecoder exists (secure contexts only: https, or
+// http://127.0.0.1) and takes Constrained Baseline — and the server offers it, otherwise JPEG.
+// A decoder that fails falls back to JPEG for the life of the page, with a notice.
+import { send } from "./connection.js";
+import { resetDecoder } from "./h264.js";
+import { stats } from "./picture.js";
+import { on } from "./session.js";
+import { toast } from "./toast.js";
+
+const CHOICES = ["auto", "jpeg", "h264"];
+const PROBE = { codec: "avc1.42e01f", optimizeForLatency: true };
+
+const asked = new URLSearchParams(location.search).get("transport") || "auto";
+const requested = CHOICES.includes(asked) ? asked : "auto";
+let fellBack = false;
+
+/// Whether this browser decodes H.264 with WebCodecs here.
+async function canDecodeH264() {
+  if (!("VideoDecoder" in window) || !window.isSecureContext) return false;
+  try {
+    return (await VideoDecoder.isConfigSupported(PROBE)).supported === true;
+  } catch {
+    return false;
+  }
+}
+
+/// "h264" or "jpeg", for a server whose hello offers `transports`; says why when the page was
+/// asked for H.264 and cannot have it.
+async function choose(transports) {
+  if (requested === "jpeg" || fellBack) return "jpeg";
+  const offered = Array.isArray(transports) && transports.includes("h264");
+  const decodes = await canDecodeH264();
+  if (offered && decodes) return "h264";
+  if (requested === "h264") {
+    toast(`H.264 is not available: ${offered ? "this browser cannot decode it here (WebCodecs needs https or 127.0.0.1)" : "the server does not offer it"} — showing JPEG`);
+  }
+  return "jpeg";
+}
+
+on("hello", async (hello) => {
+  stats.transport = "jpeg";
+  if ((await choose(hello.transports)) === "h264") send({ type: "watch", transport: "h264" });
+});
+
+on("decoderFailed", (reason) => {
+  if (fellBack) return;
+  fellBack = true;
+  resetDecoder();
+  send({ type: "watch", transport: "jpeg" });
+  stats.transport = "jpeg";
+  toast(`H.264 decoding failed (${reason}) — showing JPEG`);
+});
+
+if (asked !== requested) toast(`Unknown transport "${asked}" (auto, jpeg or h264): choosing automatically`);
