@@ -40,6 +40,9 @@ public struct ServerConfiguration: Sendable {
     public var openTimeout: Duration = .seconds(10)
     /// The media server to push the filtered stream to (`--publish`); nil: none.
     public var publish: PublishTarget?
+    /// Serve HTTPS and WSS (instead of HTTP and WS) on the port with these files (`--tls-cert`,
+    /// `--tls-key`); nil: plain HTTP.
+    public var tls: TLSFiles?
 
     public init(webRoot: String) {
         self.webRoot = webRoot
