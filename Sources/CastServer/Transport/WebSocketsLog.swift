@@ -18,7 +18,8 @@ enum WebSocketsLog {
     /// Runs `body` (context creation) with lws' lines held back, and returns its result and
     /// those lines. A caller that succeeds logs them with ``release(_:)``; one that fails turns
     /// them into its own one-line error (they stay visible at `debug`), so that a refused
-    /// certificate is one line, not lws' three.
+    /// certificate is one line, not lws' three. One caller at a time (a process creates one
+    /// context): lines another thread's lws logs meanwhile are held with these.
     static func holdingLines<Result>(_ body: () -> Result) -> (Result, [(level: LogLevel, message: String)]) {
         held.withLock { $0 = [] }
         let result = body()
