@@ -2,11 +2,11 @@
 
 SWIFT      ?= swift
 BIN        := .build/release/filtercast
-# Build: the C libraries. Tests: the ffmpeg CLI (clips, references), Python clients (Debian's
-# /usr/bin/python3 sees these python3-* packages), headless Chromium. Benchmarks: tjbench,
-# GStreamer (the peer pipeline in bench/compare.sh).
+# Build: the C libraries. Tests: the ffmpeg CLI (clips, references), the openssl CLI (TLS test
+# certificates), Python clients (Debian's /usr/bin/python3 sees these python3-* packages),
+# headless Chromium. Benchmarks: tjbench, GStreamer (the peer pipeline in bench/compare.sh).
 PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libavutil-dev \
-              libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs \
+              libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs openssl \
               python3 python3-pytest python3-pytest-timeout python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \
               gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good

@@ -19,10 +19,12 @@ public final class Application: Sendable {
     let processor: FrameProcessor
     let transport: WebSocketServer
 
-    /// Opens the source and builds everything (errors surface here: the source, the library
-    /// folders, the JPEG encoder); `start()` listens and runs.
+    /// Checks the TLS files, opens the source and builds everything (errors surface here: the
+    /// TLS files — first, so that a wrong path does not wait for a slow source —, the source,
+    /// the library folders, the JPEG encoder); `start()` listens and runs.
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
+        try configuration.tls?.check()
         let (player, options) = try Self.openPlayer(configuration)
         let info = player.info
         let wake = WakeSignal()

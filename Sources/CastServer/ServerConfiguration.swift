@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     public var jpegLadder: [Int]?
     /// `--h264-ladder`: the H.264 renditions (nil: the standard ones; empty: no H.264).
     public var h264Ladder: [Ladder.VideoRung]?
+    /// Serve HTTPS and WSS (instead of HTTP and WS) on the port with these files (`--tls-cert`,
+    /// `--tls-key`); nil: plain HTTP.
+    public var tls: TLSFiles?
 
     public init(webRoot: String) {
         self.webRoot = webRoot

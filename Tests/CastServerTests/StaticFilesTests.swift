@@ -53,6 +53,9 @@ import Testing
     @Test func sameHostIsAllowed() {
         #expect(OriginPolicy.allows(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080", allowed: []))
         #expect(OriginPolicy.allows(origin: "https://Example.com", host: "example.com", allowed: []))
+        // The page served by --tls-cert itself: the scheme is not compared, host and port are.
+        #expect(OriginPolicy.allows(origin: "https://192.168.1.20:8443", host: "192.168.1.20:8443", allowed: []))
+        #expect(!OriginPolicy.allows(origin: "https://192.168.1.20:9443", host: "192.168.1.20:8443", allowed: []))
     }
 
     @Test func otherSitesAreRefusedUnlessListed() {

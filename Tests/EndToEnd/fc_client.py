@@ -147,10 +147,12 @@ class Client:
     @classmethod
     async def connect(cls, url: str, *, subprotocol: str | None = SUBPROTOCOL, origin: str | None = None,
                       headers: dict | None = None, auto_ack: bool = True, expect_hello: bool = True,
-                      timeout: float = 5.0) -> "Client":
+                      timeout: float = 5.0, ssl=None) -> "Client":
+        """`ssl`: for wss:// URLs, the `ssl.SSLContext` that verifies the server (None: the system's)."""
         ws = await asyncio.wait_for(
             websockets.connect(url, subprotocols=[subprotocol] if subprotocol else None, origin=origin,
                                extra_headers=headers, open_timeout=timeout, close_timeout=1,
+                               **({"ssl": ssl} if ssl is not None else {}),
                                max_size=16 * 1024 * 1024, max_queue=None, ping_interval=None,
                                compression=None),
             timeout)
@@ -293,12 +295,15 @@ class RawWebSocket:
     @classmethod
     def connect(cls, host: str, port: int, path: str = "/ws", *, headers: dict | None = None,
                 subprotocol: str | None = SUBPROTOCOL, receive_buffer: int | None = None,
-                timeout: float = 5.0) -> "RawWebSocket":
+                timeout: float = 5.0, ssl_context=None) -> "RawWebSocket":
+        """`ssl_context`: speak TLS (wss://), verified by that `ssl.SSLContext`."""
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         if receive_buffer:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         sock.settimeout(timeout)
         sock.connect((host, port))
+        if ssl_context is not None:
+            sock = ssl_context.wrap_socket(sock, server_hostname=host)
         key = base64.b64encode(os.urandom(16)).decode()
         lines = [f"GET {path} HTTP/1.1", f"Host: {host}:{port}", "Upgrade: websocket", "Connection: Upgrade",
                  f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
@@ -397,10 +402,11 @@ class RawWebSocket:
 
 
 def handshake_status(host: str, port: int, path: str = "/ws", headers: dict | None = None,
-                     subprotocol: str | None = SUBPROTOCOL, timeout: float = 5.0) -> int:
+                     subprotocol: str | None = SUBPROTOCOL, timeout: float = 5.0, ssl_context=None) -> int:
     """The HTTP status the server answers a WebSocket upgrade with (101 when accepted; 0 when it
-    closed without an answer)."""
-    raw = RawWebSocket.connect(host, port, path, headers=headers, subprotocol=subprotocol, timeout=timeout)
+    closed without an answer); over TLS with `ssl_context`."""
+    raw = RawWebSocket.connect(host, port, path, headers=headers, subprotocol=subprotocol, timeout=timeout,
+                               ssl_context=ssl_context)
     try:
         return raw.status
     finally:

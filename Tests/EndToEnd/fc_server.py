@@ -12,17 +12,20 @@ import select
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import time
 import urllib.parse
 from dataclasses import dataclass, field
+from pathlib import Path
 
 # The debug build of this checkout (what `make test` builds); FILTERCAST_BIN overrides it.
 DEFAULT_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "debug", "filtercast")
 
-# The ready line on stdout: `filtercast: serving …` in text, an object whose message is `serving …` in JSON.
+# The ready line on stdout: `filtercast: serving …` in text, an object whose message is `serving …` in JSON
+# (https:// with --tls-cert).
 READY_LINE = re.compile(r"(?:^filtercast: |\"message\":\")serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
-                        r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
+                        r"at (?P<scheme>https?)://(?P<host>[^:/]+):(?P<port>\d+)/")
 
 
 def make_clip(path, lavfi_source: str, seconds: float, *options: str, timeout: float = 120):
@@ -35,6 +38,36 @@ def make_clip(path, lavfi_source: str, seconds: float, *options: str, timeout: f
                     *options, "-t", str(seconds), "-pix_fmt", "yuv420p", "-c:v", "libx264", "-bf", "0",
                     str(path)], check=True, timeout=timeout)
     return path
+
+
+@dataclass
+class KeyPair:
+    """A certificate and its private key (PEM files)."""
+    certificate: Path
+    key: Path
+
+    @property
+    def args(self) -> list:
+        return ["--tls-cert", str(self.certificate), "--tls-key", str(self.key)]
+
+    def client_context(self) -> ssl.SSLContext:
+        """A client context that trusts this certificate alone (it is its own CA) and checks the
+        host name against it."""
+        return ssl.create_default_context(cafile=str(self.certificate))
+
+
+def make_certificate(folder, name: str, *names: str) -> KeyPair:
+    """A self-signed certificate (EC P-256, valid 2 days) for `names` (DNS names or IPv4
+    addresses) in `folder`, made with the openssl CLI the way docs/DEPLOY.md shows."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    pair = KeyPair(folder / f"{name}.crt", folder / f"{name}.key")
+    alternative = ",".join(f"IP:{n}" if n.replace(".", "").isdigit() else f"DNS:{n}" for n in names)
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-days", "2", "-subj", f"/CN={names[0]}", "-addext", f"subjectAltName={alternative}",
+                    "-keyout", str(pair.key), "-out", str(pair.certificate)],
+                   check=True, capture_output=True, timeout=30)
+    return pair
 
 
 def binary_path() -> str:
@@ -80,6 +113,8 @@ class ServerProcess:
     proc: subprocess.Popen | None = None
     host: str = ""
     port: int = 0
+    scheme: str = "http"  # from the ready line
+    ssl_context: ssl.SSLContext | None = None  # over https: what verifies the server (None: the system's CAs)
     name: str = ""
     width: int = 0
     height: int = 0
@@ -118,6 +153,7 @@ class ServerProcess:
                         match = READY_LINE.search(text)
                         if match:
                             self.host = match["host"]
+                            self.scheme = match["scheme"]
                             self.port = int(match["port"])
                             self.name = match["name"]
                             self.width = int(match["width"])
@@ -194,15 +230,15 @@ class ServerProcess:
 
     @property
     def http_url(self) -> str:
-        return f"http://{self.host}:{self.port}/"
+        return f"{self.scheme}://{self.host}:{self.port}/"
 
     @property
     def origin(self) -> str:
         """The server's own origin, as a browser on its page would send it."""
-        return f"http://{self.host}:{self.port}"
+        return f"{self.scheme}://{self.host}:{self.port}"
 
     def ws_url(self, path: str = "/ws", **query) -> str:
-        url = f"ws://{self.host}:{self.port}{path}"
+        url = f"{'wss' if self.scheme == 'https' else 'ws'}://{self.host}:{self.port}{path}"
         if query:
             url += "?" + urllib.parse.urlencode(query)
         return url
@@ -212,7 +248,10 @@ class ServerProcess:
     def http(self, method: str, path: str, headers: dict | None = None, body: bytes | None = None,
              timeout: float = 5.0) -> Response:
         """One request on a fresh connection; `path` is sent exactly as given."""
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        if self.scheme == "https":
+            connection = http.client.HTTPSConnection(self.host, self.port, timeout=timeout, context=self.ssl_context)
+        else:
+            connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
             connection.putrequest(method, path, skip_accept_encoding=True)
             for name, value in (headers or {}).items():

@@ -43,6 +43,12 @@ import Testing
         (["serve", "--h264-ladder", "720@fast"], 2, ["--h264-ladder", "HEIGHT[@BITS]", "720@fast"]),
         (["serve", "--h264-ladder", "720@10"], 2, ["--h264-ladder", "100k…100M"]),
         (["serve", "--h264-ladder", "360,360@1M"], 2, ["--h264-ladder", "360 twice"]),
+        // TLS: both files or neither; a file that is not there stops the start (before the source opens).
+        (["serve", "--tls-cert", "cert.pem"], 2, ["--tls-cert", "needs --tls-key"]),
+        (["serve", "--tls-key", "key.pem"], 2, ["--tls-key", "needs --tls-cert"]),
+        (["serve", "--tls-cert=", "--tls-key", "key.pem"], 2, ["--tls-cert", "must name a file"]),
+        (["serve", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"], 1,
+         ["/nonexistent/cert.pem", "no such file"]),
         // Angles in degrees, as the page shows them.
         (["snapshot", "--filter", "twirl", "--param", "angle=2000", "-o", "x.jpg"], 2, ["twirl.angle", "-1440°…1440°", "2000°"]),
     ]
@@ -65,6 +71,18 @@ import Testing
         #expect(run.status == 1)
         #expect(run.errorLines.count == 1 && run.errors.contains("127.0.0.1:\(port)") && run.errors.contains("in use"), "\(run.errors)")
         #expect(run.output.isEmpty, "no ready line: \(run.output)")
+    }
+
+    /// `FILTERCAST_TLS_CERT` and `FILTERCAST_TLS_KEY` are known variables (no warning), and one
+    /// without the other is the usage error naming the variable given and the flag missing.
+    @Test func tlsFromTheEnvironmentNeedsBothVariables() throws {
+        let run = try CLI.run(["serve", "--port", "0"], environment: ["FILTERCAST_TLS_KEY": "/nonexistent/key.pem"])
+        #expect(run.status == 2, "\(run.errors)")
+        #expect(run.errorLines.count == 1 && run.errors.contains("FILTERCAST_TLS_KEY needs --tls-cert"), "\(run.errors)")
+        let both = try CLI.run(["serve", "--port", "0"], environment: ["FILTERCAST_TLS_CERT": "/nonexistent/cert.pem",
+                                                                      "FILTERCAST_TLS_KEY": "/nonexistent/key.pem"])
+        #expect(both.status == 1 && both.errorLines.count == 1 && both.errors.contains("/nonexistent/cert.pem"), "\(both.errors)")
+        #expect(!both.errors.contains("unknown environment variable"), "\(both.errors)")
     }
 
     /// An input that accepts the connection and then says nothing, and a UDP port nobody sends

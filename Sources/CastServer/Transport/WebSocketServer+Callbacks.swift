@@ -14,7 +14,7 @@ extension WebSocketServer {
             if isViewerProtocol(wsi) { serviceWoken() }
             return 0
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-            return admitViewer(wsi)
+            return isPlainOnTLSPort(wsi) ? refusePlainUpgrade(wsi) : admitViewer(wsi)
         case LWS_CALLBACK_ESTABLISHED:
             viewerConnected(wsi)
             return 0

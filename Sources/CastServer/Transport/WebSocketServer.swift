@@ -63,7 +63,9 @@ public final class WebSocketServer: @unchecked Sendable {
     /// The port the server listens on (useful with `port: 0`).
     public var port: Int { listeningPort.load(ordering: .acquiring) }
 
-    /// Binds: a port in use, an address this machine lacks or one lws cannot use throws here.
+    /// Binds: a port in use, an address this machine lacks or one lws cannot use throws here,
+    /// and with TLS a certificate or key lws' OpenSSL refuses (the files were checked already:
+    /// `TLSFiles.check()`). Each in one line: lws' own lines about it show at `debug` only.
     func listen() throws {
         WebSocketsLog.install()
         try ListenAddress.checkBindable(host: configuration.host, port: configuration.port)
@@ -80,9 +82,8 @@ public final class WebSocketServer: @unchecked Sendable {
         info.count_threads = 1
         info.fd_limit_per_thread = UInt32(max(64, configuration.maxClients + 32))
         info.vhost_name = UnsafePointer(retain("default"))
-        guard let context = lws_create_context(&info) else {
-            throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
-        }
+        if let tls = configuration.tls { useTLS(tls, &info) }
+        let context = try createContext(&info)
         self.context = context
         let vhost = lws_get_vhost_by_name(context, "default")
         let listening = Int(lws_get_vhost_listen_port(vhost))
@@ -91,6 +92,33 @@ public final class WebSocketServer: @unchecked Sendable {
             throw ServerError(description: "cannot listen on \(configuration.host):\(configuration.port)")
         }
         listeningPort.store(listening, ordering: .releasing)
+    }
+
+    /// `lws_create_context`, its failure in one line: with TLS, what lws' OpenSSL refused (from
+    /// the lines lws logged meanwhile, which then show at `debug` only).
+    private func createContext(_ info: inout lws_context_creation_info) throws(ServerError) -> OpaquePointer {
+        let (created, lines) = WebSocketsLog.holdingLines { lws_create_context(&info) }
+        guard let context = created else {
+            WebSocketsLog.release(lines, at: .debug)
+            throw configuration.tls?.contextFailure(lines.map(\.message))
+                ?? ServerError(description: "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
+        }
+        WebSocketsLog.release(lines)
+        return context
+    }
+
+    /// HTTPS and WSS on the one port, with lws' OpenSSL. Plain HTTP arriving there is redirected
+    /// to https://HOST:PORT/ by lws (which needs plain text allowed on the TLS port to see it;
+    /// it serves it nothing else, and `ws://` upgrades are refused: `refusePlainUpgrade`).
+    /// HTTP/1.1 only: lws would offer HTTP/2 by ALPN, and with it WebSockets over h2 streams,
+    /// which the transport (one socket per viewer: its TCP round trip, `--max-clients`) is not
+    /// made for.
+    private func useTLS(_ files: TLSFiles, _ info: inout lws_context_creation_info) {
+        info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT)
+            | CWebSockets_LWS_SERVER_OPTION_ALLOW_NON_SSL_ON_SSL_PORT | CWebSockets_LWS_SERVER_OPTION_REDIRECT_HTTP_TO_HTTPS
+        info.ssl_cert_filepath = UnsafePointer(retain(files.certificate))
+        info.ssl_private_key_filepath = UnsafePointer(retain(files.privateKey))
+        info.alpn = UnsafePointer(retain("http/1.1"))
     }
 
     /// Starts the network thread and the ticker that wakes it four times a second (periodic

@@ -13,6 +13,9 @@ enum ServeCommand: Subcommand {
         options: [inputOption,
                   OptionSpec(name: "--host", valueName: "ADDR", help: "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for all)."),
                   OptionSpec(name: "--port", valueName: "P", help: "Port (default 8080; 0 picks a free one)."),
+                  OptionSpec(name: "--tls-cert", valueName: "FILE",
+                             help: "Serve HTTPS and WSS with this PEM certificate (or full chain); needs --tls-key. Plain HTTP is redirected."),
+                  OptionSpec(name: "--tls-key", valueName: "FILE", help: "The unencrypted PEM private key of --tls-cert."),
                   OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
                   OptionSpec(name: "--max-fps", valueName: "N", help: "Encode at most N frames a second (default: the source's rate); a camera is asked for N."),
                   OptionSpec(name: "--size", valueName: "WxH", help: "Scale frames to this size; a camera is asked for it."),
@@ -58,7 +61,7 @@ enum ServeCommand: Subcommand {
         stopSignals.serving()
         let info = server.source
         let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
-        let url = "http://\(shownHost):\(server.port)/"
+        let url = "\(configuration.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/"
         Log.announce("serving \(info.name) (\(info.width)x\(info.height)) at \(url)",
                      ["url": .string(url), "source": .string(info.name), "width": .int(info.width), "height": .int(info.height)])
 
@@ -73,6 +76,7 @@ enum ServeCommand: Subcommand {
         configuration.input = try parseInput(options)
         configuration.host = try parseHost(options)
         configuration.port = try options.int("--port", in: 0...65535) ?? 8080
+        configuration.tls = try parseTLS(options)
         configuration.quality = try options.int("--quality", in: 1...100) ?? 80
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
@@ -123,6 +127,27 @@ enum ServeCommand: Subcommand {
             throw UsageError(description: "\(options.source("--host")) must be an IPv4 address such as 127.0.0.1 or 0.0.0.0 (all), got '\(text)'")
         }
         return host
+    }
+
+    /// `--tls-cert` and `--tls-key`: both or neither (their files are checked when the server starts).
+    private static func parseTLS(_ options: ParsedOptions) throws -> TLSFiles? {
+        let certificate = try tlsPath(options, "--tls-cert"), key = try tlsPath(options, "--tls-key")
+        switch (certificate, key) {
+        case (nil, nil):
+            return nil
+        case let (certificate?, key?):
+            return TLSFiles(certificate: certificate, privateKey: key)
+        case (_?, nil):
+            throw UsageError(description: "\(options.source("--tls-cert")) needs --tls-key (or FILTERCAST_TLS_KEY) too: the certificate's private key")
+        case (nil, _?):
+            throw UsageError(description: "\(options.source("--tls-key")) needs --tls-cert (or FILTERCAST_TLS_CERT) too: the key's certificate")
+        }
+    }
+
+    private static func tlsPath(_ options: ParsedOptions, _ name: String) throws -> String? {
+        guard let path = options.string(name) else { return nil }
+        if path.isEmpty { throw UsageError(description: "\(options.source(name)) must name a file") }
+        return path
     }
 
     /// `--allow-origin`: `scheme://host[:port]`, as browsers send it in `Origin` (no path, no slash).

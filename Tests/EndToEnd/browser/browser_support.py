@@ -28,7 +28,7 @@ DEFAULT_BINARY = REPO / ".build" / "debug" / "filtercast"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 READY = re.compile(r"filtercast: serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
-                   r"at http://(?P<host>[^:/]+):(?P<port>\d+)/")
+                   r"at (?P<scheme>https?)://(?P<host>[^:/]+):(?P<port>\d+)/")
 
 # The clip: a moving Mandelbrot zoom (texture, edges, smooth gradients) over a band of three greys
 # (rows 304…359), 640x360 at 30 fps, 12 s, a keyframe every half second (quick, exact seeks).
@@ -92,10 +92,11 @@ class PageServer:
         self.proc: subprocess.Popen | None = None
         self.port = 0
         self.host = "127.0.0.1"
+        self.scheme = "http"  # https with --tls-cert (from the ready line)
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}/"
+        return f"{self.scheme}://{self.host}:{self.port}/"
 
     def start(self, port: int = 0, timeout: float = 20.0) -> "PageServer":
         """Starts it; on a fixed port, retries for a few seconds while the port is still taken."""
@@ -124,7 +125,7 @@ class PageServer:
                 buffer += chunk
                 match = READY.search(buffer.decode("utf-8", "replace"))
                 if match:
-                    self.host, self.port = match["host"], int(match["port"])
+                    self.host, self.port, self.scheme = match["host"], int(match["port"]), match["scheme"]
                     return self
             elif self.proc.poll() is not None:
                 break
@@ -159,7 +160,8 @@ class PageServer:
 
 # ---- The browser -----------------------------------------------------------------------------
 
-def make_driver():
+def make_driver(*extra_arguments: str):
+    """Headless Chromium under chromedriver; `extra_arguments` are further Chromium switches."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -168,7 +170,7 @@ def make_driver():
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--no-proxy-server",
                      "--window-size=1280,900", "--disable-extensions", "--mute-audio", "--no-first-run",
                      "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-                     "--disable-backgrounding-occluded-windows"):
+                     "--disable-backgrounding-occluded-windows", *extra_arguments):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -179,10 +181,12 @@ def make_driver():
 
 
 class BrowserPool:
-    """Up to two Chromium instances, started on first use and shared by the whole session."""
+    """Up to two Chromium instances, started on first use and shared by the whole session (or
+    by the tests that need `extra_arguments`, further Chromium switches)."""
 
-    def __init__(self):
+    def __init__(self, *extra_arguments: str):
         self.drivers: list = []
+        self.extra_arguments = extra_arguments
 
     def get(self, index: int):
         if not browser_available():
@@ -191,7 +195,7 @@ class BrowserPool:
                 pytest.fail(message)
             pytest.skip(message)
         while len(self.drivers) <= index:
-            self.drivers.append(make_driver())
+            self.drivers.append(make_driver(*self.extra_arguments))
         return self.drivers[index]
 
     def close(self):

@@ -1,0 +1,101 @@
+/// Which rung of its transport's ladder a viewer should be on, from how its frames are delivered:
+/// pure, driven by acknowledgements and the clock. One per viewer that lets the server choose
+/// (`watch` with `rendition` `auto`).
+///
+/// Rungs are numbered from 0, the largest. Each acknowledged frame is a sample: its delay (sent to
+/// acknowledged, less the TCP round trip) and when it came. Every evaluation looks at the last
+/// second, once the viewer has been on its rung for a moment:
+/// - **congested**: fewer than 3/4 of the frames made were delivered, the oldest unacknowledged
+///   frame is older than `max(300 ms, 4 frames)`, or the median delay is over `max(120 ms, 3
+///   frames)`. Congested for half a second: one rung down, and no climb for `hold`.
+/// - **a probe that fails**: in the first 2 s after a climb, one delay `max(50 ms, 2 frames)` over
+///   the floor, or a frame unacknowledged for `max(150 ms, 3 frames)`, goes back down at once and
+///   doubles `hold` (2 s, at most 4 s): a link that cannot take the larger rung is tried rarely,
+///   and each try costs a frame or two, not a second of lag.
+/// - **healthy**: 9/10 of the frames delivered and the median delay within a frame of the floor
+///   (the lowest delay of the last few seconds). Healthy for `hold`: one rung up (a probe). A
+///   probe that lasts 2 s resets `hold`, so a link that recovers is climbed within seconds.
+struct RungChooser {
+    /// One acknowledged frame.
+    struct Sample {
+        var at: ContinuousClock.Instant
+        var delay: Duration
+    }
+
+    /// The rung the viewer should be on.
+    private(set) var rung: Int
+    let rungCount: Int
+    private var samples: [Sample] = []
+    /// When the viewer came to this rung.
+    private var arrived: ContinuousClock.Instant
+    private var congestedSince: ContinuousClock.Instant?
+    private var healthySince: ContinuousClock.Instant?
+    /// The last climb, while it is being tried.
+    private var probeStarted: ContinuousClock.Instant?
+    private(set) var hold = Self.baseHold
+
+    static let baseHold = Duration.seconds(2)
+    static let maximumHold = Duration.seconds(4)
+    static let probeLength = Duration.seconds(2)
+    /// How long a rung is watched before it is judged.
+    static let settling = Duration.milliseconds(750)
+
+    init(rungCount: Int, now: ContinuousClock.Instant) {
+        precondition(rungCount > 0, "a ladder has a rung")
+        self.rungCount = rungCount
+        rung = 0
+        arrived = now
+    }
+
+    /// A frame was acknowledged `delay` after it was sent (round trip taken out).
+    mutating func delivered(delay: Duration, at instant: ContinuousClock.Instant) {
+        samples.append(Sample(at: instant, delay: delay))
+        samples.removeAll { $0.at.duration(to: instant) > .seconds(5) }
+    }
+
+    /// Looks at the last second; returns the new rung when the viewer should move. `produced`:
+    /// frames a second its rung makes now; `oldestUnacknowledged`: how long the oldest frame in
+    /// flight has waited (nil: none).
+    mutating func evaluate(now: ContinuousClock.Instant, produced: Double, frameInterval: Duration,
+                           oldestUnacknowledged: Duration?) -> Int? {
+        guard produced >= 1, arrived.duration(to: now) >= Self.settling else { return nil }
+        let recent = samples.filter { $0.at.duration(to: now) <= .seconds(1) }.map(\.delay).sorted()
+        let floor = samples.map(\.delay).min() ?? .zero
+        let waiting = oldestUnacknowledged ?? .zero
+        if let probeStarted, probeStarted.duration(to: now) < Self.probeLength,
+           (recent.last ?? .zero) > floor + max(.milliseconds(50), frameInterval * 2) || waiting > max(.milliseconds(150), frameInterval * 3) {
+            hold = min(hold * 2, Self.maximumHold)
+            return move(to: rung + 1, now: now)
+        }
+        if let started = probeStarted, started.duration(to: now) >= Self.probeLength {
+            probeStarted = nil
+            hold = Self.baseHold
+        }
+        let median = recent.isEmpty ? nil : recent[recent.count / 2]
+        let delivered = Double(recent.count) / produced
+        let congested = delivered < 0.75 || waiting > max(.milliseconds(300), frameInterval * 4)
+            || (median ?? .zero) > max(.milliseconds(120), frameInterval * 3)
+        let healthy = delivered >= 0.9 && (median.map { $0 <= floor + frameInterval } ?? false)
+        congestedSince = congested ? congestedSince ?? now : nil
+        healthySince = healthy ? healthySince ?? now : nil
+        if let since = congestedSince, since.duration(to: now) >= .milliseconds(500), rung + 1 < rungCount {
+            return move(to: rung + 1, now: now)
+        }
+        if let since = healthySince, since.duration(to: now) >= hold, rung > 0 {
+            probeStarted = now
+            return move(to: rung - 1, now: now)
+        }
+        return nil
+    }
+
+    private mutating func move(to target: Int, now: ContinuousClock.Instant) -> Int? {
+        let clamped = min(max(target, 0), rungCount - 1)
+        guard clamped != rung else { return nil }
+        if clamped > rung { probeStarted = nil }
+        rung = clamped
+        arrived = now
+        congestedSince = nil
+        healthySince = nil
+        return clamped
+    }
+}
