@@ -2,7 +2,9 @@
 // `?transport=` on the page URL: `jpeg`, `h264`, or `auto` (the default): H.264 where the page
 // can decode it — WebCodecs' VideoDecoder exists (secure contexts only: https, or
 // http://127.0.0.1) and takes Constrained Baseline — and the server offers it, otherwise JPEG.
-// A decoder that fails falls back to JPEG for the life of the page, with a notice.
+// The server then picks the size the link allows (`watch` with no rendition); `?rendition=ID`
+// pins one of hello.renditions instead. A decoder that fails falls back to JPEG for the life of
+// the page, with a notice.
 import { send } from "./connection.js";
 import { resetDecoder } from "./h264.js";
 import { stats } from "./picture.js";
@@ -12,8 +14,10 @@ import { toast } from "./toast.js";
 const CHOICES = ["auto", "jpeg", "h264"];
 const PROBE = { codec: "avc1.42e01f", optimizeForLatency: true };
 
-const asked = new URLSearchParams(location.search).get("transport") || "auto";
+const parameters = new URLSearchParams(location.search);
+const asked = parameters.get("transport") || "auto";
 const requested = CHOICES.includes(asked) ? asked : "auto";
+const pinned = parameters.get("rendition");
 let fellBack = false;
 
 /// Whether this browser decodes H.264 with WebCodecs here.
@@ -39,9 +43,21 @@ async function choose(transports) {
   return "jpeg";
 }
 
+/// The `watch` for a server whose hello offers `renditions`: the pinned one if the page can have
+/// it, else the chosen transport at the server's choice of size.
+async function watchFor(hello) {
+  const pin = pinned && hello.renditions.find((rendition) => rendition.id === pinned);
+  if (pinned && !pin) toast(`Unknown rendition "${pinned}": choosing automatically`);
+  if (pin && (pin.transport === "jpeg" || (!fellBack && await canDecodeH264()))) {
+    return { type: "watch", transport: pin.transport, rendition: pin.id };
+  }
+  return { type: "watch", transport: await choose(hello.transports) };
+}
+
 on("hello", async (hello) => {
   stats.transport = "jpeg";
-  if ((await choose(hello.transports)) === "h264") send({ type: "watch", transport: "h264" });
+  // A server without renditions sends JPEG at its one size: nothing to choose.
+  if (Array.isArray(hello.renditions)) send(await watchFor(hello));
 });
 
 on("decoderFailed", (reason) => {

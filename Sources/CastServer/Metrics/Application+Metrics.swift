@@ -41,18 +41,23 @@ extension Application {
         metrics.registerGauge(name: "filtercast_recording_active", help: "1 while the session records, else 0.") {
             session.recordingActive ? 1 : 0
         }
-        registerRenditions(viewers, in: metrics)
+        registerRenditions(viewers, transport: transport, in: metrics)
         if let publisher {
             registerPublishing(publisher, in: metrics)
         }
         return metrics
     }
 
-    /// Per rendition (`rendition` label): viewers on it; for H.264 frames, bytes and keyframes
-    /// encoded and the encode time (JPEG's are counted together above).
-    private static func registerRenditions(_ viewers: ViewerOutputs, in metrics: Metrics) {
+    /// Viewers' moves between renditions; per rendition (`rendition` label): viewers on it; for
+    /// H.264 frames, bytes and keyframes encoded and the encode time (JPEG's are counted together
+    /// above).
+    private static func registerRenditions(_ viewers: ViewerOutputs, transport: TransportCounters, in metrics: Metrics) {
         let viewersName = "filtercast_rendition_viewers"
         let viewersHelp = "Clients on each rendition (JPEG: WebSocket viewers on it, MJPEG readers and waiting snapshots)."
+        let switches = "filtercast_rendition_switches_total"
+        let switchesHelp = "Viewers moved by their delivery to a smaller (down) or larger (up) rendition of their transport."
+        metrics.register(transport.switchesDown, name: switches, help: switchesHelp, labels: ["direction": "down"])
+        metrics.register(transport.switchesUp, name: switches, help: switchesHelp, labels: ["direction": "up"])
         for index in viewers.jpeg.keys.sorted() {
             let stream = viewers.jpeg[index]!
             metrics.registerGauge(name: viewersName, help: viewersHelp, labels: ["rendition": stream.rendition.id]) {

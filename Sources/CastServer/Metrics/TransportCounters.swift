@@ -9,6 +9,9 @@ struct TransportCounters: Sendable {
     /// Frames a client did not get because it was still busy with an earlier one (flow-control
     /// window full, socket choked), counted per client.
     let droppedSlowClient = Counter()
+    /// Viewers moved to a smaller or a larger rendition by their delivery.
+    let switchesDown = Counter()
+    let switchesUp = Counter()
     let viewers = Gauge()
     let mjpegReaders = Gauge()
 }

@@ -26,9 +26,11 @@ struct ViewerOutputs: Sendable {
         offer.indices.map { index in jpeg[index].map { $0 as any FrameOutput } ?? h264[index]! }
     }
 
-    /// The newest JPEG of each rung and where each H.264 rung's log stands, now.
+    /// The newest JPEG of each rung, where each H.264 rung's log stands and how fast each makes
+    /// frames, now.
     var supply: FrameSupply {
-        FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position), now: .now)
+        FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position),
+                    rates: jpeg.mapValues(\.fps).merging(h264.mapValues(\.fps)) { first, _ in first }, now: .now)
     }
 
     /// The JPEG rung nearest to `width` pixels wide (MJPEG readers' `?width=`).

@@ -60,15 +60,15 @@ final class Connection {
         }
     }
 
-    /// The rendition (its index in the offer) that must be encoded for this connection: the
-    /// viewer's while it may watch, an MJPEG reader's, full-size JPEG for a waiting snapshot; nil
-    /// for nothing.
-    var watching: Int? {
+    /// The renditions (their indices in the offer) that must be encoded for this connection: the
+    /// viewer's while it may watch (and the one it moves to), an MJPEG reader's, full-size JPEG
+    /// for a waiting snapshot.
+    var watching: [Int] {
         switch kind {
-        case .viewer(let session) where session.mayWatch: session.watching.rendition
-        case .mjpeg(let rendition): rendition
-        case .snapshot: 0
-        case .viewer, .response, .file: nil
+        case .viewer(let session): session.watchedRenditions
+        case .mjpeg(let rendition): [rendition]
+        case .snapshot: [0]
+        case .response, .file: []
         }
     }
 }

@@ -45,6 +45,8 @@ public final class WebSocketServer: @unchecked Sendable {
     var connections: [OpaquePointer: Connection] = [:]
     /// When `state` goes to every viewer besides after commands.
     private var stateSchedule = StateBroadcastSchedule(now: .now)
+    /// When viewers' delivery was last judged.
+    private var lastAdaptation = ContinuousClock.now
 
     /// Prepares the transport for `session`'s viewers (the page's folder is checked here);
     /// `listen()` binds.
@@ -184,6 +186,7 @@ public final class WebSocketServer: @unchecked Sendable {
         tellRecordingFailures()
         if stateSchedule.isDue(session.playback, recording: session.recordingActive, now: .now) { broadcastState() }
         let supply = outputs.supply
+        if adaptViewers(supply) { audienceChanged() }
         for (wsi, connection) in connections {
             switch connection.kind {
             case .viewer(let viewer):
@@ -195,6 +198,31 @@ public final class WebSocketServer: @unchecked Sendable {
             case .response, .file:
                 break
             }
+        }
+    }
+
+    /// Moves viewers between renditions: their delivery judged every quarter second, H.264 moves
+    /// made at the new rendition's keyframe. True when any viewer's renditions changed.
+    private func adaptViewers(_ supply: FrameSupply) -> Bool {
+        let judge = lastAdaptation.duration(to: supply.now) >= .milliseconds(250)
+        if judge { lastAdaptation = supply.now }
+        var changed = false
+        for connection in connections.values {
+            guard let viewer = connection.viewer else { continue }
+            let from = viewer.watching.rendition
+            if judge && viewer.adapt(supply: supply, frameInterval: frameInterval) { changed = true }
+            if viewer.switchIfReady(supply: supply) { changed = true }
+            if viewer.watching.rendition != from { renditionSwitched(connection, from: from, to: viewer.watching.rendition) }
+        }
+        return changed
+    }
+
+    /// Counts and logs a viewer's move from rendition `from` to `to`.
+    private func renditionSwitched(_ connection: Connection, from: Int, to: Int) {
+        (to > from ? counters.switchesDown : counters.switchesUp).increment()
+        if Log.enabled(.debug) {
+            Log.debug("viewer moved", ["address": .string(connection.address), "from": .string(outputs.offer[from].id),
+                                       "to": .string(outputs.offer[to].id)])
         }
     }
 
@@ -247,7 +275,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Keeps the outputs' audience counts and the client gauges in step with the connections.
     func audienceChanged() {
         var audience: [Int: Int] = [:]
-        for case let rendition? in connections.values.map(\.watching) { audience[rendition, default: 0] += 1 }
+        for rendition in connections.values.flatMap(\.watching) { audience[rendition, default: 0] += 1 }
         counters.viewers.set(viewerCount)
         counters.mjpegReaders.set(mjpegReaderCount)
         for (index, stream) in outputs.h264 {

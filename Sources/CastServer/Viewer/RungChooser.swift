@@ -4,13 +4,13 @@
 ///
 /// Rungs are numbered from 0, the largest. Each acknowledged frame is a sample: its delay (sent to
 /// acknowledged, less the TCP round trip) and when it came. Every evaluation looks at the last
-/// second, once the viewer has been on its rung for a moment:
+/// half second, once the viewer has been on its rung for a moment:
 /// - **congested**: fewer than 3/4 of the frames made were delivered, the oldest unacknowledged
 ///   frame is older than `max(300 ms, 4 frames)`, or the median delay is over `max(120 ms, 3
-///   frames)`. Congested for half a second: one rung down, and no climb for `hold`.
+///   frames)`. Congested at two evaluations a quarter second apart: one rung down.
 /// - **a probe that fails**: in the first 2 s after a climb, one delay `max(50 ms, 2 frames)` over
 ///   the floor, or a frame unacknowledged for `max(150 ms, 3 frames)`, goes back down at once and
-///   doubles `hold` (2 s, at most 4 s): a link that cannot take the larger rung is tried rarely,
+///   doubles `hold` (1.5 s, at most 4 s): a link that cannot take the larger rung is tried rarely,
 ///   and each try costs a frame or two, not a second of lag.
 /// - **healthy**: 9/10 of the frames delivered and the median delay within a frame of the floor
 ///   (the lowest delay of the last few seconds). Healthy for `hold`: one rung up (a probe). A
@@ -34,11 +34,13 @@ struct RungChooser {
     private var probeStarted: ContinuousClock.Instant?
     private(set) var hold = Self.baseHold
 
-    static let baseHold = Duration.seconds(2)
+    static let baseHold = Duration.milliseconds(1500)
     static let maximumHold = Duration.seconds(4)
     static let probeLength = Duration.seconds(2)
     /// How long a rung is watched before it is judged.
-    static let settling = Duration.milliseconds(750)
+    static let settling = Duration.milliseconds(500)
+    /// The samples an evaluation looks at: those of the last half second.
+    static let window = Duration.milliseconds(500)
 
     init(rungCount: Int, now: ContinuousClock.Instant) {
         precondition(rungCount > 0, "a ladder has a rung")
@@ -53,13 +55,13 @@ struct RungChooser {
         samples.removeAll { $0.at.duration(to: instant) > .seconds(5) }
     }
 
-    /// Looks at the last second; returns the new rung when the viewer should move. `produced`:
+    /// Looks at the last half second; returns the new rung when the viewer should move. `produced`:
     /// frames a second its rung makes now; `oldestUnacknowledged`: how long the oldest frame in
     /// flight has waited (nil: none).
     mutating func evaluate(now: ContinuousClock.Instant, produced: Double, frameInterval: Duration,
                            oldestUnacknowledged: Duration?) -> Int? {
         guard produced >= 1, arrived.duration(to: now) >= Self.settling else { return nil }
-        let recent = samples.filter { $0.at.duration(to: now) <= .seconds(1) }.map(\.delay).sorted()
+        let recent = samples.filter { $0.at.duration(to: now) <= Self.window }.map(\.delay).sorted()
         let floor = samples.map(\.delay).min() ?? .zero
         let waiting = oldestUnacknowledged ?? .zero
         if let probeStarted, probeStarted.duration(to: now) < Self.probeLength,
@@ -72,13 +74,13 @@ struct RungChooser {
             hold = Self.baseHold
         }
         let median = recent.isEmpty ? nil : recent[recent.count / 2]
-        let delivered = Double(recent.count) / produced
+        let delivered = Double(recent.count) / (produced * Self.window.seconds)
         let congested = delivered < 0.75 || waiting > max(.milliseconds(300), frameInterval * 4)
             || (median ?? .zero) > max(.milliseconds(120), frameInterval * 3)
         let healthy = delivered >= 0.9 && (median.map { $0 <= floor + frameInterval } ?? false)
         congestedSince = congested ? congestedSince ?? now : nil
         healthySince = healthy ? healthySince ?? now : nil
-        if let since = congestedSince, since.duration(to: now) >= .milliseconds(500), rung + 1 < rungCount {
+        if let since = congestedSince, since.duration(to: now) >= .milliseconds(200), rung + 1 < rungCount {
             return move(to: rung + 1, now: now)
         }
         if let since = healthySince, since.duration(to: now) >= hold, rung > 0 {

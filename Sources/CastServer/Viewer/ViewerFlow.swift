@@ -38,12 +38,20 @@ struct ViewerFlow {
     }
 
     /// `frameAck {seq}` at `now`: that frame and every earlier one are acknowledged. `roundTrip`
-    /// is the connection's network round trip, taken out of the acknowledgement delay.
-    mutating func acknowledge(_ sequence: UInt64, roundTrip: Duration, now: ContinuousClock.Instant) {
-        guard let acknowledged = unacknowledged.last(where: { $0.sequence <= sequence }) else { return }
+    /// is the connection's network round trip, taken out of the acknowledgement delay, which is
+    /// returned (nil: the ack named no frame in flight).
+    @discardableResult
+    mutating func acknowledge(_ sequence: UInt64, roundTrip: Duration, now: ContinuousClock.Instant) -> Duration? {
+        guard let acknowledged = unacknowledged.last(where: { $0.sequence <= sequence }) else { return nil }
         let sample = max(.zero, acknowledged.sentAt.duration(to: now) - roundTrip)
         showTime = showTime == .zero ? sample : (showTime * 3 + sample) / 4
         unacknowledged.removeAll { $0.sequence <= sequence }
+        return sample
+    }
+
+    /// How long the oldest frame in flight has waited for its acknowledgement (nil: none).
+    func oldestWaiting(now: ContinuousClock.Instant) -> Duration? {
+        unacknowledged.first.map { $0.sentAt.duration(to: now) }
     }
 
     /// Starts over on another stream, whose sequences are its own: nothing sent, nothing in flight.

@@ -33,6 +33,12 @@ final class ViewerSession {
     private let offer: [Rendition]
     /// The rendition this viewer gets frames from.
     private(set) var watching: Watching
+    /// For a viewer that lets the server choose (`watch` with `rendition` `auto`): the rung of its
+    /// transport's ladder its delivery allows.
+    private var chooser: RungChooser?
+    /// An H.264 rendition the viewer moves to at that rendition's first keyframe made since.
+    private(set) var pendingRendition: Int?
+    private var pendingSince: ContinuousClock.Instant?
     /// May send control commands (always, without `--token`).
     private(set) var authorized: Bool
     private(set) var flow = ViewerFlow()
@@ -132,13 +138,18 @@ final class ViewerSession {
                          apply: (ClientCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
         switch command {
         case .frameAck(let sequence):
-            flow.acknowledge(sequence, roundTrip: roundTrip(), now: now())
+            if let delay = flow.acknowledge(sequence, roundTrip: roundTrip(), now: now()) {
+                chooser?.delivered(delay: delay, at: now())
+            }
             return .none
         case .flow(let window):
             flow.setWindow(window)
             return .none
         case .watch(let transport, let rendition):
             let requested = try Watching.requested(transport, rendition: rendition, in: offer)
+            chooser = requested.pinned ? nil : RungChooser(rungCount: rungs(of: transport).count, now: now())
+            pendingRendition = nil
+            pendingSince = nil
             guard requested != watching else { return .none }
             if requested.rendition != watching.rendition { flow.restart() }
             watching = requested
@@ -182,11 +193,65 @@ final class ViewerSession {
         !outbox.isEmpty || frameDue(supply, frameInterval: frameInterval) != nil
     }
 
-    /// The H.264 rendition that has to make a keyframe for this viewer to start, if any (the
-    /// transport asks it: ``H264Stream/requestKeyframe()``).
+    /// The H.264 rendition that has to make a keyframe for this viewer, if any (the transport
+    /// asks it: ``H264Stream/requestKeyframe()``): the one it starts on, or moves to.
     func keyframeNeeded(supply: FrameSupply, frameInterval: Duration) -> Int? {
         guard mayWatch, watching.transport == .h264 else { return nil }
+        if let pending = pendingRendition { return hasKeyframeSinceDecision(pending, supply) ? nil : pending }
         return cursor(supply, frameInterval: frameInterval) == .needKeyframe ? watching.rendition : nil
+    }
+
+    /// The renditions whose frames this viewer needs now (the transport counts their audiences):
+    /// its own, and the one it is moving to.
+    var watchedRenditions: [Int] {
+        guard mayWatch else { return [] }
+        return [watching.rendition] + (pendingRendition.map { [$0] } ?? [])
+    }
+
+    /// Every quarter second, for a viewer that lets the server choose: moves it to the rung its
+    /// delivery allows (``RungChooser``) — a JPEG viewer at once, an H.264 one at the new
+    /// rendition's next keyframe (``switchIfReady(supply:)``). True when its renditions changed.
+    func adapt(supply: FrameSupply, frameInterval: Duration) -> Bool {
+        guard var chooser, mayWatch else { return false }
+        defer { self.chooser = chooser }
+        let ladder = rungs(of: watching.transport)
+        guard let rung = chooser.evaluate(now: now(), produced: supply.rates[watching.rendition] ?? 0,
+                                          frameInterval: frameInterval, oldestUnacknowledged: flow.oldestWaiting(now: now())) else {
+            return false
+        }
+        let target = ladder[rung]
+        if watching.transport == .jpeg {
+            move(to: target)
+        } else {
+            pendingRendition = target == watching.rendition ? nil : target
+            pendingSince = now()
+        }
+        return true
+    }
+
+    /// An H.264 viewer moving to another rendition moves once that rendition has a keyframe made
+    /// since the decision, where its decoder starts over (not an older one: the units since then
+    /// would come as a burst): true when it moved (its renditions changed).
+    func switchIfReady(supply: FrameSupply) -> Bool {
+        guard let pending = pendingRendition, hasKeyframeSinceDecision(pending, supply) else { return false }
+        pendingRendition = nil
+        move(to: pending)
+        return true
+    }
+
+    private func move(to rendition: Int) {
+        watching.rendition = rendition
+        flow.restart()
+    }
+
+    private func hasKeyframeSinceDecision(_ rendition: Int, _ supply: FrameSupply) -> Bool {
+        guard let log = supply.units[rendition], log.keyframe > 0, let made = log.keyframeTime, let pendingSince else { return false }
+        return made >= pendingSince
+    }
+
+    /// The renditions of `transport`, largest first (the offer's order): its ladder.
+    private func rungs(of transport: FrameTransport) -> [Int] {
+        offer.indices.filter { offer[$0].transport == transport }
     }
 
     private func frameDue(_ supply: FrameSupply, frameInterval: Duration) -> ViewerWrite? {

@@ -93,6 +93,7 @@ class PageServer:
         self.port = 0
         self.host = "127.0.0.1"
         self.scheme = "http"  # https with --tls-cert (from the ready line)
+        self.height = 0  # the source's, from the ready line
 
     @property
     def url(self) -> str:
@@ -126,6 +127,7 @@ class PageServer:
                 match = READY.search(buffer.decode("utf-8", "replace"))
                 if match:
                     self.host, self.port, self.scheme = match["host"], int(match["port"]), match["scheme"]
+                    self.height = int(match["height"])
                     return self
             elif self.proc.poll() is not None:
                 break

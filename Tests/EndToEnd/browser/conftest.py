@@ -15,10 +15,11 @@ Fixtures
   web/ folder (recordings in the test's tmp folder unless `--recordings` is given); every server
   is stopped at teardown.
 - `file_server` / `live_server` (function): the test clip (seekable) / the live test pattern.
-- `open_page` (function): `open_page(server, second=False, transport="jpeg") -> Page`: loads the
-  page in the (first or second) shared browser and waits for drawn frames. The filter and page
-  tests measure pixels, so they watch JPEG (`?transport=jpeg`); `transport=None` loads the page as
-  a user would (auto: H.264 here), `"h264"` asks for it. At teardown every page opened in the test
+- `open_page` (function): `open_page(server, second=False, transport="jpeg-full") -> Page`: loads
+  the page in the (first or second) shared browser and waits for drawn frames. The filter and
+  page tests measure pixels, so by default they pin the full-size JPEG rendition
+  (`?rendition=jpeg-360p`); `transport=None` loads the page as a user would (auto: H.264 here),
+  `"h264"` or `"jpeg"` asks for that transport (the server adapting the size). At teardown every page opened in the test
   is checked for JavaScript errors (window.onerror, unhandled rejections, console.error, and the
   browser's SEVERE console entries); any error fails the test.
 - `artifacts` (session): the screenshot folder.
@@ -98,13 +99,15 @@ def open_page(browsers):
     pages: list[Page] = []
 
     def open_(server: PageServer, second: bool = False, wait: bool = True, path: str = "",
-              transport: str | None = "jpeg") -> Page:
+              transport: str | None = "jpeg-full") -> Page:
         driver = browsers.get(1 if second else 0)
         reset_browser(driver)
         page = Page(driver, server)
         pages.append(page)
         if transport is not None:
-            path += ("&" if "?" in path else "?") + f"transport={transport}"
+            # The pixel tests pin the full-size JPEG (a loaded machine must not move them to a smaller one).
+            query = f"rendition=jpeg-{server.height}p" if transport == "jpeg-full" else f"transport={transport}"
+            path += ("&" if "?" in path else "?") + query
         driver.get(server.url + path)
         if wait:
             page.wait_for(lambda: (s := page.stats()) and s["connected"] and s["framesDrawn"] > 0, 15,

@@ -50,7 +50,7 @@ def test_auto_decodes_h264_at_full_rate(file_server, open_page):
 
 def test_paused_changes_show_sharp_on_h264(file_server, open_page):
     jpeg = open_page(file_server, second=True)
-    page = open_page(file_server, transport=None)
+    page = open_page(file_server, transport=None, path="?rendition=h264-360p")  # compared at full size
     page.wait_for(lambda: page.stats()["transport"] == "h264", message="H.264")
     page.pause()
     page.wait_still(quiet=0.6)
@@ -85,7 +85,7 @@ def test_without_webcodecs_the_page_shows_jpeg(file_server, open_page, browsers)
         page = open_page(file_server, transport="h264")
         page.wait_frames(10)
         assert page.stats()["transport"] == "jpeg"
-        assert page.sent("watch") == []
+        assert [m["transport"] for m in page.sent("watch")] == ["jpeg"]
         page.wait_for(lambda: "H.264 is not available" in page.text("#toast"), message="the notice")
 
 
@@ -111,8 +111,16 @@ def test_a_failing_decoder_falls_back_to_jpeg(file_server, open_page, browsers):
         assert page.canvas_rgb().std() > 20, "never a black canvas"
 
 
+def test_a_pinned_rendition_is_watched(file_server, open_page):
+    page = open_page(file_server, transport=None, path="?rendition=h264-180p")
+    page.wait_for(lambda: (page.stats()["width"], page.stats()["height"]) == (320, 180), message="the 180p rendition")
+    assert page.stats()["transport"] == "h264"
+    assert [(m["transport"], m.get("rendition")) for m in page.sent("watch")] == [("h264", "h264-180p")]
+
+
 def test_transport_jpeg_keeps_jpeg(file_server, open_page):
     page = open_page(file_server, transport="jpeg")
     page.wait_frames(20)
-    assert page.stats()["transport"] == "jpeg" and page.sent("watch") == []
+    assert page.stats()["transport"] == "jpeg"
+    assert [(m["transport"], m.get("rendition")) for m in page.sent("watch")] == [("jpeg", None)]
     page.wait_for(lambda: page.text("#stat-stream").startswith("JPEG · "), message="the status line")

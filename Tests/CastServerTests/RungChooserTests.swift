@@ -1,0 +1,74 @@
+@testable import CastServer
+import Testing
+
+/// The adaptation rules on a clock the test moves: 25 frames a second, acknowledged (or not) as
+/// a link of some quality would.
+@Suite struct RungChooserTests {
+    static let interval = Duration.milliseconds(40)
+    var now = ContinuousClock.now
+    var chooser: RungChooser
+
+    init() { chooser = RungChooser(rungCount: 3, now: now) }
+
+    /// `seconds` of frames, `share` of them acknowledged after `delay`; returns every move.
+    mutating func run(_ seconds: Double, share: Double = 1, delay: Duration = .milliseconds(8),
+                      waiting: Duration? = nil) -> [Int] {
+        var moves: [Int] = []
+        let frames = Int(seconds * 25)
+        for frame in 0..<frames {
+            now += Self.interval
+            if Double(frame % 20) < share * 20 { chooser.delivered(delay: delay, at: now) }
+            if frame % 6 == 5, let rung = chooser.evaluate(now: now, produced: 25, frameInterval: Self.interval,
+                                                           oldestUnacknowledged: waiting) {
+                moves.append(rung)
+            }
+        }
+        return moves
+    }
+
+    @Test mutating func aGoodLinkStaysOnTheLargestRung() {
+        #expect(run(10) == [])
+        #expect(chooser.rung == 0)
+    }
+
+    @Test mutating func aLinkThatDeliversHalfTheFramesGoesDownWithinASecond() {
+        _ = run(2)
+        let moves = run(1.2, share: 0.5)
+        #expect(moves == [1])
+    }
+
+    @Test mutating func lagGoesDownToo() {
+        _ = run(2)
+        #expect(run(1.2, delay: .milliseconds(200)).first == 1)
+    }
+
+    @Test mutating func aFailedProbeGoesBackAtOnceAndWaitsLongerNextTime() {
+        _ = run(2)
+        #expect(run(1.2, share: 0.5) == [1])
+        // Settled, then healthy on rung 1 for the hold (1.5 s): a probe up; the link cannot take it.
+        #expect(run(3) == [0])
+        #expect(run(0.4, delay: .milliseconds(120)) == [1], "back down within a few frames")
+        #expect(chooser.hold == .seconds(3))
+        #expect(run(3) == [], "the next probe waits the longer hold")
+        #expect(run(1.5) == [0])
+    }
+
+    @Test mutating func aProbeThatHoldsResetsTheHoldAndARecoveredLinkClimbsWithinSeconds() {
+        _ = run(2)
+        #expect(run(1.2, share: 0.5) == [1])
+        #expect(run(1.2, share: 0.5) == [2])
+        // The link recovers: up one rung after the hold, and the next after another, within 5 s.
+        let moves = run(5)
+        #expect(moves == [1, 0], "\(moves)")
+        #expect(chooser.hold == RungChooser.baseHold)
+    }
+
+    @Test mutating func nothingIsJudgedWhilePaused() {
+        _ = run(2)
+        for _ in 0..<40 {
+            now += .milliseconds(250)
+            #expect(chooser.evaluate(now: now, produced: 0, frameInterval: Self.interval, oldestUnacknowledged: nil) == nil)
+        }
+        #expect(chooser.rung == 0)
+    }
+}
