@@ -4,7 +4,8 @@ import FilterKit
 /// and `GET /api/state`.
 ///
 /// Encodes as `{"source":{…},"playing":…,"position":…,"duration":…,"filter":{"name":…,"params":{…}},
-/// "chain":[{"name":…,"params":{…}},…],"viewers":…,"fps":…,"recording":{…}}` with every key always present: `filter` is
+/// "chain":[{"name":…,"params":{…}},…],"viewers":…,"fps":…,"recording":{…},"renditions":[{"id":…,"viewers":…},…]}`
+/// with every key always present: `filter` is
 /// the chain's first link (`none` for the empty chain) for clients that know one filter only: `duration` is `null` for live sources. Numbers that are not
 /// finite (a rate measured over no time, say) encode as 0, or as `null` where null is allowed,
 /// rather than making the message unencodable.
@@ -21,6 +22,20 @@ public struct SessionState: Sendable, Equatable, Encodable {
     /// Frames per second actually delivered, measured by the server.
     public var fps: Double
     public var recording: RecordingState
+    /// Each rendition of `hello.renditions` and how many clients are on it now (those with none
+    /// are not encoded).
+    public var renditions: [RenditionUse] = []
+
+    /// One rendition in `state.renditions`.
+    public struct RenditionUse: Sendable, Equatable, Encodable {
+        public var id: String
+        public var viewers: Int
+
+        public init(id: String, viewers: Int) {
+            self.id = id
+            self.viewers = viewers
+        }
+    }
 
     public init(source: SourceState, playing: Bool, position: Double, duration: Double?,
                 filter: FilterChain, viewers: Int, fps: Double, recording: RecordingState = RecordingState()) {
@@ -35,7 +50,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, playing, position, duration, filter, chain, viewers, fps, recording
+        case source, playing, position, duration, filter, chain, viewers, fps, recording, renditions
     }
 
     /// One link as `{"name":…,"params":{…}}`.
@@ -60,5 +75,6 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(viewers, forKey: .viewers)
         try container.encode(fps.isFinite ? fps : 0, forKey: .fps)
         try container.encode(recording, forKey: .recording)
+        try container.encode(renditions, forKey: .renditions)
     }
 }

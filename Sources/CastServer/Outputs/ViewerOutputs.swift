@@ -38,6 +38,14 @@ struct ViewerOutputs: Sendable {
         jpeg.keys.min { abs(offer[$0].width - width) < abs(offer[$1].width - width) || (abs(offer[$0].width - width) == abs(offer[$1].width - width) && $0 < $1) }!
     }
 
+    /// `state.renditions`: each rendition and the clients on it (as the transport counted them).
+    var uses: [SessionState.RenditionUse] {
+        offer.indices.map { index in
+            let audience = jpeg[index]?.audience.load(ordering: .relaxed) ?? h264[index]?.audience.load(ordering: .relaxed) ?? 0
+            return SessionState.RenditionUse(id: offer[index].id, viewers: audience)
+        }
+    }
+
     /// Frames made per second over the last second, by whichever output makes most.
     var fps: Double { (jpeg.values.map(\.fps) + h264.values.map(\.fps)).reduce(0, max) }
 }

@@ -270,7 +270,11 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
-    var currentState: SessionState { session.state(viewers: viewerCount, fps: outputs.fps) }
+    var currentState: SessionState {
+        var state = session.state(viewers: viewerCount, fps: outputs.fps)
+        state.renditions = outputs.uses
+        return state
+    }
 
     /// Keeps the outputs' audience counts and the client gauges in step with the connections.
     func audienceChanged() {
