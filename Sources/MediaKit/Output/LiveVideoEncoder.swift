@@ -34,7 +34,7 @@ public final class LiveVideoEncoder: Sendable {
     /// How often a still picture is encoded again.
     public static let refinements = 8
     /// The CRF of the refinements: finer than a moving picture needs, as a still is looked at.
-    static let stillQuality = 16.0
+    static let stillQuality = 15.0
 
     /// The encoder in use (`libx264`).
     public let name: String
