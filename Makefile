@@ -51,7 +51,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(TEST_ENV) $(PYTHON) -m pytest -q --timeout 300 Tests/EndToEnd bench/test_bench_server.py
+	$(TEST_ENV) $(PYTHON) -m pytest -q --timeout 300 Tests/EndToEnd bench/test_bench_server.py bench/test_delivery.py
 	$(MAKE) soak SOAK_SECONDS=60
 
 ## docker-test: build docker/Dockerfile with podman on local base-image stand-ins, run it, check
@@ -68,13 +68,15 @@ bench: build
 	bench/compare.sh
 
 ## bench-serve: fan-out to many viewers (bench/fanout.sh), what headless Chromium draws, the cost of recording,
-## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream
+## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream, what the page draws of
+## natural footage over shaped links per transport (bench/delivery.py; its shaped rows need root)
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/recording.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/bands.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/slider.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/delivery.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters and the
 ## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`
