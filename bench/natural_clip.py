@@ -32,7 +32,6 @@ WIDTH, HEIGHT, FPS = 1280, 720, 25
 # server per run, a few seconds of settling and 20 s of measuring) never reaches the loop point,
 # where the server seeks back to the start and the first frames after it are late.
 PLAYS = 4
-SECONDS = 45.0
 # One recipe: the photo scaled up and panned slowly on two axes, grain that changes every frame
 # (noise allf=t), the film moving across it; yuv420p H.264 at CRF 16 so the source itself is close
 # to lossless next to what the transports do to it.
@@ -71,6 +70,7 @@ def opencv_data(cache: Path) -> Path:
             subprocess.run(["apt-get", "download", "opencv-doc"], cwd=download, check=True)
             deb = next(download.glob("opencv-doc_*.deb"))
             subprocess.run(["dpkg", "-x", str(deb), str(cache / "opencv-doc")], check=True)
+            deb.unlink()  # 96 MB, and what was in it is extracted now
         except (OSError, subprocess.CalledProcessError, StopIteration) as error:
             raise RuntimeError(f"no {DATA}: apt-get install opencv-doc (downloading the .deb failed: {error})")
     return extracted
