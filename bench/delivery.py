@@ -144,10 +144,12 @@ def binary_in_namespace(namespace: str, binary: str, directory: str) -> str:
 # -- one row: measuring what the page draws ---------------------------------------------------
 
 # What the page says about itself each second. `transport` and `bitsPerSecond` are there once the
-# page has H.264 (null before).
-SNAPSHOT = """(() => { const s = window.filtercast.stats;
+# page has H.264 (null before); `serverFps` is the last state's `fps`, the rate the server delivers
+# (it tells a server that could not keep up, on a busy machine, from a page or link that could not).
+SNAPSHOT = """(() => { const f = window.filtercast, s = f.stats;
   return {framesDrawn: s.framesDrawn, width: s.width, height: s.height,
-          transport: s.transport ?? null, bitsPerSecond: s.bitsPerSecond ?? null}; })()"""
+          transport: s.transport ?? null, bitsPerSecond: s.bitsPerSecond ?? null,
+          serverFps: f.state?.fps ?? null}; })()"""
 METRICS = "fetch('/metrics').then(response => response.text())"
 
 
@@ -164,6 +166,7 @@ class Row:
     full_size: tuple = (WIDTH, HEIGHT)  # the server's frame size
     transports: list = field(default_factory=list)  # stats.transport, one per second (None: not reported)
     page_bits: list = field(default_factory=list)  # stats.bitsPerSecond, one per second (when reported)
+    server_fps: list = field(default_factory=list)  # state.fps, one per second
     sent_bytes: float | None = None  # /metrics bytes sent during the measurement
 
     @property
@@ -180,6 +183,10 @@ class Row:
     @property
     def page_bits_per_second(self) -> float | None:
         return statistics.median(self.page_bits) if self.page_bits else None
+
+    @property
+    def server_fps_median(self) -> float | None:
+        return statistics.median(self.server_fps) if self.server_fps else None
 
     @property
     def sent_bits_per_second(self) -> float | None:
@@ -215,6 +222,7 @@ def measure(page: Page, row: Row, seconds: float):
     row.sizes = [(snapshot["width"], snapshot["height"]) for snapshot in snapshots]
     row.transports = [snapshot["transport"] for snapshot in snapshots]
     row.page_bits = [snapshot["bitsPerSecond"] for snapshot in snapshots if snapshot["bitsPerSecond"] is not None]
+    row.server_fps = [snapshot["serverFps"] for snapshot in snapshots if snapshot["serverFps"] is not None]
     if bytes_before is not None and bytes_after is not None:
         row.sent_bytes = bytes_after - bytes_before
 
@@ -320,15 +328,16 @@ def _transports(values: Iterable[str | None]) -> str:
     return "/".join(distinct) or "n/a"
 
 
-ROW_HEADER = ("link", "asked", "drawn", "fps", "p50 ms", "p95 ms", "size", "page Mbit/s", "sent Mbit/s", "goal",
+ROW_HEADER = ("link", "asked", "drawn", "fps", "server fps", "p50 ms", "p95 ms", "size", "page Mbit/s", "sent Mbit/s", "goal",
               "verdict")
 
 
 def row_cells(row: Row) -> tuple:
     goal = goal_for(row).describe()
     if row.skipped:
-        return (row.link.name, row.transport, "", "", "", "", "", "", "", goal, f"SKIPPED ({row.skipped})")
-    return (row.link.name, row.transport, _transports(row.transports), _number(row.fps), _number(row.latency(0.5)),
+        return (row.link.name, row.transport, "", "", "", "", "", "", "", "", goal, f"SKIPPED ({row.skipped})")
+    return (row.link.name, row.transport, _transports(row.transports), _number(row.fps),
+            _number(row.server_fps_median), _number(row.latency(0.5)),
             _number(row.latency(0.95)), _sizes(row.sizes), _mbit(row.page_bits_per_second),
             _mbit(row.sent_bits_per_second), goal, verdict(row))
 
@@ -532,6 +541,7 @@ def main() -> int:
     print(f"filtercast: {options.bin}; clip {clip.name} ({WIDTH}x{HEIGHT}@{FPS}, natural), --filter {options.filter}; "
           f"headless Chromium; {options.seconds:g} s per row after {options.settle:g} s of settling", flush=True)
 
+    load_before = os.getloadavg()[0]
     rows = []
     for link in (LINKS[name] for name in options.links):
         for transport in options.transports:
@@ -541,8 +551,12 @@ def main() -> int:
     print()
     print(format_table(ROW_HEADER, [row_cells(row) for row in rows]))
     print("drawn: the page's stats.transport (n/a: the page does not report it, so it drew JPEG, the only transport "
-          "it has); latency: server send time (frame header) → drawn on the canvas, per frame; page Mbit/s: median "
-          "of stats.bitsPerSecond; sent Mbit/s: the server's /metrics bytes sent during the measurement")
+          "it has); server fps: the median of state.fps; latency: server send time (frame header) → drawn on the "
+          "canvas, per frame; page Mbit/s: median of stats.bitsPerSecond; sent Mbit/s: the server's /metrics bytes "
+          "sent during the measurement")
+    # Server, Chromium and anything else running share the cores: a busy machine costs frames.
+    print(f"load average (1 min) before the rows {load_before:.1f}, after {os.getloadavg()[0]:.1f}, "
+          f"on {os.cpu_count()} cores")
 
     if not options.no_quality:
         quality = measure_quality(options.bin, clip, options.quality_seconds)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from delivery import (GOALS, Goal, Link, LINKS, Row, StreamQuality, _sizes, _window_means, binary_in_namespace,
+from delivery import (GOALS, ROW_HEADER, Goal, Link, LINKS, Row, StreamQuality, _sizes, _window_means, binary_in_namespace,
                       format_table, frame_index, full_range_luma, goal_for, in_namespace, metric, namespace_name,
-                      namespace_pid, namespace_setup, quality_verdict, ssim, verdict)
+                      namespace_pid, namespace_setup, quality_verdict, row_cells, ssim, verdict)
 from natural_clip import clip_name, ffmpeg_command
 
 SHAPED = LINKS["10mbit"]
@@ -79,6 +79,12 @@ def test_the_table_aligns_numbers_right_and_words_left():
         "--------  ----",
         "loopback  25.0",
         "3 Mbit/s   2.5"]
+
+
+def test_every_row_has_a_cell_under_every_heading():
+    measured = row_cells(row())
+    assert len(measured) == len(row_cells(Row(SHAPED, "jpeg", skipped="not root"))) == len(ROW_HEADER)
+    assert measured[ROW_HEADER.index("fps")] == "25.0" and measured[ROW_HEADER.index("drawn")] == "n/a"
 
 
 def test_sizes_are_listed_most_frequent_first():
