@@ -124,7 +124,8 @@ def shaped_namespace(rate: str) -> Iterator[str]:
         for command in namespace_setup(namespace, rate):
             result = subprocess.run(command, capture_output=True, text=True)
             if result.returncode != 0:
-                raise NamespaceRefused(f"`{shlex.join(command)}` failed: {result.stderr.strip() or result.returncode}")
+                hint = "" if os.geteuid() == 0 else " (shaped links need root)"
+                raise NamespaceRefused(f"`{shlex.join(command)}` failed: {result.stderr.strip() or result.returncode}{hint}")
         yield namespace
     finally:
         # Also after a failed `add` (then it answers that there is no such namespace, harmlessly).
