@@ -12,8 +12,8 @@ own loopback); after a few seconds of settling the page's own figures are sample
 page's own traffic crosses the shaped link.
 
 The quality row: a Python WebSocket client records what the server sends for the unfiltered clip
-(`--filter none`, plain loopback) and compares each frame with the clip's frame of the same
-presentation time (SSIM of the luma).
+(`--filter none`, plain loopback), as JPEG and after `watch {transport: "h264"}` as H.264, and
+compares each picture with the clip's frame of the same presentation time (SSIM of the luma).
 
     /usr/bin/python3 bench/delivery.py [--bin PATH] [--transports auto,jpeg] [--links loopback,10mbit,3mbit]
                                        [--seconds 20] [--settle 5] [--quality-seconds 10] [--no-quality]
@@ -379,37 +379,72 @@ class StreamQuality:
         return self.bits / self.seconds
 
 
-async def _record_frames(url: str, seconds: float) -> list[Frame]:
+# Each transport's binary messages: their magic and header size (docs/PROTOCOL.md "Frames";
+# H.264: Sources/CastProtocol/AccessUnitHeader.swift — bytes 0–31 as a JPEG frame's, then the
+# picture's size and the rendition; an Annex B access unit after byte 40).
+MAGIC = {"jpeg": b"FCF1", "h264": b"FCH1"}
+HEADER_SIZE = {"jpeg": 32, "h264": 40}
+FLAG_KEYFRAME = 2  # H.264: an IDR unit with SPS and PPS, where a decoder can start
+
+
+def payload(frame: Frame, transport: str) -> bytes:
+    """What follows the header (fc_client's Frame cuts after the JPEG header's 32 bytes)."""
+    return frame.jpeg[HEADER_SIZE[transport] - HEADER_SIZE["jpeg"]:]
+
+
+async def _record_frames(url: str, settle: float, seconds: float, transport: str) -> tuple[list, list]:
     client = await Client.connect(url, auto_ack=True)  # a frameAck for every frame, as the page sends
     try:
-        items = await client.collect(seconds)
+        if transport != "jpeg":
+            try:
+                await client.ok({"type": "watch", "transport": transport})
+            except AssertionError as refusal:  # refused, or no answer
+                raise RuntimeError(f"the server does not give {transport}: {refusal}") from None
+        phases = [await client.collect(settle), await client.collect(seconds)]
     finally:
         await client.close()
-    return [item for item in items if isinstance(item, Frame)]
+    # Leaves out the JPEG frames still on their way when `watch` was answered.
+    return tuple([item for item in items if isinstance(item, Frame) and item.magic == MAGIC[transport]]
+                 for items in phases)
 
 
-def record_stream(ws_url: str, seconds: float, transport: str) -> list[Frame]:
-    """The frames the server sends one viewer during `seconds`."""
-    if transport != "jpeg":
-        # H.264 HOOK: ask the server for the H.264 transport here (however the v1 addition asks
-        # for it: a URL parameter or a command after hello) and return its messages, each with
-        # its presentation time (µs) as `pts_us` and its payload after the header. Their binary
-        # header is the other engineer's to define.
-        raise NotImplementedError(f"recording the {transport} stream")
-    return asyncio.run(asyncio.wait_for(_record_frames(ws_url, seconds), seconds + 30))
+def record_stream(ws_url: str, settle: float, seconds: float, transport: str) -> tuple[list[Frame], list[Frame]]:
+    """The messages of `transport` the server sends one viewer: those of the first `settle`
+    seconds (an H.264 decoder needs them: the stream starts at their keyframe), and those of the
+    `seconds` after them, the ones measured."""
+    return asyncio.run(asyncio.wait_for(_record_frames(ws_url, settle, seconds, transport), settle + seconds + 30))
 
 
 def received_lumas(transport: str, frames: list[Frame]) -> Iterator[tuple[int, np.ndarray]]:
     """(pts µs, full-range luma plane) of every received frame."""
-    if transport != "jpeg":
-        # H.264 HOOK: decode the access units in order (e.g. `ffmpeg -f h264 -i - -f rawvideo
-        # -pix_fmt yuv420p -`, or PyAV) and yield each picture's Y plane expanded to full range
-        # (`full_range_luma`) with the pts of the message that carried it.
-        raise NotImplementedError(f"decoding the {transport} stream")
+    if transport == "h264":
+        yield from _h264_lumas(frames)
+        return
     for frame in frames:
         image = Image.open(io.BytesIO(frame.jpeg))
         image.draft("YCbCr", image.size)  # the JPEG's own Y, no trip through RGB
         yield frame.pts_us, np.asarray(image)[..., 0]
+
+
+def _h264_lumas(frames: list[Frame]) -> Iterator[tuple[int, np.ndarray]]:
+    """The access units from the first keyframe on, decoded by ffmpeg in order: Constrained
+    Baseline has no B-frames, so the n-th picture is the n-th unit's."""
+    start = next((i for i, frame in enumerate(frames) if frame.flags & FLAG_KEYFRAME), len(frames))
+    units = frames[start:]
+    if not units:
+        return
+    # Header bytes 32–35, the picture's width and height (u16): the first of what Frame calls `jpeg`.
+    width, height = (int.from_bytes(units[0].jpeg[offset:offset + 2], "little") for offset in (0, 2))
+    with tempfile.NamedTemporaryFile(suffix=".h264") as stream:
+        stream.write(b"".join(payload(unit, "h264") for unit in units))
+        stream.flush()
+        pictures = decoded_lumas(Path(stream.name), width, height, input_options=("-f", "h264"))
+        decoded = 0
+        for unit, (_, luma) in zip(units, pictures):
+            decoded += 1
+            yield unit.pts_us, luma
+    if decoded != len(units):
+        raise RuntimeError(f"ffmpeg decoded {decoded} pictures of {len(units)} H.264 access units")
 
 
 def full_range_luma(plane: np.ndarray) -> np.ndarray:
@@ -422,18 +457,25 @@ def frame_index(pts_us: int, fps: int = FPS) -> int:
     return round(pts_us * fps / 1e6)
 
 
-def clip_lumas(clip: Path, wanted: set[int], width: int = WIDTH, height: int = HEIGHT) -> Iterator[tuple[int, np.ndarray]]:
-    """(frame index, full-range luma) of the clip's frames in `wanted`, decoded by ffmpeg."""
+def decoded_lumas(path: Path, width: int, height: int, input_options: Iterable[str] = (),
+                  wanted: set[int] | None = None) -> Iterator[tuple[int, np.ndarray]]:
+    """(index, full-range luma) of the pictures of a video file in decoding order, all of them or
+    those in `wanted`, decoded by ffmpeg as limited-range yuv420p (a full-range stream is scaled
+    to it first, so the expansion is always right), one picture per frame (passthrough: no
+    frame made up or dropped for timestamps)."""
     frame_bytes = width * height * 3 // 2
-    decoder = subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", str(clip), "-f", "rawvideo",
-                                "-pix_fmt", "yuv420p", "-"], stdout=subprocess.PIPE)
+    decoder = subprocess.Popen(["ffmpeg", "-hide_banner", "-loglevel", "error", *input_options, "-i", str(path),
+                                "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"],
+                               stdout=subprocess.PIPE)
     try:
-        for index in range(max(wanted, default=-1) + 1):
+        index = 0
+        while wanted is None or index <= max(wanted, default=-1):
             data = decoder.stdout.read(frame_bytes)
             if len(data) < frame_bytes:
                 return
-            if index in wanted:
+            if wanted is None or index in wanted:
                 yield index, full_range_luma(np.frombuffer(data, np.uint8, width * height).reshape(height, width))
+            index += 1
     finally:
         decoder.kill()
         decoder.wait()
@@ -460,13 +502,17 @@ def ssim(a: np.ndarray, b: np.ndarray, window: int = 8) -> float:
     return float(index.mean())
 
 
-def stream_quality(binary: str, clip: Path, seconds: float, transport: str) -> StreamQuality:
-    """Bits and SSIM of the `transport` stream for the unfiltered clip on the plain loopback."""
+def stream_quality(binary: str, clip: Path, settle: float, seconds: float, transport: str) -> StreamQuality:
+    """Bits and SSIM of the `transport` stream for the unfiltered clip on the plain loopback,
+    after `settle` seconds: a viewer's first H.264 pictures are worse than the stream's (its
+    keyframe, made at once for the joiner under the same tight VBV) and no viewer watches only them."""
     with serving(binary, ["--input", str(clip), "--filter", "none"]) as server:
-        frames = record_stream(server.ws_url(), seconds, transport)
-    received = {frame_index(pts): luma for pts, luma in received_lumas(transport, frames)
-                if luma.shape == (HEIGHT, WIDTH)}  # frames of a smaller rendition are not compared
-    scores = [ssim(source, received[index]) for index, source in clip_lumas(clip, set(received))]
+        settling, frames = record_stream(server.ws_url(), settle, seconds, transport)
+    measured = {frame.pts_us for frame in frames}
+    received = {frame_index(pts): luma for pts, luma in received_lumas(transport, settling + frames)
+                if pts in measured and luma.shape == (HEIGHT, WIDTH)}  # a smaller rendition is not compared
+    scores = [ssim(source, received[index])
+              for index, source in decoded_lumas(clip, WIDTH, HEIGHT, wanted=set(received))]
     return StreamQuality(transport, seconds, len(frames), sum((len(frame.jpeg) + 32) * 8 for frame in frames),
                          statistics.fmean(scores) if scores else float("nan"), len(scores))
 
@@ -474,17 +520,17 @@ def stream_quality(binary: str, clip: Path, seconds: float, transport: str) -> S
 QUALITY_HEADER = ("transport", "frames", "full size", "Mbit/s", "KB/frame", "SSIM (Y)")
 
 
-def quality_cells(quality: StreamQuality | None, transport: str) -> tuple:
-    if quality is None:
-        return (transport, "", "", "", "", "not measured yet")
+def quality_cells(quality: StreamQuality | str, transport: str) -> tuple:
+    if isinstance(quality, str):
+        return (transport, "", "", "", "", f"not measured: {quality}")
     return (transport, quality.frames, quality.full_size_frames, _mbit(quality.bits_per_second),
             _number(quality.bits / 8 / 1000 / quality.frames if quality.frames else None), f"{quality.ssim:.4f}")
 
 
-def quality_verdict(jpeg: StreamQuality | None, h264: StreamQuality | None) -> str:
+def quality_verdict(jpeg: StreamQuality | str, h264: StreamQuality | str) -> str:
     """Issue 14: H.264 bits ≤ 1/5 of JPEG's at full size, SSIM within 0.01 of JPEG's (or better)."""
-    if jpeg is None or h264 is None:
-        return "PENDING (no H.264 stream to compare yet)"
+    if isinstance(jpeg, str) or isinstance(h264, str):
+        return "PENDING (a stream was not measured)"
     failed = []
     if h264.bits_per_second * 5 > jpeg.bits_per_second:
         failed.append(f"H.264 {jpeg.bits_per_second / h264.bits_per_second:.1f}× fewer bits, not 5×")
@@ -493,13 +539,14 @@ def quality_verdict(jpeg: StreamQuality | None, h264: StreamQuality | None) -> s
     return "PASS" if not failed else "FAIL (" + ", ".join(failed) + ")"
 
 
-def measure_quality(binary: str, clip: Path, seconds: float) -> dict[str, StreamQuality | None]:
-    results: dict[str, StreamQuality | None] = {}
+def measure_quality(binary: str, clip: Path, settle: float, seconds: float) -> dict[str, StreamQuality | str]:
+    """Each transport's StreamQuality, or why it was not measured (a server without H.264)."""
+    results: dict[str, StreamQuality | str] = {}
     for transport in ("jpeg", "h264"):
         try:
-            results[transport] = stream_quality(binary, clip, seconds, transport)
-        except NotImplementedError:
-            results[transport] = None  # the H.264 hooks above are not filled in yet
+            results[transport] = stream_quality(binary, clip, settle, seconds, transport)
+        except RuntimeError as error:
+            results[transport] = str(error)
     return results
 
 
@@ -560,10 +607,11 @@ def main() -> int:
           f"on {os.cpu_count()} cores")
 
     if not options.no_quality:
-        quality = measure_quality(options.bin, clip, options.quality_seconds)
+        quality = measure_quality(options.bin, clip, options.settle, options.quality_seconds)
         print()
-        print(f"quality: the unfiltered clip (--filter none) over the plain loopback for {options.quality_seconds:g} s, "
-              "each received frame against the clip's frame of the same presentation time")
+        print(f"quality: the unfiltered clip (--filter none) over the plain loopback, {options.quality_seconds:g} s "
+              f"after {options.settle:g} s of settling, each received picture against the clip's frame of the same "
+              "presentation time")
         print(format_table(QUALITY_HEADER, [quality_cells(quality[t], t) for t in ("jpeg", "h264")]))
         print(f"goal: H.264 bits ≤ 1/5 of JPEG's at full size, SSIM within 0.01 → "
               f"{quality_verdict(quality['jpeg'], quality['h264'])}")

@@ -1,15 +1,21 @@
-"""Tests of bench/delivery.py's own pure parts (no server, no browser, no namespace, no timing):
+"""Tests of bench/delivery.py's own parts (no server, browser or namespace, no timing; the ffmpeg CLI
+makes and decodes one tiny clip):
 
     /usr/bin/python3 -m pytest -q bench/test_delivery.py
 """
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 import pytest
 
-from delivery import (GOALS, ROW_HEADER, Goal, Link, LINKS, Row, StreamQuality, _sizes, _window_means, binary_in_namespace,
-                      format_table, frame_index, full_range_luma, goal_for, in_namespace, metric, namespace_name,
-                      namespace_pid, namespace_setup, quality_verdict, row_cells, ssim, verdict)
+from delivery import (GOALS, MAGIC, ROW_HEADER, Goal, Link, LINKS, Row, StreamQuality, _sizes, _window_means,
+                      binary_in_namespace, decoded_lumas, format_table, frame_index, full_range_luma, goal_for,
+                      in_namespace, metric, namespace_name, namespace_pid, namespace_setup, payload, quality_verdict,
+                      row_cells, ssim, verdict)
+from fc_client import Frame
+from fc_server import make_clip
 from natural_clip import clip_name, ffmpeg_command
 
 SHAPED = LINKS["10mbit"]
@@ -65,7 +71,7 @@ def test_goals_read_as_the_issue_writes_them():
 
 def test_the_quality_goal_wants_a_fifth_of_the_bits_at_an_ssim_within_a_hundredth():
     jpeg = StreamQuality("jpeg", 10, 250, 220_000_000, 0.982, 250)
-    assert quality_verdict(jpeg, None).startswith("PENDING")
+    assert quality_verdict(jpeg, "the server does not give h264").startswith("PENDING")
     assert quality_verdict(jpeg, StreamQuality("h264", 10, 250, 34_000_000, 0.975, 250)) == "PASS"
     assert quality_verdict(jpeg, StreamQuality("h264", 10, 250, 50_000_000, 0.970, 250)) == \
         "FAIL (H.264 4.4× fewer bits, not 5×, SSIM 0.970 vs 0.982)"
@@ -132,3 +138,19 @@ def test_the_clip_recipe_reads_the_opencv_files_and_names_its_cache_entry_by_a_h
 def test_a_row_that_broke_off_fails_with_its_error_alone():
     broken = Row(SHAPED, "jpeg", error="the page drew no frame within 30 s")
     assert verdict(broken) == "FAIL (error: the page drew no frame within 30 s)"
+
+
+def test_an_access_unit_follows_the_40_byte_header_and_a_jpeg_the_32_byte_one():
+    header = struct.pack("<4sHHQqq", b"FCH1", 40, 2, 7, 40_000, 0) + struct.pack("<HHB3x", 1280, 720, 1)
+    unit = Frame.parse(header + b"\x00\x00\x00\x01\x67")
+    assert unit.magic == MAGIC["h264"] and payload(unit, "h264") == b"\x00\x00\x00\x01\x67"
+    jpeg = Frame.parse(struct.pack("<4sHHQqq", b"FCF1", 32, 0, 7, 40_000, 0) + b"\xff\xd8\xff\xd9")
+    assert payload(jpeg, "jpeg") == b"\xff\xd8\xff\xd9"
+
+
+def test_decoded_pictures_come_one_per_frame_in_full_range(tmp_path):
+    clip = make_clip(tmp_path / "grey.mp4", "color=c=black:size=64x48:rate=25", 0.4)
+    pictures = list(decoded_lumas(clip, 64, 48))
+    assert [index for index, _ in pictures] == list(range(10))
+    assert pictures[0][1].shape == (48, 64) and pictures[0][1].max() < 3  # limited-range black is 0
+    assert [index for index, _ in decoded_lumas(clip, 64, 48, wanted={2, 5})] == [2, 5]
