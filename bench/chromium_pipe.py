@@ -13,6 +13,8 @@ import fcntl
 import json
 import os
 import select
+import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -29,7 +31,7 @@ class Page:
 
     def __init__(self, prefix: Sequence[str] = (), timeout: float = 20.0):
         self.timeout = timeout
-        self.profile = tempfile.TemporaryDirectory(prefix="fcbench-chromium-")
+        self.profile = tempfile.mkdtemp(prefix="fcbench-chromium-")
         commands_read, self._commands = _pipe_above_stdio()
         self._replies, replies_write = _pipe_above_stdio()
 
@@ -38,7 +40,7 @@ class Page:
             os.dup2(replies_write, 4)
 
         command = [CHROMIUM, *CHROMIUM_ARGUMENTS, "--remote-debugging-pipe", "--window-size=1920,1080",
-                   f"--user-data-dir={self.profile.name}", "about:blank"]
+                   f"--user-data-dir={self.profile}", "about:blank"]
         # close_fds=False: subprocess would close 3 and 4 after the dup; every other descriptor of
         # ours is close-on-exec anyway. A session of its own: Ctrl-C reaches the driver, which
         # closes Chromium in its turn (not Chromium first, in the middle of a command).
@@ -113,18 +115,46 @@ class Page:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        _end_group(self.process.pid)
         for fd in (self._commands, self._replies):
             try:
                 os.close(fd)
             except OSError:
                 pass
-        self.profile.cleanup()
+        _remove(self.profile)
 
     def __enter__(self) -> "Page":
         return self
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _end_group(group: int):
+    """Kills what is left of Chromium's process group (its own session: Popen made it): its
+    renderer and GPU processes outlive the browser process for a moment. (They stay zombies until
+    init reaps them, so waiting for the group to be gone could take long.)"""
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _remove(directory: str, timeout: float = 2.0):
+    """Removes the profile, again while a process that was just killed may still have been
+    writing into it (ENOTEMPTY); what is left after `timeout` stays in the temp dir."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            shutil.rmtree(directory)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                shutil.rmtree(directory, ignore_errors=True)
+                return
+            time.sleep(0.1)
 
 
 def _pipe_above_stdio() -> tuple[int, int]:
