@@ -379,25 +379,18 @@ class StreamQuality:
         return self.bits / self.seconds
 
 
-# Each transport's binary messages: their magic and header size (docs/PROTOCOL.md "Frames";
-# H.264: Sources/CastProtocol/AccessUnitHeader.swift — bytes 0–31 as a JPEG frame's, then the
-# picture's size and the rendition; an Annex B access unit after byte 40).
+# Each transport's binary messages by their magic (docs/PROTOCOL.md "Binary messages"): fc_client's
+# Frame reads both, its `jpeg` the body after the header (a JPEG, or an Annex B access unit).
 MAGIC = {"jpeg": b"FCF1", "h264": b"FCH1"}
-HEADER_SIZE = {"jpeg": 32, "h264": 40}
-FLAG_KEYFRAME = 2  # H.264: an IDR unit with SPS and PPS, where a decoder can start
-
-
-def payload(frame: Frame, transport: str) -> bytes:
-    """What follows the header (fc_client's Frame cuts after the JPEG header's 32 bytes)."""
-    return frame.jpeg[HEADER_SIZE[transport] - HEADER_SIZE["jpeg"]:]
 
 
 async def _record_frames(url: str, settle: float, seconds: float, transport: str) -> tuple[list, list]:
     client = await Client.connect(url, auto_ack=True)  # a frameAck for every frame, as the page sends
     try:
-        if transport != "jpeg":
+        if transport != "jpeg":  # a client that never says `watch` gets the first (full-size) JPEG rendition
             try:
-                await client.ok({"type": "watch", "transport": transport})
+                await client.ok({"type": "watch", "transport": transport,
+                                 "rendition": largest_rendition(client.hello or {}, transport) or "auto"})
             except AssertionError as refusal:  # refused, or no answer
                 raise RuntimeError(f"the server does not give {transport}: {refusal}") from None
         phases = [await client.collect(settle), await client.collect(seconds)]
@@ -406,6 +399,13 @@ async def _record_frames(url: str, settle: float, seconds: float, transport: str
     # Leaves out the JPEG frames still on their way when `watch` was answered.
     return tuple([item for item in items if isinstance(item, Frame) and item.magic == MAGIC[transport]]
                  for items in phases)
+
+
+def largest_rendition(hello: dict, transport: str) -> str | None:
+    """The id of the largest of `hello.renditions` of `transport` (None when it lists none): the
+    quality row compares full-size pictures, and a pinned rendition is never changed under it."""
+    offered = [rendition for rendition in hello.get("renditions", []) if rendition.get("transport") == transport]
+    return max(offered, key=lambda rendition: rendition["width"] * rendition["height"])["id"] if offered else None
 
 
 def record_stream(ws_url: str, settle: float, seconds: float, transport: str) -> tuple[list[Frame], list[Frame]]:
@@ -429,14 +429,13 @@ def received_lumas(transport: str, frames: list[Frame]) -> Iterator[tuple[int, n
 def _h264_lumas(frames: list[Frame]) -> Iterator[tuple[int, np.ndarray]]:
     """The access units from the first keyframe on, decoded by ffmpeg in order: Constrained
     Baseline has no B-frames, so the n-th picture is the n-th unit's."""
-    start = next((i for i, frame in enumerate(frames) if frame.flags & FLAG_KEYFRAME), len(frames))
+    start = next((i for i, frame in enumerate(frames) if frame.keyframe), len(frames))
     units = frames[start:]
     if not units:
         return
-    # Header bytes 32–35, the picture's width and height (u16): the first of what Frame calls `jpeg`.
-    width, height = (int.from_bytes(units[0].jpeg[offset:offset + 2], "little") for offset in (0, 2))
+    width, height, _ = units[0].picture
     with tempfile.NamedTemporaryFile(suffix=".h264") as stream:
-        stream.write(b"".join(payload(unit, "h264") for unit in units))
+        stream.write(b"".join(unit.jpeg for unit in units))
         stream.flush()
         pictures = decoded_lumas(Path(stream.name), width, height, input_options=("-f", "h264"))
         decoded = 0
@@ -513,7 +512,7 @@ def stream_quality(binary: str, clip: Path, settle: float, seconds: float, trans
                 if pts in measured and luma.shape == (HEIGHT, WIDTH)}  # a smaller rendition is not compared
     scores = [ssim(source, received[index])
               for index, source in decoded_lumas(clip, WIDTH, HEIGHT, wanted=set(received))]
-    return StreamQuality(transport, seconds, len(frames), sum((len(frame.jpeg) + 32) * 8 for frame in frames),
+    return StreamQuality(transport, seconds, len(frames), sum((frame.header_length + len(frame.jpeg)) * 8 for frame in frames),
                          statistics.fmean(scores) if scores else float("nan"), len(scores))
 
 

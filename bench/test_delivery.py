@@ -5,16 +5,13 @@ makes and decodes one tiny clip):
 """
 from __future__ import annotations
 
-import struct
-
 import numpy as np
 import pytest
 
-from delivery import (GOALS, MAGIC, ROW_HEADER, Goal, Link, LINKS, Row, StreamQuality, _sizes, _window_means,
+from delivery import (GOALS, ROW_HEADER, Goal, Link, LINKS, Row, StreamQuality, _sizes, _window_means,
                       binary_in_namespace, decoded_lumas, format_table, frame_index, full_range_luma, goal_for,
-                      in_namespace, metric, namespace_name, namespace_pid, namespace_setup, payload, quality_verdict,
-                      row_cells, ssim, verdict)
-from fc_client import Frame
+                      in_namespace, largest_rendition, metric, namespace_name, namespace_pid, namespace_setup,
+                      quality_verdict, row_cells, ssim, verdict)
 from fc_server import make_clip
 from natural_clip import clip_name, ffmpeg_command
 
@@ -140,17 +137,17 @@ def test_a_row_that_broke_off_fails_with_its_error_alone():
     assert verdict(broken) == "FAIL (error: the page drew no frame within 30 s)"
 
 
-def test_an_access_unit_follows_the_40_byte_header_and_a_jpeg_the_32_byte_one():
-    header = struct.pack("<4sHHQqq", b"FCH1", 40, 2, 7, 40_000, 0) + struct.pack("<HHB3x", 1280, 720, 1)
-    unit = Frame.parse(header + b"\x00\x00\x00\x01\x67")
-    assert unit.magic == MAGIC["h264"] and payload(unit, "h264") == b"\x00\x00\x00\x01\x67"
-    jpeg = Frame.parse(struct.pack("<4sHHQqq", b"FCF1", 32, 0, 7, 40_000, 0) + b"\xff\xd8\xff\xd9")
-    assert payload(jpeg, "jpeg") == b"\xff\xd8\xff\xd9"
-
-
 def test_decoded_pictures_come_one_per_frame_in_full_range(tmp_path):
     clip = make_clip(tmp_path / "grey.mp4", "color=c=black:size=64x48:rate=25", 0.4)
     pictures = list(decoded_lumas(clip, 64, 48))
     assert [index for index, _ in pictures] == list(range(10))
     assert pictures[0][1].shape == (48, 64) and pictures[0][1].max() < 3  # limited-range black is 0
     assert [index for index, _ in decoded_lumas(clip, 64, 48, wanted={2, 5})] == [2, 5]
+
+
+def test_the_quality_row_pins_the_largest_rendition_of_its_transport():
+    hello = {"renditions": [{"id": "jpeg-720p", "transport": "jpeg", "width": 1280, "height": 720},
+                            {"id": "h264-360p", "transport": "h264", "width": 640, "height": 360},
+                            {"id": "h264-720p", "transport": "h264", "width": 1280, "height": 720}]}
+    assert largest_rendition(hello, "h264") == "h264-720p"
+    assert largest_rendition({}, "h264") is None
