@@ -597,8 +597,8 @@ def main() -> int:
             print(format_table(ROW_HEADER, [row_cells(row) for row in rows[-1:]]).splitlines()[-1], flush=True)
     print()
     print(format_table(ROW_HEADER, [row_cells(row) for row in rows]))
-    print("drawn: the page's stats.transport (n/a: the page does not report it, so it drew JPEG, the only transport "
-          "it has); server fps: the median of state.fps; latency: server send time (frame header) → drawn on the "
+    print("drawn: the page's stats.transport (n/a: a page from before H.264, which does not report it and draws "
+          "JPEG only); server fps: the median of state.fps; latency: server send time (frame header) → drawn on the "
           "canvas, per frame; page Mbit/s: median of stats.bitsPerSecond; sent Mbit/s: the server's /metrics bytes "
           "sent during the measurement")
     # Server, Chromium and anything else running share the cores: a busy machine costs frames.
