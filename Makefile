@@ -4,12 +4,14 @@ SWIFT      ?= swift
 BIN        := .build/release/filtercast
 # Build: the C libraries. Tests: the ffmpeg CLI (clips, references), the openssl CLI (TLS test
 # certificates), Python clients (Debian's /usr/bin/python3 sees these python3-* packages),
-# headless Chromium. Benchmarks: tjbench, GStreamer (the peer pipeline in bench/compare.sh).
+# headless Chromium. Benchmarks: tjbench, GStreamer (the peer pipeline in bench/compare.sh),
+# opencv-doc (its photos and film clips are the natural footage of bench/natural_clip.py).
 PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libavutil-dev \
               libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs openssl \
               python3 python3-pytest python3-pytest-timeout python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \
-              gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+              gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
+              opencv-doc
 # docker-test: podman and buildah stand in for Docker (runc: crun fails on this VM's cgroups),
 # debootstrap makes the base-image stand-ins, a venv holds the lint tools from PyPI.
 DOCKER_PACKAGES := podman buildah runc debootstrap curl python3-venv
@@ -49,7 +51,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(TEST_ENV) $(PYTHON) -m pytest -q --timeout 300 Tests/EndToEnd bench/test_bench_server.py
+	$(TEST_ENV) $(PYTHON) -m pytest -q --timeout 300 Tests/EndToEnd bench/test_bench_server.py bench/test_delivery.py
 	$(MAKE) soak SOAK_SECONDS=60
 
 ## docker-test: build docker/Dockerfile with podman on local base-image stand-ins, run it, check
@@ -66,13 +68,15 @@ bench: build
 	bench/compare.sh
 
 ## bench-serve: fan-out to many viewers (bench/fanout.sh), what headless Chromium draws, the cost of recording,
-## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream
+## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream, what the page draws of
+## natural footage over shaped links per transport (bench/delivery.py; its shaped rows need root)
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/recording.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/bands.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/slider.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/delivery.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters and the
 ## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`

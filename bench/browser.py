@@ -26,6 +26,11 @@ from bench_server import REPO, cpu_seconds, start_server, stop_server, tree_cpu_
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
+# Headless as root (--no-sandbox is required then), never through a proxy, and never throttled
+# for being in the background: a benchmark's page is never the focused tab.
+CHROMIUM_ARGUMENTS = ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--no-proxy-server",
+                      "--mute-audio", "--no-first-run", "--disable-background-timer-throttling",
+                      "--disable-renderer-backgrounding")
 
 
 def make_driver(width: int, height: int):
@@ -34,9 +39,7 @@ def make_driver(width: int, height: int):
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--no-proxy-server",
-                     f"--window-size={width},{height}", "--mute-audio", "--no-first-run",
-                     "--disable-background-timer-throttling", "--disable-renderer-backgrounding"):
+    for argument in (*CHROMIUM_ARGUMENTS, f"--window-size={width},{height}"):
         options.add_argument(argument)
     service = Service(CHROMEDRIVER)
     return webdriver.Chrome(service=service, options=options), service
