@@ -25,7 +25,7 @@ extension Application {
         do throws(MediaError) {
             for rendition in renditions where rendition.transport == .h264 {
                 h264.append(try H264Stream(rendition: rendition, index: jpeg.count + h264.count, source: source, frameRate: rate,
-                                           maxFPS: configuration.maxFPS, keyframeInterval: .seconds(2),
+                                           maxFPS: configuration.maxFPS, keyframeInterval: H264Stream.keyframeInterval,
                                            transportGeneration: generation,
                                            requestFrame: { [session] in session.rerender.request() }, wake: wake))
             }

@@ -198,7 +198,11 @@ final class ViewerSession {
     func keyframeNeeded(supply: FrameSupply, frameInterval: Duration) -> Int? {
         guard mayWatch, watching.transport == .h264 else { return nil }
         if let pending = pendingRendition { return hasKeyframeSinceDecision(pending, supply) ? nil : pending }
-        return cursor(supply, frameInterval: frameInterval) == .needKeyframe ? watching.rendition : nil
+        if cursor(supply, frameInterval: frameInterval) == .needKeyframe { return watching.rendition }
+        // Far behind with no newer keyframe to skip to (they are rare: TCP loses nothing).
+        guard let log = supply.units[watching.rendition], flow.lastSent > 0,
+              log.latest > flow.lastSent + lagLimit(frameInterval), log.keyframe <= flow.lastSent else { return nil }
+        return watching.rendition
     }
 
     /// The renditions whose frames this viewer needs now (the transport counts their audiences):
@@ -268,9 +272,13 @@ final class ViewerSession {
 
     private func cursor(_ supply: FrameSupply, frameInterval: Duration) -> UnitCursor.Choice {
         guard let log = supply.units[watching.rendition] else { return .wait }
-        let lagLimit = UInt64(max(4, (Self.unitLag / max(frameInterval, .milliseconds(1))).rounded(.up)))
-        return UnitCursor.next(lastSent: flow.lastSent, log: log, now: supply.now, lagLimit: lagLimit,
+        return UnitCursor.next(lastSent: flow.lastSent, log: log, now: supply.now, lagLimit: lagLimit(frameInterval),
                                freshFor: H264Stream.forcedKeyframeInterval)
+    }
+
+    /// ``unitLag`` in units of a stream making one every `frameInterval` (at least 4).
+    private func lagLimit(_ frameInterval: Duration) -> UInt64 {
+        UInt64(max(4, (Self.unitLag / max(frameInterval, .milliseconds(1))).rounded(.up)))
     }
 
     /// Frame `sequence` was written (now).
