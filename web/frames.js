@@ -36,10 +36,10 @@ export function readHeader(buffer, ws) {
 /// access unit for the H.264 decoder.
 export function receiveFrame(buffer, ws) {
   const frame = readHeader(buffer, ws);
-  if (!frame) return;
+  // Anything else — the padding of the server's probes (FCP1) — is skipped, and not counted.
+  if (!frame || (frame.magic !== UNIT_MAGIC && frame.magic !== JPEG_MAGIC)) return;
   countReceived(buffer.byteLength);
   if (frame.magic === UNIT_MAGIC) return receiveUnit(buffer, frame);
-  if (frame.magic !== JPEG_MAGIC) return;
   frame.jpeg = new Uint8Array(buffer, frame.headerLength);
   if (decoding || document.hidden) {
     pendingFrame = frame; // only the newest waiting frame is kept

@@ -72,3 +72,39 @@ import Testing
         #expect(chooser.rung == 0)
     }
 }
+
+/// H.264's padded probes: padding first, the climb only if the frames stay on time.
+@Suite struct PaddedProbeTests {
+    var now = ContinuousClock.now
+    var chooser: RungChooser
+
+    init() { chooser = RungChooser(rungCount: 2, padsProbes: true, now: now) }
+
+    mutating func step(_ seconds: Double, share: Double = 1, delay: Duration = .milliseconds(8)) -> [Int] {
+        var moves: [Int] = []
+        for frame in 0..<Int(seconds * 25) {
+            now += .milliseconds(40)
+            if Double(frame % 20) < share * 20 { chooser.delivered(delay: delay, at: now) }
+            if frame % 6 == 5, let rung = chooser.evaluate(now: now, produced: 25, frameInterval: .milliseconds(40),
+                                                           oldestUnacknowledged: nil) {
+                moves.append(rung)
+            }
+        }
+        return moves
+    }
+
+    @Test mutating func aLinkThatCannotTakeThePaddingNeverClimbs() {
+        _ = step(1)
+        #expect(step(1.2, share: 0.5) == [1])
+        #expect(step(2.5) == [] && chooser.padding?.rung == 0, "healthy for the hold: padding, no climb yet")
+        #expect(step(0.3, delay: .milliseconds(150)) == [] && chooser.padding == nil, "lagging: the padding stops")
+        #expect(chooser.rung == 1 && chooser.hold == .seconds(3))
+    }
+
+    @Test mutating func aLinkThatTakesThePaddingClimbs() {
+        _ = step(1)
+        #expect(step(1.2, share: 0.5) == [1])
+        #expect(step(5) == [0], "within 5 s of the link recovering")
+        #expect(chooser.padding == nil)
+    }
+}

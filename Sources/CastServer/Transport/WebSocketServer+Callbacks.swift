@@ -113,6 +113,14 @@ extension WebSocketServer {
         return .microseconds(Int64(info.tcpi_rtt))
     }
 
+    /// Bytes written to the connection's TCP socket and not yet acknowledged by the peer (its
+    /// send queue: what waits in the link's buffers), 0 if unknown.
+    func queuedBytes(_ wsi: OpaquePointer) -> Int {
+        var queued: Int32 = 0
+        guard ioctl(lws_get_socket_fd(wsi), UInt(TIOCOUTQ), &queued) == 0 else { return 0 }
+        return Int(queued)
+    }
+
     /// A request header's value ("" when absent).
     func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String {
         let length = Int(lws_hdr_total_length(wsi, token))

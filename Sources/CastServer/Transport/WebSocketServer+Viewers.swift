@@ -77,12 +77,29 @@ extension WebSocketServer {
             if !writeLatestFrame(of: rendition, wsi, to: viewer) { return -1 }
         case .unit(let rendition, let sequence):
             if !writeUnit(sequence, of: rendition, wsi, to: viewer) { return -1 }
+        case .padding(let bytes):
+            if lws_write(wsi, Self.padding.payload.assumingMemoryBound(to: UInt8.self), FrameHeader.size + bytes, LWS_WRITE_BINARY) < 0 {
+                return -1
+            }
+            counters.bytesSent.increment(by: UInt64(FrameHeader.size + bytes))
+            viewer.paddingSent(bytes)
         case .nothing:
             break
         }
         requestWriteIfDue(wsi, viewer)
         return 0
     }
+
+    /// The padding message of a padded probe (`FCP1`, 32 bytes laid out as a frame's header, then
+    /// zeros), up to 16 KB of padding; clients skip it. Written by the service thread only, never
+    /// changed.
+    static let padding: EncodedFrame = {
+        let message = EncodedFrame(maximumBodySize: 16 * 1024)
+        message.payload.initializeMemory(as: UInt8.self, repeating: 0, count: FrameHeader.size + 16 * 1024)
+        for (offset, byte) in "FCP1".utf8.enumerated() { message.payload.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self) }
+        message.payload.storeBytes(of: UInt16(FrameHeader.size).littleEndian, toByteOffset: 4, as: UInt16.self)
+        return message
+    }()
 
     /// Writes the latest frame of JPEG rendition `rendition` if it is newer than the viewer's
     /// last; false when the write failed.

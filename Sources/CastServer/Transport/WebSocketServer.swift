@@ -202,14 +202,16 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     /// Moves viewers between renditions: their delivery judged every quarter second, H.264 moves
-    /// made at the new rendition's keyframe. True when any viewer's renditions changed.
+    /// made at the new rendition's keyframe, a padded probe stopped as soon as the socket's queue
+    /// grows. True when any viewer's renditions changed.
     private func adaptViewers(_ supply: FrameSupply) -> Bool {
         let judge = lastAdaptation.duration(to: supply.now) >= .milliseconds(250)
         if judge { lastAdaptation = supply.now }
         var changed = false
-        for connection in connections.values {
+        for (wsi, connection) in connections {
             guard let viewer = connection.viewer else { continue }
             let from = viewer.watching.rendition
+            if viewer.isPadding { viewer.socketQueued(queuedBytes(wsi), frameInterval: frameInterval) }
             if judge && viewer.adapt(supply: supply, frameInterval: frameInterval) { changed = true }
             if viewer.switchIfReady(supply: supply) { changed = true }
             if viewer.watching.rendition != from { renditionSwitched(connection, from: from, to: viewer.watching.rendition) }

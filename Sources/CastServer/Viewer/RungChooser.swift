@@ -15,6 +15,11 @@
 /// - **healthy**: 9/10 of the frames delivered and the median delay within a frame of the floor
 ///   (the lowest delay of the last few seconds). Healthy for `hold`: one rung up (a probe). A
 ///   probe that lasts 2 s resets `hold`, so a link that recovers is climbed within seconds.
+/// - **padded probes** (`padsProbes`, for H.264, where a climb costs a forced keyframe, several
+///   frames' worth of bits at once): healthy for `hold`, the viewer is first sent padding as if
+///   it were on the rung above (``padding``) for ``paddingLength``; still healthy, it climbs; a
+///   delay a frame (at least 30 ms) over the floor stops the padding at once and doubles `hold` —
+///   a link that cannot take the larger rung never sees its keyframe.
 struct RungChooser {
     /// One acknowledged frame.
     struct Sample {
@@ -33,18 +38,25 @@ struct RungChooser {
     /// The last climb, while it is being tried.
     private var probeStarted: ContinuousClock.Instant?
     private(set) var hold = Self.baseHold
+    /// Probe with padding before climbing.
+    let padsProbes: Bool
+    /// The rung whose rate the viewer is padded up to, and since when (nil: no padding).
+    private(set) var padding: (rung: Int, since: ContinuousClock.Instant)?
 
     static let baseHold = Duration.milliseconds(1500)
     static let maximumHold = Duration.seconds(4)
     static let probeLength = Duration.seconds(2)
+    /// How long a padded probe lasts before the climb.
+    static let paddingLength = Duration.seconds(2)
     /// How long a rung is watched before it is judged.
     static let settling = Duration.milliseconds(500)
     /// The samples an evaluation looks at: those of the last half second.
     static let window = Duration.milliseconds(500)
 
-    init(rungCount: Int, now: ContinuousClock.Instant) {
+    init(rungCount: Int, padsProbes: Bool = false, now: ContinuousClock.Instant) {
         precondition(rungCount > 0, "a ladder has a rung")
         self.rungCount = rungCount
+        self.padsProbes = padsProbes
         rung = 0
         arrived = now
     }
@@ -64,8 +76,20 @@ struct RungChooser {
         let recent = samples.filter { $0.at.duration(to: now) <= Self.window }.map(\.delay).sorted()
         let floor = samples.map(\.delay).min() ?? .zero
         let waiting = oldestUnacknowledged ?? .zero
-        if let probeStarted, probeStarted.duration(to: now) < Self.probeLength,
-           (recent.last ?? .zero) > floor + max(.milliseconds(50), frameInterval * 2) || waiting > max(.milliseconds(150), frameInterval * 3) {
+        let lagging = (recent.last ?? .zero) > floor + max(.milliseconds(50), frameInterval * 2)
+            || waiting > max(.milliseconds(150), frameInterval * 3)
+        if let started = padding?.since {
+            // Stricter while padding: the padding, not the frames, should take the queue's growth.
+            guard (recent.last ?? .zero) <= floor + max(.milliseconds(30), frameInterval), !lagging else {
+                stopPadding()
+                return nil
+            }
+            guard started.duration(to: now) >= Self.paddingLength else { return nil }
+            padding = nil
+            probeStarted = now
+            return move(to: rung - 1, now: now)
+        }
+        if let probeStarted, probeStarted.duration(to: now) < Self.probeLength, lagging {
             hold = min(hold * 2, Self.maximumHold)
             return move(to: rung + 1, now: now)
         }
@@ -84,10 +108,23 @@ struct RungChooser {
             return move(to: rung + 1, now: now)
         }
         if let since = healthySince, since.duration(to: now) >= hold, rung > 0 {
+            if padsProbes {
+                padding = (rung - 1, now)
+                return nil
+            }
             probeStarted = now
             return move(to: rung - 1, now: now)
         }
         return nil
+    }
+
+    /// A padded probe failed (its frames lag, or the socket's queue grows): no more padding, and
+    /// the next try waits longer.
+    mutating func stopPadding() {
+        guard padding != nil else { return }
+        padding = nil
+        hold = min(hold * 2, Self.maximumHold)
+        healthySince = nil
     }
 
     private mutating func move(to target: Int, now: ContinuousClock.Instant) -> Int? {
@@ -96,6 +133,7 @@ struct RungChooser {
         if clamped > rung { probeStarted = nil }
         rung = clamped
         arrived = now
+        padding = nil
         congestedSince = nil
         healthySince = nil
         return clamped

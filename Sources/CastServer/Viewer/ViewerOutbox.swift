@@ -12,6 +12,9 @@ enum ViewerWrite: Equatable {
     /// Access unit `sequence` of the H.264 rendition `rendition` (its index in the offer); report
     /// it with `ViewerSession.frameSent`.
     case unit(rendition: Int, sequence: UInt64)
+    /// A padding message with `bytes` of padding (a padded probe); report it with
+    /// `ViewerSession.paddingSent`.
+    case padding(bytes: Int)
     /// Close the connection with this code and reason.
     case close(status: Int32, reason: String)
     case nothing

@@ -36,6 +36,8 @@ final class ViewerSession {
     /// For a viewer that lets the server choose (`watch` with `rendition` `auto`): the rung of its
     /// transport's ladder its delivery allows.
     private var chooser: RungChooser?
+    /// A padded probe's padding: bytes owed, accrued until `since`.
+    private var padding: (owed: Double, since: ContinuousClock.Instant?) = (0, nil)
     /// An H.264 rendition the viewer moves to at that rendition's first keyframe made since.
     private(set) var pendingRendition: Int?
     private var pendingSince: ContinuousClock.Instant?
@@ -147,7 +149,8 @@ final class ViewerSession {
             return .none
         case .watch(let transport, let rendition):
             let requested = try Watching.requested(transport, rendition: rendition, in: offer)
-            chooser = requested.pinned ? nil : RungChooser(rungCount: rungs(of: transport).count, now: now())
+            chooser = requested.pinned ? nil
+                : RungChooser(rungCount: rungs(of: transport).count, padsProbes: transport == .h264, now: now())
             pendingRendition = nil
             pendingSince = nil
             guard requested != watching else { return .none }
@@ -243,6 +246,38 @@ final class ViewerSession {
         return true
     }
 
+    /// A padded probe: padding owed at the difference between the caps of the rung probed and its
+    /// own (the larger rung at its worst: link buffers absorb a milder overshoot for seconds),
+    /// written in pieces of at most 16 KB once 2 KB are owed — with the frame wake-ups, about one
+    /// piece a frame.
+    private func paddingDue() -> Int? {
+        guard let target = chooser?.padding.map({ rungs(of: watching.transport)[$0.rung] }) else {
+            padding = (0, nil)
+            return nil
+        }
+        let now = now()
+        let rate = Double((offer[target].bitsPerSecond ?? 0) - (offer[watching.rendition].bitsPerSecond ?? 0)) / 8
+        if let since = padding.since { padding.owed = min(padding.owed + rate * since.duration(to: now).seconds, 64 * 1024) }
+        padding.since = now
+        return padding.owed >= 2048 ? Int(min(padding.owed, 16 * 1024)) : nil
+    }
+
+    /// Whether this viewer is being sent padding (the transport then reports its socket's queue).
+    var isPadding: Bool { chooser?.padding != nil }
+
+    /// During a padded probe: `bytes` wait in the socket unsent or unacknowledged. More than a
+    /// frame of the viewer's rendition and 12 KB means the link does not take the padding: it
+    /// stops at once, before the frames behind it lag.
+    func socketQueued(_ bytes: Int, frameInterval: Duration) {
+        let frameBytes = Double(offer[watching.rendition].bitsPerSecond ?? 0) / 8 * frameInterval.seconds
+        if Double(bytes) > 12 * 1024 + frameBytes { chooser?.stopPadding() }
+    }
+
+    /// `bytes` of padding were written.
+    func paddingSent(_ bytes: Int) {
+        padding.owed = max(0, padding.owed - Double(bytes))
+    }
+
     private func move(to rendition: Int) {
         watching.rendition = rendition
         flow.restart()
@@ -258,16 +293,19 @@ final class ViewerSession {
         offer.indices.filter { offer[$0].transport == transport }
     }
 
+    /// The next frame due, else padding owed.
     private func frameDue(_ supply: FrameSupply, frameInterval: Duration) -> ViewerWrite? {
         guard mayWatch else { return nil }
         switch watching.transport {
         case .jpeg:
             let latest = supply.jpeg[watching.rendition] ?? 0
-            return latest > flow.lastSent && flow.isOpen(frameInterval: frameInterval) ? .frame(rendition: watching.rendition) : nil
+            if latest > flow.lastSent && flow.isOpen(frameInterval: frameInterval) { return .frame(rendition: watching.rendition) }
         case .h264:
-            guard flow.isOpenForUnits, case .send(let sequence) = cursor(supply, frameInterval: frameInterval) else { return nil }
-            return .unit(rendition: watching.rendition, sequence: sequence)
+            if flow.isOpenForUnits, case .send(let sequence) = cursor(supply, frameInterval: frameInterval) {
+                return .unit(rendition: watching.rendition, sequence: sequence)
+            }
         }
+        return paddingDue().map { .padding(bytes: $0) }
     }
 
     private func cursor(_ supply: FrameSupply, frameInterval: Duration) -> UnitCursor.Choice {
