@@ -255,6 +255,65 @@ def measure_row(binary: str, clip: Path, link: Link, transport: str, filter_name
     return row
 
 
+# -- recovery: a link that gets better ----------------------------------------------------------
+
+RECOVERY_GOAL_SECONDS = 5.0
+
+
+@dataclass
+class Recovery:
+    transport: str
+    slow_size: tuple | None = None  # what the page drew at the end of the slow spell
+    seconds: float | None = None  # from the link's change to the first full-size picture
+    error: str | None = None
+
+
+def measure_recovery(binary: str, clip: Path, transport: str, filter_name: str, slow: str = "3mbit",
+                     fast: str = "50mbit", slow_seconds: float = 12, timeout: float = 15,
+                     full_size: tuple | None = None) -> Recovery:
+    """Serves `clip` over a link shaped to `slow` for `slow_seconds` (the page moves down), then
+    changes the shaping to `fast` (`tc qdisc change`) and times how long the page takes to draw a
+    full-size picture again (`full_size`: the clip's, if not given)."""
+    result = Recovery(transport)
+    with ExitStack() as stack:
+        try:
+            namespace = stack.enter_context(shaped_namespace(slow))
+        except NamespaceRefused as refusal:
+            result.error = f"no shaped namespace: {refusal}"
+            return result
+        server_binary = binary_in_namespace(namespace, binary, stack.enter_context(tempfile.TemporaryDirectory()))
+        server = stack.enter_context(serving(server_binary, ["--input", str(clip), "--filter", filter_name]))
+        full = full_size or (server.width, server.height)
+        page = stack.enter_context(Page(in_namespace(namespace, [])))
+        try:
+            page.open(page_url(server.http_url, transport))
+            page.wait_for("window.filtercast && window.filtercast.stats.framesDrawn > 0", 30, "the page drew no frame")
+            time.sleep(slow_seconds)
+            snapshot = page.evaluate(SNAPSHOT)
+            result.slow_size = (snapshot["width"], snapshot["height"])
+            subprocess.run(in_namespace(namespace, ["tc", "qdisc", "change", "dev", "lo", "root", "tbf", "rate", fast,
+                                                    "burst", "256kb", "latency", "100ms"]), check=True)
+            changed = time.monotonic()
+            while time.monotonic() - changed < timeout:
+                snapshot = page.evaluate(SNAPSHOT)
+                if (snapshot["width"], snapshot["height"]) == tuple(full):
+                    result.seconds = time.monotonic() - changed
+                    break
+                time.sleep(0.1)
+        except (RuntimeError, subprocess.CalledProcessError) as error:
+            result.error = str(error)
+    return result
+
+
+def recovery_line(recovery: Recovery) -> str:
+    if recovery.error:
+        return f"recovery  {recovery.transport:5}  ERROR: {recovery.error}"
+    took = f"{recovery.seconds:.1f} s" if recovery.seconds is not None else "not within the timeout"
+    passed = recovery.seconds is not None and recovery.seconds <= RECOVERY_GOAL_SECONDS
+    return (f"recovery  {recovery.transport:5}  3 Mbit/s → 50 Mbit/s: drawn {_sizes([recovery.slow_size]) if recovery.slow_size else '?'}"
+            f" when slow, full size again after {took}  (goal ≤ {RECOVERY_GOAL_SECONDS:g} s)  {'PASS' if passed else 'FAIL'}")
+
+
 # -- goals and the table --------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -575,6 +634,7 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=5, help="after the first drawn frame (default 5)")
     parser.add_argument("--quality-seconds", type=float, default=10)
     parser.add_argument("--no-quality", action="store_true", help="skip the quality row")
+    parser.add_argument("--no-recovery", action="store_true", help="skip the recovery rows (3 → 50 Mbit/s)")
     options = parser.parse_args()
     if not os.access(options.bin, os.X_OK):
         sys.exit(f"no filtercast binary at {options.bin}: swift build -c release, or --bin PATH")
@@ -604,6 +664,11 @@ def main() -> int:
     # Server, Chromium and anything else running share the cores: a busy machine costs frames.
     print(f"load average (1 min) before the rows {load_before:.1f}, after {os.getloadavg()[0]:.1f}, "
           f"on {os.cpu_count()} cores")
+
+    if not options.no_recovery:
+        print()
+        for transport in options.transports:
+            print(recovery_line(measure_recovery(options.bin, clip, transport, options.filter)), flush=True)
 
     if not options.no_quality:
         quality = measure_quality(options.bin, clip, options.settle, options.quality_seconds)

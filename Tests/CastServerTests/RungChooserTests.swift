@@ -51,6 +51,8 @@ import Testing
         #expect(chooser.hold == .seconds(3))
         #expect(run(3) == [], "the next probe waits the longer hold")
         #expect(run(1.5) == [0])
+        #expect(run(0.4, delay: .milliseconds(120)) == [1])
+        #expect(chooser.hold == RungChooser.maximumHold, "3 s at most")
     }
 
     @Test mutating func aProbeThatHoldsResetsTheHoldAndARecoveredLinkClimbsWithinSeconds() {

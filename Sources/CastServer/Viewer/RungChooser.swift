@@ -10,7 +10,7 @@
 ///   frames)`. Congested at two evaluations a quarter second apart: one rung down.
 /// - **a probe that fails**: in the first 2 s after a climb, one delay `max(50 ms, 2 frames)` over
 ///   the floor, or a frame unacknowledged for `max(150 ms, 3 frames)`, goes back down at once and
-///   doubles `hold` (1.5 s, at most 4 s): a link that cannot take the larger rung is tried rarely,
+///   doubles `hold` (1.5 s, at most 3 s): a link that cannot take the larger rung is tried rarely,
 ///   and each try costs a frame or two, not a second of lag.
 /// - **healthy**: 9/10 of the frames delivered and the median delay within a frame of the floor
 ///   (the lowest delay of the last few seconds). Healthy for `hold`: one rung up (a probe). A
@@ -18,8 +18,9 @@
 /// - **padded probes** (`padsProbes`, for H.264, where a climb costs a forced keyframe, several
 ///   frames' worth of bits at once): healthy for `hold`, the viewer is first sent padding as if
 ///   it were on the rung above (``padding``) for ``paddingLength``; still healthy, it climbs; a
-///   delay a frame (at least 30 ms) over the floor stops the padding at once and doubles `hold` —
-///   a link that cannot take the larger rung never sees its keyframe.
+///   delay a frame (at least 30 ms) over the floor, or the socket's queue growing, stops the
+///   padding at once and doubles `hold` — a link that cannot take the larger rung never sees its
+///   keyframe. (Two seconds: link buffers absorb a shorter overshoot.)
 struct RungChooser {
     /// One acknowledged frame.
     struct Sample {
@@ -44,7 +45,7 @@ struct RungChooser {
     private(set) var padding: (rung: Int, since: ContinuousClock.Instant)?
 
     static let baseHold = Duration.milliseconds(1500)
-    static let maximumHold = Duration.seconds(4)
+    static let maximumHold = Duration.seconds(3)
     static let probeLength = Duration.seconds(2)
     /// How long a padded probe lasts before the climb.
     static let paddingLength = Duration.seconds(2)
