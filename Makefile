@@ -5,13 +5,14 @@ BIN        := .build/release/filtercast
 # Build: the C libraries. Tests: the ffmpeg CLI (clips, references), the openssl CLI (TLS test
 # certificates), Python clients (Debian's /usr/bin/python3 sees these python3-* packages),
 # headless Chromium. Benchmarks: tjbench, GStreamer (the peer pipeline in bench/compare.sh),
-# opencv-doc (its photos and film clips are the natural footage of bench/natural_clip.py).
+# opencv-doc (its photos and film clips are the natural footage of bench/natural_clip.py),
+# iproute2 (ip netns and tc: the shaped links of test_e2e_shaped.py and bench/delivery.py).
 PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libavutil-dev \
               libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs openssl \
               python3 python3-pytest python3-pytest-timeout python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \
               gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-              opencv-doc
+              opencv-doc iproute2
 # docker-test: podman and buildah stand in for Docker (runc: crun fails on this VM's cgroups),
 # debootstrap makes the base-image stand-ins, a venv holds the lint tools from PyPI.
 DOCKER_PACKAGES := podman buildah runc debootstrap curl python3-venv
