@@ -65,6 +65,7 @@
 #include <unistd.h>
 
 #define HEADER_SIZE 32
+#define UNIT_HEADER_SIZE 40
 #define MAX_SWITCHES 4096
 #define MAX_THREADS 64
 
@@ -76,7 +77,7 @@ struct viewer {
     int established, closed, failed;
     int slow;
     /* Message being received */
-    unsigned char head[HEADER_SIZE + 2];
+    unsigned char head[UNIT_HEADER_SIZE + 2];
     size_t got;              /* bytes of the current message so far */
     unsigned char tail[2];   /* its last two bytes */
     /* Frames */
@@ -88,6 +89,7 @@ struct viewer {
     uint64_t acked;          /* newest frame acknowledged */
     int ack_due;
     int flow_due;
+    int watch_due;
     long frames_total, frames_measured, bad_frames, text_messages;
     long long bytes_measured;
     /* Slow reader: reading is paused until this (µs, monotonic); 0 = reading */
@@ -119,7 +121,8 @@ static struct {
     int pid;
     int raw;
     int slow_ack;
-} opt = { "127.0.0.1", 8080, 1, -1, 500, 0, 20, 2, 0, -1, -1, 0, 1, 0 };
+    const char *watch; /* --watch RENDITION: {"type":"watch",…} once connected (h264-…: access units) */
+} opt = { "127.0.0.1", 8080, 1, -1, 500, 0, 20, 2, 0, -1, -1, 0, 1, 0, NULL };
 
 static struct lws_context *context;
 static struct viewer *viewers;
@@ -342,10 +345,13 @@ static void message_done(struct viewer *v, int binary) {
         return;
     }
     int64_t received = now_realtime_us();
-    if (v->got < HEADER_SIZE + 4 || memcmp(v->head, "FCF1", 4) != 0 || le16(v->head + 4) != HEADER_SIZE
-        || v->head[HEADER_SIZE] != 0xFF || v->head[HEADER_SIZE + 1] != 0xD8 || v->tail[0] != 0xFF
-        || v->tail[1] != 0xD9) {
-        v->bad_frames++;
+    /* A JPEG frame (FCF1, SOI … EOI) or an H.264 access unit (FCH1, 40-byte header, Annex B). */
+    int jpeg = v->got >= HEADER_SIZE + 4 && memcmp(v->head, "FCF1", 4) == 0 && le16(v->head + 4) == HEADER_SIZE
+        && v->head[HEADER_SIZE] == 0xFF && v->head[HEADER_SIZE + 1] == 0xD8 && v->tail[0] == 0xFF && v->tail[1] == 0xD9;
+    int unit = v->got > UNIT_HEADER_SIZE + 4 && memcmp(v->head, "FCH1", 4) == 0 && le16(v->head + 4) == UNIT_HEADER_SIZE
+        && v->head[UNIT_HEADER_SIZE] == 0 && v->head[UNIT_HEADER_SIZE + 1] == 0;
+    if (!jpeg && !unit) {
+        if (memcmp(v->head, "FCP1", 4) != 0) v->bad_frames++; /* padding of a probe is not a frame */
         return;
     }
     unsigned flags = le16(v->head + 6);
@@ -461,10 +467,9 @@ static int send_text(struct viewer *v, const char *text) {
 static void established_now(struct viewer *v) {
     v->established = 1;
     established++;
-    if (opt.window >= 0) {
-        v->flow_due = 1;
-        lws_callback_on_writable(v->wsi);
-    }
+    if (opt.window >= 0) v->flow_due = 1;
+    if (opt.watch) v->watch_due = 1;
+    if (v->flow_due || v->watch_due) lws_callback_on_writable(v->wsi);
 }
 
 /* --client raw: parses WebSocket frames from `len` bytes; returns how many it consumed (it
@@ -649,6 +654,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (v->pong_due) {
             v->pong_due = 0;
             if (send_frame(v, 10, v->pong, v->pong_len)) return -1;
+        } else if (v->watch_due) {
+            char text[160];
+            v->watch_due = 0;
+            snprintf(text, sizeof text, "{\"type\":\"watch\",\"transport\":\"%s\",\"rendition\":\"%s\"}",
+                     strncmp(opt.watch, "h264", 4) == 0 ? "h264" : "jpeg", opt.watch);
+            if (send_text(v, text)) return -1;
         } else if (v->flow_due) {
             char text[64];
             v->flow_due = 0;
@@ -676,7 +687,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             snprintf(text, sizeof text, "{\"type\":\"frameAck\",\"seq\":%llu}", (unsigned long long)v->ack_upto);
             if (send_text(v, text)) return -1;
         }
-        if (v->pong_due || v->flow_due || (v->ack_due && v->ack_upto > v->acked) || (v->index == 0 && switch_pending_send))
+        if (v->pong_due || v->watch_due || v->flow_due || (v->ack_due && v->ack_upto > v->acked) || (v->index == 0 && switch_pending_send))
             lws_callback_on_writable(wsi);
         return 0;
     case LWS_CALLBACK_CLIENT_CLOSED:
@@ -776,7 +787,7 @@ static void usage(void) {
             "usage: fanout [--host H] [--port P] [--viewers N] [--duration S] [--warmup S]\n"
             "              [--slow FPS [--slow-count K | --slow-fraction F] [--slow-mode sleep|ack]]\n"
             "              [--filter-switch [--switch-ms MS]]\n"
-            "              [--window W] [--pid SERVER_PID] [--client raw|lws]\n");
+            "              [--window W] [--watch RENDITION] [--pid SERVER_PID] [--client raw|lws]\n");
     exit(2);
 }
 
@@ -947,6 +958,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--filter-switch")) opt.filter_switch = 1;
         else if (!strcmp(a, "--switch-ms")) { NEEDS_VALUE(); opt.switch_ms = atoi(value); }
         else if (!strcmp(a, "--window")) { NEEDS_VALUE(); opt.window = atoi(value); }
+        else if (!strcmp(a, "--watch")) { NEEDS_VALUE(); opt.watch = value; }
         else if (!strcmp(a, "--pid")) { NEEDS_VALUE(); opt.pid = atoi(value); }
         else if (!strcmp(a, "--client")) {
             NEEDS_VALUE();

@@ -80,7 +80,7 @@ def test_help_lists_every_option_with_its_variable(filtercast_bin):
     result = subprocess.run([filtercast_bin, "serve", "--help"], capture_output=True, text=True, timeout=20,
                             env=child_environment())
     assert result.returncode == 0
-    flags = sorted(set(re.findall(r"^  (--[a-z-]+)", result.stdout, re.MULTILINE)))
+    flags = sorted(set(re.findall(r"^  (--[a-z0-9-]+)", result.stdout, re.MULTILINE)))
     assert "--port" in flags and "--log-format" in flags
     for flag in flags:
         variable = "FILTERCAST_" + flag[2:].upper().replace("-", "_")
@@ -132,9 +132,9 @@ def test_text_log_lines_and_levels(start_server):
 
 def test_readme_configuration_table_lists_every_serve_option(filtercast_bin):
     readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md"), encoding="utf-8").read()
-    rows = dict(re.findall(r"^\| `(--[a-z-]+)[^|]*\| `(FILTERCAST_[A-Z_]+)`", readme, re.MULTILINE))
+    rows = dict(re.findall(r"^\| `(--[a-z0-9-]+)[^|]*\| `(FILTERCAST_[A-Z0-9_]+)`", readme, re.MULTILINE))
     result = subprocess.run([filtercast_bin, "serve", "--help"], capture_output=True, text=True, timeout=20,
                             env=child_environment())
-    flags = sorted(set(re.findall(r"^  (--[a-z-]+)", result.stdout, re.MULTILINE)) - {"--help"})
+    flags = sorted(set(re.findall(r"^  (--[a-z0-9-]+)", result.stdout, re.MULTILINE)) - {"--help"})
     missing = [flag for flag in flags if rows.get(flag) != "FILTERCAST_" + flag[2:].upper().replace("-", "_")]
     assert not missing, f"README's configuration table lacks {missing}"

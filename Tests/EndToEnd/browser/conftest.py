@@ -104,9 +104,14 @@ def open_page(browsers):
         reset_browser(driver)
         page = Page(driver, server)
         pages.append(page)
-        if transport is not None:
-            # The pixel tests pin the full-size JPEG (a loaded machine must not move them to a smaller one).
-            query = f"rendition=jpeg-{server.height}p" if transport == "jpeg-full" else f"transport={transport}"
+        # The pixel tests pin the full-size JPEG (a loaded machine must not move them to a smaller
+        # one); a stand-in server without renditions (no `height`) gets the page's defaults.
+        height = getattr(server, "height", None)
+        if transport == "jpeg-full":
+            query = f"rendition=jpeg-{height}p" if height else None
+        else:
+            query = transport and f"transport={transport}"
+        if query:
             path += ("&" if "?" in path else "?") + query
         driver.get(server.url + path)
         if wait:
