@@ -15,6 +15,8 @@
 #   SEARCH="300 400 …"            N tried in the search, in order; it stops at the first N that
 #                                 fails twice in a row
 #   CLIENT=raw|lws                fanout's WebSocket parser (see fanout.c; raw is the cheap one)
+#   WATCH=RENDITION               every viewer sends `watch` for it first, e.g. h264-720p (default:
+#                                 none, the v1 client's full-size JPEG)
 #   BUILD=dir                     where fanout, logs and results go (default /tmp/filtercast-fanout)
 #
 # Caveat: the machine has 2 cores and the load generator runs on it too (its CPU is the table's
@@ -33,6 +35,7 @@ WARMUP=${WARMUP:-2}
 QUICK=${QUICK:-0}
 SEARCH=${SEARCH:-"300 400 500 600 700 800 1000 1200 1400"}
 CLIENT=${CLIENT:-raw}
+WATCH=${WATCH:-}
 INPUT=${INPUT:-test:1280x720@30}
 FILTER=${FILTER:-sepia}
 SWITCH_VIEWERS=${SWITCH_VIEWERS:-10}
@@ -115,7 +118,7 @@ run() {
     start_server "$n" "$log"
     local duration=${RUN_DURATION:-$DURATION}
     timeout $((${duration%.*} + 90)) "$BUILD/fanout" --host 127.0.0.1 --port "$PORT" --viewers "$n" \
-        --duration "$duration" --warmup "$WARMUP" --pid "$SERVER_PID" --client "$CLIENT" "$@" \
+        --duration "$duration" --warmup "$WARMUP" --pid "$SERVER_PID" --client "$CLIENT" ${WATCH:+--watch "$WATCH"} "$@" \
         >"$RESULTS/$name.raw.json" 2>"$RESULTS/$name.fanout.log" &
     FANOUT_PID=$!
     wait "$FANOUT_PID" || rc=$?
@@ -154,7 +157,7 @@ sys.exit(0 if ok else 1)
 EOF
 }
 
-echo "fanout.sh: $INPUT $FILTER, $DURATION s per run, client=$CLIENT, $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+echo "fanout.sh: $INPUT $FILTER, $DURATION s per run, client=$CLIENT${WATCH:+, watch=$WATCH}, $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 for n in $VIEWERS; do
     echo "  N=$n …"
     run "n$n" "$n"
