@@ -146,3 +146,42 @@ def test_a_recording_made_while_the_stream_is_down_leaves_no_file(start_server, 
     assert "no frame" in state["recording"]["error"], state["recording"]
     assert list((tmp_path / "recordings").iterdir()) == []
     assert json.loads(server.get("/api/recordings").body)["recordings"] == []
+
+
+def last_h264_luma(units: list, width: int, height: int) -> np.ndarray:
+    """The last picture FFmpeg decodes from `units` (Annex B, from a keyframe on), as luma."""
+    import subprocess
+    result = subprocess.run(["ffmpeg", "-v", "error", "-f", "h264", "-i", "-", "-f", "rawvideo", "-pix_fmt", "gray", "-"],
+                            input=b"".join(unit.jpeg for unit in units), capture_output=True, timeout=60, check=True)
+    size = width * height
+    assert len(result.stdout) >= size, result.stderr.decode()
+    return np.frombuffer(result.stdout[-size:], dtype=np.uint8).reshape(height, width)
+
+
+def test_h264_viewers_get_the_placeholder_too(start_server, feed):
+    server = start_server("--input", feed.url, "--stall-timeout", STALL)
+
+    class Picture:  # what is_placeholder reads
+        def __init__(self, luma):
+            self._luma = luma
+
+        def luma(self):
+            return self._luma
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "watch", "transport": "h264"})
+            client.drop_frames()
+            units = [u for u in await client.collect(1.5) if not isinstance(u, dict) and u.is_unit]
+            assert units and units[0].keyframe
+            feed.stop()
+            await state_where(client, lambda s: s["source"]["online"] is False, timeout=10)
+            offline = [u for u in await client.collect(3.0) if not isinstance(u, dict) and u.is_unit]
+            # The first placeholder is marked (the source went offline); then one a second, each
+            # followed by at most 8 refinements of the still picture.
+            first = next(index for index, unit in enumerate(offline) if unit.state_changed)
+            placeholders = offline[first:]
+            assert 2 <= len(placeholders) <= 4 * 9, f"{len(placeholders)} units in 3 s offline"
+            assert is_placeholder(Picture(last_h264_luma(units + offline, 320, 240).astype(float)))
+
+    run(scenario(), timeout=60)
