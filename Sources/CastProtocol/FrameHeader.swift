@@ -47,8 +47,13 @@ public struct FrameHeader: Sendable, Equatable {
         write(to: destination, magic: Self.magic, length: Self.size)
     }
 
-    /// Writes the 32 bytes with another `magic` and header `length` (a longer header's first part).
-    func write(to destination: UnsafeMutableRawPointer, magic: [UInt8], length: Int) {
+    /// The magic of a padding message (a padded probe's, which clients skip): this header, zeros
+    /// in its fields, then padding.
+    public static let paddingMagic: [UInt8] = Array("FCP1".utf8)
+
+    /// Writes the 32 bytes with another `magic` and header `length` (a longer header's first part,
+    /// or a padding message's header).
+    public func write(to destination: UnsafeMutableRawPointer, magic: [UInt8], length: Int) {
         for (index, byte) in magic.enumerated() {
             destination.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
         }

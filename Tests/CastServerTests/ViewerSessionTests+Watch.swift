@@ -49,6 +49,9 @@ extension ViewerSessionTests {
         #expect(unitWrites(watcher, h264(latest: 41, keyframe: 31)) == .unit(rendition: 1, sequence: 31))
         #expect(unitWrites(watcher, h264(latest: 41, keyframe: 1)) == .unit(rendition: 1, sequence: 2),
                 "no newer keyframe: it goes on in order")
+        #expect(watcher.keyframeNeeded(supply: h264(latest: 41, keyframe: 1), frameInterval: Self.frameInterval) == 1,
+                "and one is made for it")
+        #expect(watcher.keyframeNeeded(supply: h264(latest: 11, keyframe: 1), frameInterval: Self.frameInterval) == nil)
     }
 
     @Test func unitsInFlightAreBounded() {

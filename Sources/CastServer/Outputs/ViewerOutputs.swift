@@ -26,16 +26,20 @@ struct ViewerOutputs: Sendable {
         offer.indices.map { index in jpeg[index].map { $0 as any FrameOutput } ?? h264[index]! }
     }
 
-    /// The newest JPEG of each rung, where each H.264 rung's log stands and how fast each makes
-    /// frames, now.
+    /// The newest JPEG of each rung and where each H.264 rung's log stands, now.
     var supply: FrameSupply {
-        FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position),
-                    rates: jpeg.mapValues(\.fps).merging(h264.mapValues(\.fps)) { first, _ in first }, now: .now)
+        FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position), now: .now)
+    }
+
+    /// Frames a second each rendition makes now (for judging viewers' delivery, four times a second).
+    var rates: [Int: Double] {
+        jpeg.mapValues(\.fps).merging(h264.mapValues(\.fps)) { first, _ in first }
     }
 
     /// The JPEG rung nearest to `width` pixels wide (MJPEG readers' `?width=`).
     func jpegRung(nearestWidth width: Int) -> Int {
-        jpeg.keys.min { abs(offer[$0].width - width) < abs(offer[$1].width - width) || (abs(offer[$0].width - width) == abs(offer[$1].width - width) && $0 < $1) }!
+        // Keys in offer order: of two as near, the larger rendition.
+        jpeg.keys.sorted().min { abs(offer[$0].width - width) < abs(offer[$1].width - width) }!
     }
 
     /// `state.renditions`: each rendition and the clients on it (as the transport counted them).

@@ -63,7 +63,8 @@ extension WebSocketServer {
     /// `LWS_CALLBACK_SERVER_WRITEABLE`: one message per callback, the one the session says.
     func writeToViewer(_ wsi: OpaquePointer) -> Int32 {
         guard let viewer = connections[wsi]?.viewer else { return 0 }
-        switch viewer.nextWrite(supply: outputs.supply, frameInterval: frameInterval) {
+        let supply = outputs.supply
+        switch viewer.nextWrite(supply: supply, frameInterval: frameInterval) {
         case .close(let status, let reason):
             var reasonBytes = Array(reason.utf8)
             lws_close_reason(wsi, lws_close_status(rawValue: UInt32(status)), &reasonBytes, reasonBytes.count)
@@ -86,7 +87,7 @@ extension WebSocketServer {
         case .nothing:
             break
         }
-        requestWriteIfDue(wsi, viewer)
+        requestWriteIfDue(wsi, viewer, supply)
         return 0
     }
 
@@ -96,8 +97,8 @@ extension WebSocketServer {
     static let padding: EncodedFrame = {
         let message = EncodedFrame(maximumBodySize: 16 * 1024)
         message.payload.initializeMemory(as: UInt8.self, repeating: 0, count: FrameHeader.size + 16 * 1024)
-        for (offset, byte) in "FCP1".utf8.enumerated() { message.payload.storeBytes(of: byte, toByteOffset: offset, as: UInt8.self) }
-        message.payload.storeBytes(of: UInt16(FrameHeader.size).littleEndian, toByteOffset: 4, as: UInt16.self)
+        FrameHeader(flags: [], sequence: 0, presentationTime: 0, sendTime: 0)
+            .write(to: message.payload, magic: FrameHeader.paddingMagic, length: FrameHeader.size)
         return message
     }()
 

@@ -207,12 +207,13 @@ public final class WebSocketServer: @unchecked Sendable {
     private func adaptViewers(_ supply: FrameSupply) -> Bool {
         let judge = lastAdaptation.duration(to: supply.now) >= .milliseconds(250)
         if judge { lastAdaptation = supply.now }
+        let rates = judge ? outputs.rates : [:]
         var changed = false
         for (wsi, connection) in connections {
             guard let viewer = connection.viewer else { continue }
             let from = viewer.watching.rendition
             if viewer.isPadding { viewer.socketQueued(queuedBytes(wsi), frameInterval: frameInterval) }
-            if judge && viewer.adapt(supply: supply, frameInterval: frameInterval) { changed = true }
+            if judge && viewer.adapt(rates: rates, frameInterval: frameInterval) { changed = true }
             if viewer.switchIfReady(supply: supply) { changed = true }
             if viewer.watching.rendition != from { renditionSwitched(connection, from: from, to: viewer.watching.rendition) }
         }

@@ -5,7 +5,5 @@ struct FrameSupply: Equatable {
     /// The newest frame's sequence of each JPEG rendition (0: none yet).
     var jpeg: [Int: UInt64] = [:]
     var units: [Int: AccessUnitLog.Position] = [:]
-    /// Frames a second each rendition makes now.
-    var rates: [Int: Double] = [:]
     var now: ContinuousClock.Instant = .now
 }

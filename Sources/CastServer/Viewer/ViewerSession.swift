@@ -201,11 +201,10 @@ final class ViewerSession {
     func keyframeNeeded(supply: FrameSupply, frameInterval: Duration) -> Int? {
         guard mayWatch, watching.transport == .h264 else { return nil }
         if let pending = pendingRendition { return hasKeyframeSinceDecision(pending, supply) ? nil : pending }
-        if cursor(supply, frameInterval: frameInterval) == .needKeyframe { return watching.rendition }
-        // Far behind with no newer keyframe to skip to (they are rare: TCP loses nothing).
-        guard let log = supply.units[watching.rendition], flow.lastSent > 0,
-              log.latest > flow.lastSent + lagLimit(frameInterval), log.keyframe <= flow.lastSent else { return nil }
-        return watching.rendition
+        switch cursor(supply, frameInterval: frameInterval) {
+        case .needKeyframe, .sendFarBehind: return watching.rendition  // keyframes are rare: TCP loses nothing
+        case .send, .wait: return nil
+        }
     }
 
     /// The renditions whose frames this viewer needs now (the transport counts their audiences):
@@ -217,12 +216,13 @@ final class ViewerSession {
 
     /// Every quarter second, for a viewer that lets the server choose: moves it to the rung its
     /// delivery allows (``RungChooser``) — a JPEG viewer at once, an H.264 one at the new
-    /// rendition's next keyframe (``switchIfReady(supply:)``). True when its renditions changed.
-    func adapt(supply: FrameSupply, frameInterval: Duration) -> Bool {
+    /// rendition's next keyframe (``switchIfReady(supply:)``). `rates`: frames a second each
+    /// rendition makes. True when its renditions changed.
+    func adapt(rates: [Int: Double], frameInterval: Duration) -> Bool {
         guard var chooser, mayWatch else { return false }
         defer { self.chooser = chooser }
         let ladder = rungs(of: watching.transport)
-        guard let rung = chooser.evaluate(now: now(), produced: supply.rates[watching.rendition] ?? 0,
+        guard let rung = chooser.evaluate(now: now(), produced: rates[watching.rendition] ?? 0,
                                           frameInterval: frameInterval, oldestUnacknowledged: flow.oldestWaiting(now: now())) else {
             return false
         }
@@ -301,8 +301,10 @@ final class ViewerSession {
             let latest = supply.jpeg[watching.rendition] ?? 0
             if latest > flow.lastSent && flow.isOpen(frameInterval: frameInterval) { return .frame(rendition: watching.rendition) }
         case .h264:
-            if flow.isOpenForUnits, case .send(let sequence) = cursor(supply, frameInterval: frameInterval) {
-                return .unit(rendition: watching.rendition, sequence: sequence)
+            guard flow.isOpenForUnits else { break }
+            switch cursor(supply, frameInterval: frameInterval) {
+            case .send(let sequence), .sendFarBehind(let sequence): return .unit(rendition: watching.rendition, sequence: sequence)
+            case .wait, .needKeyframe: break
             }
         }
         return paddingDue().map { .padding(bytes: $0) }
@@ -310,13 +312,10 @@ final class ViewerSession {
 
     private func cursor(_ supply: FrameSupply, frameInterval: Duration) -> UnitCursor.Choice {
         guard let log = supply.units[watching.rendition] else { return .wait }
-        return UnitCursor.next(lastSent: flow.lastSent, log: log, now: supply.now, lagLimit: lagLimit(frameInterval),
+        // ``unitLag`` in units of a stream making one every `frameInterval` (at least 4).
+        let lagLimit = UInt64(max(4, (Self.unitLag / max(frameInterval, .milliseconds(1))).rounded(.up)))
+        return UnitCursor.next(lastSent: flow.lastSent, log: log, now: supply.now, lagLimit: lagLimit,
                                freshFor: H264Stream.forcedKeyframeInterval)
-    }
-
-    /// ``unitLag`` in units of a stream making one every `frameInterval` (at least 4).
-    private func lagLimit(_ frameInterval: Duration) -> UInt64 {
-        UInt64(max(4, (Self.unitLag / max(frameInterval, .milliseconds(1))).rounded(.up)))
     }
 
     /// Frame `sequence` was written (now).
