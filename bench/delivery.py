@@ -228,26 +228,37 @@ def measure(page: Page, row: Row, seconds: float):
         row.sent_bytes = bytes_after - bytes_before
 
 
+def serve_on_link(stack: ExitStack, binary: str, clip: Path, rate: str | None, filter_name: str):
+    """The server on `clip` over a loopback shaped to `rate` (None: the plain loopback), entered
+    on `stack` (closed in reverse: the server, the namespace); (server, namespace or None).
+    Raises NamespaceRefused."""
+    if not rate:
+        return stack.enter_context(serving(binary, ["--input", str(clip), "--filter", filter_name])), None
+    namespace = stack.enter_context(shaped_namespace(rate))
+    server_binary = binary_in_namespace(namespace, binary, stack.enter_context(tempfile.TemporaryDirectory()))
+    return stack.enter_context(serving(server_binary, ["--input", str(clip), "--filter", filter_name])), namespace
+
+
+def open_page(stack: ExitStack, server, namespace: str | None, transport: str) -> Page:
+    """Headless Chromium (in `namespace`, if any) on the server's page, once it drew a frame."""
+    page = stack.enter_context(Page(in_namespace(namespace, []) if namespace else ()))
+    page.open(page_url(server.http_url, transport))
+    page.wait_for("window.filtercast && window.filtercast.stats.framesDrawn > 0", 30, "the page drew no frame")
+    return page
+
+
 def measure_row(binary: str, clip: Path, link: Link, transport: str, filter_name: str, settle: float,
                 seconds: float) -> Row:
     row = Row(link, transport)
     with ExitStack() as stack:  # closed in reverse: the page, the server, the namespace
-        server_binary = binary
-        namespace = None
-        if link.rate:
-            try:
-                namespace = stack.enter_context(shaped_namespace(link.rate))
-            except NamespaceRefused as refusal:
-                row.skipped = f"no shaped namespace: {refusal}"
-                return row
-            server_binary = binary_in_namespace(namespace, binary, stack.enter_context(tempfile.TemporaryDirectory()))
-        server = stack.enter_context(serving(server_binary, ["--input", str(clip), "--filter", filter_name]))
+        try:
+            server, namespace = serve_on_link(stack, binary, clip, link.rate, filter_name)
+        except NamespaceRefused as refusal:
+            row.skipped = f"no shaped namespace: {refusal}"
+            return row
         row.full_size = (server.width, server.height)
         try:
-            page = stack.enter_context(Page(in_namespace(namespace, []) if namespace else ()))
-            page.open(page_url(server.http_url, transport))
-            page.wait_for("window.filtercast && window.filtercast.stats.framesDrawn > 0", 30,
-                          "the page drew no frame")
+            page = open_page(stack, server, namespace, transport)
             time.sleep(settle)  # TCP's ramp-up, the server's slow-reader detection, the page's JIT
             measure(page, row, seconds)
         except RuntimeError as error:  # this row fails; the next may still be measured
@@ -277,17 +288,13 @@ def measure_recovery(binary: str, clip: Path, transport: str, filter_name: str, 
     result = Recovery(transport)
     with ExitStack() as stack:
         try:
-            namespace = stack.enter_context(shaped_namespace(slow))
+            server, namespace = serve_on_link(stack, binary, clip, slow, filter_name)
         except NamespaceRefused as refusal:
             result.error = f"no shaped namespace: {refusal}"
             return result
-        server_binary = binary_in_namespace(namespace, binary, stack.enter_context(tempfile.TemporaryDirectory()))
-        server = stack.enter_context(serving(server_binary, ["--input", str(clip), "--filter", filter_name]))
         full = full_size or (server.width, server.height)
-        page = stack.enter_context(Page(in_namespace(namespace, [])))
         try:
-            page.open(page_url(server.http_url, transport))
-            page.wait_for("window.filtercast && window.filtercast.stats.framesDrawn > 0", 30, "the page drew no frame")
+            page = open_page(stack, server, namespace, transport)
             time.sleep(slow_seconds)
             snapshot = page.evaluate(SNAPSHOT)
             result.slow_size = (snapshot["width"], snapshot["height"])
