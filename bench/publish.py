@@ -1,14 +1,17 @@
 #!/usr/bin/python3
-"""Publish benchmark: what `--publish` costs at 720p30.
+"""Publish benchmark: what `--publish` costs at 720p30, with an encode of its own and sharing the
+page's full-size H.264 rendition (`--publish-rendition`, the default).
 
 Runs `filtercast serve` (release build) on the 1280x720@30 test pattern with sepia and one
-WebSocket viewer, alternately without and with `--publish` to the `ffmpeg` CLI listening for RTMP
-on loopback (`-c copy -f null`). For each run it prints the frame rate the viewer got, the preview
-frames the server encoded per second (/metrics), and the CPU of the server's threads over the
-window (from /proc: `publish` is the H.264 encoder and muxer, `process` the filter and JPEG,
-`decode` the source); then the medians.
+WebSocket viewer (`--viewer h264`: on the full-size H.264 rendition, as the page on a good link;
+`jpeg`: the full-size JPEG), in turn without `--publish`, publishing with an encode of its own
+(`--publish-rendition own`) and publishing the shared rendition, to the `ffmpeg` CLI listening for
+RTMP on loopback (`-c copy -f null`). For each run it prints the frame rate the viewer got, the
+preview frames the server encoded per second (/metrics), and the CPU of the server's threads over
+the window (from /proc: `publish` is the stream's encoder (if its own) and muxer, `h264` the
+rendition's encoder, `process` the filter and JPEG, `decode` the source); then the medians.
 
-    /usr/bin/python3 bench/publish.py [--bin PATH] [--runs 3] [--seconds 15]
+    /usr/bin/python3 bench/publish.py [--bin PATH] [--runs 3] [--seconds 15] [--viewer h264|jpeg]
 """
 
 from __future__ import annotations
@@ -42,29 +45,34 @@ def frames_encoded(port: int) -> float:
     return float(re.search(r"^filtercast_frames_encoded_total (\S+)$", text, re.MULTILINE).group(1))
 
 
-def measure(binary: str, publish: bool, seconds: float) -> tuple:
+MODES = ("none", "own", "shared")
+
+
+def measure(binary: str, mode: str, viewer: str, seconds: float) -> tuple:
     """(viewer fps, server preview fps, {thread: % of a core}) for one server run."""
     args = ["--input", "test:1280x720@30", "--filter", "sepia"]
     receiver = None
-    if publish:
+    if mode != "none":
         url = f"rtmp://127.0.0.1:{free_port()}/live/bench"
         receiver = subprocess.Popen(["ffmpeg", "-nostdin", "-loglevel", "error", "-listen", "1", "-i", url,
                                      "-c", "copy", "-f", "null", "-"],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(0.5)
-        args += ["--publish", url]
+        args += ["--publish", url] + (["--publish-rendition", "own"] if mode == "own" else [])
     try:
         with serving(binary, args) as server:
-            return asyncio.run(watch(server, seconds))
+            return asyncio.run(watch(server, viewer, seconds))
     finally:
         if receiver:
             receiver.kill()
             receiver.wait()
 
 
-async def watch(server, seconds: float) -> tuple:
+async def watch(server, viewer: str, seconds: float) -> tuple:
     """One viewer of `server` for `seconds` after a warm-up: see `measure`."""
     async with await Client.connect(server.ws_url()) as client:
+        if viewer == "h264":
+            await client.ok({"type": "watch", "transport": "h264", "rendition": "h264-720p"})
         await client.collect(3.0)  # warm-up: connection, encoder start
         encoded, before, start = frames_encoded(server.port), thread_cpu_seconds(server.proc.pid), time.monotonic()
         items = await client.collect(seconds)
@@ -80,20 +88,22 @@ def main():
     parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--viewer", choices=("h264", "jpeg"), default="h264")
     options = parser.parse_args()
-    results: dict = {False: [], True: []}
+    results: dict = {mode: [] for mode in MODES}
     for _ in range(options.runs):
-        for publish in (False, True):
-            fps, encoded, cpu = measure(options.bin, publish, options.seconds)
-            results[publish].append((fps, encoded, cpu))
-            print(f"publish={'yes' if publish else 'no '} viewer {fps:5.1f} fps  server {encoded:5.1f} fps  publish {cpu.get('publish', 0):5.1f}%  "
-                  f"process {cpu.get('process', 0):4.1f}%  decode {cpu.get('decode', 0):4.1f}%  "
+        for mode in MODES:
+            fps, encoded, cpu = measure(options.bin, mode, options.viewer, options.seconds)
+            results[mode].append((fps, encoded, cpu))
+            print(f"publish={mode:6} viewer {fps:5.1f} fps  server {encoded:5.1f} fps  publish {cpu.get('publish', 0):5.1f}%  "
+                  f"h264 {cpu.get('h264', 0):5.1f}%  process {cpu.get('process', 0):4.1f}%  decode {cpu.get('decode', 0):4.1f}%  "
                   f"all threads {sum(cpu.values()):5.1f}%", flush=True)
-    for publish in (False, True):
-        runs = results[publish]
-        print(f"median, publish={'yes' if publish else 'no '}: viewer {statistics.median(r[0] for r in runs):.1f} fps, "
+    for mode in MODES:
+        runs = results[mode]
+        print(f"median, publish={mode}: viewer {statistics.median(r[0] for r in runs):.1f} fps, "
               f"server {statistics.median(r[1] for r in runs):.1f} fps, "
               f"publish thread {statistics.median(r[2].get('publish', 0) for r in runs):.1f}% of a core, "
+              f"h264 thread {statistics.median(r[2].get('h264', 0) for r in runs):.1f}%, "
               f"all threads {statistics.median(sum(r[2].values()) for r in runs):.1f}%")
 
 

@@ -44,6 +44,7 @@ public final class Application: Sendable {
         let counters = ProcessingCounters()
         viewers = try Self.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
                                              wake: { wake.transport?.wake() })
+        if let publisher { try Self.share(configuration.publishRendition, of: viewers, with: publisher) }
         let outputs: [any FrameOutput] = viewers.all + [recorder] + (publisher.map { [$0] } ?? [])
         processor = FrameProcessor(player: player, selection: session.selection, catalog: session.catalog, outputs: outputs,
                                    rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,

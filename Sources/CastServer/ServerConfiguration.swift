@@ -40,6 +40,8 @@ public struct ServerConfiguration: Sendable {
     public var openTimeout: Duration = .seconds(10)
     /// The media server to push the filtered stream to (`--publish`); nil: none.
     public var publish: PublishTarget?
+    /// `--publish-rendition`: the H.264 rendition the published stream shares its encode with.
+    public var publishRendition: PublishRendition = .sourceSize
     /// `--jpeg-ladder`: the JPEG renditions' heights (nil: the standard ones for the source's
     /// size, ``Ladder/standard(height:)``).
     public var jpegLadder: [Int]?
@@ -52,4 +54,14 @@ public struct ServerConfiguration: Sendable {
     public init(webRoot: String) {
         self.webRoot = webRoot
     }
+}
+
+/// Which encode the published stream (`--publish`) is.
+public enum PublishRendition: Sendable, Equatable {
+    /// The page's full-size H.264 rendition, when there is one; else an encode of its own.
+    case sourceSize
+    /// The H.264 rendition with this id (`h264-360p`).
+    case named(String)
+    /// An encode of its own at the source's size (a keyframe a second).
+    case own
 }

@@ -114,12 +114,14 @@ def assert_inverted(received: np.ndarray, pattern: np.ndarray):
     assert np.median(np.abs(a - (255 - b))) < 12, np.median(np.abs(a - (255 - b)))
 
 
-@pytest.mark.parametrize("scheme", ["rtmp", "rtsp"])
-def test_published_stream_decodes_and_shows_the_filter(start_server, tmp_path, scheme):
+@pytest.mark.parametrize("scheme, encode", [("rtmp", "shared"), ("rtsp", "shared"), ("rtmp", "own")])
+def test_published_stream_decodes_and_shows_the_filter(start_server, tmp_path, scheme, encode):
     port = free_port(socket.SOCK_STREAM)
     receiver = Receiver(scheme, port, tmp_path / ("out.flv" if scheme == "rtmp" else "out.mkv")).start()
+    # By default the stream is the page's full-size H.264 rendition (one encode for both).
+    choice = ["--publish-rendition", "own"] if encode == "own" else []
     try:
-        server = start_server("--input", PATTERN, "--filter", "invert", "--publish", receiver.url)
+        server = start_server("--input", PATTERN, "--filter", "invert", "--publish", receiver.url, *choice)
         receiver.wait(timeout=40)
     finally:
         receiver.kill()
@@ -128,6 +130,11 @@ def test_published_stream_decodes_and_shows_the_filter(start_server, tmp_path, s
     assert info == {"codec": "h264", "profile": "Constrained Baseline", "width": WIDTH, "height": HEIGHT,
                     "frames": 30}, info
     assert_inverted(decoded_luma(receiver.output), pattern_luma(tmp_path))
+    shared = "encoder=\"libx264 (shared: h264-240p)\"" in server.stderr_text()
+    assert shared == (encode == "shared"), server.stderr_text()
+    # Nobody watches the page: the rendition encoded for the stream alone, or not at all.
+    rendition = value(scrape(server), "filtercast_rendition_frames_encoded_total", rendition="h264-240p")
+    assert rendition >= 30 if encode == "shared" else rendition == 0, rendition
     # The receiver left after 30 frames: the server reports it and keeps trying.
     deadline = time.monotonic() + 10
     while True:
@@ -211,6 +218,47 @@ def test_bad_publish_urls_are_refused_at_start(filtercast_bin, url, problem):
     result = subprocess.run([filtercast_bin, "serve", "--port", "0"], capture_output=True, text=True, timeout=30,
                             env=child_environment({"FILTERCAST_PUBLISH": url}))
     assert result.returncode == 2 and "FILTERCAST_PUBLISH must be rtmp://" in result.stderr, result.stderr
+
+
+def keyframe_times(path) -> list[float]:
+    """The presentation times of the keyframes of `path`'s video, seconds."""
+    out = subprocess.run([shutil.which("ffprobe"), "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "packet=pts_time,flags", "-of", "csv=p=0", str(path)],
+                         check=True, capture_output=True, timeout=60, text=True).stdout
+    return [float(line.split(",")[0]) for line in out.split() if ",K" in line]
+
+
+def test_a_shared_stream_has_a_keyframe_every_two_seconds_and_viewers_are_unaffected(start_server, tmp_path):
+    port = free_port(socket.SOCK_STREAM)
+    receiver = Receiver("rtmp", port, tmp_path / "shared.flv", frames=200).start()
+    server = start_server("--input", PATTERN, "--publish", receiver.url)
+
+    async def scenario():
+        # A page viewer on the same rendition gets its units as before, while the stream runs.
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "watch", "transport": "h264", "rendition": "h264-240p"})
+            units = await client.frames(60, timeout=20)
+            await asyncio.to_thread(receiver.wait, 30)
+        return units
+
+    try:
+        units = run(scenario(), timeout=60)
+    finally:
+        receiver.kill()
+    assert all(unit.magic == b"FCH1" for unit in units)
+    times = keyframe_times(receiver.output)
+    assert times and times[0] == 0, f"the stream starts with a keyframe: {times}"
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert len(times) >= 3 and max(gaps) <= 2.6, f"keyframes at {times}"
+
+
+def test_a_publish_rendition_the_ladder_lacks_is_refused_at_start(filtercast_bin):
+    result = subprocess.run([filtercast_bin, "serve", "--port", "0", "--input", "test:640x360@30",
+                             "--publish", "rtmp://127.0.0.1:1/live", "--publish-rendition", "h264-720p"],
+                            capture_output=True, text=True, timeout=30, env=child_environment())
+    assert result.returncode == 1, result
+    assert "--publish-rendition h264-720p: no such H.264 rendition; the choices are h264-360p, h264-180p, own" \
+        in result.stderr, result.stderr
 
 
 def decoded_lumas(path) -> list:

@@ -7,8 +7,8 @@ import Synchronization
 /// thread (``LiveVideoEncoder``), into the ``AccessUnitLog`` that every viewer on the rendition
 /// is sent from, in order.
 ///
-/// It wants frames while anybody watches it (``audience``, kept by the transport), as
-/// ``ViewerPacing`` says. A viewer that joins gets the newest keyframe if it is fresh, else asks
+/// It wants frames while anybody watches it (``audience``, kept by the transport, and the
+/// ``sharers``: a publish stream), as ``ViewerPacing`` says. A viewer that joins gets the newest keyframe if it is fresh, else asks
 /// for one (``requestKeyframe()``, at most one a second, so that viewers joining cannot make
 /// everybody's stream all keyframes); while paused the request also brings a re-render, the
 /// picture to encode.
@@ -27,6 +27,8 @@ final class H264Stream: FrameOutput, Sendable {
     let log: AccessUnitLog
     let audience = Atomic<Int>(0)
     let counters = RenditionCounters()
+    /// Writers other than viewers that take the units (``SharedEncode``); they keep it encoding.
+    let sharers = UnitSharers()
     private let encoder: LiveVideoEncoder
     private let transportGeneration: @Sendable () -> Int
     private let requestFrame: @Sendable () -> Void
@@ -51,6 +53,7 @@ final class H264Stream: FrameOutput, Sendable {
         self.log = log
         let counters = counters
         let made = made
+        let sharers = sharers
         let bits = rendition.bitsPerSecond ?? 2_000_000
         encoder = try LiveVideoEncoder(
             name: "h264", source: source, width: rendition.width, height: rendition.height, frameRate: rate,
@@ -62,6 +65,7 @@ final class H264Stream: FrameOutput, Sendable {
             if unit.isKeyframe { counters.keyframes.increment() }
             counters.encodeTime.observe(unit.encodeDuration)
             made.record()
+            sharers.deliver(unit)
             wake()
         }
     }
@@ -100,7 +104,7 @@ final class H264Stream: FrameOutput, Sendable {
     }
 
     func demand(now: ContinuousClock.Instant) -> OutputDemand {
-        pacing.demand(audience: audience.load(ordering: .relaxed), now: now)
+        pacing.demand(audience: audience.load(ordering: .relaxed) + sharers.count, now: now)
     }
 
     func take(_ frame: Frame, _ context: FrameContext) {

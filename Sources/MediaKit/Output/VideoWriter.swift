@@ -25,7 +25,8 @@ final class VideoWriter {
     }
 
     let destination: Destination
-    private let encoder: H264Encoder
+    /// Nil when the packets come encoded (``init(destination:copying:width:height:frameRate:encoderName:interruption:)``).
+    private let encoder: H264Encoder?
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private let stream: UnsafeMutablePointer<AVStream>
     /// The first frame's time: the output starts at 0 with it.
@@ -34,9 +35,11 @@ final class VideoWriter {
     /// Packet bytes handed to the muxer (the measure for outputs without a byte stream: RTSP).
     private var packetBytes: Int64 = 0
     private var finished = false
+    /// For ``write(unit:keyframe:at:)``: allocated once.
+    private var copyPacket: UnsafeMutablePointer<AVPacket>?
 
     /// The encoder in use, such as `libx264`.
-    var encoderName: String { encoder.name }
+    let encoderName: String
 
     /// Opens `destination` (creating the file or connecting) and writes the header. `preset`
     /// (`ultrafast` … `veryslow`) and `profile` are libx264's; `threads` the encoder's; the first
@@ -45,6 +48,57 @@ final class VideoWriter {
          profile: String? = nil, threads: Int = 1, encoders: [String],
          interruption: Interruption? = nil) throws(MediaError) {
         self.destination = destination
+        let (output, newStream) = try Self.allocate(destination, interruption: interruption)
+        let globalHeader = output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0
+        let encoder: H264Encoder
+        do throws(MediaError) {
+            encoder = try H264Encoder(width: width, height: height, frameRate: frameRate, preset: preset,
+                                      profile: profile, threads: threads, globalHeader: globalHeader,
+                                      encoders: encoders)
+        } catch {
+            avformat_free_context(output)
+            throw destination.failure(error.description)
+        }
+        (format, stream, self.encoder, encoderName) = (output, newStream, encoder, encoder.name)
+        newStream.pointee.time_base = H264Encoder.timeBase
+        newStream.pointee.avg_frame_rate = encoder.context.pointee.framerate
+        try open(parameters: avcodec_parameters_from_context(newStream.pointee.codecpar, encoder.context))
+    }
+
+    /// Opens `destination` for H.264 encoded elsewhere (a ``SharedEncode``'s units, ``write(unit:keyframe:at:)``),
+    /// `width × height` at about `frameRate`, starting with `keyframe`, whose SPS and PPS become
+    /// the stream's header; writes the header.
+    init(destination: Destination, copying keyframe: UnsafeRawBufferPointer, width: Int, height: Int, frameRate: Double,
+         encoderName: String, interruption: Interruption? = nil) throws(MediaError) {
+        self.destination = destination
+        self.encoderName = encoderName
+        encoder = nil
+        (format, stream) = try Self.allocate(destination, interruption: interruption)
+        copyPacket = av_packet_alloc()
+        let parameters = stream.pointee.codecpar!
+        parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        parameters.pointee.codec_id = AV_CODEC_ID_H264
+        parameters.pointee.width = Int32(width)
+        parameters.pointee.height = Int32(height)
+        parameters.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        parameters.pointee.color_range = AVCOL_RANGE_JPEG
+        parameters.pointee.color_space = AVCOL_SPC_SMPTE170M
+        let sets = AnnexB.parameterSets(in: keyframe)
+        guard !sets.isEmpty, let extradata = av_mallocz(sets.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {
+            release()
+            throw destination.failure("the shared stream's keyframe carries no SPS/PPS")
+        }
+        extradata.copyMemory(from: sets, byteCount: sets.count)
+        parameters.pointee.extradata = extradata.assumingMemoryBound(to: UInt8.self)
+        parameters.pointee.extradata_size = Int32(sets.count)
+        stream.pointee.time_base = H264Encoder.timeBase
+        stream.pointee.avg_frame_rate = av_d2q(frameRate, 1000)
+        try open(parameters: 0)
+    }
+
+    /// A new output context for `destination` with one stream.
+    private static func allocate(_ destination: Destination, interruption: Interruption?) throws(MediaError)
+        -> (UnsafeMutablePointer<AVFormatContext>, UnsafeMutablePointer<AVStream>) {
         var output: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&output, nil, destination.format, destination.url) >= 0, let output,
               let newStream = avformat_new_stream(output, nil) else {
@@ -52,21 +106,14 @@ final class VideoWriter {
             throw destination.failure("this FFmpeg build cannot write \(destination.format)")
         }
         if let interruption { output.pointee.interrupt_callback = interruption.callback }
-        format = output
-        stream = newStream
-        let globalHeader = output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0
-        do throws(MediaError) {
-            encoder = try H264Encoder(width: width, height: height, frameRate: frameRate, preset: preset,
-                                      profile: profile, threads: threads, globalHeader: globalHeader,
-                                      encoders: encoders)
-        } catch {
-            avformat_free_context(output)
-            format = nil
-            throw destination.failure(error.description)
-        }
-        newStream.pointee.time_base = H264Encoder.timeBase
-        newStream.pointee.avg_frame_rate = encoder.context.pointee.framerate
-        var result = avcodec_parameters_from_context(newStream.pointee.codecpar, encoder.context)
+        return (output, newStream)
+    }
+
+    /// After the stream's parameters were set (`parameters`: the result of setting them, < 0 a
+    /// failure): opens the file or connection and writes the header.
+    private func open(parameters: Int32) throws(MediaError) {
+        guard let output = format else { return }
+        var result = parameters
         if result >= 0 && output.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             var options = Self.dictionary(destination.ioOptions)
             var callback = output.pointee.interrupt_callback
@@ -96,16 +143,33 @@ final class VideoWriter {
     /// Encodes `frame`, shown at `milliseconds` (any origin: the first frame's time becomes 0;
     /// kept strictly increasing), and writes the packets ready.
     func write(_ frame: Frame, at milliseconds: Int64) throws(MediaError) {
-        guard !finished else { return }
-        let origin = origin ?? milliseconds
-        self.origin = origin
-        let timestamp = max(milliseconds &- origin, lastTimestamp &+ 1)
-        lastTimestamp = timestamp
+        guard !finished, let encoder else { return }
         do throws(MediaError) {
-            try encoder.encode(frame, at: timestamp, output: mux)
+            try encoder.encode(frame, at: timestamp(milliseconds), output: mux)
         } catch {
             throw located(error)
         }
+    }
+
+    /// Writes an access unit encoded elsewhere (Annex B), shown at `milliseconds` (as for frames).
+    /// The muxer reads `unit` in place (a packet without a buffer of its own: it copies what it keeps).
+    func write(unit: UnsafeRawBufferPointer, keyframe: Bool, at milliseconds: Int64) throws(MediaError) {
+        guard !finished, let packet = copyPacket, let base = unit.baseAddress else { return }
+        defer { av_packet_unref(packet) }
+        packet.pointee.data = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
+        packet.pointee.size = Int32(unit.count)
+        packet.pointee.pts = timestamp(milliseconds)
+        packet.pointee.dts = packet.pointee.pts
+        packet.pointee.flags = keyframe ? AV_PKT_FLAG_KEY : 0
+        try mux(packet)
+    }
+
+    /// The output's timestamp of a picture shown at `milliseconds`: from 0, strictly increasing.
+    private func timestamp(_ milliseconds: Int64) -> Int64 {
+        let origin = origin ?? milliseconds
+        self.origin = origin
+        lastTimestamp = max(milliseconds &- origin, lastTimestamp &+ 1)
+        return lastTimestamp
     }
 
     /// Flushes the encoder, writes the trailer (the MP4 index; RTSP's TEARDOWN, which also
@@ -116,7 +180,7 @@ final class VideoWriter {
         finished = true
         var failure: MediaError?
         do throws(MediaError) {
-            try encoder.flush(output: mux)
+            try encoder?.flush(output: mux)
         } catch {
             failure = located(error)
         }
@@ -142,6 +206,7 @@ final class VideoWriter {
     }
 
     private func release() {
+        av_packet_free(&copyPacket)
         if let format {
             if format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
             avformat_free_context(format)

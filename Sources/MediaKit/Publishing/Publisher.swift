@@ -5,9 +5,11 @@ import Synchronization
 /// or MPEG-TS over SRT (see ``PublishTarget``), reconnecting with ``RetryPolicy``'s delays for
 /// as long as it runs.
 ///
-/// The processing thread hands every frame to ``publish(_:)``, which copies it and returns at
-/// once; encoding, connecting and writing run on the publisher's own `publish` thread (see
-/// ``EncoderFeed``: a bounded queue that drops publish frames, never preview frames). Every
+/// The stream is either encoded here — the processing thread hands every frame to
+/// ``publish(_:)``, which copies it and returns at once; encoding runs on the `publish` thread
+/// (``EncodingPublishInput``) — or, after ``share(_:)``, it is a rendition the page's viewers
+/// watch, its units muxed as they are (``SharedPublishInput``). Connecting and writing run on the
+/// publisher's own `publish` thread. Every
 /// connect and write is bounded by ``PublisherOptions``' timeouts through an ``Interruption``,
 /// so a server that stops answering costs the stream a reconnect, never the preview a frame.
 /// `onChange` is called (on the publish thread) at every change of ``PublishStatus/connection``.
@@ -18,14 +20,16 @@ public final class Publisher: Sendable {
     public let counters = PublishCounters()
     /// Encoders tried in order: only H.264 fits every container here (flv, RTSP, MPEG-TS).
     static let encoders = ["libx264", "libopenh264"]
-    private let width: Int
-    private let height: Int
+    /// The stream's picture size (a shared encode's may differ: ``share(_:)``).
+    public let width: Int
+    public let height: Int
     private let frameRate: Double
     private let onChange: @Sendable (PublishStatus) -> Void
     private let current: Mutex<PublishStatus>
     private let interruption = Interruption()
     private let stopping = Atomic<Bool>(false)
-    nonisolated(unsafe) private var feed: EncoderFeed?
+    /// Set by `share` (before `start`), else by `start`; read on the publish and processing threads after.
+    nonisolated(unsafe) private var input: (any PublishInput)?
 
     /// Frames of `width × height` at about `frameRate`.
     public init(target: PublishTarget, width: Int, height: Int, frameRate: Double?, options: PublisherOptions = .init(),
@@ -41,17 +45,29 @@ public final class Publisher: Sendable {
 
     deinit { stop() }
 
-    /// Starts the publish thread, which connects at once. Call once.
-    public func start() {
-        feed = EncoderFeed(name: "publish", width: width, height: height, capacity: options.queueCapacity,
-                           droppedTotal: counters.dropped) { [self] feed in
-            run(feed)
-        }
+    /// Makes the stream `encode`'s access units instead of encoding frames here. Before `start`.
+    public func share(_ encode: any SharedEncode) {
+        input = SharedPublishInput(encode, frameRate: frameRate, capacity: Self.sharedQueueCapacity,
+                                   droppedTotal: counters.dropped) { [self] in isStopping }
     }
 
-    /// Processing thread: queues a copy of `frame`. Returns at once.
+    /// Whether the stream is a shared encode's (``share(_:)``), so takes no frames.
+    public var isSharing: Bool { input is SharedPublishInput }
+
+    /// Access units waiting for a slow server, beyond which they are dropped up to the next keyframe.
+    static let sharedQueueCapacity = 60
+
+    /// Starts the publish thread, which connects at once. Call once.
+    public func start() {
+        let input = input ?? EncodingPublishInput(width: width, height: height, frameRate: frameRate, options: options,
+                                                  droppedTotal: counters.dropped)
+        self.input = input
+        input.start { [self] in run(input) }
+    }
+
+    /// Processing thread: queues a copy of `frame` (an encoding stream's). Returns at once.
     public func publish(_ frame: Frame) {
-        feed?.offer(frame)
+        (input as? EncodingPublishInput)?.offer(frame)
     }
 
     /// Ends the stream within about a second: the connection is closed, a pending connect or
@@ -59,7 +75,7 @@ public final class Publisher: Sendable {
     public func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         interruption.arm(for: Self.stopGrace)
-        feed?.finish()
+        input?.finish()
     }
 
     public var status: PublishStatus { current.withLock { $0 } }
@@ -70,23 +86,23 @@ public final class Publisher: Sendable {
     private var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// The publish thread: connect, stream, and on a failure wait and connect again, until stopped.
-    private func run(_ feed: EncoderFeed) {
+    private func run(_ input: any PublishInput) {
         var retry = options.retry
-        // The frame sent last (from the feed's pool), repeated while no new one comes.
-        var last: Frame?
         while !isStopping {
             change { $0.connection = .connecting; $0.retryAt = nil }
             var writer: VideoWriter?
             do throws(MediaError) {
-                writer = try bounded(options.connectTimeout) { () throws(MediaError) in try connect() }
+                writer = try bounded(options.connectTimeout) { () throws(MediaError) in
+                    try input.connect(destination(), interruption: interruption)
+                }
             } catch {
-                fail(error, &retry, feed, &last)
+                fail(error, &retry, input)
                 continue
             }
             let encoder = writer?.encoderName
             change { $0.connection = .connected; $0.encoder = encoder }
             counters.connected.set(true)
-            let failure = writer.flatMap { stream(to: $0, feed, &retry, &last) }
+            let failure = writer.flatMap { stream(to: $0, input, &retry) }
             counters.connected.set(false)
             // The trailer ends the stream (RTSP: TEARDOWN, and its sockets close) — bounded, for
             // the server may be gone — and the writer is freed inside the same bound.
@@ -95,17 +111,15 @@ public final class Publisher: Sendable {
                 try writer?.finish()
             }
             guard let failure else { break }
-            fail(failure, &retry, feed, &last)
+            fail(failure, &retry, input)
         }
-        if let last { feed.recycle(last) }
-        feed.close()
-        feed.discardQueued()
+        input.close()
         change { $0.connection = .stopped; $0.retryAt = nil }
     }
 
-    private func connect() throws(MediaError) -> VideoWriter {
-        // Every packet goes out as soon as it is muxed: a small one (a repeated paused frame)
-        // would otherwise wait in the 32 KB I/O buffer for seconds.
+    /// Where the stream goes. Every packet goes out as soon as it is muxed: a small one (a
+    /// repeated paused frame) would otherwise wait in the 32 KB I/O buffer for seconds.
+    private func destination() -> VideoWriter.Destination {
         var destination = VideoWriter.Destination(url: target.url, format: target.format,
                                                   muxerOptions: [("flush_packets", "1")],
                                                   failure: { [target] in .publishFailed(target: target.description, reason: $0) })
@@ -117,35 +131,20 @@ public final class Publisher: Sendable {
         case "mpegts": destination.ioOptions = [("payload_size", "1316")]
         default: break
         }
-        return try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
-                               preset: options.preset, profile: options.profile, threads: options.threads,
-                               encoders: Self.encoders,
-                               interruption: interruption)
+        return destination
     }
 
-    /// Writes frames until stopped (nil) or a write fails (the error). Without new frames (a
-    /// paused session) the last one is sent again every second, so that the server does not drop
-    /// the stream as idle (MediaMTX's read timeout is 10 s) and late viewers get a picture.
-    /// `last` is the frame sent last, kept across connections.
-    private func stream(to writer: VideoWriter, _ feed: EncoderFeed, _ retry: inout RetryPolicy,
-                        _ last: inout Frame?) -> MediaError? {
+    /// Writes until stopped (nil) or a write fails (the error). Without new pictures (a paused
+    /// session) the input keeps the stream alive every second, so that the server does not drop
+    /// it as idle (MediaMTX's read timeout is 10 s) and late viewers get a picture.
+    private func stream(to writer: VideoWriter, _ input: any PublishInput, _ retry: inout RetryPolicy) -> MediaError? {
         var counted: Int64 = 0
         while !isStopping {
-            let frame: Frame
-            if let next = feed.next(timeout: Self.keepAliveInterval) {
-                if let last { feed.recycle(last) }
-                last = next
-                frame = next
-            } else if let last {
-                last.time = feed.started.duration(to: .now).seconds
-                frame = last
-            } else {
-                continue
-            }
             do throws(MediaError) {
-                try bounded(options.writeTimeout) { () throws(MediaError) in
-                    try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
+                let wrote = try bounded(options.writeTimeout) { () throws(MediaError) in
+                    try input.writeNext(to: writer, keepAlive: Self.keepAliveInterval)
                 }
+                guard wrote else { continue }
             } catch {
                 return error
             }
@@ -178,9 +177,9 @@ public final class Publisher: Sendable {
         }
     }
 
-    /// Counts a failure, reports it, and waits the retry delay. Frames meanwhile are dropped but
-    /// the newest, kept in `last`: the first frame of the next connection if the session is paused.
-    private func fail(_ error: MediaError, _ retry: inout RetryPolicy, _ feed: EncoderFeed, _ last: inout Frame?) {
+    /// Counts a failure, reports it, and waits the retry delay (the input lets the pictures
+    /// meanwhile go, but the newest: the first of the next connection if the session is paused).
+    private func fail(_ error: MediaError, _ retry: inout RetryPolicy, _ input: any PublishInput) {
         guard !isStopping else { return }
         counters.failures.increment()
         let delay = retry.nextDelay()
@@ -188,11 +187,7 @@ public final class Publisher: Sendable {
         // The status names the target already: its reason is the failure alone.
         let reason = if case .publishFailed(_, let reason) = error { reason } else { error.description }
         change { $0.connection = .retrying; $0.reason = reason; $0.retryAt = retryAt }
-        while !isStopping, case let remaining = ContinuousClock.now.duration(to: retryAt), remaining > .zero {
-            guard let frame = feed.next(timeout: remaining) else { continue }
-            if let last { feed.recycle(last) }
-            last = frame
-        }
+        input.idle(until: retryAt) { isStopping }
     }
 
     private func change(_ update: (inout PublishStatus) -> Void) {

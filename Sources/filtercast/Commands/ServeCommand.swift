@@ -46,6 +46,8 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may open (read-only)."),
                   OptionSpec(name: "--publish", valueName: "URL",
                              help: "Also push the filtered stream as H.264 to a media server: rtmp://, rtsp:// or srt:// (reconnects)."),
+                  OptionSpec(name: "--publish-rendition", valueName: "ID",
+                             help: "The page's H.264 rendition the pushed stream is, one encode for both (default: the full-size one), or own."),
         ],
         readsEnvironment: true)
 
@@ -104,6 +106,7 @@ enum ServeCommand: Subcommand {
                 throw UsageError(description: "\(options.source("--publish")) \(error)")
             }
         }
+        configuration.publishRendition = options.string("--publish-rendition").map { $0 == "own" ? .own : .named($0) } ?? .sourceSize
         if let stall = try options.double("--stall-timeout", in: 0.5...600) { configuration.stallTimeout = .seconds(stall) }
         if let open = try options.double("--open-timeout", in: 0.5...600) { configuration.openTimeout = .seconds(open) }
         if configuration.token?.isEmpty == true { throw UsageError(description: "\(options.source("--token")) must not be empty") }

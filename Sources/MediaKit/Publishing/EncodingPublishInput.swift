@@ -1,0 +1,69 @@
+import FilterKit
+import Telemetry
+
+/// A publish stream encoded from the session's frames by an encoder of its own, at the source's
+/// size: frames come through an ``EncoderFeed`` (copies; the oldest waiting is dropped when the
+/// encoder falls behind), and a paused session's last frame is sent again every `keepAlive`, so
+/// that the server does not drop the stream as idle and late viewers get a picture.
+final class EncodingPublishInput: PublishInput, @unchecked Sendable {
+    private let width: Int
+    private let height: Int
+    private let frameRate: Double
+    private let options: PublisherOptions
+    private let droppedTotal: Counter
+    private var feed: EncoderFeed?
+    /// Publish thread: the frame sent last (from the feed's pool), kept across connections.
+    private var last: Frame?
+
+    init(width: Int, height: Int, frameRate: Double, options: PublisherOptions, droppedTotal: Counter) {
+        (self.width, self.height, self.frameRate) = (width, height, frameRate)
+        self.options = options
+        self.droppedTotal = droppedTotal
+    }
+
+    /// Processing thread: queues a copy of `frame`. Returns at once.
+    func offer(_ frame: Frame) { feed?.offer(frame) }
+
+    func start(_ body: @escaping @Sendable () -> Void) {
+        feed = EncoderFeed(name: "publish", width: width, height: height, capacity: options.queueCapacity,
+                           droppedTotal: droppedTotal) { _ in body() }
+    }
+
+    func finish() { feed?.finish() }
+
+    func connect(_ destination: VideoWriter.Destination, interruption: Interruption) throws(MediaError) -> VideoWriter {
+        try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
+                        preset: options.preset, profile: options.profile, threads: options.threads,
+                        encoders: Publisher.encoders, interruption: interruption)
+    }
+
+    func writeNext(to writer: VideoWriter, keepAlive: Duration) throws(MediaError) -> Bool {
+        guard let feed else { return false }
+        if let next = feed.next(timeout: keepAlive) {
+            if let last { feed.recycle(last) }
+            last = next
+        } else if let last {
+            last.time = feed.elapsed
+        }
+        guard let frame = last else { return false }
+        try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
+        return true
+    }
+
+    func idle(until deadline: ContinuousClock.Instant, stopping: () -> Bool) {
+        guard let feed else { return }
+        while !stopping(), case let remaining = ContinuousClock.now.duration(to: deadline), remaining > .zero {
+            guard let frame = feed.next(timeout: remaining) else { continue }
+            if let last { feed.recycle(last) }
+            last = frame
+        }
+    }
+
+    func close() {
+        guard let feed else { return }
+        if let last { feed.recycle(last) }
+        last = nil
+        feed.close()
+        feed.discardQueued()
+    }
+}
