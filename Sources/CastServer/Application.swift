@@ -44,7 +44,14 @@ public final class Application: Sendable {
         let counters = ProcessingCounters()
         viewers = try Self.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
                                              wake: { wake.transport?.wake() })
-        if let publisher { try Self.share(configuration.publishRendition, of: viewers, with: publisher) }
+        if let publisher, let encode = try Self.sharedEncode(configuration.publishRendition, option: "--publish-rendition",
+                                                             of: viewers, size: (publisher.width, publisher.height)) {
+            publisher.share(encode)
+        }
+        if let encode = try Self.sharedEncode(configuration.recordRendition, option: "--record-rendition", of: viewers,
+                                               size: (info.width, info.height)) {
+            recorder.share(encode)
+        }
         let outputs: [any FrameOutput] = viewers.all + [recorder] + (publisher.map { [$0] } ?? [])
         processor = FrameProcessor(player: player, selection: session.selection, catalog: session.catalog, outputs: outputs,
                                    rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,

@@ -41,7 +41,9 @@ public struct ServerConfiguration: Sendable {
     /// The media server to push the filtered stream to (`--publish`); nil: none.
     public var publish: PublishTarget?
     /// `--publish-rendition`: the H.264 rendition the published stream shares its encode with.
-    public var publishRendition: PublishRendition = .sourceSize
+    public var publishRendition: SharedRendition = .sourceSize
+    /// `--record-rendition`: the H.264 rendition filtered recordings share their encode with.
+    public var recordRendition: SharedRendition = .own
     /// `--jpeg-ladder`: the JPEG renditions' heights (nil: the standard ones for the source's
     /// size, ``Ladder/standard(height:)``).
     public var jpegLadder: [Int]?
@@ -56,8 +58,8 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// Which encode the published stream (`--publish`) is.
-public enum PublishRendition: Sendable, Equatable {
+/// Which encode the published stream (`--publish`) or a filtered recording is.
+public enum SharedRendition: Sendable, Equatable {
     /// The page's full-size H.264 rendition, when there is one; else an encode of its own.
     case sourceSize
     /// The H.264 rendition with this id (`h264-360p`).

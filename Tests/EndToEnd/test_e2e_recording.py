@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 from fc_client import Client, run
-from fc_server import make_clip
+from fc_server import child_environment, make_clip
+from test_e2e_metrics import scrape, value
+from test_e2e_publish import keyframe_times
 
 PATTERN = "test:640x360@30"
 
@@ -51,14 +53,14 @@ async def wait_state(client: Client, predicate, what: str, timeout: float = 10.0
             return state
 
 
-def record_for(server, seconds: float, filtered: bool = True) -> dict:
+def record_for(server, seconds: float, filtered: bool = True, encoder: str = "libx264") -> dict:
     """Records `seconds` over WebSocket; the `recording` state after the stop."""
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:
             await client.ok({"type": "record", "action": "start", "filtered": filtered})
             started = time.monotonic()
             state = await wait_state(client, lambda s: s["recording"]["active"], "the recording runs")
-            assert state["recording"]["encoder"] == "libx264"
+            assert state["recording"]["encoder"] == encoder
             await client.next_json("state", timeout=3)
             time.sleep(max(0.0, seconds - (time.monotonic() - started)))
             await client.ok({"type": "record", "action": "stop"})
@@ -97,8 +99,44 @@ def test_records_three_seconds_of_the_test_pattern(start_server, tmp_path):
     assert server.get("/api/recordings/" + recording["name"]).body == download.body
 
 
-def test_kill_9_mid_recording_leaves_a_playable_file(start_server, tmp_path):
-    server = start_server("--input", PATTERN, "--record")
+# A recording that shares the page's H.264 rendition (`--record-rendition`): no encoder of its own.
+SHARED = ("--record-rendition", "h264-360p")
+
+
+def test_a_filtered_recording_can_share_the_pages_rendition(start_server, tmp_path):
+    server = start_server("--input", PATTERN, "--filter", "invert", *SHARED)
+    recording = record_for(server, 3.0, encoder="libx264 (shared: h264-360p)")
+    assert recording["error"] is None, recording
+    path = tmp_path / "recordings" / recording["name"]
+    info = probe(path)
+    assert info["codec"] == "h264" and (info["width"], info["height"]) == (640, 360)
+    assert abs(info["duration"] - 3.0) <= 0.3, info
+    assert info["frames"] + recording["droppedFrames"] >= 75, info
+    assert decode_errors(path) == ""
+    keyframes = keyframe_times(path)
+    assert keyframes[0] == 0 and max(b - a for a, b in zip(keyframes, keyframes[1:])) <= 2.6, keyframes
+    # Nobody watched the page: the rendition encoded for the file — the one encode there was.
+    assert value(scrape(server), "filtercast_rendition_frames_encoded_total", rendition="h264-360p") >= info["frames"]
+    # The source's frames are not a rendition's: an unfiltered recording has its own encoder.
+    unfiltered = record_for(server, 1.5, filtered=False)
+    source_path = tmp_path / "recordings" / unfiltered["name"]
+    assert unfiltered["error"] is None and probe(source_path)["frames"] > 20
+    # The shared file is the filtered picture: inverted, its mean is 255 less the source's.
+    assert abs(frame_at(path, 1.0).mean() + frame_at(source_path, 1.0).mean() - 255) < 12
+
+
+def test_a_record_rendition_the_ladder_lacks_is_refused_at_start(filtercast_bin, tmp_path):
+    result = subprocess.run([filtercast_bin, "serve", "--port", "0", "--input", PATTERN, "--recordings", str(tmp_path),
+                             "--record-rendition", "h264-720p"], capture_output=True, text=True, timeout=30,
+                            env=child_environment())
+    assert result.returncode == 1, result
+    assert "--record-rendition h264-720p: no such H.264 rendition; the choices are h264-360p, h264-180p, own" \
+        in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
+def test_kill_9_mid_recording_leaves_a_playable_file(start_server, tmp_path, shared):
+    server = start_server("--input", PATTERN, "--record", *(SHARED if shared else ()))
 
     async def elapsed_when_killed():
         async with await Client.connect(server.ws_url()) as client:
@@ -313,10 +351,12 @@ def test_open_input_restarts_a_start_file(start_server, tmp_path):
     assert state["source"]["startInput"] and state["source"]["name"] == str(clip) and state["playing"] is False
 
 
-def test_record_while_paused_records_the_held_picture(start_server, tmp_path):
+@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
+def test_record_while_paused_records_the_held_picture(start_server, tmp_path, shared):
     """Before: a 787-byte file with no frames, listed with duration "–". Now the paused picture at
-    the frame rate, for as long as the recording ran, as a camera app does."""
-    server = start_server("--input", PATTERN, "--filter", "invert")
+    the frame rate (shared: the rendition's refinements, then one a second), for as long as the
+    recording ran, as a camera app does."""
+    server = start_server("--input", PATTERN, "--filter", "invert", *(SHARED if shared else ()))
 
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:
@@ -331,7 +371,7 @@ def test_record_while_paused_records_the_held_picture(start_server, tmp_path):
     recording = run(scenario())
     path = tmp_path / "recordings" / recording["name"]
     info = probe(path)
-    assert abs(info["duration"] - 2.0) <= 0.3 and info["frames"] >= 40, info
+    assert abs(info["duration"] - 2.0) <= 0.3 and info["frames"] >= (3 if shared else 40), info
     listing = json.loads(server.get("/api/recordings").body)["recordings"]
     assert listing[0]["name"] == recording["name"] and abs(listing[0]["duration"] - 2.0) <= 0.3, listing
     # The same (filtered) picture to the end (from 0.5 s: a frame on its way when the pause came

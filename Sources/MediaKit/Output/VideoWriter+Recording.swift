@@ -5,13 +5,20 @@ extension VideoWriter {
     /// process killed mid-recording loses at most the fragment being gathered (≤ 1 s).
     static func fragmentedMP4(path: String, width: Int, height: Int, frameRate: Double, preset: String,
                               threads: Int) throws(MediaError) -> VideoWriter {
-        let destination = Destination(
+        try VideoWriter(destination: fragmentedMP4(path: path, fragmentAtKeyframes: true), width: width, height: height,
+                        frameRate: frameRate, preset: preset, threads: threads, encoders: H264Encoder.recordingPreference)
+    }
+
+    /// Where a recording goes: fragments of at most a second, each flushed once complete — also
+    /// at every keyframe when `fragmentAtKeyframes` (our own encode's keyframe a second; a shared
+    /// rendition's come every 2 s, and a fragment need not start with one).
+    static func fragmentedMP4(path: String, fragmentAtKeyframes: Bool) -> Destination {
+        let flags = (fragmentAtKeyframes ? "frag_keyframe+" : "") + "empty_moov+default_base_moof"
+        return Destination(
             url: path, format: "mp4",
-            muxerOptions: [("movflags", "frag_keyframe+empty_moov+default_base_moof"), ("frag_duration", "1000000"),
+            muxerOptions: [("movflags", flags), ("frag_duration", "1000000"),
                            // Every fragment reaches the file (the kernel) as soon as it is complete.
                            ("flush_packets", "1")],
             failure: { .recordFailed(path: path, reason: $0) })
-        return try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
-                               preset: preset, threads: threads, encoders: H264Encoder.recordingPreference)
     }
 }

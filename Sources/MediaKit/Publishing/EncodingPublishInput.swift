@@ -5,7 +5,7 @@ import Telemetry
 /// size: frames come through an ``EncoderFeed`` (copies; the oldest waiting is dropped when the
 /// encoder falls behind), and a paused session's last frame is sent again every `keepAlive`, so
 /// that the server does not drop the stream as idle and late viewers get a picture.
-final class EncodingPublishInput: PublishInput, @unchecked Sendable {
+final class EncodingPublishInput: WriterInput, @unchecked Sendable {
     private let width: Int
     private let height: Int
     private let frameRate: Double

@@ -8,7 +8,7 @@ import Synchronization
 /// The stream is either encoded here — the processing thread hands every frame to
 /// ``publish(_:)``, which copies it and returns at once; encoding runs on the `publish` thread
 /// (``EncodingPublishInput``) — or, after ``share(_:)``, it is a rendition the page's viewers
-/// watch, its units muxed as they are (``SharedPublishInput``). Connecting and writing run on the
+/// watch, its units muxed as they are (``SharedEncodeInput``). Connecting and writing run on the
 /// publisher's own `publish` thread. Every
 /// connect and write is bounded by ``PublisherOptions``' timeouts through an ``Interruption``,
 /// so a server that stops answering costs the stream a reconnect, never the preview a frame.
@@ -29,7 +29,7 @@ public final class Publisher: Sendable {
     private let interruption = Interruption()
     private let stopping = Atomic<Bool>(false)
     /// Set by `share` (before `start`), else by `start`; read on the publish and processing threads after.
-    nonisolated(unsafe) private var input: (any PublishInput)?
+    nonisolated(unsafe) private var input: (any WriterInput)?
 
     /// Frames of `width × height` at about `frameRate`.
     public init(target: PublishTarget, width: Int, height: Int, frameRate: Double?, options: PublisherOptions = .init(),
@@ -47,12 +47,12 @@ public final class Publisher: Sendable {
 
     /// Makes the stream `encode`'s access units instead of encoding frames here. Before `start`.
     public func share(_ encode: any SharedEncode) {
-        input = SharedPublishInput(encode, frameRate: frameRate, capacity: Self.sharedQueueCapacity,
+        input = SharedEncodeInput(encode, frameRate: frameRate, capacity: Self.sharedQueueCapacity,
                                    droppedTotal: counters.dropped) { [self] in isStopping }
     }
 
     /// Whether the stream is a shared encode's (``share(_:)``), so takes no frames.
-    public var isSharing: Bool { input is SharedPublishInput }
+    public var isSharing: Bool { input is SharedEncodeInput }
 
     /// Access units waiting for a slow server, beyond which they are dropped up to the next keyframe.
     static let sharedQueueCapacity = 60
@@ -86,7 +86,7 @@ public final class Publisher: Sendable {
     private var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// The publish thread: connect, stream, and on a failure wait and connect again, until stopped.
-    private func run(_ input: any PublishInput) {
+    private func run(_ input: any WriterInput) {
         var retry = options.retry
         while !isStopping {
             change { $0.connection = .connecting; $0.retryAt = nil }
@@ -137,7 +137,7 @@ public final class Publisher: Sendable {
     /// Writes until stopped (nil) or a write fails (the error). Without new pictures (a paused
     /// session) the input keeps the stream alive every second, so that the server does not drop
     /// it as idle (MediaMTX's read timeout is 10 s) and late viewers get a picture.
-    private func stream(to writer: VideoWriter, _ input: any PublishInput, _ retry: inout RetryPolicy) -> MediaError? {
+    private func stream(to writer: VideoWriter, _ input: any WriterInput, _ retry: inout RetryPolicy) -> MediaError? {
         var counted: Int64 = 0
         while !isStopping {
             do throws(MediaError) {
@@ -179,7 +179,7 @@ public final class Publisher: Sendable {
 
     /// Counts a failure, reports it, and waits the retry delay (the input lets the pictures
     /// meanwhile go, but the newest: the first of the next connection if the session is paused).
-    private func fail(_ error: MediaError, _ retry: inout RetryPolicy, _ input: any PublishInput) {
+    private func fail(_ error: MediaError, _ retry: inout RetryPolicy, _ input: any WriterInput) {
         guard !isStopping else { return }
         counters.failures.increment()
         let delay = retry.nextDelay()

@@ -29,6 +29,9 @@ public final class Recorder: Sendable {
     /// What `record` should be given: 0 nothing, 1 filtered frames, 2 source frames.
     private let tap = Atomic<Int>(0)
 
+    /// Set by `share` before the first recording.
+    nonisolated(unsafe) private var sharedEncode: (any SharedEncode)?
+
     /// Frames of `width × height` at about `frameRate`; `onEnded` is called (on the encoder
     /// thread) when a recording stops by itself.
     public init(width: Int, height: Int, frameRate: Double?, options: RecorderOptions,
@@ -41,6 +44,16 @@ public final class Recorder: Sendable {
     }
 
     deinit { _ = stop() }
+
+    /// Filtered recordings are `encode`'s access units from now on (`--record-rendition`): one
+    /// encode for the page and the file. Recordings of the source keep an encode of their own.
+    /// Before the first recording.
+    public func share(_ encode: any SharedEncode) {
+        sharedEncode = encode
+    }
+
+    /// Whether filtered recordings take a shared encode's units, so no frames.
+    public var isSharing: Bool { sharedEncode != nil }
 
     /// Starts recording the filtered (or the source's) frames into a new file. Throws when a
     /// recording is running, the folder cannot be written, free space is short or no encoder opens.
@@ -61,12 +74,20 @@ public final class Recorder: Sendable {
                 throw .recordFailed(path: current.name, reason: "a recording is already running")
             }
             let name = Self.newName(in: directory)
-            let writer = try VideoWriter.fragmentedMP4(path: directory + "/" + name, width: width, height: height, frameRate: frameRate,
-                                       preset: options.preset, threads: options.threads)
-            let take = RecordingTake(writer: writer, name: name, filtered: filtered, width: width, height: height,
-                                     frameRate: frameRate, options: options, droppedTotal: framesDropped) { [weak self] take, _ in self?.takeEnded(take) }
+            let ended: @Sendable (RecordingTake, String) -> Void = { [weak self] take, _ in self?.takeEnded(take) }
+            let take: RecordingTake
+            if filtered, let sharedEncode {
+                take = RecordingTake(sharing: sharedEncode, path: directory + "/" + name, name: name, frameRate: frameRate,
+                                     options: options, droppedTotal: framesDropped, ended: ended)
+            } else {
+                let writer = try VideoWriter.fragmentedMP4(path: directory + "/" + name, width: width, height: height,
+                                                           frameRate: frameRate, preset: options.preset, threads: options.threads)
+                take = RecordingTake(writer: writer, name: name, filtered: filtered, width: width, height: height,
+                                     frameRate: frameRate, options: options, droppedTotal: framesDropped, ended: ended)
+                // A shared take takes no frames: the rendition has them.
+                tap.store(filtered ? 1 : 2, ordering: .releasing)
+            }
             state.current = take
-            tap.store(filtered ? 1 : 2, ordering: .releasing)
             return take.status
         }
     }

@@ -7,7 +7,9 @@ import Telemetry
 import Glibc
 #endif
 
-/// One recording in progress: its ``EncoderFeed`` (frame queue and encoder thread) and counters.
+/// One recording in progress: its ``EncoderFeed`` (frame queue and encoder thread) and counters —
+/// or, for a recording that shares a rendition's encode, its ``SharedEncodeInput`` (the
+/// rendition's access units and the thread that writes them).
 final class RecordingTake: Sendable {
     let name: String
     let filtered: Bool
@@ -16,7 +18,9 @@ final class RecordingTake: Sendable {
     private let heldFrames = Atomic<Int>(0)
     /// Why the take stopped by itself, once it has.
     private let failure = Mutex<String?>(nil)
+    private let started = ContinuousClock.now
     nonisolated(unsafe) private var feed: EncoderFeed?
+    nonisolated(unsafe) private var shared: SharedEncodeInput?
 
     /// Starts the encoder thread on `writer`, which moves to it. `ended` is called on that thread
     /// when the take stops by itself (limit, disk space, write error), with the reason. While no
@@ -33,23 +37,44 @@ final class RecordingTake: Sendable {
         }
     }
 
+    /// Starts the thread that writes `encode`'s access units to a new file at `path` (from the
+    /// next keyframe: the file is made once it comes). While no unit comes (paused) the picture
+    /// shown is asked for again every second: the file lasts as long as the recording, at one
+    /// picture a second while still.
+    init(sharing encode: any SharedEncode, path: String, name: String, frameRate: Double, options: RecorderOptions,
+         droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
+        self.name = name
+        filtered = true
+        encoderName = "\(encode.encoderName) (shared: \(encode.name))"
+        let input = SharedEncodeInput(encode, frameRate: frameRate, capacity: options.queueCapacity * 5,
+                                      droppedTotal: droppedTotal) { false }
+        shared = input
+        input.start { [self] in
+            if let reason = copy(input, to: VideoWriter.fragmentedMP4(path: path, fragmentAtKeyframes: false), options) {
+                ended(self, reason)
+            }
+        }
+    }
+
     /// Processing thread: queues a copy of `frame`, stamped with the time since the start.
     func offer(_ frame: Frame) {
         feed?.offer(frame)
     }
 
-    /// Ends the take: the frames already queued are written, then the file is closed. Waits.
+    /// Ends the take: the frames already queued are written (a shared take's units: the next
+    /// stops it), then the file is closed. Waits.
     func finish() {
         feed?.finish()
+        shared?.finish()
     }
 
     var status: RecordingStatus {
         var status = RecordingStatus()
         status.name = name
         status.filtered = filtered
-        status.elapsed = feed.map { $0.started.duration(to: .now).seconds } ?? 0
+        status.elapsed = started.duration(to: .now).seconds
         status.bytes = bytes.load(ordering: .relaxed)
-        status.droppedFrames = feed?.droppedFrames ?? 0
+        status.droppedFrames = feed?.droppedFrames ?? shared?.droppedUnits ?? 0
         status.heldFrames = heldFrames.load(ordering: .relaxed)
         status.encoder = encoderName
         status.error = failure.withLock { $0 }
@@ -60,41 +85,101 @@ final class RecordingTake: Sendable {
     /// with frames in the file. A take that wrote no frame leaves no file: that is the reason.
     private func encode(_ writer: VideoWriter, _ feed: EncoderFeed, _ held: HeldPicture,
                         _ options: RecorderOptions) -> String? {
-        var reason: String?
-        var lastSpaceCheck = ContinuousClock.now
+        var limits = Limits(options)
         var framesWritten = 0
         var held = held
         defer { held.release(to: feed) }
+        var reason: String?
         do throws(MediaError) {
             while reason == nil, let frame = held.next(from: feed) {
                 try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
                 framesWritten += 1
                 if held.isRepeating { heldFrames.add(1, ordering: .relaxed) }
-                let written = writer.bytesWritten
-                bytes.store(written, ordering: .relaxed)
-                if let limit = options.maximumBytes, written >= limit {
-                    reason = "the recording reached its size limit of \(Self.megabytes(limit)) MB (--max-record-size)"
-                } else if lastSpaceCheck.duration(to: .now) >= .seconds(1) {
-                    lastSpaceCheck = .now
-                    reason = Self.spaceShortage(in: options.directory, minimum: options.minimumFreeBytes)
-                }
+                reason = limits.check(written: noteBytes(writer))
             }
+        } catch {
+            reason = error.description
+        }
+        reason = conclude(writer, framesWritten: framesWritten, reason)
+        if reason != nil {
+            feed.close()
+            feed.discardQueued()
+        }
+        return reason
+    }
+
+    /// The shared take's thread: the file once the rendition's keyframe comes, then every unit.
+    private func copy(_ input: SharedEncodeInput, to destination: VideoWriter.Destination,
+                      _ options: RecorderOptions) -> String? {
+        let writer: VideoWriter
+        do throws(MediaError) {
+            writer = try input.connect(destination, interruption: Interruption())
+        } catch {
+            input.close()
+            return record(error.description + "; " + Self.noFramesReason)
+        }
+        var limits = Limits(options)
+        var framesWritten = 1
+        var reason: String?
+        do throws(MediaError) {
+            while reason == nil, !input.isFinishing {
+                guard try input.writeNext(to: writer, keepAlive: .seconds(1)) else { continue }
+                framesWritten += 1
+                reason = limits.check(written: noteBytes(writer))
+            }
+        } catch {
+            reason = error.description
+        }
+        input.close()
+        return conclude(writer, framesWritten: framesWritten, reason)
+    }
+
+    /// The file is finished; one without a frame is removed (it would sit in the library as an
+    /// unplayable entry). Returns why the take stopped by itself, noted in its status.
+    private func conclude(_ writer: VideoWriter, framesWritten: Int, _ stopReason: String?) -> String? {
+        var reason = stopReason
+        do throws(MediaError) {
             try writer.finish()
         } catch {
             reason = reason ?? error.description
-            try? writer.finish()
         }
         if framesWritten == 0 {
-            // A file without a frame would sit in the library as an unplayable entry.
             unlink(writer.destination.url)
             reason = (reason.map { "\($0); " } ?? "") + Self.noFramesReason
         }
         bytes.store(Self.fileSize(writer.destination.url) ?? 0, ordering: .relaxed)
-        guard let reason else { return nil }
+        return reason.map(record)
+    }
+
+    /// The bytes in the file so far, noted for the status.
+    private func noteBytes(_ writer: VideoWriter) -> Int64 {
+        let written = writer.bytesWritten
+        bytes.store(written, ordering: .relaxed)
+        return written
+    }
+
+    /// Notes `reason` as the take's failure; returns it.
+    private func record(_ reason: String) -> String {
         failure.withLock { $0 = reason }
-        feed.close()
-        feed.discardQueued()
         return reason
+    }
+
+    /// The size limit and the free-space minimum, looked at after each frame written.
+    private struct Limits {
+        let options: RecorderOptions
+        var lastSpaceCheck = ContinuousClock.now
+
+        init(_ options: RecorderOptions) { self.options = options }
+
+        /// Why the take must stop now that `written` bytes are in the file, if it must.
+        mutating func check(written: Int64) -> String? {
+            if let limit = options.maximumBytes, written >= limit {
+                return "the recording reached its size limit of \(RecordingTake.megabytes(limit)) MB (--max-record-size)"
+            }
+            guard lastSpaceCheck.duration(to: .now) >= .seconds(1) else { return nil }
+            lastSpaceCheck = .now
+            return RecordingTake.spaceShortage(in: options.directory, minimum: options.minimumFreeBytes)
+        }
     }
 
     static let noFramesReason = "no frame was recorded (the source was offline or gave no frame), so no file was kept"

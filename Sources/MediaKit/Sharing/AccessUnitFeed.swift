@@ -46,6 +46,9 @@ final class AccessUnitFeed: @unchecked Sendable {
     private var spare: [CopiedUnit] = []
     private var waitingForKeyframe = true
     private var token: Int?
+    private var closed = false
+    /// Units dropped by overflows.
+    private var dropped = 0
 
     /// Units of `source`, at most `capacity` waiting; drops are also counted in `droppedTotal`.
     init(source: any SharedEncode, capacity: Int, droppedTotal: Counter? = nil) {
@@ -87,6 +90,7 @@ final class AccessUnitFeed: @unchecked Sendable {
             condition.broadcast()
             guard queued.count > capacity else { return false }
             droppedTotal?.increment(by: UInt64(queued.count))
+            dropped += queued.count
             spare += queued
             queued.removeAll()
             waitingForKeyframe = true
@@ -95,16 +99,27 @@ final class AccessUnitFeed: @unchecked Sendable {
         if overflowed { source.requestKeyframe() }
     }
 
-    /// The oldest waiting unit, waiting at most `timeout`; nil when none came.
+    /// The oldest waiting unit, waiting at most `timeout`; nil when none came, or once closed.
     func next(timeout: Duration) -> CopiedUnit? {
         let deadline = Date(timeIntervalSinceNow: timeout.seconds)
         condition.lock()
         defer { condition.unlock() }
-        while queued.isEmpty {
+        while queued.isEmpty && !closed {
             if !condition.wait(until: deadline) && queued.isEmpty { return nil }
         }
-        return queued.removeFirst()
+        return closed ? nil : queued.removeFirst()
     }
+
+    /// Wakes a waiting `next`, and every later one returns nil at once: the writer is stopping.
+    func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    /// Units dropped because the writer fell behind.
+    var droppedUnits: Int { condition.withLock { dropped } }
 
     /// A unit from ``next(timeout:)`` is done with.
     func recycle(_ unit: CopiedUnit) {

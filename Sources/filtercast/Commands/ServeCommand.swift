@@ -43,6 +43,8 @@ enum ServeCommand: Subcommand {
                              help: "Stop a recording at this size: bytes, or with k, M or G (1000s); default none."),
                   OptionSpec(name: "--min-free-space", valueName: "SIZE",
                              help: "Refuse to record, and stop, under this much free disk (default 500M)."),
+                  OptionSpec(name: "--record-rendition", valueName: "ID",
+                             help: "Record the filtered frames as the page's H.264 rendition ID, one encode for both (default own: an encode of its own)."),
                   OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may open (read-only)."),
                   OptionSpec(name: "--publish", valueName: "URL",
                              help: "Also push the filtered stream as H.264 to a media server: rtmp://, rtsp:// or srt:// (reconnects)."),
@@ -107,6 +109,7 @@ enum ServeCommand: Subcommand {
             }
         }
         configuration.publishRendition = options.string("--publish-rendition").map { $0 == "own" ? .own : .named($0) } ?? .sourceSize
+        configuration.recordRendition = options.string("--record-rendition").map { $0 == "own" ? .own : .named($0) } ?? .own
         if let stall = try options.double("--stall-timeout", in: 0.5...600) { configuration.stallTimeout = .seconds(stall) }
         if let open = try options.double("--open-timeout", in: 0.5...600) { configuration.openTimeout = .seconds(open) }
         if configuration.token?.isEmpty == true { throw UsageError(description: "\(options.source("--token")) must not be empty") }

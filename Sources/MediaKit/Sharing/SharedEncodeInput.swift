@@ -1,22 +1,24 @@
+import Synchronization
 import FilterKit
 import Telemetry
 
-/// A publish stream that is a rendition the page's viewers watch (``SharedEncode``): no encoder
-/// of its own, the rendition's access units are muxed as they are. One encode serves all.
+/// A publish stream or a recording that is a rendition the page's viewers watch (``SharedEncode``):
+/// no encoder of its own, the rendition's access units are muxed as they are. One encode serves all.
 ///
 /// While connected the feed is attached (the rendition keeps encoding with nobody watching it
 /// here) and asks for a keyframe every ``keyframeInterval``: a media server's readers start there
-/// (HLS cuts its segments there) — each costs the rendition's viewers a little quality (SSIM
-/// −0.003 on camera-like footage at 2 s against the page's own 10 s). Without a unit for
-/// `keepAlive` (paused) it asks for one too, which a paused session answers with a keyframe of the
-/// picture shown. Not connected, it lets go of the rendition.
-final class SharedPublishInput: PublishInput, @unchecked Sendable {
+/// (HLS cuts its segments there), a recording is seeked there — each costs the rendition's viewers
+/// a little quality (SSIM −0.003 on camera-like footage at 2 s against the page's own 10 s).
+/// Without a unit for `keepAlive` (paused) it asks for one too, which a paused session answers with
+/// a keyframe of the picture shown. Not connected, it lets go of the rendition.
+final class SharedEncodeInput: WriterInput, @unchecked Sendable {
     /// A keyframe at least this often while the stream runs.
     static let keyframeInterval = Duration.seconds(2)
     private let feed: AccessUnitFeed
     private let frameRate: Double
     private let stopping: @Sendable () -> Bool
     private var thread: WorkerThread?
+    private let finishing = Atomic<Bool>(false)
     /// Publish thread: when the last keyframe was written.
     private var lastKeyframe = ContinuousClock.now
 
@@ -32,19 +34,32 @@ final class SharedPublishInput: PublishInput, @unchecked Sendable {
     }
 
     func finish() {
+        finishing.store(true, ordering: .releasing)
+        feed.close()
         thread?.join()
         thread = nil
     }
 
-    /// Waits (within the connect bound) for the rendition's next keyframe, whose SPS and PPS make
+    /// Whether `finish` was called: the thread should end.
+    var isFinishing: Bool { finishing.load(ordering: .acquiring) }
+
+    /// Units dropped because the writer fell behind (each overflow drops to the next keyframe).
+    var droppedUnits: Int { feed.droppedUnits }
+
+    /// How long `connect` waits for the rendition's keyframe (one comes within a second or two:
+    /// forced keyframes are rate-limited to one a second, and a paused session re-renders for one).
+    static let keyframeWait = Duration.seconds(5)
+
+    /// Waits (at most ``keyframeWait``) for the rendition's next keyframe, whose SPS and PPS make
     /// the stream's header, then connects and writes it first.
     func connect(_ destination: VideoWriter.Destination, interruption: Interruption) throws(MediaError) -> VideoWriter {
         feed.attach()
         let source = feed.source
+        let deadline = ContinuousClock.now + Self.keyframeWait
         while true {
-            guard !stopping(), !interruption.hasTimedOut else {
+            guard !stopping(), !isFinishing, ContinuousClock.now < deadline else {
                 feed.detach()
-                throw destination.failure("no keyframe came from the rendition \(source.name)")
+                throw destination.failure("no keyframe came from the rendition \(source.name) within \(Int(Self.keyframeWait.seconds)) s")
             }
             guard let keyframe = feed.next(timeout: .milliseconds(100)) else { continue }
             defer { feed.recycle(keyframe) }

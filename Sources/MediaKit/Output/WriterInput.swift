@@ -1,12 +1,12 @@
 import FilterKit
 import Telemetry
 
-/// What a ``Publisher``'s stream is made from, and the thread that makes it: the session's frames,
-/// encoded for the stream alone (``EncodingPublishInput``), or the access units of an encode the
-/// page's viewers share (``SharedPublishInput``).
+/// What a writer's thread — a ``Publisher``'s stream, a shared recording — writes from, and that
+/// thread: the session's frames, encoded for the stream alone (``EncodingPublishInput``), or the
+/// access units of an encode the page's viewers share (``SharedEncodeInput``).
 ///
 /// Threads: `start` and `finish` from the publisher's owner; the rest on the publish thread.
-protocol PublishInput: AnyObject, Sendable {
+protocol WriterInput: AnyObject, Sendable {
     /// Starts the publish thread, which runs `body`.
     func start(_ body: @escaping @Sendable () -> Void)
     /// Wakes the publish thread (stop was asked) and waits for it to end.
