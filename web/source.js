@@ -17,11 +17,29 @@ function renderSignal(source) {
   signalBadge.title = source.reason || "";
 }
 
+/**
+ * What the header calls the source: a file by its name, never the server's path to it; a stream
+ * by its host and path (no credentials, no query); a camera or the test pattern as the server
+ * names it.
+ */
+export function displayName(source) {
+  const name = source.name || "";
+  if (source.kind === "file") return name.split("/").filter(Boolean).pop() || name;
+  if (source.kind === "stream") {
+    try {
+      const url = new URL(name);
+      return url.host + url.pathname;
+    } catch {
+      return name.split("/").filter(Boolean).pop() || name;
+    }
+  }
+  return name;
+}
+
 on("state", ({ state, previous }) => {
   const source = state.source || {};
   if (!previous || previous.source?.name !== source.name) {
-    sourceName.textContent = source.name || "";
-    sourceName.title = source.name || "";
+    sourceName.textContent = sourceName.title = displayName(source);
   }
   renderSignal(source);
 });

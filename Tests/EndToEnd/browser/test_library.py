@@ -52,6 +52,8 @@ def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts
     page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}", message="the recording playing")
     page.wait_for(lambda: not page.visible("#live-badge") and page.visible("#seek"), message="file controls")
     page.wait_for(lambda: page.find(item).get_attribute("data-current") == "true", message="the item marked as playing")
+    # The header names the file, not its place on the server.
+    assert page.text("#source-name") == name
     page.wait_frames(5)
     page.screenshot(artifacts / "library-playing.png")
 
@@ -118,3 +120,11 @@ def test_refused_commands_show_a_toast(live_server, open_page, tmp_path):
     time.sleep(1.0)
     page.raw_send('{"type":"record","action":"stop"}')
     page.wait_for(lambda: len(page.find_all("#recordings [data-recording]")) == 1, message="the list refreshed")
+
+
+def test_the_header_names_the_input_file_not_its_path(launch, test_clip, open_page):
+    server = launch("--input", str(test_clip.resolve()))
+    page = open_page(server)
+    assert page.state()["source"]["name"] == str(test_clip.resolve())
+    assert page.text("#source-name") == test_clip.name
+    assert page.find("#source-name").get_attribute("title") == test_clip.name
