@@ -32,6 +32,8 @@ static inline AVRational CFFmpeg_AV_TIME_BASE_Q(void) { return AV_TIME_BASE_Q; }
 
 /// `AV_CODEC_FLAG_GLOBAL_HEADER`: extradata in the container header (mp4 wants it).
 static inline int CFFmpeg_AV_CODEC_FLAG_GLOBAL_HEADER(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+/// `AV_CODEC_FLAG_LOW_DELAY`: a decoder gives each picture out as soon as it has it.
+static inline int CFFmpeg_AV_CODEC_FLAG_LOW_DELAY(void) { return AV_CODEC_FLAG_LOW_DELAY; }
 
 /// `av_log` is variadic: this logs a preformatted message.
 static inline void CFFmpeg_av_log(void *context, int level, const char *message) {

@@ -37,6 +37,11 @@ public enum ClientCommand: Sendable, Equatable {
     /// what the server offers (`hello.renditions`).
     case watch(transport: FrameTransport, rendition: String?)
 
+    /// Make this client's camera the session's source (`start`, with what it will send; the
+    /// pictures follow as binary ``IngestPicture`` messages), or stop (nil): the source from
+    /// before comes back. Not yet checked against the server's limits.
+    case share(ShareRequest?)
+
     /// The largest ``flow(window:)``.
     public static let maximumWindow = 16
 }

@@ -12,7 +12,7 @@ public enum ClientMessageParser {
 
     /// The command names, in the order messages list them.
     static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "frameAck", "flow", "auth", "record",
-                                "open", "delete", "watch"]
+                                "open", "delete", "watch", "share"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -90,6 +90,8 @@ public enum ClientMessageParser {
         case "watch":
             let transport = try command.choice("transport", of: FrameTransport.allCases.map(\.rawValue))
             return .watch(transport: FrameTransport(rawValue: transport)!, rendition: try command.optionalString("rendition"))
+        case "share":
+            return .share(try command.choice("action", of: ["start", "stop"]) == "start" ? try command.shareRequest() : nil)
         default:
             throw ProtocolError(code: .unknownType, message: "unknown message type \(typeValue.summary) (\(known))")
         }

@@ -16,6 +16,8 @@ extension ErrorCode {
         case .notFound: "Not found"
         case .openFailed: "Cannot play"
         case .recordingFailed: "Recording"
+        case .busy: "In use"
+        case .ingestFailed: "Camera"
         }
     }
 }

@@ -30,4 +30,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     /// A recording could not start (one is running, free space is short, no encoder), or one
     /// stopped by itself (size limit, free space, a write error).
     case recordingFailed = "recording_failed"
+    /// `share` while another client shares its camera (without `takeOver`).
+    case busy
+    /// A shared camera's pictures that break the limits or do not decode; the sharing stops.
+    case ingestFailed = "ingest_failed"
 }

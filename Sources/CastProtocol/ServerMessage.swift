@@ -10,6 +10,8 @@ import Foundation
 /// {"type":"state","source":{…},"playing":true,…}      (the state object's keys beside "type")
 /// {"type":"error","code":"out_of_range","message":"…","id":7}   ("id" only when the command had one)
 /// {"type":"ack","id":"a1"}
+/// {"type":"keyframeRequest"}                          (to a client sharing its camera)
+/// {"type":"shareEnded","reason":"…"}
 /// ```
 public enum ServerMessage: Sendable, Encodable {
     /// The first message on every connection: the protocol version, what this client may do,
@@ -23,9 +25,15 @@ public enum ServerMessage: Sendable, Encodable {
     case error(ProtocolError)
     /// A command was carried out.
     case ack(MessageID)
+    /// To the client that shares its camera: pictures were dropped (the server fell behind, or
+    /// one did not decode); send a keyframe next.
+    case keyframeRequest
+    /// To the client that shared its camera: it is no longer the source, and why (stopped by
+    /// the server: taken over, the limits, silence).
+    case shareEnded(reason: String)
 
     private enum CodingKeys: String, CodingKey {
-        case type, version, server, access, filters, state, code, message, id
+        case type, version, server, access, filters, state, code, message, id, reason
         case maxChainLength, categories, errors, transports, renditions
     }
 
@@ -57,6 +65,11 @@ public enum ServerMessage: Sendable, Encodable {
         case .ack(let id):
             try container.encode("ack", forKey: .type)
             try container.encode(id, forKey: .id)
+        case .keyframeRequest:
+            try container.encode("keyframeRequest", forKey: .type)
+        case .shareEnded(let reason):
+            try container.encode("shareEnded", forKey: .type)
+            try container.encode(reason, forKey: .reason)
         }
     }
 

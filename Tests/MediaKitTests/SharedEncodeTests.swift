@@ -38,7 +38,7 @@ import Testing
         var written = 0
         var unit: CopiedUnit? = first
         while let current = unit {
-            try writer.write(unit: current.bytes, keyframe: current.isKeyframe, at: current.milliseconds)
+            try writer.write(unit: current.bytes, keyframe: current.isKeyframe, at: current.time)
             written += 1
             feed.recycle(current)
             unit = feed.next(timeout: .milliseconds(300))

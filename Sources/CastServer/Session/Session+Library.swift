@@ -88,7 +88,7 @@ extension Session {
         switchToInput(opening: inputOpener)
     }
 
-    private func switchToInput(opening inputOpener: @escaping InputOpener) {
+    func switchToInput(opening inputOpener: @escaping InputOpener) {
         // A new one: the start input's first was interrupted when another source replaced it.
         let interruption = Interruption()
         player.switchSource(opening: { () throws(MediaError) in

@@ -31,6 +31,8 @@ public final class Session: Sendable {
     /// Asks the processing loop to show the current frame again (a filter change or pause while
     /// no frame may come, a newcomer); the loop serves the requests it has counted.
     let rerender: RerenderRequest
+    /// The client whose camera is the source (`share`), if any; the transport's thread only.
+    let sharing = Mutex<CameraShare?>(nil)
 
     /// `inputOpener` opens `input` again at the player's frame size (see
     /// ``InputSpec/opener(_:width:height:)``).
@@ -148,7 +150,7 @@ public final class Session: Sendable {
             try open(reference)
         case .delete(let reference):
             try delete(reference)
-        case .frameAck, .flow, .auth, .watch:
+        case .frameAck, .flow, .auth, .watch, .share:
             preconditionFailure("\(command) is handled by the transport")
         }
     }

@@ -57,6 +57,7 @@ extension WebSocketServer {
         switch connection.kind {
         case .viewer:
             logDisconnected(connection)
+            sharerLeft(wsi)
             broadcastState()
         case .mjpeg:
             logDisconnected(connection)

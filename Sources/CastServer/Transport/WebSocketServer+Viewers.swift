@@ -41,7 +41,10 @@ extension WebSocketServer {
         let isLast = lws_is_final_fragment(wsi) != 0 && (isBinary || lws_remaining_packet_payload(wsi) == 0)
         let fragment = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : length)
         let outcome = viewer.receive(fragment, isBinary: isBinary, isLast: isLast, roundTrip: { roundTrip(wsi) },
-                                     apply: { command throws(ProtocolError) in try session.apply(command) })
+                                     apply: { command throws(ProtocolError) in
+                                         if case .share(let request) = command { try share(request, wsi) } else { try session.apply(command) }
+                                     },
+                                     ingest: { picture throws(ProtocolError) in try ingest(picture, wsi) })
         switch outcome {
         case .none:
             break

@@ -184,6 +184,7 @@ public final class WebSocketServer: @unchecked Sendable {
             return
         }
         tellRecordingFailures()
+        endSilentSharing()
         if stateSchedule.isDue(session.playback, recording: session.recordingActive, now: .now) { broadcastState() }
         let supply = outputs.supply
         if adaptViewers(supply) { audienceChanged() }

@@ -46,6 +46,10 @@ final class ViewerSession {
     private(set) var flow = ViewerFlow()
     /// Fragments of the message being received.
     private var incoming: [UInt8] = []
+    /// The binary message (a shared camera's picture) being gathered, and whether it is over the limit.
+    private var incomingPicture: [UInt8] = []
+    private var pictureTooLarge = false
+    private var lastKeyframeRequest: ContinuousClock.Instant?
     private var commandBudget: CommandBudget
     private var outbox = ViewerOutbox()
 
@@ -79,10 +83,11 @@ final class ViewerSession {
     /// which throws without an id: the refusal is stamped with the command's id here).
     /// `roundTrip` is asked only for a `frameAck`.
     func receive(_ fragment: UnsafeRawBufferPointer, isBinary: Bool, isLast: Bool, roundTrip: () -> Duration,
-                 apply: (ClientCommand) throws(ProtocolError) -> Void) -> Outcome {
+                 apply: (ClientCommand) throws(ProtocolError) -> Void,
+                 ingest: (UnsafeRawBufferPointer) throws(ProtocolError) -> Bool = { _ throws(ProtocolError) in throw .binaryMessage }) -> Outcome {
         guard outbox.closing == nil else { return .none }
         if isBinary {
-            if isLast { outbox.enqueue(.error(.binaryMessage)) }
+            receivePicture(fragment, isLast: isLast, ingest: ingest)
             return .none
         }
         let size = incoming.count + fragment.count
@@ -105,6 +110,44 @@ final class ViewerSession {
             outbox.enqueue(.error(error))
             return .none
         }
+    }
+
+    /// One fragment of a binary message: a picture of the camera this client shares, gathered
+    /// (at most ``IngestLimits/maximumMessageBytes``; a larger one is dropped whole and refused)
+    /// and handed to `ingest`, which says whether it was taken; when it was not, the client is
+    /// asked for a keyframe (at most every ``keyframeRequestInterval``).
+    private func receivePicture(_ fragment: UnsafeRawBufferPointer, isLast: Bool,
+                                ingest: (UnsafeRawBufferPointer) throws(ProtocolError) -> Bool) {
+        defer { if isLast { incomingPicture.removeAll(keepingCapacity: true); pictureTooLarge = false } }
+        guard !pictureTooLarge else { return }
+        guard incomingPicture.count + fragment.count <= IngestLimits.maximumMessageBytes else {
+            pictureTooLarge = true
+            incomingPicture.removeAll(keepingCapacity: true)
+            outbox.enqueue(.error(ProtocolError(code: .tooLarge, message: "a picture message is over the limit of "
+                + "\(IngestLimits.maximumMessageBytes) bytes (dropped)")))
+            return
+        }
+        incomingPicture.append(contentsOf: fragment)
+        guard isLast else { return }
+        do throws(ProtocolError) {
+            let taken = try incomingPicture.withUnsafeBytes { bytes in
+                Result { () throws(ProtocolError) in try ingest(bytes) }
+            }.get()
+            if !taken, lastKeyframeRequest.map({ $0.duration(to: now()) >= Self.keyframeRequestInterval }) ?? true {
+                lastKeyframeRequest = now()
+                outbox.enqueue(.keyframeRequest)
+            }
+        } catch {
+            outbox.enqueue(.error(error))
+        }
+    }
+
+    /// Keyframe requests to a sharing client come at most this often.
+    static let keyframeRequestInterval = Duration.milliseconds(250)
+
+    /// This client's camera is no longer the source (another took over, silence, the limits).
+    func sharingEnded(_ reason: String) {
+        outbox.enqueue(.shareEnded(reason: reason))
     }
 
     /// Runs `message` and acknowledges it when it has an id (`frameAck` never is). A refusal is

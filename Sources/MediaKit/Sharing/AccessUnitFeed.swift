@@ -7,8 +7,8 @@ final class CopiedUnit: @unchecked Sendable {
     private var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var count = 0
     var isKeyframe = false
-    /// When it came, in milliseconds since the feed started: a writer's timestamp.
-    var milliseconds: Int64 = 0
+    /// A time in its user's unit: for a writer, when it came (ms since the feed started).
+    var time: Int64 = 0
 
     deinit { storage.deallocate() }
 
@@ -85,7 +85,7 @@ final class AccessUnitFeed: @unchecked Sendable {
             let copy = spare.popLast() ?? CopiedUnit()
             copy.fill(from: unit.bytes)
             copy.isKeyframe = unit.isKeyframe
-            copy.milliseconds = Int64((started.duration(to: .now).seconds * 1000).rounded())
+            copy.time = Int64((started.duration(to: .now).seconds * 1000).rounded())
             queued.append(copy)
             condition.broadcast()
             guard queued.count > capacity else { return false }

@@ -89,7 +89,7 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
     }
 
     private func write(_ unit: CopiedUnit, to writer: VideoWriter) throws(MediaError) {
-        try writer.write(unit: unit.bytes, keyframe: unit.isKeyframe, at: unit.milliseconds)
+        try writer.write(unit: unit.bytes, keyframe: unit.isKeyframe, at: unit.time)
         if unit.isKeyframe { lastKeyframe = .now }
     }
 

@@ -29,6 +29,20 @@ public struct SourceInfo: Sendable, Equatable {
         pixelFormat = decoder.pixelFormat
     }
 
+    /// A source without a demuxer (a shared camera): what it announced.
+    init(name: String, width: Int, height: Int, codec: String, frameRate: Double?, isLive: Bool) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.codec = codec
+        self.frameRate = frameRate
+        duration = nil
+        self.isLive = isLive
+        nativeWidth = width
+        nativeHeight = height
+        pixelFormat = "yuv420p"
+    }
+
     /// One line for logs: `1280x720 mjpeg (yuvj422p) at 30 fps`.
     public var delivered: String {
         let rate = frameRate.map { " at \(($0 * 100).rounded() / 100) fps" } ?? ""

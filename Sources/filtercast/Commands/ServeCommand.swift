@@ -43,6 +43,8 @@ enum ServeCommand: Subcommand {
                              help: "Stop a recording at this size: bytes, or with k, M or G (1000s); default none."),
                   OptionSpec(name: "--min-free-space", valueName: "SIZE",
                              help: "Refuse to record, and stop, under this much free disk (default 500M)."),
+                  OptionSpec(name: "--max-ingest-bitrate", valueName: "BITS",
+                             help: "The most a viewer's shared camera may send, bits a second with k or M (default 8M)."),
                   OptionSpec(name: "--record-rendition", valueName: "ID",
                              help: "Record the filtered frames as the page's H.264 rendition ID, one encode for both (default own: an encode of its own)."),
                   OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may open (read-only)."),
@@ -109,6 +111,12 @@ enum ServeCommand: Subcommand {
             }
         }
         configuration.publishRendition = options.string("--publish-rendition").map { $0 == "own" ? .own : .named($0) } ?? .sourceSize
+        if let bits = try options.string("--max-ingest-bitrate").map({ try parseByteCount($0, options.source("--max-ingest-bitrate")) }) {
+            guard (100_000...100_000_000).contains(bits) else {
+                throw UsageError(description: "\(options.source("--max-ingest-bitrate")) must be 100k…100M bits a second, got \(bits)")
+            }
+            configuration.ingestLimits.bitsPerSecond = Int(bits)
+        }
         configuration.recordRendition = options.string("--record-rendition").map { $0 == "own" ? .own : .named($0) } ?? .own
         if let stall = try options.double("--stall-timeout", in: 0.5...600) { configuration.stallTimeout = .seconds(stall) }
         if let open = try options.double("--open-timeout", in: 0.5...600) { configuration.openTimeout = .seconds(open) }

@@ -1,0 +1,23 @@
+/// What a shared camera may send (`share`): every resource a sharer makes us allocate is bounded.
+public struct IngestLimits: Sendable, Equatable {
+    /// `--max-ingest-bitrate`: bits a second, over a two-second window (a keyframe may burst).
+    public var bitsPerSecond = 8_000_000
+    /// Pictures a second, over the same window.
+    public var framesPerSecond = 60
+    /// The largest picture message, header included.
+    public static let maximumMessageBytes = 1 << 20
+    /// A sharer that sends nothing for this long is gone: the source from before comes back.
+    public static let silence = Duration.seconds(3)
+
+    public init() {}
+
+    /// Why a camera of `width × height` cannot be the source of a `session`-sized session, or
+    /// nil: at most the session's pixels, and no side longer than the session's longer side
+    /// (a phone held upright sends 720x1280 to a 1280x720 session).
+    func refusal(width: Int, height: Int, session: (width: Int, height: Int)) -> String? {
+        let longest = max(session.width, session.height)
+        guard width * height > session.width * session.height || max(width, height) > longest else { return nil }
+        return "share.width × share.height must be at most the session's \(session.width)x\(session.height) "
+            + "(or the same turned upright), got \(width)x\(height)"
+    }
+}

@@ -1,0 +1,120 @@
+import CastProtocol
+import Logging
+import MediaKit
+
+/// A client whose camera is the session's source (`share`), and what played before it.
+struct CameraShare: Sendable {
+    /// The transport's name for the sharing connection.
+    let sharer: Int
+    let source: BrowserSource
+    /// What played before, and where a file was: it comes back when the sharing ends.
+    let previous: SourceState
+    let position: Double?
+    var budget: IngestBudget
+    var lastPicture: ContinuousClock.Instant
+}
+
+/// `share`: a client's camera as the source. Called on the transport's thread only (the
+/// sharer's messages and its connection's end arrive there).
+extension Session {
+    /// The camera of `sharer` becomes the source: decoded pictures at the session's size, filtered
+    /// and sent as any source's. Refused when another client shares, unless `takeOver` (then that
+    /// client's sharing ends: its id is returned, to be told). Only one that may control asks.
+    func startSharing(_ request: ShareRequest, by sharer: Int, limits: IngestLimits) throws(ProtocolError) -> Int? {
+        let session = (width: player.pool.width, height: player.pool.height)
+        if let problem = limits.refusal(width: request.width, height: request.height, session: session) {
+            throw ProtocolError(code: .outOfRange, message: problem)
+        }
+        let current = sharing.withLock { $0 }
+        if let current, current.sharer != sharer, !request.takeOver {
+            throw ProtocolError(code: .busy, message: "another viewer shares a camera; share with \"takeOver\": true to take over")
+        }
+        let name = request.label.isEmpty ? "browser camera" : request.label
+        let source: BrowserSource
+        do {
+            source = try BrowserSource(codec: request.codec == .h264 ? .h264 : .jpeg, name: name,
+                                       announced: (request.width, request.height), width: session.width,
+                                       height: session.height, frameRate: 30, stallTimeout: .seconds(1))
+            source.onWarning = { Log.warning($0) }
+            // A stall (no picture for a second) shows NO SIGNAL; "reconnecting" is waiting on the
+            // same queue, so pictures that come again play again.
+            try player.switchSource(to: source, reopen: { source })
+        } catch {
+            throw ProtocolError(code: .ingestFailed, message: error.description)
+        }
+        // Taking over keeps what played before the first sharer, not the first sharer's camera.
+        let previous = current.map { ($0.previous, $0.position) } ?? (sourceState.withLock { $0 }, player.playbackState.position)
+        current?.source.end(reason: "another viewer took over the camera")
+        sharing.withLock {
+            $0 = CameraShare(sharer: sharer, source: source, previous: previous.0, position: previous.1,
+                             budget: IngestBudget(limits), lastPicture: .now)
+        }
+        sourceState.withLock {
+            $0 = SourceState(kind: "browser", name: name, seekable: false, width: session.width, height: session.height,
+                             fps: nil, startInput: false)
+        }
+        transportGeneration.add(1, ordering: .relaxed)
+        Log.info("camera shared", ["camera": .string(name), "codec": .string(request.codec.rawValue),
+                                   "size": .string("\(request.width)x\(request.height)")])
+        return current.map(\.sharer).flatMap { $0 == sharer ? nil : $0 }
+    }
+
+    /// One binary message of `sharer`: a picture of its camera. Returns false when it was
+    /// dropped (the sender should send a keyframe). Throws — and the sharing ends, the source
+    /// from before comes back — when it is not a picture or breaks the limits.
+    func ingest(_ message: UnsafeRawBufferPointer, from sharer: Int) throws(ProtocolError) -> Bool {
+        guard let share = sharing.withLock({ $0 }), share.sharer == sharer else { throw .binaryMessage }
+        let picture: IngestPicture
+        do throws(ProtocolError) {
+            picture = try IngestPicture.parse(message)
+        } catch {
+            endSharing(of: sharer, because: error.message)
+            throw error
+        }
+        let now = ContinuousClock.now
+        let overBudget = sharing.withLock { share -> String? in
+            share?.lastPicture = now
+            return share?.budget.spend(message.count, at: now)
+        }
+        if let overBudget {
+            endSharing(of: sharer, because: overBudget)
+            throw ProtocolError(code: .ingestFailed, message: overBudget + "; the sharing stopped")
+        }
+        return share.source.offer(picture.payload, keyframe: picture.isKeyframe, captureTime: picture.captureTime)
+    }
+
+    /// Ends the sharing of `sharer` (it stopped, left or broke the limits) and plays what played
+    /// before: the start input, or the library file at the position it had. False when `sharer`
+    /// did not share.
+    @discardableResult
+    func endSharing(of sharer: Int, because reason: String) -> Bool {
+        guard let share = sharing.withLock({ current -> CameraShare? in
+            guard let share = current, share.sharer == sharer else { return nil }
+            current = nil
+            return share
+        }) else { return false }
+        share.source.end(reason: reason)
+        Log.info("camera sharing ended: \(reason)", ["camera": .string(share.source.info.name)])
+        restore(share.previous, at: share.position)
+        return true
+    }
+
+    /// The sharer that has sent nothing for ``IngestLimits/silence`` (its network is gone, its
+    /// tab hidden), whose sharing ends now; nil when there is none.
+    func silentSharer(now: ContinuousClock.Instant) -> Int? {
+        guard let share = sharing.withLock({ $0 }), share.lastPicture.duration(to: now) >= IngestLimits.silence else { return nil }
+        endSharing(of: share.sharer, because: "no picture from the camera for \(Int(IngestLimits.silence.seconds)) s")
+        return share.sharer
+    }
+
+    /// Plays `previous` again: the start input (opened anew), or a library file at `position`.
+    private func restore(_ previous: SourceState, at position: Double?) {
+        if !previous.startInput, (try? open(previous.name)) != nil {
+            if previous.seekable, let position { try? player.seek(to: position) }
+            return
+        }
+        guard let inputOpener else { return }
+        switchToInput(opening: inputOpener)
+        if previous.seekable, let position { try? player.seek(to: position) }
+    }
+}

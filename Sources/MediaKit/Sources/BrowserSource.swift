@@ -1,0 +1,170 @@
+import CFFmpeg
+import FilterKit
+import Foundation
+
+/// A live source fed from outside: the pictures of a browser's camera, sent over the WebSocket
+/// (`share`) as H.264 access units or JPEGs, each with its capture time. They are decoded with
+/// libavcodec — no demuxer, so no probing delay and no parser holding a picture back — converted
+/// to the session's size and given out with the capture time (µs on the sender's clock) as their
+/// time, so that the frames made from them carry it back to the sender.
+///
+/// A browser's bitstream is untrusted: pictures are copied into a queue of at most
+/// ``queueCapacity`` (a full queue drops the picture: ``offer(_:keyframe:captureTime:)`` says so,
+/// and H.264 then waits for a keyframe), the decoder refuses pictures over the announced size's
+/// pixels, and a picture of another size than announced ends the source with that error.
+///
+/// Threads: `offer` and `end` from any thread; the rest from the reading thread.
+public final class BrowserSource: VideoSource, @unchecked Sendable {
+    /// How the pictures come.
+    public enum Codec: String, Sendable {
+        case h264
+        case jpeg
+    }
+
+    public let info: SourceInfo
+    public let interruption = Interruption()
+    public var onWarning: (String) -> Void = { _ in }
+    public static let queueCapacity = 8
+    private let announced: (width: Int, height: Int)
+    private let stallTimeout: Duration
+    private let codec: Codec
+    private let converter: FrameConverter
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var decoded: UnsafeMutablePointer<AVFrame>?
+    private var sequence = 0
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var queued: [CopiedUnit] = []
+    private var spare: [CopiedUnit] = []
+    private var ended: String?
+    private var waitingForKeyframe: Bool
+
+    /// Pictures of `announced` size in `codec`, given out as `width × height` frames; a read that
+    /// waits `stallTimeout` for a picture fails (the sender is gone or stalled). `name` is the
+    /// camera's label.
+    public init(codec: Codec, name: String, announced: (width: Int, height: Int), width: Int, height: Int,
+                frameRate: Double, stallTimeout: Duration) throws(MediaError) {
+        self.codec = codec
+        self.announced = announced
+        self.stallTimeout = stallTimeout
+        waitingForKeyframe = codec == .h264
+        info = SourceInfo(name: name, width: width, height: height, codec: codec.rawValue, frameRate: frameRate, isLive: true)
+        converter = FrameConverter(width: width, height: height)
+        guard let decoder = avcodec_find_decoder(codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_MJPEG),
+              let context = avcodec_alloc_context3(decoder) else {
+            throw .unsupportedCodec(input: name, codec: codec.rawValue)
+        }
+        self.context = context
+        context.pointee.thread_count = 1
+        context.pointee.flags |= CFFmpeg_AV_CODEC_FLAG_LOW_DELAY()
+        context.pointee.pkt_timebase = AVRational(num: 1, den: 1_000_000)
+        // A stream that claims more pixels than announced is refused before anything is allocated.
+        context.pointee.max_pixels = Int64(announced.width * announced.height)
+        let result = avcodec_open2(context, decoder, nil)
+        guard result >= 0 else { throw .openFailed(input: name, reason: averrorDescription(result)) }
+        packet = av_packet_alloc()
+        decoded = av_frame_alloc()
+    }
+
+    deinit {
+        avcodec_free_context(&context)
+        av_packet_free(&packet)
+        av_frame_free(&decoded)
+    }
+
+    /// Any thread: queues a copy of one encoded picture. False when it was dropped — the queue
+    /// is full (the decoder fell behind), or H.264 waits for a keyframe after a drop — so the
+    /// sender should send a keyframe next.
+    @discardableResult
+    public func offer(_ payload: UnsafeRawBufferPointer, keyframe: Bool, captureTime: Int64) -> Bool {
+        condition.withLock {
+            guard ended == nil else { return false }
+            if waitingForKeyframe && !keyframe { return false }
+            guard queued.count < Self.queueCapacity else {
+                waitingForKeyframe = codec == .h264
+                return false
+            }
+            waitingForKeyframe = false
+            let copy = spare.popLast() ?? CopiedUnit()
+            copy.fill(from: payload)
+            copy.isKeyframe = keyframe
+            copy.time = captureTime
+            queued.append(copy)
+            condition.broadcast()
+            return true
+        }
+    }
+
+    /// Any thread: no more pictures; the next read fails with `reason`.
+    public func end(reason: String) {
+        condition.withLock {
+            if ended == nil { ended = reason }
+            condition.broadcast()
+        }
+    }
+
+    public func read(into frame: Frame) throws(MediaError) -> Bool {
+        guard let decoded else { return false }
+        try decodeNext()
+        frame.time = Double(decoded.pointee.best_effort_timestamp) / 1_000_000
+        frame.sequence = sequence
+        sequence += 1
+        converter.convert(decoded, into: frame)
+        av_frame_unref(decoded)
+        return true
+    }
+
+    public func read(into picture: DecodedPicture) throws(MediaError) -> Bool {
+        guard let decoded else { return false }
+        try decodeNext()
+        picture.release()
+        picture.time = Double(decoded.pointee.best_effort_timestamp) / 1_000_000
+        picture.sequence = sequence
+        sequence += 1
+        av_frame_move_ref(picture.avFrame, decoded)
+        return true
+    }
+
+    /// Until the decoder gives a picture (into `decoded`): the next queued one in.
+    private func decodeNext() throws(MediaError) {
+        guard let context, let decoded, let packet else { return }
+        while avcodec_receive_frame(context, decoded) != 0 {
+            let unit = try nextQueued()
+            defer { recycle(unit) }
+            let bytes = unit.bytes
+            packet.pointee.data = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            packet.pointee.size = Int32(bytes.count)
+            packet.pointee.pts = unit.time
+            packet.pointee.dts = unit.time
+            packet.pointee.flags = unit.isKeyframe ? AV_PKT_FLAG_KEY : 0
+            let sent = avcodec_send_packet(context, packet)
+            av_packet_unref(packet)
+            if sent < 0 { onWarning("\(info.name): a picture did not decode (\(averrorDescription(sent))); skipped") }
+        }
+        guard Int(decoded.pointee.width) == announced.width, Int(decoded.pointee.height) == announced.height else {
+            let size = "\(decoded.pointee.width)x\(decoded.pointee.height)"
+            av_frame_unref(decoded)
+            throw .readFailed(input: info.name, reason: "its pictures are \(size), not the \(announced.width)x\(announced.height) announced")
+        }
+    }
+
+    /// The oldest queued picture; waits for one at most `stallTimeout`.
+    private func nextQueued() throws(MediaError) -> CopiedUnit {
+        let deadline = Date(timeIntervalSinceNow: stallTimeout.seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while queued.isEmpty && ended == nil && !interruption.isRequested {
+            if !condition.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.1))) && Date() >= deadline {
+                throw .readFailed(input: info.name, reason: "no picture for \(stallTimeout.secondsText) s")
+            }
+        }
+        if let ended { throw .readFailed(input: info.name, reason: ended) }
+        guard !interruption.isRequested, !queued.isEmpty else { throw .readFailed(input: info.name, reason: "interrupted") }
+        return queued.removeFirst()
+    }
+
+    private func recycle(_ unit: CopiedUnit) {
+        condition.withLock { if spare.count < Self.queueCapacity { spare.append(unit) } }
+    }
+}

@@ -1,0 +1,39 @@
+@testable import CastServer
+import Testing
+
+/// What a shared camera may send: bytes and pictures over two seconds, and its size.
+@Suite struct IngestBudgetTests {
+    @Test func aSteadyCameraUnderTheLimitsIsFineAndBurstsAreAveraged() {
+        var limits = IngestLimits()
+        limits.bitsPerSecond = 1_000_000
+        var budget = IngestBudget(limits)
+        let start = ContinuousClock.now
+        // 30 pictures a second of 3 KB (720 kbit/s), with a 40 KB keyframe at the start.
+        #expect(budget.spend(40_000, at: start) == nil)
+        for index in 1..<300 {
+            #expect(budget.spend(3_000, at: start + .milliseconds(index * 33)) == nil, "picture \(index)")
+        }
+    }
+
+    @Test func overTheBitRateOrThePictureRateIsNamed() {
+        var limits = IngestLimits()
+        limits.bitsPerSecond = 1_000_000
+        var bits = IngestBudget(limits)
+        let start = ContinuousClock.now
+        // 5 KB at 30 a second: 1.2 Mbit/s; the window holds 250 KB, so it fails within two seconds.
+        let failure = (0..<90).lazy.compactMap { bits.spend(5_000, at: start + .milliseconds($0 * 33)) }.first
+        #expect(failure?.contains("--max-ingest-bitrate") == true)
+        var pictures = IngestBudget(IngestLimits())
+        let tooMany = (0..<200).lazy.compactMap { pictures.spend(100, at: start + .milliseconds($0 * 8)) }.first
+        #expect(tooMany?.contains("60 pictures a second") == true)
+    }
+
+    @Test func theSizeIsTheSessionsAtMostOrTurnedUpright() {
+        let limits = IngestLimits()
+        #expect(limits.refusal(width: 1280, height: 720, session: (1280, 720)) == nil)
+        #expect(limits.refusal(width: 720, height: 1280, session: (1280, 720)) == nil)
+        #expect(limits.refusal(width: 640, height: 480, session: (1280, 720)) == nil)
+        #expect(limits.refusal(width: 1920, height: 1080, session: (1280, 720))?.contains("1280x720") == true)
+        #expect(limits.refusal(width: 1400, height: 200, session: (1280, 720)) != nil)
+    }
+}
