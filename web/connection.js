@@ -44,6 +44,18 @@ export function send(message, done) {
   return true;
 }
 
+/// Sends a binary message (a shared camera's picture); false when not connected.
+export function sendBinary(buffer) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(buffer);
+  return true;
+}
+
+/// Bytes given to the socket and not yet sent (a slow link).
+export function sendingBacklog() {
+  return socket ? socket.bufferedAmount : 0;
+}
+
 /// `frameAck {seq}` for a frame that came over `ws`, unless that connection is gone.
 export function acknowledge(ws, seq) {
   if (ws === socket && socket.readyState === WebSocket.OPEN) {
@@ -126,6 +138,8 @@ function receiveText(text) {
     case "state": return receiveState(message);
     case "error": return receiveError(message);
     case "ack": return settle(message.id, true);
+    case "keyframeRequest": return emit("keyframeRequest");
+    case "shareEnded": return emit("shareEnded", message);
     default: return; // unknown types are ignored (forward compatibility)
   }
 }

@@ -6,6 +6,7 @@
 // concern and imports what it uses; they hear the server through session.js's events. This one
 // wires them up and publishes window.filtercast, the test contract (docs/PROTOCOL.md).
 import "./access.js";
+import "./camera.js";
 import { catalog } from "./catalog.js";
 import "./chain.js";
 import { connect } from "./connection.js";

@@ -2,7 +2,7 @@
 // or an H.264 access unit), and what was drawn and received — window.filtercast.stats and
 // latencyHistory, the test contract in docs/PROTOCOL.md.
 import { acknowledge } from "./connection.js";
-import { on } from "./session.js";
+import { emit, on } from "./session.js";
 
 const LATENCY_WINDOW = 30; // frames in the recent latency median
 const LATENCY_HISTORY_MAX = 10000;
@@ -23,6 +23,7 @@ export const stats = {
   height: 0,
   transport: "jpeg", // what the frames arrive as: "jpeg" or "h264"
   bitsPerSecond: 0, // frame bytes received during the last second, × 8
+  cameraRoundTripMs: null, // while this page shares its camera: capture → filtered frame drawn, median (camera.js)
 };
 /** window.filtercast.latencyHistory: the latency of every drawn frame, oldest first. */
 export const latencyHistory = [];
@@ -48,6 +49,7 @@ export function drawPicture(image, width, height, frame) {
   recordLatency(Date.now() - frame.sentAt);
   drawTimes.push(performance.now());
   acknowledge(frame.ws, frame.seq);
+  emit("drawn", frame);
 }
 
 /// Counts a frame message of `bytes` bytes as received now.

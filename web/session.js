@@ -15,7 +15,9 @@ const listeners = new Map(); // event name → [listener]
 /// - "state": `{state, previous}` for every state (`previous` is null for a connection's first);
 /// - "error": the `error` message;
 /// - "disconnected": the WebSocket closed (the page reconnects by itself);
-/// - "authorized": the token typed into the page was accepted (access.js).
+/// - "authorized": the token typed into the page was accepted (access.js);
+/// - "drawn": a frame ({seq, pts, …}) was drawn on the canvas (picture.js);
+/// - "keyframeRequest", "shareEnded": to the page sharing its camera (camera.js).
 /// Listeners run in the order they subscribed. A module subscribes when it is first evaluated, and
 /// ES modules evaluate the modules they import first, so a module hears an event after those.
 export function on(event, listener) {

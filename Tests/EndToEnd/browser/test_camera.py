@@ -1,0 +1,77 @@
+"""My camera (#camera-share): Chromium's fake camera, playing a red clip with a moving box,
+shared from one page as the session's source; another page watches it filtered; the sharing
+page shows its round trip (stats.cameraRoundTripMs); stopping brings the input back."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from browser_support import BrowserPool, Page, reset_browser
+from test_h264 import before_every_page
+
+
+@pytest.fixture(scope="module")
+def camera_clip(tmp_path_factory):
+    path = tmp_path_factory.mktemp("camera") / "camera.y4m"
+    subprocess.run([shutil.which("ffmpeg"), "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "color=c=0xc8281e:size=640x360:rate=30,drawbox=x='mod(t*200,500)':y=100:w=80:h=80:c=white:t=fill",
+                    "-t", "4", "-pix_fmt", "yuv420p", str(path)], check=True, timeout=60)
+    return path
+
+
+@pytest.fixture(scope="module")
+def camera_browser(camera_clip):
+    pool = BrowserPool("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                       f"--use-file-for-fake-video-capture={camera_clip}")
+    yield pool.get(0)
+    pool.close()
+
+
+def redness(rgb: np.ndarray) -> float:
+    return float(rgb[..., 0].astype(np.float64).mean() - rgb[..., 2].astype(np.float64).mean())
+
+
+def open_on(driver, server, query: str = "?rendition=jpeg-360p") -> Page:
+    reset_browser(driver)
+    page = Page(driver, server)
+    driver.get(server.url + query)
+    page.wait_for(lambda: (s := page.stats()) and s["connected"] and s["framesDrawn"] > 0, 15, "the page to draw")
+    return page
+
+
+@pytest.mark.parametrize("encoder", ["h264", "jpeg"])
+def test_my_camera_becomes_everybodys_source(launch, camera_browser, open_page, encoder):
+    server = launch("--input", "test:640x360@30", "--filter", "invert")
+    # Without WebCodecs' VideoEncoder the page sends JPEGs.
+    with before_every_page(camera_browser, "delete window.VideoEncoder;" if encoder == "jpeg" else ""):
+        sharer = open_on(camera_browser, server)
+        share(sharer, open_page(server), server, encoder)
+
+
+def share(sharer, watcher, server, encoder):
+    assert sharer.text("#camera-share-label") == "My camera"
+    sharer.find("#camera-share").click()
+    state = watcher.wait_state(lambda s: s["source"]["kind"] == "browser", timeout=15, message="the camera as the source")
+    assert state["source"]["startInput"] is False and state["source"]["name"]
+    assert sharer.find("#camera-share").get_attribute("aria-pressed") == "true"
+    assert sharer.text("#camera-share-label") == "Stop camera"
+    # The watcher sees the camera's red, inverted: cyan (the test pattern is balanced).
+    watcher.wait_pixels(lambda rgb: (redness(rgb) < -80, f"R−B {redness(rgb):.0f}"), timeout=10,
+                        message="the shared camera, inverted")
+    watcher.wait_for(lambda: watcher.stats()["fps"] >= 25, 10, "the camera's rate at the watcher")
+    # The sharing page measures capture → its own filtered frame drawn.
+    sharer.wait_for(lambda: isinstance(sharer.stats().get("cameraRoundTripMs"), (int, float)), 10, "a round trip")
+    sharer.wait_frames(60)
+    round_trip = sharer.stats()["cameraRoundTripMs"]
+    # Capture → encode → server decode, filter, encode → page decode and draw, on loopback.
+    assert 0 <= round_trip < 150, round_trip
+    print(f"camera round trip {round_trip} ms, watcher {watcher.stats()['fps']} fps")
+    sharer.find("#camera-share").click()
+    watcher.wait_state(lambda s: s["source"]["kind"] == "test", timeout=10, message="the input back")
+    assert sharer.stats()["cameraRoundTripMs"] is None
+    assert sharer.errors() == [] and watcher.errors() == []
+    assert f"codec={encoder}" in server.log_tail(20000)

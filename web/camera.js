@@ -1,0 +1,175 @@
+// FilterCast page, My camera (#camera-share): the browser's camera as the session's source
+// (`share`, docs/PROTOCOL.md "Sharing a camera"). The camera's frames are encoded here — H.264
+// with WebCodecs' VideoEncoder (realtime), else JPEG with OffscreenCanvas.convertToBlob — and
+// each goes to the server as one FCI1 message with its capture time; the server filters it and
+// sends it to every viewer, this page too, whose frames carry that capture time back:
+// stats.cameraRoundTripMs is the median of capture → filtered frame drawn here.
+import { send, sendBinary, sendingBacklog } from "./connection.js";
+import { stats } from "./picture.js";
+import { on, session } from "./session.js";
+import { toast } from "./toast.js";
+
+const button = document.getElementById("camera-share");
+const label = document.getElementById("camera-share-label");
+const KEYFRAME_INTERVAL_MS = 2000;
+const BITRATE = 2_500_000;
+const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which frames are skipped
+const ROUND_TRIP_WINDOW = 30;
+
+let sharing = null; // {track, reader, encoder, captures, ...} while the camera is shared
+const roundTrips = [];
+
+function render(state, text) {
+  button.dataset.state = state;
+  button.setAttribute("aria-pressed", String(state === "sharing"));
+  label.textContent = text;
+  button.title = state === "sharing" ? `Sharing ${sharing?.track.label || "the camera"}: click to stop`
+    : "Share this browser's camera as the source everybody watches";
+}
+
+button.addEventListener("click", () => (sharing ? stop("stopped") : start()));
+
+/** The largest size the session takes: its frame size (the server scales to it). */
+function sessionSize() {
+  const source = session.state?.source;
+  return { width: source?.width || 1280, height: source?.height || 720 };
+}
+
+async function start() {
+  if (!navigator.mediaDevices?.getUserMedia) return toast("This browser cannot share a camera here (it needs https or localhost)");
+  render("starting", "Starting…");
+  const size = sessionSize();
+  let stream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({
+      audio: false,
+      video: { width: { ideal: size.width, max: size.width }, height: { ideal: size.height, max: size.height }, frameRate: { ideal: 30 } },
+    });
+  } catch (error) {
+    render("off", "My camera");
+    return toast(`No camera: ${error.message || error.name}`);
+  }
+  const track = stream.getVideoTracks()[0];
+  const { width, height } = track.getSettings();
+  const codec = (await h264Supported(width, height)) ? "h264" : "jpeg";
+  sharing = { track, width, height, codec, sequence: 0, keyframeDue: true, lastKeyframe: 0, captures: new Map() };
+  const shared = sharing;
+  const sent = send({ type: "share", action: "start", codec, width, height, label: track.label }, (ok) => {
+    if (!ok) return stop(null);
+    if (sharing === shared) pump(shared);
+  });
+  if (!sent) stop(null);
+}
+
+async function h264Supported(width, height) {
+  if (typeof VideoEncoder !== "function") return false;
+  try {
+    return (await VideoEncoder.isConfigSupported(encoderConfig(width, height))).supported === true;
+  } catch {
+    return false;
+  }
+}
+
+function encoderConfig(width, height) {
+  return { codec: "avc1.42E01F", width, height, bitrate: BITRATE, framerate: 30, latencyMode: "realtime",
+           avc: { format: "annexb" } };
+}
+
+/** Reads the camera's frames and sends each, until the sharing ends. */
+async function pump(shared) {
+  render("sharing", "Stop camera");
+  if (shared.codec === "h264") {
+    shared.encoder = new VideoEncoder({
+      output: (chunk) => {
+        const bytes = new Uint8Array(chunk.byteLength);
+        chunk.copyTo(bytes);
+        const capture = shared.captures.get(chunk.timestamp) ?? performance.now();
+        shared.captures.delete(chunk.timestamp);
+        transmit(shared, bytes, chunk.type === "key", capture);
+      },
+      error: (error) => stop(`the encoder failed: ${error.message}`),
+    });
+    shared.encoder.configure(encoderConfig(shared.width, shared.height));
+  }
+  shared.reader = new MediaStreamTrackProcessor({ track: shared.track }).readable.getReader();
+  while (sharing === shared) {
+    const { value: frame, done } = await shared.reader.read();
+    if (done) return stop("the camera stopped");
+    if (sharing !== shared) {
+      frame.close();
+      return;
+    }
+    await encode(shared, frame, performance.now());
+  }
+}
+
+async function encode(shared, frame, capture) {
+  // A slow link or encoder: skip this frame (H.264 restarts at a keyframe) rather than queue it.
+  if (sendingBacklog() > BACKLOG_LIMIT || (shared.encoder && shared.encoder.encodeQueueSize > 2)) {
+    frame.close();
+    shared.keyframeDue = true;
+    return;
+  }
+  if (shared.encoder) {
+    const keyFrame = shared.keyframeDue || capture - shared.lastKeyframe >= KEYFRAME_INTERVAL_MS;
+    if (keyFrame) {
+      shared.keyframeDue = false;
+      shared.lastKeyframe = capture;
+    }
+    shared.captures.set(frame.timestamp, capture);
+    shared.encoder.encode(frame, { keyFrame });
+    frame.close();
+    return;
+  }
+  const canvas = new OffscreenCanvas(shared.width, shared.height);
+  canvas.getContext("2d").drawImage(frame, 0, 0);
+  frame.close();
+  const blob = await canvas.convertToBlob({ type: "image/jpeg", quality: 0.8 });
+  transmit(shared, new Uint8Array(await blob.arrayBuffer()), true, capture);
+}
+
+/** One FCI1 message: the 32-byte header (little-endian), then the picture. */
+function transmit(shared, bytes, keyframe, capture) {
+  if (sharing !== shared) return;
+  const message = new Uint8Array(32 + bytes.byteLength);
+  const view = new DataView(message.buffer);
+  message.set([0x46, 0x43, 0x49, 0x31]); // "FCI1"
+  view.setUint16(4, 32, true);
+  view.setUint16(6, keyframe ? 2 : 0, true);
+  view.setBigUint64(8, BigInt(shared.sequence++), true);
+  view.setBigInt64(16, BigInt(Math.round(capture * 1000)), true);
+  message.set(bytes, 32);
+  sendBinary(message.buffer);
+}
+
+/** Ends the sharing here; `reason` (null: silently) tells the user why, and the server is told. */
+function stop(reason) {
+  const shared = sharing;
+  if (!shared) return;
+  sharing = null;
+  shared.reader?.cancel().catch(() => {});
+  shared.track.stop();
+  if (shared.encoder && shared.encoder.state !== "closed") shared.encoder.close();
+  if (reason === "stopped") send({ type: "share", action: "stop" });
+  else if (reason) toast(`Camera sharing ended: ${reason}`);
+  roundTrips.length = 0;
+  stats.cameraRoundTripMs = null;
+  render("off", "My camera");
+}
+
+on("keyframeRequest", () => { if (sharing) sharing.keyframeDue = true; });
+on("shareEnded", ({ reason }) => stop(reason || "the server ended it"));
+on("disconnected", () => stop("the connection was lost"));
+
+/** A frame drawn here: while this page's camera is the source, its time is our capture time. */
+on("drawn", (frame) => {
+  if (!sharing || session.state?.source?.kind !== "browser") return;
+  const roundTrip = performance.now() - frame.pts * 1000;
+  if (!(roundTrip >= 0 && roundTrip < 10000)) return; // another sharer's clock
+  roundTrips.push(roundTrip);
+  if (roundTrips.length > ROUND_TRIP_WINDOW) roundTrips.shift();
+  const sorted = [...roundTrips].sort((a, b) => a - b);
+  stats.cameraRoundTripMs = Math.round(sorted[Math.floor(sorted.length / 2)]);
+});
+
+render("off", "My camera");
