@@ -213,3 +213,26 @@ def test_bad_pictures_end_the_sharing_and_the_session_goes_on(start_server, tmp_
     assert over["code"] == "ingest_failed" and "--max-ingest-bitrate" in over["message"], over
     assert back["source"]["startInput"] and len(frames) == 5
     assert server.running
+
+
+def test_opening_another_source_ends_the_sharing(start_server, tmp_path):
+    server = start_server("--input", PATTERN)
+    units = h264_units(tmp_path, seconds=1)
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as sharer, await Client.connect(server.ws_url()) as other:
+            await sharer.ok(START)
+            await send_units(sharer, units[:10])
+            await wait_source(other, "browser")
+            await other.ok({"type": "open", "source": "input"})
+            ended = await sharer.next_json("shareEnded", timeout=3)
+            back = await wait_source(other, "test")
+            # Its pictures are not taken any more.
+            await sharer.send_raw(fci1(units[0][0], 99, 0, True))
+            refused = await sharer.next_json("error", timeout=3)
+            return ended, back, refused
+
+    ended, back, refused = run(scenario(), timeout=30)
+    assert ended["reason"] == "another source was opened"
+    assert back["source"]["startInput"] is True
+    assert refused["code"] == "invalid_argument"

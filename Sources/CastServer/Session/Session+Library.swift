@@ -62,6 +62,7 @@ extension Session {
         do {
             source = try InputSpec.file(path).open(SourceOptions(outputSize: (size.width, size.height)))
             source.onWarning = { Log.warning($0) }
+            endSharingForAnotherSource()
             try player.switchSource(to: source)
         } catch {
             // Clients see the name they gave, not the server's path.
@@ -85,6 +86,7 @@ extension Session {
         }
         let current = sourceState.withLock { $0 }
         if current.startInput && !startSource.seekable { return }
+        endSharingForAnotherSource()
         switchToInput(opening: inputOpener)
     }
 

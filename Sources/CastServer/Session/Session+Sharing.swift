@@ -99,6 +99,19 @@ extension Session {
         return true
     }
 
+    /// Who shares a camera now, if anybody.
+    var sharer: Int? { sharing.withLock { $0?.sharer } }
+
+    /// Another source replaces a shared camera (`open`): the sharing ends, nothing is restored.
+    func endSharingForAnotherSource() {
+        guard let share = sharing.withLock({ current -> CameraShare? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        share.source.end(reason: "another source was opened")
+        Log.info("camera sharing ended: another source was opened", ["camera": .string(share.source.info.name)])
+    }
+
     /// The sharer that has sent nothing for ``IngestLimits/silence`` (its network is gone, its
     /// tab hidden), whose sharing ends now; nil when there is none.
     func silentSharer(now: ContinuousClock.Instant) -> Int? {

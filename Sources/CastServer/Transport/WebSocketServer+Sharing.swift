@@ -19,6 +19,13 @@ extension WebSocketServer {
         tellSharingEnded(replaced, "another viewer took over the camera")
     }
 
+    /// Any other command; one that opens another source (`open`) ends a sharing: its client is told.
+    func apply(_ command: ClientCommand) throws(ProtocolError) {
+        let sharer = session.sharer
+        try session.apply(command)
+        if let sharer, session.sharer == nil { tellSharingEnded(sharer, "another source was opened") }
+    }
+
     /// A binary message from `wsi`: a picture of its camera. A picture that ends the sharing
     /// (not a picture, over the limits) brings everybody the state of the source from before.
     func ingest(_ message: UnsafeRawBufferPointer, _ wsi: OpaquePointer) throws(ProtocolError) -> Bool {

@@ -42,7 +42,7 @@ extension WebSocketServer {
         let fragment = UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : length)
         let outcome = viewer.receive(fragment, isBinary: isBinary, isLast: isLast, roundTrip: { roundTrip(wsi) },
                                      apply: { command throws(ProtocolError) in
-                                         if case .share(let request) = command { try share(request, wsi) } else { try session.apply(command) }
+                                         if case .share(let request) = command { try share(request, wsi) } else { try apply(command) }
                                      },
                                      ingest: { picture throws(ProtocolError) in try ingest(picture, wsi) })
         switch outcome {

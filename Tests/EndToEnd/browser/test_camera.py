@@ -75,3 +75,38 @@ def share(sharer, watcher, server, encoder):
     assert sharer.stats()["cameraRoundTripMs"] is None
     assert sharer.errors() == [] and watcher.errors() == []
     assert f"codec={encoder}" in server.log_tail(20000)
+
+
+def test_the_recorder_flow_with_my_camera(launch, camera_browser, tmp_path):
+    """The seed app's whole flow, in a browser against a headless server: share the camera,
+    record 5 s, stop, find the recording in the library, play it, seek in it, delete it, and
+    back to the input."""
+    server = launch("--input", "test:640x360@30")
+    page = open_on(camera_browser, server)
+    page.find("#camera-share").click()
+    page.wait_state(lambda s: s["source"]["kind"] == "browser", timeout=15, message="the camera as the source")
+    page.find("#record").click()
+    page.wait_state(lambda s: s["recording"]["active"] and s["recording"]["elapsed"] >= 5, timeout=15, message="5 s recorded")
+    page.find("#record").click()
+    state = page.wait_state(lambda s: not s["recording"]["active"], timeout=10, message="the recording stopped")
+    name = state["recording"]["name"]
+    page.find("#camera-share").click()
+    page.wait_state(lambda s: s["source"]["kind"] == "test", timeout=10, message="the input back")
+
+    item = f'#recordings [data-recording="{name}"]'
+    page.find("#library-refresh").click()
+    page.wait_for(lambda: page.find_all(item), 10, "the recording in the library")
+    page.find(item + ' [data-action="play"]').click()
+    playing = page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}", timeout=10, message="the recording playing")
+    assert abs(playing["duration"] - 5) < 1, playing["duration"]
+    # The camera's red is in the file.
+    page.wait_pixels(lambda rgb: (redness(rgb) > 80, f"R−B {redness(rgb):.0f}"), timeout=10, message="the camera's picture")
+    page.pause()
+    page.js("""const seek = document.getElementById('seek'); seek.value = 2.5;
+               seek.dispatchEvent(new Event('input', {bubbles: true})); seek.dispatchEvent(new Event('change', {bubbles: true}));""")
+    page.wait_state(lambda s: abs(s["position"] - 2.5) < 0.2, timeout=10, message="the seek")
+    page.find(item + ' [data-action="delete"]').click()
+    page.wait_for(lambda: not page.find_all(item), 10, "the recording gone")
+    page.wait_state(lambda s: s["source"]["startInput"], timeout=10, message="back to the input")
+    assert not (tmp_path / "recordings" / name).exists()
+    assert page.errors() == []
