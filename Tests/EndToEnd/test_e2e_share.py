@@ -6,6 +6,7 @@ the source from before."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import shutil
 import struct
@@ -76,6 +77,15 @@ async def wait_source(client: Client, kind: str, timeout: float = 5.0) -> dict:
             return state
 
 
+@contextlib.asynccontextmanager
+async def shared_camera(server, units):
+    """Two clients of `server`: the first shares its camera and has sent `units`; the other."""
+    async with await Client.connect(server.ws_url()) as sharer, await Client.connect(server.ws_url()) as other:
+        await sharer.ok(START)
+        await send_units(sharer, units)
+        yield sharer, other
+
+
 START = {"type": "share", "action": "start", "codec": "h264", "width": 640, "height": 360, "label": "Fake camera"}
 
 
@@ -134,9 +144,7 @@ def test_a_second_sharer_is_refused_or_takes_over_and_leaving_or_silence_ends_it
     units = h264_units(tmp_path, seconds=2)
 
     async def scenario():
-        async with await Client.connect(server.ws_url()) as first, await Client.connect(server.ws_url()) as second:
-            await first.ok(START)
-            await send_units(first, units[:15])
+        async with shared_camera(server, units[:15]) as (first, second):
             busy = await second.command(START)
             await second.ok({**START, "takeOver": True, "label": "Second"})
             ended = await first.next_json("shareEnded", timeout=3)
@@ -220,9 +228,7 @@ def test_opening_another_source_ends_the_sharing(start_server, tmp_path):
     units = h264_units(tmp_path, seconds=1)
 
     async def scenario():
-        async with await Client.connect(server.ws_url()) as sharer, await Client.connect(server.ws_url()) as other:
-            await sharer.ok(START)
-            await send_units(sharer, units[:10])
+        async with shared_camera(server, units[:10]) as (sharer, other):
             await wait_source(other, "browser")
             await other.ok({"type": "open", "source": "input"})
             ended = await sharer.next_json("shareEnded", timeout=3)
