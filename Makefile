@@ -71,7 +71,8 @@ bench: build
 ## bench-serve: fan-out to many viewers (bench/fanout.sh), what headless Chromium draws, the cost of recording,
 ## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream, what the page draws of
 ## natural footage over shaped links per transport (bench/delivery.py; its shaped rows need root), what the
-## whole ladder costs (bench/ladder.py), what publishing costs with its own encode and sharing a rendition (bench/publish.py)
+## whole ladder costs (bench/ladder.py), what publishing costs with its own encode and sharing a rendition (bench/publish.py),
+## a browser's camera as the source (bench/camera.py)
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
@@ -81,6 +82,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/delivery.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/ladder.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/publish.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/camera.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters and the
 ## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`

@@ -33,13 +33,13 @@ CHROMIUM_ARGUMENTS = ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage
                       "--disable-renderer-backgrounding")
 
 
-def make_driver(width: int, height: int):
+def make_driver(width: int, height: int, *extra_arguments: str):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for argument in (*CHROMIUM_ARGUMENTS, f"--window-size={width},{height}"):
+    for argument in (*CHROMIUM_ARGUMENTS, f"--window-size={width},{height}", *extra_arguments):
         options.add_argument(argument)
     service = Service(CHROMEDRIVER)
     return webdriver.Chrome(service=service, options=options), service

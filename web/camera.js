@@ -18,6 +18,8 @@ const ROUND_TRIP_WINDOW = 30;
 
 let sharing = null; // {track, reader, encoder, captures, ...} while the camera is shared
 const roundTrips = [];
+/** window.filtercast.cameraRoundTripHistory: every round trip measured, oldest first (at most 10 000). */
+export const cameraRoundTripHistory = [];
 
 function render(state, text) {
   button.dataset.state = state;
@@ -167,6 +169,8 @@ on("drawn", (frame) => {
   const roundTrip = performance.now() - frame.pts * 1000;
   if (!(roundTrip >= 0 && roundTrip < 10000)) return; // another sharer's clock
   roundTrips.push(roundTrip);
+  cameraRoundTripHistory.push(roundTrip);
+  if (cameraRoundTripHistory.length > 10000) cameraRoundTripHistory.shift();
   if (roundTrips.length > ROUND_TRIP_WINDOW) roundTrips.shift();
   const sorted = [...roundTrips].sort((a, b) => a - b);
   stats.cameraRoundTripMs = Math.round(sorted[Math.floor(sorted.length / 2)]);

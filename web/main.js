@@ -6,7 +6,7 @@
 // concern and imports what it uses; they hear the server through session.js's events. This one
 // wires them up and publishes window.filtercast, the test contract (docs/PROTOCOL.md).
 import "./access.js";
-import "./camera.js";
+import { cameraRoundTripHistory } from "./camera.js";
 import { catalog } from "./catalog.js";
 import "./chain.js";
 import { connect } from "./connection.js";
@@ -30,6 +30,7 @@ window.filtercast = {
   version: 1,
   stats,
   latencyHistory,
+  cameraRoundTripHistory,
   get state() { return session.state; },
   get filters() { return catalog; },
   formatTime,

@@ -18,6 +18,7 @@ import pytest
 from PIL import Image
 
 from fc_client import Client, run
+from test_e2e_metrics import scrape, value
 
 PATTERN = "test:640x360@30"
 # The shared camera shows red (the test pattern is balanced): a viewer tells them apart by colour.
@@ -119,6 +120,9 @@ def test_a_shared_camera_reaches_every_viewer_with_its_capture_times(start_serve
     # The camera's red, filtered: inverted, cyan (the test pattern is balanced either way).
     assert max(redness(frame) for frame in frames[5:]) < -100
     assert back["source"]["startInput"] is True
+    metrics = scrape(server)
+    assert value(metrics, "filtercast_ingest_pictures_total") == len(times)
+    assert value(metrics, "filtercast_ingest_bytes_total") == sum(len(unit) + 32 for unit, _ in units[:len(times)])
 
 
 def test_jpeg_pictures_are_a_camera_too(start_server):
@@ -207,14 +211,16 @@ def test_bad_pictures_end_the_sharing_and_the_session_goes_on(start_server, tmp_
             await client.ok(START)
             await client.send_raw(fci1(units[1][0], 1, 1, False))
             keyframe = await client.next_json("keyframeRequest", timeout=3)
+            dropped = value(await asyncio.to_thread(scrape, server), "filtercast_ingest_dropped_total")
             # Over --max-ingest-bitrate (200 kbit/s: 50 KB in 2 s): keyframes of 1.5 KB at 60 a second.
             await send_units(client, [units[0]] * 120, fps=60)
             over = await client.next_json("error", timeout=10)
             back = await wait_source(client, "test")
             frames = await client.frames(5)
-            return not_sharing, junk, keyframe, over, back, frames
+            return not_sharing, junk, keyframe, dropped, over, back, frames
 
-    not_sharing, junk, keyframe, over, back, frames = run(scenario(), timeout=60)
+    not_sharing, junk, keyframe, dropped, over, back, frames = run(scenario(), timeout=60)
+    assert dropped == 1
     assert not_sharing["code"] == "invalid_argument" and "binary messages are not accepted" in not_sharing["message"]
     assert junk["code"] == "invalid_argument" and "FCI1" in junk["message"], junk
     assert keyframe == {"type": "keyframeRequest"}

@@ -35,6 +35,12 @@ extension Application {
                          help: "Payload bytes written to clients: frames, MJPEG parts, messages, HTTP bodies.")
         metrics.register(transport.viewers, name: "filtercast_viewers", help: "WebSocket viewers connected.")
         metrics.register(transport.mjpegReaders, name: "filtercast_mjpeg_readers", help: "MJPEG readers connected.")
+        metrics.register(session.ingestCounters.pictures, name: "filtercast_ingest_pictures_total",
+                         help: "Pictures received from a viewer's shared camera (share).")
+        metrics.register(session.ingestCounters.bytes, name: "filtercast_ingest_bytes_total",
+                         help: "Bytes of the shared camera's picture messages.")
+        metrics.register(session.ingestCounters.dropped, name: "filtercast_ingest_dropped_total",
+                         help: "Shared camera pictures dropped (the decoder behind, or H.264 waiting for a keyframe).")
         metrics.registerGauge(name: "filtercast_source_online", help: "1 while the source delivers frames, else 0.") {
             session.sourceOnline ? 1 : 0
         }

@@ -80,7 +80,11 @@ extension Session {
             endSharing(of: sharer, because: overBudget)
             throw ProtocolError(code: .ingestFailed, message: overBudget + "; the sharing stopped")
         }
-        return share.source.offer(picture.payload, keyframe: picture.isKeyframe, captureTime: picture.captureTime)
+        ingestCounters.pictures.increment()
+        ingestCounters.bytes.increment(by: UInt64(message.count))
+        let taken = share.source.offer(picture.payload, keyframe: picture.isKeyframe, captureTime: picture.captureTime)
+        if !taken { ingestCounters.dropped.increment() }
+        return taken
     }
 
     /// Ends the sharing of `sharer` (it stopped, left or broke the limits) and plays what played

@@ -2,6 +2,7 @@ import CastProtocol
 import FilterKit
 import MediaKit
 import Synchronization
+import Telemetry
 
 /// The one owner of the shared state — source, playing, position, filter — for every viewer.
 ///
@@ -33,6 +34,7 @@ public final class Session: Sendable {
     let rerender: RerenderRequest
     /// The client whose camera is the source (`share`), if any; the transport's thread only.
     let sharing = Mutex<CameraShare?>(nil)
+    let ingestCounters = IngestCounters()
 
     /// `inputOpener` opens `input` again at the player's frame size (see
     /// ``InputSpec/opener(_:width:height:)``).
