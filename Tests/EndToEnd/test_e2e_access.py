@@ -14,6 +14,8 @@ SESSION_COMMANDS = [
     {"type": "pause"},
     {"type": "play"},
     {"type": "seek", "position": 1.0},
+    # A browser's bitstream goes to FFmpeg's decoders: only a client that may control sends one.
+    {"type": "share", "action": "start", "codec": "h264", "width": 320, "height": 240},
 ]
 
 
