@@ -40,7 +40,10 @@ public final class Application: Sendable {
                           recorder: recorder, publisher: publisher,
                           library: try MediaLibrary(recordingsPath: configuration.recording.directory,
                                                     mediaPath: configuration.mediaDirectory),
-                          inputOpener: configuration.input.opener(options, width: info.width, height: info.height))
+                          inputOpener: configuration.input.opener(options, width: info.width, height: info.height),
+                          urlSources: configuration.allowedSources.isEmpty ? nil : URLSources(patterns: configuration.allowedSources) { url in
+                              InputSpec.file(url).opener(options, width: info.width, height: info.height)
+                          })
         let counters = ProcessingCounters()
         viewers = try Self.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
                                              wake: { wake.transport?.wake() })

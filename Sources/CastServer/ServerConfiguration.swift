@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
     public var publish: PublishTarget?
     /// `--publish-rendition`: the H.264 rendition the published stream shares its encode with.
     public var publishRendition: SharedRendition = .sourceSize
+    /// `--allow-source`: the URLs `open` may play.
+    public var allowedSources: [SourcePattern] = []
     /// What a shared camera may send (`--max-ingest-bitrate`).
     public var ingestLimits = IngestLimits()
     /// `--record-rendition`: the H.264 rendition filtered recordings share their encode with.

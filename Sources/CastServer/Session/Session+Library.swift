@@ -55,6 +55,7 @@ extension Session {
     /// filter stays, position and duration become the file's.
     func open(_ reference: String) throws(ProtocolError) {
         if reference == Self.startInputReference { return try returnToInput() }
+        if reference.contains("://") { return try openURL(reference) }
         guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library") }
         let (path, _) = try library.resolve(reference)
         let size = player.info
@@ -74,6 +75,33 @@ extension Session {
                              height: info.height, fps: info.frameRate, startInput: false)
         }
         transportGeneration.add(1, ordering: .relaxed)
+    }
+
+    /// Plays the stream at `url`, when `--allow-source` allows it: opened on the decode thread
+    /// (a stream may take seconds to answer), so that a failure shows as the source's (offline
+    /// with the reason, retried as a live input is). Viewers see it without credentials or query.
+    private func openURL(_ url: String) throws(ProtocolError) {
+        guard let urlSources, urlSources.allow(url) else {
+            let allowed = urlSources.map { "; --allow-source allows " + $0.patterns.map(\.description).joined(separator: ", ") }
+            throw ProtocolError(code: .forbidden, message: "\(URLSources.shown(url)) is not a source this server may open"
+                + (allowed ?? ": it opens no URLs (--allow-source PATTERN lets it)"))
+        }
+        let shown = URLSources.shown(url)
+        let size = (width: player.pool.width, height: player.pool.height)
+        let opener = urlSources.opener(url)
+        let interruption = Interruption()
+        endSharingForAnotherSource()
+        player.switchSource(opening: { () throws(MediaError) in
+            let source = try opener(interruption)
+            source.onWarning = { Log.warning($0.replacingOccurrences(of: url, with: shown)) }
+            return source
+        }, info: .opening(shown, width: size.width, height: size.height), interruption: interruption)
+        sourceState.withLock {
+            $0 = SourceState(kind: "stream", name: shown, seekable: false, width: size.width, height: size.height,
+                             fps: nil, startInput: false)
+        }
+        transportGeneration.add(1, ordering: .relaxed)
+        Log.info("opening \(shown)")
     }
 
     /// Plays the input the server was started with again, from any state: opened anew on the

@@ -25,6 +25,8 @@ public final class Session: Sendable {
     let startSource: SourceState
     let startInfo: SourceInfo
     let inputOpener: InputOpener?
+    /// The URLs `open` may play (`--allow-source`); nil: none.
+    let urlSources: URLSources?
     /// Bumped on play and pause: the processor flags the first frame after it. (Filter changes
     /// are seen through `FilterRunner.appliedGeneration`, seeks through `Frame.isDiscontinuity`:
     /// both arrive with the very frame they affect.)
@@ -40,8 +42,9 @@ public final class Session: Sendable {
     /// ``InputSpec/opener(_:width:height:)``).
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
                 recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil,
-                inputOpener: InputOpener? = nil) {
+                inputOpener: InputOpener? = nil, urlSources: URLSources? = nil) {
         self.player = player
+        self.urlSources = urlSources
         rerender = RerenderRequest(wake: { player.output.poke() })
         self.inputOpener = inputOpener
         self.catalog = catalog

@@ -29,6 +29,12 @@ public struct SourceInfo: Sendable, Equatable {
         pixelFormat = decoder.pixelFormat
     }
 
+    /// What a source that is still being opened (a URL, on the decode thread) is taken to be
+    /// until it is: live, `width × height` (the session's size), of no known codec or rate.
+    public static func opening(_ name: String, width: Int, height: Int) -> SourceInfo {
+        SourceInfo(name: name, width: width, height: height, codec: "", frameRate: nil, isLive: true)
+    }
+
     /// A source without a demuxer (a shared camera): what it announced.
     init(name: String, width: Int, height: Int, codec: String, frameRate: Double?, isLive: Bool) {
         self.name = name

@@ -43,6 +43,8 @@ enum ServeCommand: Subcommand {
                              help: "Stop a recording at this size: bytes, or with k, M or G (1000s); default none."),
                   OptionSpec(name: "--min-free-space", valueName: "SIZE",
                              help: "Refuse to record, and stop, under this much free disk (default 500M)."),
+                  OptionSpec(name: "--allow-source", valueName: "PATTERNS",
+                             help: "URLs clients may open, * for any run of characters, comma-separated, e.g. rtsp://cams.local/* (default none)."),
                   OptionSpec(name: "--max-ingest-bitrate", valueName: "BITS",
                              help: "The most a viewer's shared camera may send, bits a second with k or M (default 8M)."),
                   OptionSpec(name: "--record-rendition", valueName: "ID",
@@ -111,6 +113,15 @@ enum ServeCommand: Subcommand {
             }
         }
         configuration.publishRendition = options.string("--publish-rendition").map { $0 == "own" ? .own : .named($0) } ?? .sourceSize
+        configuration.allowedSources = try options.string("--allow-source").map { text in
+            try text.split(separator: ",").map { part in
+                guard let pattern = SourcePattern(part.trimmingCharacters(in: .whitespaces)) else {
+                    throw UsageError(description: "\(options.source("--allow-source")) must be URL patterns with a scheme, "
+                        + "such as rtsp://cams.local/*, got '\(part)'")
+                }
+                return pattern
+            }
+        } ?? []
         if let bits = try options.string("--max-ingest-bitrate").map({ try parseByteCount($0, options.source("--max-ingest-bitrate")) }) {
             guard (100_000...100_000_000).contains(bits) else {
                 throw UsageError(description: "\(options.source("--max-ingest-bitrate")) must be 100k…100M bits a second, got \(bits)")
