@@ -25,6 +25,7 @@ function render(state, text) {
   button.dataset.state = state;
   button.setAttribute("aria-pressed", String(state === "sharing"));
   label.textContent = text;
+  button.setAttribute("aria-label", state === "sharing" ? "Stop sharing my camera" : "Share my camera");
   button.title = state === "sharing" ? `Sharing ${sharing?.track.label || "the camera"}: click to stop`
     : "Share this browser's camera as the source everybody watches";
 }

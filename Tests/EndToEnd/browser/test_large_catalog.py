@@ -327,12 +327,17 @@ def test_grouped_by_category_with_none_first(fake_server, open_page, width):
     assert box_height <= 0.6 * 800, box_height
 
 
-def test_current_filter_is_scrolled_into_view(fake_server, open_page):
+# On a phone the picker is one row that scrolls sideways (test_layout.py); beside the picture, a
+# box that scrolls down.
+@pytest.mark.parametrize("width,height,mobile,scroller,sideways", [(390, 844, True, "#filters", True),
+                                                                    (1280, 600, False, ".filter-groups", False)])
+def test_current_filter_is_scrolled_into_view(fake_server, open_page, width, height, mobile, scroller, sideways):
     page = open_fake(open_page, fake_server)
-    emulate(page, 390, 844, True)
+    emulate(page, width, height, mobile)
     page.js("window.scrollTo(0, 0)")
-    assert page.js("const s = document.querySelector('.filter-groups'); return s.scrollHeight > s.clientHeight"), \
-        "30 filters should need the picker box to scroll at 390 px"
+    assert page.js("""const s = document.querySelector(arguments[0]);
+                      return arguments[1] ? s.scrollWidth > s.clientWidth : s.scrollHeight > s.clientHeight""",
+                   scroller, sideways), f"30 filters should need the picker to scroll at {width} px"
     page_scroll = page.js("return window.scrollY")
     for name in ("kaleidoscope", "colorControls", "unsharpMask"):
         fake_server.set_filter_from_elsewhere(name)
@@ -340,8 +345,9 @@ def test_current_filter_is_scrolled_into_view(fake_server, open_page):
                       f"{name} highlighted")
         inside = page.js("""
             const b = document.querySelector(`[data-filter="${arguments[0]}"]`);
-            const s = b.closest('.filter-groups').getBoundingClientRect(), r = b.getBoundingClientRect();
-            return r.top >= s.top - 0.5 && r.bottom <= s.bottom + 0.5;""", name)
+            const s = document.querySelector(arguments[1]).getBoundingClientRect(), r = b.getBoundingClientRect();
+            return arguments[2] ? r.left >= s.left - 0.5 && r.right <= s.right + 0.5
+                                : r.top >= s.top - 0.5 && r.bottom <= s.bottom + 0.5;""", name, scroller, sideways)
         assert inside, f"{name} was not scrolled into the picker's view"
         assert page.js("return window.scrollY") == page_scroll, "the page itself must not jump"
         assert page.text("#current-filter") == BY_NAME[name]["label"]

@@ -26,7 +26,9 @@ def test_fits_from_phone_to_desktop(file_server, open_page, width, height, mobil
     page.wait_for(lambda: page.js("return window.innerWidth") == width, message=f"a {width} px viewport")
     overflow = page.js("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"horizontal scrolling at {width} px ({overflow} px too wide)"
-    for css in CONTROLS + ["#view", "#params input[data-param]", "#filters [data-filter]"]:
+    # On a phone the picker is a strip that scrolls sideways: its chips may lie beyond the edge.
+    chips = [] if width <= 480 else ["#filters [data-filter]"]
+    for css in CONTROLS + ["#view", "#params input[data-param]", *chips]:
         boxes = page.js("""
             return [...document.querySelectorAll(arguments[0])].map(e => {
               const r = e.getBoundingClientRect(); return [r.left, r.right, r.width, r.height];
@@ -109,3 +111,29 @@ def test_follows_the_color_scheme(file_server, open_page, scheme):
         assert background < 0.15 and text > 0.7
     else:
         assert background > 0.85 and text < 0.2
+
+
+def test_on_a_phone_the_picture_the_controls_the_picker_and_the_sliders_are_on_the_first_screen(
+        file_server, open_page, artifacts):
+    """As the seed app's one screen, at 390x844: the picture, the transport (the seek bar on a row of
+    its own), a one-row picker that scrolls sideways, the chosen filter's sliders right under it."""
+    page = open_page(file_server)
+    emulate(page, 390, 844, True)
+    page.wait_for(lambda: page.js("return window.innerWidth") == 390, message="a 390 px viewport")
+    page.choose_filter("comic")
+
+    def box(css):
+        return page.js("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                       "return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width};", css)
+
+    view, seek, picker, last_slider = box("#view"), box("#seek"), box("#filters"), box("#params .param:last-child input")
+    assert seek["width"] >= 330, f"the seek bar is {seek['width']} px wide"
+    assert view["bottom"] <= seek["top"] <= picker["top"] <= last_slider["top"], (view, seek, picker, last_slider)
+    assert last_slider["bottom"] <= 844, f"the sliders end at {last_slider['bottom']} px: below the first screen"
+    tops = page.js("return [...document.querySelectorAll('#filters [data-filter]')].map(e => Math.round(e.getBoundingClientRect().top))")
+    assert len(set(tops)) == 1, f"the picker is not one row: {sorted(set(tops))}"
+    assert page.js("const f = document.getElementById('filters'); return f.scrollWidth > f.clientWidth"), "it scrolls sideways"
+    # The picked filter's chip is in view (a chip off the strip's edge is scrolled to).
+    chip = box("#filters [data-filter='comic']")
+    assert picker["left"] - 1 <= chip["left"] and chip["right"] <= picker["right"] + 1, (chip, picker)
+    page.screenshot(artifacts / "phone-390x844.png")
