@@ -1,7 +1,7 @@
 import MediaKit
 
-/// A rendition's encode is also the publish stream's (`--publish-rendition`): the publisher
-/// attaches to it instead of encoding the same frames again.
+/// A rendition's encode is also the publish stream's (`--publish-rendition`) and filtered
+/// recordings' (`--record-rendition`): they attach to it instead of encoding the same frames again.
 extension H264Stream: SharedEncode {
     var name: String { rendition.id }
     var width: Int { rendition.width }

@@ -87,11 +87,11 @@ extension Session {
         return taken
     }
 
-    /// Ends the sharing of `sharer` (it stopped, left or broke the limits) and plays what played
-    /// before: the start input, or the library file at the position it had. False when `sharer`
-    /// did not share.
+    /// Ends the sharing of `sharer` (it stopped, left or broke the limits) and, when `restoring`,
+    /// plays what played before: the start input, or the library file at the position it had.
+    /// False when `sharer` did not share.
     @discardableResult
-    func endSharing(of sharer: Int, because reason: String) -> Bool {
+    func endSharing(of sharer: Int, because reason: String, restoring: Bool = true) -> Bool {
         guard let share = sharing.withLock({ current -> CameraShare? in
             guard let share = current, share.sharer == sharer else { return nil }
             current = nil
@@ -99,7 +99,7 @@ extension Session {
         }) else { return false }
         share.source.end(reason: reason)
         Log.info("camera sharing ended: \(reason)", ["camera": .string(share.source.info.name)])
-        restore(share.previous, at: share.position)
+        if restoring { restore(share.previous, at: share.position) }
         return true
     }
 
@@ -108,12 +108,7 @@ extension Session {
 
     /// Another source replaces a shared camera (`open`): the sharing ends, nothing is restored.
     func endSharingForAnotherSource() {
-        guard let share = sharing.withLock({ current -> CameraShare? in
-            defer { current = nil }
-            return current
-        }) else { return }
-        share.source.end(reason: "another source was opened")
-        Log.info("camera sharing ended: another source was opened", ["camera": .string(share.source.info.name)])
+        if let sharer { endSharing(of: sharer, because: "another source was opened", restoring: false) }
     }
 
     /// The sharer that has sent nothing for ``IngestLimits/silence`` (its network is gone, its

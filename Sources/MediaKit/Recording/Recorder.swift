@@ -52,9 +52,6 @@ public final class Recorder: Sendable {
         sharedEncode = encode
     }
 
-    /// Whether filtered recordings take a shared encode's units, so no frames.
-    public var isSharing: Bool { sharedEncode != nil }
-
     /// Starts recording the filtered (or the source's) frames into a new file. Throws when a
     /// recording is running, the folder cannot be written, free space is short or no encoder opens.
     @discardableResult
