@@ -3,7 +3,10 @@
 // with WebCodecs' VideoEncoder (realtime), else JPEG with OffscreenCanvas.convertToBlob — and
 // each goes to the server as one FCI1 message with its capture time; the server filters it and
 // sends it to every viewer, this page too, whose frames carry that capture time back:
-// stats.cameraRoundTripMs is the median of capture → filtered frame drawn here.
+// stats.cameraRoundTripMs is the median of capture → filtered frame drawn here. With more than
+// one camera (a phone's front and back), #camera-device picks one while sharing: the new camera
+// is announced with another `share start` (same sharer: the source is replaced, what played
+// before the sharing still comes back at its end).
 import { send, sendBinary, sendingBacklog } from "./connection.js";
 import { stats } from "./picture.js";
 import { on, session } from "./session.js";
@@ -11,6 +14,8 @@ import { toast } from "./toast.js";
 
 const button = document.getElementById("camera-share");
 const label = document.getElementById("camera-share-label");
+const picker = document.getElementById("camera-device");
+const CHOSEN_KEY = "filtercast.camera"; // sessionStorage: the deviceId last picked in this tab
 const KEYFRAME_INTERVAL_MS = 2000;
 const BITRATE = 2_500_000;
 const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which frames are skipped
@@ -32,27 +37,60 @@ function render(state, text) {
 
 button.addEventListener("click", () => (sharing ? stop("stopped") : start()));
 
-/** The largest size the session takes: its frame size (the server scales to it). */
+picker.addEventListener("change", () => {
+  sessionStorage.setItem(CHOSEN_KEY, picker.value);
+  if (sharing) start(picker.value);
+});
+
+/** The session's frame size: pictures are sent at most its pixels, no side longer than its
+ *  longer side (the server's bounds; it scales them to this size, keeping their shape). */
 function sessionSize() {
   const source = session.state?.source;
   return { width: source?.width || 1280, height: source?.height || 720 };
 }
 
-async function start() {
+/** The camera's own picture nearest the session's size, uncropped (`resizeMode: "none"`: a
+ *  phone held upright gives its 720x1280, not a landscape strip cut out of it). */
+function constraints(deviceId) {
+  const size = sessionSize();
+  return {
+    audio: false,
+    video: { deviceId: deviceId ? { exact: deviceId } : undefined, width: { ideal: size.width },
+             height: { ideal: size.height }, frameRate: { ideal: 30 }, resizeMode: "none" },
+  };
+}
+
+/** Scales the camera down, keeping its shape, when its picture is over the session's bounds
+ *  (a 640x480 webcam in a 640x360 session gives 554x414). */
+async function fitToSession(track) {
+  const { width, height } = track.getSettings();
+  const size = sessionSize();
+  const scale = Math.min(1, Math.sqrt((size.width * size.height) / (width * height)),
+                         Math.max(size.width, size.height) / Math.max(width, height));
+  if (scale >= 1) return;
+  const even = (side) => Math.max(16, Math.floor((side * scale) / 2) * 2);
+  await track.applyConstraints({ width: { exact: even(width) }, height: { exact: even(height) }, resizeMode: "crop-and-scale" })
+    .catch(() => {}); // the server's refusal names the size
+}
+
+/** Starts sharing `deviceId` (else the one picked last in this tab, else the browser's
+ *  choice); while sharing, this switches cameras. */
+async function start(deviceId = sessionStorage.getItem(CHOSEN_KEY)) {
   if (!navigator.mediaDevices?.getUserMedia) return toast("This browser cannot share a camera here (it needs https or localhost)");
   render("starting", "Starting…");
-  const size = sessionSize();
   let stream;
   try {
-    stream = await navigator.mediaDevices.getUserMedia({
-      audio: false,
-      video: { width: { ideal: size.width, max: size.width }, height: { ideal: size.height, max: size.height }, frameRate: { ideal: 30 } },
-    });
+    stream = await navigator.mediaDevices.getUserMedia(constraints(deviceId))
+      .catch((error) => (deviceId && error.name === "OverconstrainedError"
+        ? navigator.mediaDevices.getUserMedia(constraints(null)) : Promise.reject(error)));
   } catch (error) {
+    if (sharing) return stop(`the camera could not be opened (${error.message || error.name})`);
     render("off", "My camera");
     return toast(`No camera: ${error.message || error.name}`);
   }
   const track = stream.getVideoTracks()[0];
+  await fitToSession(track);
+  release(sharing);
   const { width, height } = track.getSettings();
   const codec = (await h264Supported(width, height)) ? "h264" : "jpeg";
   sharing = { track, width, height, codec, sequence: 0, keyframeDue: true, lastKeyframe: 0, captures: new Map() };
@@ -62,6 +100,20 @@ async function start() {
     if (sharing === shared) pump(shared);
   });
   if (!sent) stop(null);
+  listCameras(track);
+}
+
+/** Fills #camera-device with the cameras (their labels are known once one is open); shown
+ *  only when there is a choice. */
+async function listCameras(track) {
+  const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((device) => device.kind === "videoinput");
+  const current = track.getSettings().deviceId;
+  picker.replaceChildren(...cameras.map((camera, index) => {
+    const option = new Option(camera.label || `Camera ${index + 1}`, camera.deviceId);
+    option.selected = camera.deviceId === current;
+    return option;
+  }));
+  picker.hidden = cameras.length < 2 || !sharing;
 }
 
 async function h264Supported(width, height) {
@@ -90,23 +142,29 @@ async function pump(shared) {
         shared.captures.delete(chunk.timestamp);
         transmit(shared, bytes, chunk.type === "key", capture);
       },
-      error: (error) => stop(`the encoder failed: ${error.message}`),
+      error: (error) => sharing === shared && stop(`the encoder failed: ${error.message}`),
     });
     shared.encoder.configure(encoderConfig(shared.width, shared.height));
   }
   shared.reader = new MediaStreamTrackProcessor({ track: shared.track }).readable.getReader();
   while (sharing === shared) {
     const { value: frame, done } = await shared.reader.read();
-    if (done) return stop("the camera stopped");
-    if (sharing !== shared) {
-      frame.close();
+    if (sharing !== shared) { // stopped, or another camera chosen
+      frame?.close();
       return;
     }
+    if (done) return stop("the camera stopped");
     await encode(shared, frame, performance.now());
   }
 }
 
 async function encode(shared, frame, capture) {
+  // Frames of another size than announced (the camera before fitToSession's constraints took
+  // hold) would fail the encoder and be refused by the server: skipped.
+  if (frame.displayWidth !== shared.width || frame.displayHeight !== shared.height) {
+    frame.close();
+    return;
+  }
   // A slow link or encoder: skip this frame (H.264 restarts at a keyframe) rather than queue it.
   if (sendingBacklog() > BACKLOG_LIMIT || (shared.encoder && shared.encoder.encodeQueueSize > 2)) {
     frame.close();
@@ -145,14 +203,21 @@ function transmit(shared, bytes, keyframe, capture) {
   sendBinary(message.buffer);
 }
 
+/** Stops the capture and encoding of `shared` (nothing is told to the server). */
+function release(shared) {
+  if (!shared) return;
+  if (sharing === shared) sharing = null;
+  shared.reader?.cancel().catch(() => {});
+  shared.track.stop();
+  if (shared.encoder && shared.encoder.state !== "closed") shared.encoder.close();
+}
+
 /** Ends the sharing here; `reason` (null: silently) tells the user why, and the server is told. */
 function stop(reason) {
   const shared = sharing;
   if (!shared) return;
-  sharing = null;
-  shared.reader?.cancel().catch(() => {});
-  shared.track.stop();
-  if (shared.encoder && shared.encoder.state !== "closed") shared.encoder.close();
+  release(shared);
+  picker.hidden = true;
   if (reason === "stopped") send({ type: "share", action: "stop" });
   else if (reason) toast(`Camera sharing ended: ${reason}`);
   roundTrips.length = 0;

@@ -125,6 +125,31 @@ def test_a_shared_camera_reaches_every_viewer_with_its_capture_times(start_serve
     assert value(metrics, "filtercast_ingest_bytes_total") == sum(len(unit) + 32 for unit, _ in units[:len(times)])
 
 
+def test_an_upright_camera_of_an_unaligned_width_is_pillarboxed(start_server, tmp_path):
+    """A phone held upright: 360x640 in a 640x360 session. 360 is no multiple of the decoder's
+    stride alignment (its buffers are 384 wide) and the picture must keep its shape."""
+    server = start_server("--input", PATTERN)
+    units = h264_units(tmp_path, seconds=2, size="360x640")
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as viewer, await Client.connect(server.ws_url()) as sharer:
+            await sharer.ok({**START, "width": 360, "height": 640})
+            sending = asyncio.create_task(send_units(sharer, units))
+            await wait_source(viewer, "browser")
+            viewer.drop_frames()
+            frames = await viewer.frames(20, timeout=10)
+            await sending
+            return frames
+
+    frame = run(scenario(), timeout=60)[-1]
+    rgb = frame.rgb().astype(np.float64)
+    # 360x640 in 640x360: a 202-pixel column (219…420) of the camera's red, black either side.
+    left, middle, right = rgb[:, :200], rgb[:, 240:400], rgb[:, 440:]
+    assert left.mean() < 20 and right.mean() < 20, (left.mean(), right.mean())
+    assert middle[..., 0].mean() - middle[..., 2].mean() > 100, middle.mean(axis=(0, 1))
+    assert "did not decode" not in server.stderr_text(20000)
+
+
 def test_jpeg_pictures_are_a_camera_too(start_server):
     server = start_server("--input", PATTERN)
     picture = jpeg_picture()

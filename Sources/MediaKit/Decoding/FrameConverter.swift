@@ -6,7 +6,8 @@ import FilterKit
 ///
 /// 4:2:0 8-bit pictures of the output size take one pass of ``ColorConverter`` straight from the
 /// decoder's planes. Anything else (4:2:2, 4:4:4, RGB, 10-bit, another size) is first converted
-/// by swscale into the frame itself, then range and matrix are fixed in place.
+/// by swscale into the frame itself, then range and matrix are fixed in place. A picture of
+/// another shape than the frame is scaled into a ``PictureFit`` with black bars, not stretched.
 public final class FrameConverter {
     public let width: Int
     public let height: Int
@@ -14,6 +15,8 @@ public final class FrameConverter {
     private var scaler: OpaquePointer?
     /// What the scaler was made for: input size and format.
     private var scalerInput = (width: Int32(0), height: Int32(0), format: Int32(-1))
+    /// Where the scaler puts the picture in the frame.
+    private var fit: PictureFit
 
     /// Plane pointers and strides handed to `sws_scale`, allocated once.
     private let sourcePlanes = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 4)
@@ -25,6 +28,7 @@ public final class FrameConverter {
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
+        fit = PictureFit(pictureWidth: width, pictureHeight: height, frameWidth: width, frameHeight: height)
         destinationPlanes.initialize(repeating: nil, count: 4)
         destinationStrides.initialize(repeating: 0, count: 4)
     }
@@ -70,19 +74,13 @@ public final class FrameConverter {
                                v: frame.v.base, vStride: frame.v.stride, into: frame)
     }
 
-    /// swscale into the frame's planes as 8-bit 4:2:0, keeping the source's range (RGB becomes
-    /// full-range BT.601, so nothing is left to fix for it).
+    /// swscale into the frame's planes (the ``fit`` of them) as 8-bit 4:2:0, keeping the source's
+    /// range (RGB becomes full-range BT.601, so nothing is left to fix for it); black bars around
+    /// a picture of another shape.
     private func scale(_ decoded: UnsafeMutablePointer<AVFrame>, into frame: Frame, fullRange: Bool) {
         let input = (decoded.pointee.width, decoded.pointee.height, decoded.pointee.format)
         if scaler == nil || input != scalerInput {
-            sws_freeContext(scaler)
-            scaler = sws_getContext(input.0, input.1, AVPixelFormat(rawValue: input.2),
-                                    Int32(width), Int32(height), AV_PIX_FMT_YUV420P,
-                                    SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
-            scalerInput = input
-            let range: Int32 = fullRange ? 1 : 0
-            let table = sws_getCoefficients(SWS_CS_ITU601)
-            sws_setColorspaceDetails(scaler, table, range, table, range, 0, 1 << 16, 1 << 16)
+            makeScaler(for: input, fullRange: fullRange)
         }
         withUnsafeBytes(of: decoded.pointee.data) { data in
             let planes = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
@@ -91,13 +89,47 @@ public final class FrameConverter {
         withUnsafeBytes(of: decoded.pointee.linesize) { lines in
             for i in 0..<4 { sourceStrides[i] = lines.load(fromByteOffset: i * 4, as: Int32.self) }
         }
-        destinationPlanes[0] = frame.y.base
-        destinationPlanes[1] = frame.u.base
-        destinationPlanes[2] = frame.v.base
+        destinationPlanes[0] = frame.y.row(fit.y) + fit.x
+        destinationPlanes[1] = frame.u.row(fit.y / 2) + fit.x / 2
+        destinationPlanes[2] = frame.v.row(fit.y / 2) + fit.x / 2
         destinationStrides[0] = Int32(frame.y.stride)
         destinationStrides[1] = Int32(frame.u.stride)
         destinationStrides[2] = Int32(frame.v.stride)
         sws_scale(scaler, sourcePlanes, sourceStrides, 0, decoded.pointee.height, destinationPlanes, destinationStrides)
+        if !fit.covers(width: width, height: height) { paintBars(in: frame) }
+    }
+
+    private func makeScaler(for input: (Int32, Int32, Int32), fullRange: Bool) {
+        sws_freeContext(scaler)
+        fit = PictureFit(pictureWidth: Int(input.0), pictureHeight: Int(input.1), frameWidth: width, frameHeight: height)
+        scaler = sws_getContext(input.0, input.1, AVPixelFormat(rawValue: input.2),
+                                Int32(fit.width), Int32(fit.height), AV_PIX_FMT_YUV420P,
+                                SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, nil, nil, nil)
+        scalerInput = input
+        let range: Int32 = fullRange ? 1 : 0
+        let table = sws_getCoefficients(SWS_CS_ITU601)
+        sws_setColorspaceDetails(scaler, table, range, table, range, 0, 1 << 16, 1 << 16)
+    }
+
+    /// Black (Y 0, chroma 128) outside the ``fit``: the range fix that may follow maps it to
+    /// black again (limited-range Y below 16 clamps to 0).
+    private func paintBars(in frame: Frame) {
+        func paint(_ plane: Plane, _ value: UInt8, shift: Int) {
+            let top = fit.y >> shift, bottom = (fit.y + fit.height) >> shift
+            let left = fit.x >> shift, right = (fit.x + fit.width) >> shift
+            for row in 0..<plane.height {
+                let line = plane.row(row)
+                if row < top || row >= bottom {
+                    line.update(repeating: value, count: plane.width)
+                } else {
+                    line.update(repeating: value, count: left)
+                    (line + right).update(repeating: value, count: plane.width - right)
+                }
+            }
+        }
+        paint(frame.y, 0, shift: 0)
+        paint(frame.u, 128, shift: 1)
+        paint(frame.v, 128, shift: 1)
     }
 
     private static func isRGB(_ format: AVPixelFormat) -> Bool {

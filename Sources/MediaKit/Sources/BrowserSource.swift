@@ -60,7 +60,9 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         context.pointee.flags |= CFFmpeg_AV_CODEC_FLAG_LOW_DELAY()
         context.pointee.pkt_timebase = AVRational(num: 1, den: 1_000_000)
         // A stream that claims more pixels than announced is refused before anything is allocated.
-        context.pointee.max_pixels = Int64(announced.width * announced.height)
+        // libavcodec checks the buffer's padded size (the width aligned to its stride alignment,
+        // up to 64), so the bound has that slack; the decoded size must then be the announced one.
+        context.pointee.max_pixels = Int64((announced.width + 63) / 64 * 64 * ((announced.height + 31) / 32 * 32))
         let result = avcodec_open2(context, decoder, nil)
         guard result >= 0 else { throw .openFailed(input: name, reason: averrorDescription(result)) }
         packet = av_packet_alloc()

@@ -18,7 +18,7 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--tls-key", valueName: "FILE", help: "The unencrypted PEM private key of --tls-cert."),
                   OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
                   OptionSpec(name: "--max-fps", valueName: "N", help: "Encode at most N frames a second (default: the source's rate); a camera is asked for N."),
-                  OptionSpec(name: "--size", valueName: "WxH", help: "Scale frames to this size; a camera is asked for it."),
+                  OptionSpec(name: "--size", valueName: "WxH", help: "Scale frames to this size (keeping their shape: black bars); a camera is asked for it."),
                   OptionSpec(name: "--speed", valueName: "X", help: "Playback speed of files, 0.1…16 (default 1)."),
                   OptionSpec(name: "--no-loop", valueName: nil, help: "Stop on the last frame of a file instead of looping."),
                   OptionSpec(name: "--camera-format", valueName: "FMT",

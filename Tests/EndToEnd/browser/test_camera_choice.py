@@ -1,0 +1,78 @@
+"""My camera's shape and choice: an upright camera (a phone held upright) reaches the viewers
+pillarboxed, not stretched; with several cameras, #camera-device switches the shared one."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from browser_support import BrowserPool
+from test_camera import open_on
+
+
+@pytest.fixture(scope="module")
+def upright_camera(tmp_path_factory):
+    """Chromium's fake camera playing a white 360x640 clip."""
+    path = tmp_path_factory.mktemp("upright") / "upright.y4m"
+    subprocess.run([shutil.which("ffmpeg"), "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                    "color=c=white:size=360x640:rate=30", "-t", "2", "-pix_fmt", "yuv420p", str(path)],
+                   check=True, timeout=60)
+    pool = BrowserPool("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                       f"--use-file-for-fake-video-capture={path}")
+    yield pool.get(0)
+    pool.close()
+
+
+@pytest.fixture(scope="module")
+def three_cameras():
+    # Chromium's fake cameras: 0 gives I420, 1 Y16 (a depth camera: nothing to encode), 2 MJPEG.
+    pool = BrowserPool("--use-fake-device-for-media-stream=device-count=3", "--use-fake-ui-for-media-stream")
+    yield pool.get(0)
+    pool.close()
+
+
+def test_an_upright_camera_is_pillarboxed(launch, upright_camera, open_page):
+    server = launch("--input", "test:640x360@30")
+    sharer = open_on(upright_camera, server)
+    sharer.find("#camera-share").click()
+    watcher = open_page(server)
+    watcher.wait_state(lambda s: s["source"]["kind"] == "browser", timeout=15, message="the camera as the source")
+
+    def pillarboxed(rgb: np.ndarray):
+        luma = rgb.astype(np.float64).mean(axis=(0, 2))  # per column
+        width = len(luma)
+        # 360x640 in 640x360: a 202-pixel white column in the middle, black either side.
+        bars = max(luma[: width * 30 // 100].max(), luma[width * 70 // 100:].max())
+        middle = luma[width * 40 // 100: width * 60 // 100].min()
+        return bars < 30 and middle > 200, f"bars {bars:.0f}, middle {middle:.0f}"
+
+    watcher.wait_pixels(pillarboxed, timeout=10, message="the upright camera between black bars")
+    assert sharer.errors() == [] and watcher.errors() == []
+
+
+def test_the_camera_picker_switches_cameras(launch, three_cameras):
+    server = launch("--input", "test:640x360@30")
+    page = open_on(three_cameras, server)
+    assert not page.visible("#camera-device")
+    page.find("#camera-share").click()
+    first = page.wait_state(lambda s: s["source"]["kind"] == "browser", timeout=15, message="the camera as the source")
+    page.wait_for(lambda: page.visible("#camera-device"), 10, "the camera picker")
+    options = page.js("return [...document.querySelectorAll('#camera-device option')].map(o => [o.value, o.textContent, o.selected])")
+    assert len(options) == 3, options
+    chosen = next(option for option in options if option[2])
+    assert first["source"]["name"] == chosen[1]
+    other = next(option for option in options if option[1] == "fake_device_2")
+    page.js("const p = document.getElementById('camera-device'); p.value = arguments[0];"
+            "p.dispatchEvent(new Event('change', {bubbles: true}));", other[0])
+    page.wait_state(lambda s: s["source"]["kind"] == "browser" and s["source"]["name"] == other[1], timeout=15,
+                    message="the other camera shared")
+    page.wait_frames(30)
+    assert page.find("#camera-share").get_attribute("aria-pressed") == "true"
+    # Stopping brings back what played before the first camera, not the first camera.
+    page.find("#camera-share").click()
+    page.wait_state(lambda s: s["source"]["kind"] == "test", timeout=10, message="the input back")
+    assert not page.visible("#camera-device")
+    assert page.errors() == []
