@@ -1,6 +1,7 @@
 import CFFmpeg
 import FilterKit
 import Foundation
+import Synchronization
 
 /// A live source fed from outside: the pictures of a browser's camera, sent over the WebSocket
 /// (`share`) as H.264 access units or JPEGs, each with its capture time. They are decoded with
@@ -8,10 +9,11 @@ import Foundation
 /// to the session's size and given out with the capture time (µs on the sender's clock) as their
 /// time, so that the frames made from them carry it back to the sender.
 ///
-/// A browser's bitstream is untrusted: pictures are copied into a queue of at most
-/// ``queueCapacity`` (a full queue drops the picture: ``offer(_:keyframe:captureTime:)`` says so,
-/// and H.264 then waits for a keyframe), the decoder refuses pictures over the announced size's
-/// pixels, and a picture of another size than announced ends the source with that error.
+/// A browser's bitstream is untrusted: pictures are copied into a ``UnitQueue`` of at most
+/// ``queueCapacity`` (when the decoder falls behind, the waiting pictures are dropped and H.264
+/// waits for a keyframe: ``offer(_:keyframe:captureTime:)`` says so), the decoder refuses
+/// pictures over the announced size's pixels, and a picture of another size than announced ends
+/// the source with that error.
 ///
 /// Threads: `offer` and `end` from any thread; the rest from the reading thread.
 public final class BrowserSource: VideoSource, @unchecked Sendable {
@@ -33,12 +35,9 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var decoded: UnsafeMutablePointer<AVFrame>?
     private var sequence = 0
-    // Guarded by `condition`.
-    private let condition = NSCondition()
-    private var queued: [CopiedUnit] = []
-    private var spare: [CopiedUnit] = []
-    private var ended: String?
-    private var waitingForKeyframe: Bool
+    private let queue = UnitQueue(capacity: BrowserSource.queueCapacity)
+    /// Why the source ended (`end(reason:)`), once it has.
+    private let ended = Mutex<String?>(nil)
 
     /// Pictures of `announced` size in `codec`, given out as `width × height` frames; a read that
     /// waits `stallTimeout` for a picture fails (the sender is gone or stalled). `name` is the
@@ -48,7 +47,6 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         self.codec = codec
         self.announced = announced
         self.stallTimeout = stallTimeout
-        waitingForKeyframe = codec == .h264
         info = SourceInfo(name: name, width: width, height: height, codec: codec.rawValue, frameRate: frameRate, isLive: true)
         converter = FrameConverter(width: width, height: height)
         guard let decoder = avcodec_find_decoder(codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_MJPEG),
@@ -75,35 +73,19 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         av_frame_free(&decoded)
     }
 
-    /// Any thread: queues a copy of one encoded picture. False when it was dropped — the queue
-    /// is full (the decoder fell behind), or H.264 waits for a keyframe after a drop — so the
-    /// sender should send a keyframe next.
+    /// Any thread: queues a copy of one encoded picture. False when it was dropped — the decoder
+    /// fell behind, or H.264 waits for a keyframe after a drop — so the sender should send a
+    /// keyframe next.
     @discardableResult
     public func offer(_ payload: UnsafeRawBufferPointer, keyframe: Bool, captureTime: Int64) -> Bool {
-        condition.withLock {
-            guard ended == nil else { return false }
-            if waitingForKeyframe && !keyframe { return false }
-            guard queued.count < Self.queueCapacity else {
-                waitingForKeyframe = codec == .h264
-                return false
-            }
-            waitingForKeyframe = false
-            let copy = spare.popLast() ?? CopiedUnit()
-            copy.fill(from: payload)
-            copy.isKeyframe = keyframe
-            copy.time = captureTime
-            queued.append(copy)
-            condition.broadcast()
-            return true
-        }
+        // Every JPEG stands alone.
+        queue.offer(payload, keyframe: keyframe || codec == .jpeg, time: captureTime) == .queued
     }
 
     /// Any thread: no more pictures; the next read fails with `reason`.
     public func end(reason: String) {
-        condition.withLock {
-            if ended == nil { ended = reason }
-            condition.broadcast()
-        }
+        ended.withLock { if $0 == nil { $0 = reason } }
+        queue.close()
     }
 
     public func read(into frame: Frame) throws(MediaError) -> Bool {
@@ -151,22 +133,19 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         }
     }
 
-    /// The oldest queued picture; waits for one at most `stallTimeout`.
+    /// The oldest queued picture; waits for one at most `stallTimeout` (a tenth of a second at a
+    /// time, to see an interruption).
     private func nextQueued() throws(MediaError) -> CopiedUnit {
         let deadline = Date(timeIntervalSinceNow: stallTimeout.seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while queued.isEmpty && ended == nil && !interruption.isRequested {
-            if !condition.wait(until: min(deadline, Date(timeIntervalSinceNow: 0.1))) && Date() >= deadline {
+        while true {
+            if let unit = queue.next(before: min(deadline, Date(timeIntervalSinceNow: 0.1))) { return unit }
+            if let reason = ended.withLock({ $0 }) { throw .readFailed(input: info.name, reason: reason) }
+            if interruption.isRequested { throw .readFailed(input: info.name, reason: "interrupted") }
+            if Date() >= deadline {
                 throw .readFailed(input: info.name, reason: "no picture for \(stallTimeout.secondsText) s")
             }
         }
-        if let ended { throw .readFailed(input: info.name, reason: ended) }
-        guard !interruption.isRequested, !queued.isEmpty else { throw .readFailed(input: info.name, reason: "interrupted") }
-        return queued.removeFirst()
     }
 
-    private func recycle(_ unit: CopiedUnit) {
-        condition.withLock { if spare.count < Self.queueCapacity { spare.append(unit) } }
-    }
+    private func recycle(_ unit: CopiedUnit) { queue.recycle(unit) }
 }
