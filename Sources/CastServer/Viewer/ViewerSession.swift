@@ -115,7 +115,8 @@ final class ViewerSession {
     /// One fragment of a binary message: a picture of the camera this client shares, gathered
     /// (at most ``IngestLimits/maximumMessageBytes``; a larger one is dropped whole and refused)
     /// and handed to `ingest`, which says whether it was taken; when it was not, the client is
-    /// asked for a keyframe (at most every ``keyframeRequestInterval``).
+    /// asked for a keyframe (at most every ``keyframeRequestInterval``). A message that came in
+    /// one fragment is handed over as it is: its only copy is the one into the decoder's queue.
     private func receivePicture(_ fragment: UnsafeRawBufferPointer, isLast: Bool,
                                 ingest: (UnsafeRawBufferPointer) throws(ProtocolError) -> Bool) {
         defer { if isLast { incomingPicture.removeAll(keepingCapacity: true); pictureTooLarge = false } }
@@ -127,13 +128,16 @@ final class ViewerSession {
                 + "\(IngestLimits.maximumMessageBytes) bytes (dropped)")))
             return
         }
+        if isLast && incomingPicture.isEmpty { return hand(fragment, to: ingest) }
         incomingPicture.append(contentsOf: fragment)
         guard isLast else { return }
+        incomingPicture.withUnsafeBytes { hand($0, to: ingest) }
+    }
+
+    /// One whole picture message to `ingest`; a keyframe request when it was not taken.
+    private func hand(_ picture: UnsafeRawBufferPointer, to ingest: (UnsafeRawBufferPointer) throws(ProtocolError) -> Bool) {
         do throws(ProtocolError) {
-            let taken = try incomingPicture.withUnsafeBytes { bytes in
-                Result { () throws(ProtocolError) in try ingest(bytes) }
-            }.get()
-            if !taken, lastKeyframeRequest.map({ $0.duration(to: now()) >= Self.keyframeRequestInterval }) ?? true {
+            if try !ingest(picture), lastKeyframeRequest.map({ $0.duration(to: now()) >= Self.keyframeRequestInterval }) ?? true {
                 lastKeyframeRequest = now()
                 outbox.enqueue(.keyframeRequest)
             }
