@@ -198,10 +198,13 @@ function renderCamera() {
   guardOpen(ui.camera, camera === "sharing" ? "Stop sharing this browser's camera" : "Share this browser's camera as the source");
 }
 
-/// Marks what plays in every list of the panel but the recordings (library.js marks those).
+/// Marks what plays in every list of the panel but the recordings (library.js marks those), when
+/// that changed (items drawn later are marked as they are made).
 function markAll() {
   const source = session.state?.source;
-  current = source?.kind === "browser" && cameraState() === "sharing" ? "camera" : sourceReference(source);
+  const playing = source?.kind === "browser" && cameraState() === "sharing" ? "camera" : sourceReference(source);
+  if (playing === current) return;
+  current = playing;
   for (const list of [ui.main, ui.mediaList, ui.uploadsList]) {
     for (const li of list.querySelectorAll("[data-source]")) markSource(li, current);
   }
@@ -234,7 +237,8 @@ on("camera", () => {
 on("state", ({ state, previous }) => {
   const reference = sourceReference(state.source);
   if (reference === "input") inputName = displayName(state.source);
-  ui.inputName.textContent = inputName || INPUT_META;
+  const inputLine = inputName || INPUT_META;
+  if (ui.inputName.textContent !== inputLine) ui.inputName.textContent = inputLine;
   markAll();
   // Another source: an upload or a file may have come with it.
   if (previous && sourceReference(previous.source) !== reference) reloadLists();
