@@ -50,6 +50,27 @@ export function needsToken() {
   return access === "none" && !savedToken();
 }
 
+/// Whether this page may change the session now (`hello.access` "control", or the token given).
+export function mayControl() {
+  return access === "control";
+}
+
+const WATCH_ONLY_TITLE = "You are watching only: enter the token to change the source";
+
+/// A control that changes the session (play a file, delete one, switch the source): enabled with
+/// `title` when this page may control, else disabled with a title saying why.
+export function guard(control, title) {
+  control.disabled = !mayControl();
+  control.title = mayControl() ? title : WATCH_ONLY_TITLE;
+}
+
+/// Emits "access" when what this page may do changed.
+function setAccess(level) {
+  const changed = level !== access;
+  access = level;
+  if (changed) emit("access", access);
+}
+
 function showForm(message) {
   ui.message.textContent = message;
   ui.form.dataset.access = access;
@@ -81,7 +102,7 @@ function authenticate(token, refusedMessage) {
       return;
     }
     saveToken(token);
-    access = "control";
+    setAccess("control");
     hideForm();
     emit("authorized");
   });
@@ -93,7 +114,7 @@ function authenticate(token, refusedMessage) {
 
 // Servers before `access` allowed everything or said so with `unauthorized` errors.
 on("hello", (hello) => {
-  access = ACCESS_LEVELS.includes(hello.access) ? hello.access : "control";
+  setAccess(ACCESS_LEVELS.includes(hello.access) ? hello.access : "control");
   if (access === "control") {
     hideForm();
     return;
@@ -105,7 +126,7 @@ on("hello", (hello) => {
 
 on("error", (error) => {
   if (error.code !== "unauthorized" || authPending) return;
-  if (access === "control") access = "watch"; // the server thinks otherwise
+  if (access === "control") setAccess("watch"); // the server thinks otherwise
   showForm(access === "none" ? MESSAGES.none : MESSAGES.unauthorized);
 });
 

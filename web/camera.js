@@ -9,7 +9,7 @@
 // before the sharing still comes back at its end).
 import { send, sendBinary, sendingBacklog } from "./connection.js";
 import { stats } from "./picture.js";
-import { on, session } from "./session.js";
+import { emit, on, session } from "./session.js";
 import { toast } from "./toast.js";
 
 const button = document.getElementById("camera-share");
@@ -33,9 +33,21 @@ function render(state, text) {
   button.setAttribute("aria-label", state === "sharing" ? "Stop sharing my camera" : "Share my camera");
   button.title = state === "sharing" ? `Sharing ${sharing?.track.label || "the camera"}: click to stop`
     : "Share this browser's camera as the source everybody watches";
+  emit("camera", state);
 }
 
-button.addEventListener("click", () => (sharing ? stop("stopped") : start()));
+/** What the camera button (and the Sources panel's My camera) does: start sharing, or stop. */
+export function toggleCamera() {
+  if (sharing) stop("stopped");
+  else if (button.dataset.state === "off") start();
+}
+
+/** "off", "starting" or "sharing": this page's camera. */
+export function cameraState() {
+  return button.dataset.state;
+}
+
+button.addEventListener("click", toggleCamera);
 
 picker.addEventListener("change", () => {
   sessionStorage.setItem(CHOSEN_KEY, picker.value);

@@ -10,3 +10,11 @@ export function formatTime(seconds, long = false, round = false) {
   const two = (value) => String(value).padStart(2, "0");
   return hours > 0 || long ? `${hours}:${two(minutes)}:${two(secs)}` : `${two(minutes)}:${two(secs)}`;
 }
+
+/// "12 kB", "3.4 MB", "1.2 GB"; "–" when unknown.
+export function formatSize(bytes) {
+  if (!Number.isFinite(bytes)) return "–";
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
+}

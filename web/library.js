@@ -1,9 +1,11 @@
-// FilterCast page, the library: the Recordings panel (play, download, delete, and "Back to the
-// input" while something else plays), listed again when a recording starts or ends.
-import { authorizationHeaders, needsToken } from "./access.js";
+// FilterCast page, the library: the recordings of the Sources panel (play, download, delete, and
+// "Back to the input" while something else plays), listed again when a recording starts or ends.
+import { guard, needsToken } from "./access.js";
+import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
 import { send } from "./connection.js";
-import { formatTime } from "./format.js";
+import { formatSize, formatTime } from "./format.js";
 import { on } from "./session.js";
+import { markSource, sourceReference } from "./source.js";
 import { toast } from "./toast.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,23 +15,10 @@ const ui = {
   empty: $("library-empty"),
   list: $("recordings"),
 };
+const INPUT_TITLE = "Play the input the server was started with again";
 let recordingActive = false; // state.recording.active, as last broadcast
-let currentSource = "";
-let loading = false;
-let reloadWanted = false;
-
-/// The page's ?token=, passed on to the HTTP API (servers run with --token).
-function withToken(path) {
-  const token = new URLSearchParams(location.search).get("token");
-  return token ? `${path}?token=${encodeURIComponent(token)}` : path;
-}
-
-/// The token typed into the page (access.js), as fetch() headers; {} when there is none or the
-/// page URL carries ?token= (which withToken passes on).
-function tabAuthorization() {
-  if (new URLSearchParams(location.search).has("token")) return {};
-  return authorizationHeaders();
-}
+let currentSource = null; // state.source's reference
+let entries = []; // the last listing
 
 /// A download link cannot send a header, and a typed token never goes into a URL: with one,
 /// the file is fetched with the token and handed to the browser as a blob.
@@ -53,13 +42,6 @@ async function downloadWithTabToken(event, link) {
 
 // ---- Library -----------------------------------------------------------------------------
 
-function formatSize(bytes) {
-  if (!Number.isFinite(bytes)) return "–";
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
-}
-
 function formatCreated(iso) {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "" : date.toLocaleString();
@@ -80,7 +62,8 @@ function item(entry) {
   const li = document.createElement("li");
   li.className = "recording";
   li.dataset.recording = entry.name;
-  li.dataset.current = String(currentSource === `recordings/${entry.name}`);
+  li.dataset.source = `recordings/${entry.name}`;
+  markSource(li, currentSource);
 
   const info = document.createElement("div");
   info.className = "recording-info";
@@ -95,6 +78,7 @@ function item(entry) {
   info.append(name, meta);
 
   const play = actionButton("play", "Play", entry.name);
+  guard(play, `Play ${entry.name}`);
   play.addEventListener("click", () => send({ type: "open", source: `recordings/${entry.name}` }, () => {}));
 
   const download = document.createElement("a");
@@ -108,78 +92,76 @@ function item(entry) {
 
   const remove = actionButton("delete", "Delete", entry.name);
   remove.classList.add("danger");
+  guard(remove, `Delete ${entry.name}`);
   remove.addEventListener("click", () => {
     remove.disabled = true;
     const sent = send({ type: "delete", source: `recordings/${entry.name}` }, (ok) => {
       if (ok) li.remove();
-      else remove.disabled = false;
+      else guard(remove, `Delete ${entry.name}`);
       reload();
     });
-    if (!sent) remove.disabled = false;
+    if (!sent) guard(remove, `Delete ${entry.name}`);
   });
 
   li.append(info, play, download, remove);
   return li;
 }
 
-/// Fetches GET /api/recordings and redraws the list (one request at a time; a reload asked
-/// for meanwhile runs after it).
-async function reload() {
-  if (loading) {
-    reloadWanted = true;
-    return;
-  }
+function redraw() {
+  ui.list.replaceChildren(...entries.map(item));
+  ui.empty.hidden = entries.length > 0;
+}
+
+/// Fetches GET /api/recordings and redraws the list.
+const reload = oneAtATime(async () => {
   if (needsToken()) {
-    ui.list.replaceChildren();
-    ui.empty.hidden = false;
+    entries = [];
+    redraw();
     ui.empty.textContent = "Enter the token to see the recordings.";
     return;
   }
-  loading = true;
   try {
-    const response = await fetch(withToken("api/recordings"), { cache: "no-store", headers: tabAuthorization() });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const listing = await response.json();
-    const entries = Array.isArray(listing.recordings) ? listing.recordings : [];
-    ui.list.replaceChildren(...entries.map(item));
-    ui.empty.hidden = entries.length > 0;
+    const answer = await fetchJSON("api/recordings");
+    if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+    entries = Array.isArray(answer.body.recordings) ? answer.body.recordings : [];
+    redraw();
     ui.list.dataset.loaded = "true";
     ui.empty.textContent = "No recordings yet.";
   } catch (error) {
     // Said in the panel, not in a toast: a server without a library is not an error.
-    ui.list.replaceChildren();
-    ui.empty.hidden = false;
+    entries = [];
+    redraw();
     ui.empty.textContent = `Cannot list the recordings (${error.message || error}).`;
-  } finally {
-    loading = false;
-    if (reloadWanted) {
-      reloadWanted = false;
-      reload();
-    }
   }
-}
+});
 
 ui.refresh.addEventListener("click", reload);
+guard(ui.input, INPUT_TITLE);
 // A token given in the page (access.js) opens the list.
 on("authorized", reload);
 
 // The way back from a recording or media file (also one that was deleted or failed).
 ui.input.addEventListener("click", () => {
   ui.input.disabled = true;
-  const sent = send({ type: "open", source: "input" }, () => { ui.input.disabled = false; });
-  if (!sent) ui.input.disabled = false;
+  const sent = send({ type: "open", source: "input" }, () => guard(ui.input, INPUT_TITLE));
+  if (!sent) guard(ui.input, INPUT_TITLE);
+});
+
+// A token given or refused changes what the buttons may do.
+on("access", () => {
+  guard(ui.input, INPUT_TITLE);
+  redraw();
 });
 
 on("state", ({ state, previous }) => {
   const wasActive = recordingActive;
   recordingActive = !!state.recording?.active;
-  const source = state.source?.name || "";
+  const source = sourceReference(state.source);
   ui.input.hidden = state.source?.startInput !== false;
   const sourceChanged = source !== currentSource;
   currentSource = source;
   // A new connection, a recording that started or ended, or another source: list again.
   if (!previous || wasActive !== recordingActive) reload();
-  else if (sourceChanged) {
-    for (const li of ui.list.children) li.dataset.current = String(source === `recordings/${li.dataset.recording}`);
-  }
+  else if (sourceChanged) for (const li of ui.list.children) markSource(li, currentSource);
 });
+

@@ -21,6 +21,7 @@ import { renderPlayback } from "./playback.js";
 import "./record.js";
 import { session } from "./session.js";
 import "./source.js";
+import "./sources.js";
 import "./transport.js";
 import { updateStatus } from "./status.js";
 

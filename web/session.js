@@ -16,6 +16,8 @@ const listeners = new Map(); // event name → [listener]
 /// - "error": the `error` message;
 /// - "disconnected": the WebSocket closed (the page reconnects by itself);
 /// - "authorized": the token typed into the page was accepted (access.js);
+/// - "access": what this page may do changed (access.js: "control", "watch" or "none");
+/// - "camera": this page's camera sharing started, stopped or is starting (camera.js: its state);
 /// - "drawn": a frame ({seq, pts, …}) was drawn on the canvas (picture.js);
 /// - "keyframeRequest", "shareEnded": to the page sharing its camera (camera.js).
 /// Listeners run in the order they subscribed. A module subscribes when it is first evaluated, and

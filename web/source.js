@@ -36,6 +36,25 @@ export function displayName(source) {
   return name;
 }
 
+/**
+ * What `open` names to play `source` again (`state.source.reference`): "input",
+ * "recordings/NAME", "media/PATH", "uploads/NAME"; null for a shared camera. Servers before it
+ * said it in `name` (a library file's reference) and `startInput`.
+ */
+export function sourceReference(source) {
+  if (!source) return null;
+  if (source.reference !== undefined) return source.reference;
+  return source.startInput === false ? source.name || null : "input";
+}
+
+/** Marks `li` as what plays when its `data-source` is `reference`: data-current, aria-current. */
+export function markSource(li, reference) {
+  const current = li.dataset.source === reference;
+  li.dataset.current = String(current);
+  if (current) li.setAttribute("aria-current", "true");
+  else li.removeAttribute("aria-current");
+}
+
 on("state", ({ state, previous }) => {
   const source = state.source || {};
   if (!previous || previous.source?.name !== source.name) {

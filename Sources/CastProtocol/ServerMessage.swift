@@ -6,7 +6,8 @@ import Foundation
 /// ```
 /// {"type":"hello","version":1,"server":"filtercast/0.1","access":"control","filters":[…],"state":{…},
 ///  "maxChainLength":8,"categories":{"blur":"Blur",…},"errors":{"out_of_range":"Out of range",…},
-///  "transports":["jpeg","h264"],"renditions":[{"id":"jpeg-720p","transport":"jpeg","width":1280,…},…]}
+///  "transports":["jpeg","h264"],"renditions":[{"id":"jpeg-720p","transport":"jpeg","width":1280,…},…],
+///  "mediaFolder":true}
 /// {"type":"state","source":{…},"playing":true,…}      (the state object's keys beside "type")
 /// {"type":"error","code":"out_of_range","message":"…","id":7}   ("id" only when the command had one)
 /// {"type":"ack","id":"a1"}
@@ -20,7 +21,9 @@ public enum ServerMessage: Sendable, Encodable {
     /// error codes' names.
     /// `renditions` are the encodings a client may `watch` (their transports are listed in
     /// `transports`, JPEG first); a client that says nothing gets the first JPEG one.
-    case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition])
+    /// `mediaFolder`: whether the server has one (`--media-dir`) for `GET /api/media` to list.
+    case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition],
+               mediaFolder: Bool = false)
     case state(SessionState)
     case error(ProtocolError)
     /// A command was carried out.
@@ -34,13 +37,13 @@ public enum ServerMessage: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
-        case maxChainLength, categories, errors, transports, renditions
+        case maxChainLength, categories, errors, transports, renditions, mediaFolder
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .hello(let filters, let state, let access, let renditions):
+        case .hello(let filters, let state, let access, let renditions, let mediaFolder):
             try container.encode("hello", forKey: .type)
             try container.encode(ProtocolVersion.number, forKey: .version)
             try container.encode(ProtocolVersion.serverName, forKey: .server)
@@ -53,6 +56,7 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(FrameTransport.allCases.filter { transport in renditions.contains { $0.transport == transport } },
                                  forKey: .transports)
             try container.encode(renditions, forKey: .renditions)
+            try container.encode(mediaFolder, forKey: .mediaFolder)
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".

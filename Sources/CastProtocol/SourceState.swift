@@ -2,7 +2,9 @@
 public struct SourceState: Sendable, Equatable, Codable {
     /// `"file"`, `"test"` (the built-in test pattern), `"camera"` or `"stream"` (a network URL).
     public var kind: String
-    /// The file name, URL, device or test-pattern spec, as given to `--input`.
+    /// What viewers call the source, never a path on the server: for the start input its file
+    /// name, a URL without credentials or query, the camera or test pattern; for a library file
+    /// its reference (`recordings/NAME`, `media/PATH`); for a shared camera its label.
     public var name: String
     /// Whether `seek` works: files that can seek; never live sources.
     public var seekable: Bool
@@ -22,9 +24,14 @@ public struct SourceState: Sendable, Equatable, Codable {
     /// Whether this is the input the server was started with (`--input`); false while a library
     /// file plays (`open`), when `open {source: "input"}` is the way back.
     public var startInput: Bool
+    /// What `open` names to play this source: `"input"` for the start input, `recordings/NAME`,
+    /// `media/PATH` (its components joined by single slashes), a URL without credentials or
+    /// query; nil for a shared camera, which only its sharer can bring back.
+    public var reference: String?
 
     public init(kind: String, name: String, seekable: Bool, width: Int, height: Int, fps: Double?,
-                online: Bool = true, reason: String? = nil, retryIn: Double? = nil, startInput: Bool = true) {
+                online: Bool = true, reason: String? = nil, retryIn: Double? = nil, startInput: Bool = true,
+                reference: String?) {
         self.kind = kind
         self.name = name
         self.seekable = seekable
@@ -35,9 +42,10 @@ public struct SourceState: Sendable, Equatable, Codable {
         self.reason = reason
         self.retryIn = retryIn
         self.startInput = startInput
+        self.reference = reference
     }
 
-    // Encodes `fps`, `reason` and `retryIn` as null explicitly (and a rate that is not finite),
+    // Encodes `fps`, `reason`, `retryIn` and `reference` as null explicitly (and a rate that is not finite),
     // so that the object always has the same keys.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -51,5 +59,6 @@ public struct SourceState: Sendable, Equatable, Codable {
         try container.encode(reason, forKey: .reason)
         try container.encode(retryIn.flatMap { $0.isFinite ? $0 : nil }, forKey: .retryIn)
         try container.encode(startInput, forKey: .startInput)
+        try container.encode(reference, forKey: .reference)
     }
 }

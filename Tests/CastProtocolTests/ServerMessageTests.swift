@@ -5,8 +5,10 @@ import Testing
 
 @Suite("Server messages")
 struct ServerMessageTests {
-    static let fileSource = SourceState(kind: "file", name: "clip.mp4", seekable: true, width: 1280, height: 720, fps: 30)
-    static let liveSource = SourceState(kind: "camera", name: "/dev/video0", seekable: false, width: 640, height: 480, fps: nil)
+    static let fileSource = SourceState(kind: "file", name: "clip.mp4", seekable: true, width: 1280, height: 720, fps: 30,
+                                        reference: "input")
+    static let liveSource = SourceState(kind: "camera", name: "/dev/video0", seekable: false, width: 640, height: 480, fps: nil,
+                                        reference: "input")
 
     static func state(source: SourceState = fileSource, duration: Double? = 60) throws -> SessionState {
         SessionState(source: source, playing: true, position: 12.5, duration: duration,
@@ -22,7 +24,7 @@ struct ServerMessageTests {
     static let stateKeys: Set = ["source", "playing", "position", "duration", "filter", "chain", "viewers", "fps", "recording", "renditions"]
     static let recordingKeys: Set = ["active", "name", "filtered", "elapsed", "bytes", "droppedFrames", "encoder", "error"]
     static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn",
-                                  "startInput"]
+                                  "startInput", "reference"]
 
     @Test func stateHasTheDocumentedKeys() throws {
         let object = try Self.object(.state(try Self.state()))
@@ -42,7 +44,7 @@ struct ServerMessageTests {
         #expect(source["height"] as? Int == 720)
         #expect(source["fps"] as? Double == 30)
         #expect(source["online"] as? Bool == true && source["reason"] is NSNull && source["retryIn"] is NSNull)
-        #expect(source["startInput"] as? Bool == true)
+        #expect(source["startInput"] as? Bool == true && source["reference"] as? String == "input")
         let filter = try #require(object["filter"] as? [String: Any])
         #expect(Set(filter.keys) == ["name", "params"])
         #expect(filter["name"] as? String == "sepia")
@@ -112,7 +114,8 @@ struct ServerMessageTests {
         let catalog = FilterCatalog.standard.descriptors
         let object = try Self.object(.hello(filters: catalog, state: try Self.state(), access: .watch, renditions: []))
         #expect(Set(object.keys) == ["type", "version", "server", "access", "filters", "state",
-                                     "maxChainLength", "categories", "errors", "transports", "renditions"])
+                                     "maxChainLength", "categories", "errors", "transports", "renditions", "mediaFolder"])
+        #expect(object["mediaFolder"] as? Bool == false)
         #expect(object["access"] as? String == "watch")
         #expect(object["type"] as? String == "hello")
         #expect(object["version"] as? Int == 1)

@@ -102,6 +102,20 @@ import Testing
         }
     }
 
+    /// `state.source` names a file input by its file name, never the server's path, and says what
+    /// `open` names to play each source again (`reference`), one way however it was named.
+    @Test func theSourceSaysWhatPlaysWithoutAServerPath() throws {
+        try Self.withSession(Self.clipInput) { session, base in
+            let start = session.state(viewers: 1, fps: 0).source
+            #expect(start.name == "clip.mp4" && start.reference == "input" && start.startInput)
+            try session.apply(.open(source: "recordings//clip.mp4"))
+            let file = session.state(viewers: 1, fps: 0).source
+            #expect(file.name == "recordings/clip.mp4" && file.reference == "recordings/clip.mp4" && !file.startInput)
+            try session.apply(.open(source: "input"))
+            #expect(session.state(viewers: 1, fps: 0).source.reference == "input")
+        }
+    }
+
     @Test func deletingTheRecordingThatPlaysReturnsToTheStartInput() throws {
         try Self.withSession { session, base in
             try session.apply(.open(source: "recordings/clip.mp4"))

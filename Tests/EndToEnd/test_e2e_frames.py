@@ -6,7 +6,8 @@ from fc_client import Client, decode_jpeg, is_complete_jpeg, run
 
 PARAMETER_KEYS = {"name", "label", "type", "default", "min", "max", "sliderMin", "sliderMax", "step", "identity"}
 STATE_KEYS = {"source", "playing", "position", "duration", "filter", "chain", "viewers", "fps"}
-SOURCE_KEYS = {"kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn", "startInput"}
+SOURCE_KEYS = {"kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn", "startInput",
+               "reference"}
 
 
 def check_state(state: dict, *, width: int, height: int):

@@ -222,6 +222,44 @@ def test_open_a_file_of_the_media_folder(start_server, tmp_path):
     assert (media / "sub" / "clip.mp4").exists()
 
 
+def test_the_media_folder_is_listed_folder_by_folder(start_server, tmp_path):
+    """GET /api/media: a folder's folders then files (with durations), what a user could open
+    and nothing else, the names `open` refuses, and the token; hello says the folder is there."""
+    media = tmp_path / "media"
+    (media / "sub dir").mkdir(parents=True)
+    make_clip(media / "sub dir" / "clip.mp4", "testsrc2=size=160x120:rate=25", 2, "-g", "25")
+    (media / "notes.txt").write_text("not a video")
+    (media / ".hidden.mp4").write_bytes(b"x")
+    (media / "escape").symlink_to(tmp_path)
+    server = start_server("--input", PATTERN, "--media-dir", str(media), "--token", "T0k")
+    auth = {"Authorization": "Bearer T0k"}
+
+    def listing(query: str):
+        answer = server.get("/api/media" + query, headers=auth)
+        return answer.status, json.loads(answer.body) if answer.status == 200 else answer.text()
+
+    assert listing("") == (200, {"folder": "", "truncated": False,
+                                 "entries": [{"name": "sub dir", "kind": "folder", "size": None, "duration": None}]})
+    status, sub = listing("?folder=sub%20dir/")
+    assert status == 200 and sub["folder"] == "sub dir", sub
+    [clip] = sub["entries"]
+    assert (clip["name"], clip["kind"], clip["size"]) == ("clip.mp4", "file", (media / "sub dir" / "clip.mp4").stat().st_size)
+    assert abs(clip["duration"] - 2.0) < 0.1
+    for query, code in [("?folder=..", 403), ("?folder=escape", 403), ("?folder=%2Fetc", 403), ("?folder=.hidden.mp4", 403),
+                        ("?folder=none", 404), ("?folder=notes.txt", 404), ("?folder=" + "a" * 600, 414)]:
+        assert listing(query)[0] == code, query
+    assert server.get("/api/media").status == 401, "the token, like /api/recordings"
+    assert server.get("/api/media?token=T0k").status == 200
+    bare = start_server("--input", PATTERN)
+    answer = bare.get("/api/media")
+    assert answer.status == 404 and "--media-dir" in answer.text()
+
+    async def offered(url):
+        async with await Client.connect(url) as client:
+            return client.hello["mediaFolder"]
+    assert run(offered(server.ws_url(token="T0k"))) is True and run(offered(bare.ws_url())) is False
+
+
 FORBIDDEN = [
     "/etc/passwd", "../etc/passwd", "recordings/../../etc/passwd", "recordings/..", "media/../../etc/passwd",
     "http://127.0.0.1:1/x.mp4", "file:///etc/passwd", "rtsp://example.invalid/s", "pipe:0", "concat:a|b",
@@ -348,7 +386,8 @@ def test_open_input_restarts_a_start_file(start_server, tmp_path):
             return first, state
     first, state = run(scenario())
     assert first.pts == 0 and first.state_changed, first
-    assert state["source"]["startInput"] and state["source"]["name"] == str(clip) and state["playing"] is False
+    assert state["source"]["startInput"] and state["source"]["name"] == clip.name and state["playing"] is False
+    assert state["source"]["reference"] == "input"
 
 
 @pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])

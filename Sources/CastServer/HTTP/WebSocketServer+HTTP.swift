@@ -51,6 +51,9 @@ extension WebSocketServer {
             struct Listing: Encodable { let recordings: [RecordingEntry] }
             let recordings = session.library?.listRecordings() ?? []
             return respond(wsi, body: encodedJSON(Listing(recordings: recordings)), type: "application/json", headOnly: isHead)
+        case "/api/media":
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
+            return serveMediaListing(wsi, headOnly: isHead)
         case "/ws":
             return status(wsi, 426, "this is the WebSocket endpoint (subprotocol \(ProtocolVersion.subprotocol))")
         default:
@@ -79,6 +82,28 @@ extension WebSocketServer {
         do {
             let (path, _) = try library.resolve("recordings/" + name)
             return serveFile(wsi, path: path, mimeType: StaticFiles.mimeType(for: path))
+        } catch {
+            return status(wsi, error.code == .forbidden ? 403 : 404, error.message)
+        }
+    }
+
+    /// Most bytes of a query string: `urlArgument` reads at most that much of a value, and a
+    /// longer `?folder=` must be refused, not taken as absent (the media folder's root).
+    static let maximumQuery = 500
+
+    /// `GET /api/media?folder=REL`: one folder of the media folder, as `MediaLibrary.listMedia`
+    /// lists it; 404 without a media folder or for a folder that is not there, 403 for a name
+    /// outside it.
+    private func serveMediaListing(_ wsi: OpaquePointer, headOnly: Bool) -> Int32 {
+        guard lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) <= Self.maximumQuery else {
+            return status(wsi, 414, "the query is too long (at most \(Self.maximumQuery) bytes)")
+        }
+        do throws(ProtocolError) {
+            guard let library = session.library else {
+                throw ProtocolError(code: .notFound, message: "this server has no media folder (--media-dir)")
+            }
+            let listing = try library.listMedia(folder: urlArgument(wsi, "folder") ?? "")
+            return respond(wsi, body: encodedJSON(listing), type: "application/json", headOnly: headOnly)
         } catch {
             return status(wsi, error.code == .forbidden ? 403 : 404, error.message)
         }

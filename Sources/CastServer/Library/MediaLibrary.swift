@@ -1,7 +1,6 @@
 import CastProtocol
 import Foundation
 import MediaKit
-import Synchronization
 
 /// The files clients may open, download and delete: the recordings (`recordings/NAME`) and,
 /// with `--media-dir`, the media folder (`media/PATH`, read-only). The one resolver behind
@@ -10,13 +9,16 @@ import Synchronization
 public final class MediaLibrary: Sendable {
     public let recordings: ContainedFolder
     public let media: ContainedFolder?
-    /// Most files `GET /api/recordings` lists (the newest).
+    /// Most files `GET /api/recordings` lists (the newest), and most entries `GET /api/media`
+    /// lists of one folder.
     public static let listingLimit = 1000
     /// Most files whose duration one listing reads (each is opened): the rest say `null` until
     /// a later listing, so that a folder of many new files never holds the network thread long.
     public static let probesPerListing = 32
-    /// Durations already read, by name, with the size and modification time they were read at.
-    private let durations = Mutex<[String: (size: Int64, modified: Double, duration: Double?)]>([:])
+    /// Durations already read: of the recordings, and of the media folder's files (by their
+    /// paths in it, from every folder listed; a few listings' worth).
+    private let recordingDurations = DurationCache(capacity: listingLimit)
+    let mediaDurations = DurationCache(capacity: 4 * listingLimit)
 
     public enum Area: Sendable, Equatable {
         case recordings
@@ -93,40 +95,34 @@ public final class MediaLibrary: Sendable {
     /// The recordings, newest first (at most ``listingLimit``).
     public func listRecordings() -> [RecordingEntry] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: recordings.root)) ?? []
-        var entries: [(entry: RecordingEntry, modified: Double)] = []
+        var entries: [(entry: RecordingEntry, version: DurationCache.Version)] = []
         for name in names where !name.hasPrefix(".") && name.lowercased().hasSuffix(".mp4") {
-            let path = recordings.root + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-            let size = Int64(info.st_size)
-            entries.append((RecordingEntry(name: name, duration: nil, size: size,
-                                           created: Self.iso8601(modified)), modified))
+            guard lstat(recordings.root + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let version = Self.version(info)
+            entries.append((RecordingEntry(name: name, duration: nil, size: version.size,
+                                           created: Self.iso8601(version.modified)), version))
         }
-        entries.sort { ($0.modified, $0.entry.name) > ($1.modified, $1.entry.name) }
+        entries.sort { ($0.version.modified, $0.entry.name) > ($1.version.modified, $1.entry.name) }
         let listed = entries.prefix(Self.listingLimit)
-        return durations.withLock { cache in
-            var kept: [String: (size: Int64, modified: Double, duration: Double?)] = [:]
-            var probes = 0
-            let result = listed.map { item in
-                var entry = item.entry
-                if let cached = cache[entry.name], cached.size == entry.size, cached.modified == item.modified {
-                    entry.duration = cached.duration
-                    kept[entry.name] = cached
-                } else if probes < Self.probesPerListing {
-                    probes += 1
-                    entry.duration = MediaProbe.duration(of: recordings.root + "/" + entry.name)
-                    kept[entry.name] = (entry.size, item.modified, entry.duration)
-                }
-                return entry
-            }
-            cache = kept
-            return result
+        let durations = recordingDurations.durations(of: listed.map {
+            DurationCache.File(key: $0.entry.name, path: recordings.root + "/" + $0.entry.name, version: $0.version)
+        }, probes: Self.probesPerListing)
+        return zip(listed, durations).map { item, duration in
+            var entry = item.entry
+            entry.duration = duration
+            return entry
         }
     }
 
+    /// The size and modification time of a file `stat` described.
+    static func version(_ info: stat) -> DurationCache.Version {
+        DurationCache.Version(size: Int64(info.st_size),
+                              modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+
     /// A reference as error messages show it: cut when long.
-    private static func shown(_ reference: String) -> String {
+    static func shown(_ reference: String) -> String {
         reference.count > 80 ? "'\(reference.prefix(77))…'" : "'\(reference)'"
     }
 

@@ -58,6 +58,8 @@ extension Session {
         if reference.contains("://") { return try openURL(reference) }
         guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library") }
         let (path, _) = try library.resolve(reference)
+        // The same file however it was named (`media//a.mp4`): what the Sources panel marks.
+        let canonical = (ContainedFolder.components(of: reference) ?? []).joined(separator: "/")
         let size = player.info
         let source: any VideoSource
         do {
@@ -71,8 +73,8 @@ extension Session {
         }
         let info = source.info
         sourceState.withLock {
-            $0 = SourceState(kind: "file", name: reference, seekable: !info.isLive, width: info.width,
-                             height: info.height, fps: info.frameRate, startInput: false)
+            $0 = SourceState(kind: "file", name: canonical, seekable: !info.isLive, width: info.width,
+                             height: info.height, fps: info.frameRate, startInput: false, reference: canonical)
         }
         transportGeneration.add(1, ordering: .relaxed)
     }
@@ -98,7 +100,7 @@ extension Session {
         }, info: .opening(shown, width: size.width, height: size.height), interruption: interruption)
         sourceState.withLock {
             $0 = SourceState(kind: "stream", name: shown, seekable: false, width: size.width, height: size.height,
-                             fps: nil, startInput: false)
+                             fps: nil, startInput: false, reference: shown)
         }
         transportGeneration.add(1, ordering: .relaxed)
         Log.info("opening \(shown)")

@@ -51,7 +51,7 @@ extension Session {
         }
         sourceState.withLock {
             $0 = SourceState(kind: "browser", name: name, seekable: false, width: session.width, height: session.height,
-                             fps: nil, startInput: false)
+                             fps: nil, startInput: false, reference: nil)
         }
         transportGeneration.add(1, ordering: .relaxed)
         Log.info("camera shared", ["camera": .string(name), "codec": .string(request.codec.rawValue),
@@ -121,7 +121,7 @@ extension Session {
 
     /// Plays `previous` again: the start input (opened anew), or a library file at `position`.
     private func restore(_ previous: SourceState, at position: Double?) {
-        if !previous.startInput, (try? open(previous.name)) != nil {
+        if !previous.startInput, let reference = previous.reference, (try? open(reference)) != nil {
             if previous.seekable, let position { try? player.seek(to: position) }
             return
         }

@@ -59,8 +59,9 @@ public final class Session: Sendable {
         case .file: info.isLive ? "stream" : "file"
         }
         startInfo = info
-        startSource = SourceState(kind: kind, name: info.name, seekable: !info.isLive, width: info.width,
-                                  height: info.height, fps: info.frameRate)
+        startSource = SourceState(kind: kind, name: SourceNames.input(input, opened: info), seekable: !info.isLive,
+                                  width: info.width, height: info.height, fps: info.frameRate,
+                                  reference: Self.startInputReference)
         sourceState = Mutex(startSource)
     }
 

@@ -29,7 +29,7 @@ extension WebSocketServer {
         let connection = Connection(kind: .viewer(viewer), address: peerAddress(wsi))
         connections[wsi] = connection
         logConnected(connection)
-        viewer.greet(filters: session.catalog.descriptors, state: currentState)
+        viewer.greet(filters: session.catalog.descriptors, state: currentState, mediaFolder: session.library?.media != nil)
         audienceChanged()
         broadcastState()
     }

@@ -49,7 +49,7 @@ enum ServeCommand: Subcommand {
                              help: "The most a viewer's shared camera may send, bits a second with k or M (default 8M)."),
                   OptionSpec(name: "--record-rendition", valueName: "ID",
                              help: "Record the filtered frames as the page's H.264 rendition ID, one encode for both (default own: an encode of its own)."),
-                  OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may open (read-only)."),
+                  OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may browse and open (read-only; the page's Sources panel)."),
                   OptionSpec(name: "--publish", valueName: "URL",
                              help: "Also push the filtered stream as H.264 to a media server: rtmp://, rtsp:// or srt:// (reconnects)."),
                   OptionSpec(name: "--publish-rendition", valueName: "ID",

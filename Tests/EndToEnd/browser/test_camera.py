@@ -90,8 +90,14 @@ def test_the_recorder_flow_with_my_camera(launch, camera_browser, tmp_path):
     page.find("#record").click()
     state = page.wait_state(lambda s: not s["recording"]["active"], timeout=10, message="the recording stopped")
     name = state["recording"]["name"]
-    page.find("#camera-share").click()
+    # The Sources panel's My camera is the same sharing: marked while it plays, and it stops it.
+    camera = '#sources [data-source="camera"]'
+    page.wait_for(lambda: page.find(camera).get_attribute("aria-current") == "true", message="My camera marked")
+    assert page.text("#sources-camera-title") == "Stop my camera"
+    page.find("#sources-camera").click()
     page.wait_state(lambda s: s["source"]["kind"] == "test", timeout=10, message="the input back")
+    page.wait_for(lambda: page.find("#camera-share").get_attribute("data-state") == "off", message="the button off")
+    assert page.find(camera).get_attribute("aria-current") is None and page.text("#sources-camera-title") == "My camera"
 
     item = f'#recordings [data-recording="{name}"]'
     page.find("#library-refresh").click()
@@ -99,6 +105,7 @@ def test_the_recorder_flow_with_my_camera(launch, camera_browser, tmp_path):
     page.find(item + ' [data-action="play"]').click()
     playing = page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}", timeout=10, message="the recording playing")
     assert abs(playing["duration"] - 5) < 1, playing["duration"]
+    page.wait_for(lambda: page.find(item).get_attribute("aria-current") == "true", message="the recording marked")
     # The camera's red is in the file.
     page.wait_pixels(lambda rgb: (redness(rgb) > 80, f"R−B {redness(rgb):.0f}"), timeout=10, message="the camera's picture")
     page.pause()

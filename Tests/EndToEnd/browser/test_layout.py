@@ -116,7 +116,8 @@ def test_follows_the_color_scheme(file_server, open_page, scheme):
 def test_on_a_phone_the_picture_the_controls_the_picker_and_the_sliders_are_on_the_first_screen(
         file_server, open_page, artifacts):
     """As the seed app's one screen, at 390x844: the picture, the transport (the seek bar on a row of
-    its own), a one-row picker that scrolls sideways, the chosen filter's sliders right under it."""
+    its own), a one-row picker that scrolls sideways, the chosen filter's sliders right under it;
+    the Sources panel (and the status) below them."""
     page = open_page(file_server)
     emulate(page, 390, 844, True)
     page.wait_for(lambda: page.js("return window.innerWidth") == 390, message="a 390 px viewport")
@@ -130,6 +131,9 @@ def test_on_a_phone_the_picture_the_controls_the_picker_and_the_sliders_are_on_t
     assert seek["width"] >= 330, f"the seek bar is {seek['width']} px wide"
     assert view["bottom"] <= seek["top"] <= picker["top"] <= last_slider["top"], (view, seek, picker, last_slider)
     assert last_slider["bottom"] <= 844, f"the sliders end at {last_slider['bottom']} px: below the first screen"
+    sources = box("#sources")
+    assert sources["top"] >= last_slider["bottom"] and sources["left"] >= 0 and sources["right"] <= 390, sources
+    assert page.visible('#sources [data-source="input"]') and page.visible("#sources-camera")
     tops = page.js("return [...document.querySelectorAll('#filters [data-filter]')].map(e => Math.round(e.getBoundingClientRect().top))")
     assert len(set(tops)) == 1, f"the picker is not one row: {sorted(set(tops))}"
     assert page.js("const f = document.getElementById('filters'); return f.scrollWidth > f.clientWidth"), "it scrolls sideways"

@@ -1,0 +1,46 @@
+// FilterCast page, the HTTP API: the token passed on to it, JSON fetched with it, and lists
+// fetched one request at a time (library.js, sources.js).
+import { authorizationHeaders } from "./access.js";
+
+/// `path` with the page's ?token=, passed on to the HTTP API (servers run with --token).
+export function withToken(path) {
+  const token = new URLSearchParams(location.search).get("token");
+  if (!token) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
+}
+
+/// The token typed into the page (access.js), as fetch() headers; {} when there is none or the
+/// page URL carries ?token= (which withToken passes on).
+export function tabAuthorization() {
+  if (new URLSearchParams(location.search).has("token")) return {};
+  return authorizationHeaders();
+}
+
+/// GET `path` of the API as JSON; the Response, for its status, when it is not 200 (`ok` false).
+export async function fetchJSON(path) {
+  const response = await fetch(withToken(path), { cache: "no-store", headers: tabAuthorization() });
+  if (!response.ok) return { ok: false, status: response.status, text: (await response.text()).trim() };
+  return { ok: true, status: response.status, body: await response.json() };
+}
+
+/// `load` run one call at a time: a call while one runs makes one more run after it.
+export function oneAtATime(load) {
+  let running = false;
+  let wanted = false;
+  return async function run() {
+    if (running) {
+      wanted = true;
+      return;
+    }
+    running = true;
+    try {
+      await load();
+    } finally {
+      running = false;
+      if (wanted) {
+        wanted = false;
+        run();
+      }
+    }
+  };
+}
