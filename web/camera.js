@@ -7,6 +7,7 @@
 // one camera (a phone's front and back), #camera-device picks one while sharing: the new camera
 // is announced with another `share start` (same sharer: the source is replaced, what played
 // before the sharing still comes back at its end).
+import { guard } from "./access.js";
 import { send, sendBinary, sendingBacklog } from "./connection.js";
 import { stats } from "./picture.js";
 import { emit, on, session } from "./session.js";
@@ -31,10 +32,15 @@ function render(state, text) {
   button.setAttribute("aria-pressed", String(state === "sharing"));
   label.textContent = text;
   button.setAttribute("aria-label", state === "sharing" ? "Stop sharing my camera" : "Share my camera");
-  button.title = state === "sharing" ? `Sharing ${sharing?.track.label || "the camera"}: click to stop`
+  const title = state === "sharing" ? `Sharing ${sharing?.track.label || "the camera"}: click to stop`
     : "Share this browser's camera as the source everybody watches";
+  // Only a page that may control may start; one that shares may always stop.
+  if (state === "off") guard(button, title);
+  else button.title = title;
   emit("camera", state);
 }
+
+on("access", () => { if (button.dataset.state === "off") render("off", "My camera"); });
 
 /** What the camera button (and the Sources panel's My camera) does: start sharing, or stop. */
 export function toggleCamera() {

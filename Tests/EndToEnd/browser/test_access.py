@@ -50,8 +50,12 @@ def test_a_watch_only_viewer_is_offered_the_token_to_control(launch, test_clip, 
     page = open_page(server)  # frames come without the token
     page.wait_for(lambda: page.visible("#token-form"), message="the token prompt")
     assert "watching only" in page.text("#token-message")
+    # Sharing a camera needs control too: the button says why it is off.
+    assert page.find("#camera-share").get_attribute("disabled") is not None
+    assert "watching only" in page.find("#camera-share").get_attribute("title")
     enter_token(page, TOKEN)
     page.wait_for(lambda: not page.visible("#token-form"), message="the prompt to go")
+    page.wait_for(lambda: page.find("#camera-share").get_attribute("disabled") is None, message="the camera button enabled")
     page.choose_filter("sepia")
 
 
