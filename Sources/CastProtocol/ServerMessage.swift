@@ -6,7 +6,8 @@ import Foundation
 /// ```
 /// {"type":"hello","version":1,"server":"filtercast/0.1","access":"control","filters":[…],"state":{…},
 ///  "maxChainLength":8,"categories":{"blur":"Blur",…},"errors":{"out_of_range":"Out of range",…},
-///  "transports":["jpeg","h264"],"renditions":[{"id":"jpeg-720p","transport":"jpeg","width":1280,…},…]}
+///  "transports":["jpeg","h264"],"renditions":[{"id":"jpeg-720p","transport":"jpeg","width":1280,…},…],
+///  "audio":{"codec":"opus","channels":2,"rate":48000}}
 /// {"type":"state","source":{…},"playing":true,…}      (the state object's keys beside "type")
 /// {"type":"error","code":"out_of_range","message":"…","id":7}   ("id" only when the command had one)
 /// {"type":"ack","id":"a1"}
@@ -19,8 +20,10 @@ public enum ServerMessage: Sendable, Encodable {
     /// also what a page would otherwise restate: the longest chain, the category headings and the
     /// error codes' names.
     /// `renditions` are the encodings a client may `watch` (their transports are listed in
-    /// `transports`, JPEG first); a client that says nothing gets the first JPEG one.
-    case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition])
+    /// `transports`, JPEG first); a client that says nothing gets the first JPEG one. `audio` is
+    /// the sound a client may ask for (`watch {audio: true}`), nil when the server cannot send any.
+    case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition],
+               audio: SourceAudio? = nil)
     case state(SessionState)
     case error(ProtocolError)
     /// A command was carried out.
@@ -34,13 +37,13 @@ public enum ServerMessage: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
-        case maxChainLength, categories, errors, transports, renditions
+        case maxChainLength, categories, errors, transports, renditions, audio
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .hello(let filters, let state, let access, let renditions):
+        case .hello(let filters, let state, let access, let renditions, let audio):
             try container.encode("hello", forKey: .type)
             try container.encode(ProtocolVersion.number, forKey: .version)
             try container.encode(ProtocolVersion.serverName, forKey: .server)
@@ -53,6 +56,7 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(FrameTransport.allCases.filter { transport in renditions.contains { $0.transport == transport } },
                                  forKey: .transports)
             try container.encode(renditions, forKey: .renditions)
+            try container.encode(audio, forKey: .audio)
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".

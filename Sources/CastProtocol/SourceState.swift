@@ -22,9 +22,12 @@ public struct SourceState: Sendable, Equatable, Codable {
     /// Whether this is the input the server was started with (`--input`); false while a library
     /// file plays (`open`), when `open {source: "input"}` is the way back.
     public var startInput: Bool
+    /// The source's sound (its first audio stream); nil without, or while none is open.
+    public var audio: SourceAudio?
 
     public init(kind: String, name: String, seekable: Bool, width: Int, height: Int, fps: Double?,
-                online: Bool = true, reason: String? = nil, retryIn: Double? = nil, startInput: Bool = true) {
+                online: Bool = true, reason: String? = nil, retryIn: Double? = nil, startInput: Bool = true,
+                audio: SourceAudio? = nil) {
         self.kind = kind
         self.name = name
         self.seekable = seekable
@@ -35,9 +38,10 @@ public struct SourceState: Sendable, Equatable, Codable {
         self.reason = reason
         self.retryIn = retryIn
         self.startInput = startInput
+        self.audio = audio
     }
 
-    // Encodes `fps`, `reason` and `retryIn` as null explicitly (and a rate that is not finite),
+    // Encodes `fps`, `reason`, `retryIn` and `audio` as null explicitly (and a rate that is not finite),
     // so that the object always has the same keys.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -51,5 +55,6 @@ public struct SourceState: Sendable, Equatable, Codable {
         try container.encode(reason, forKey: .reason)
         try container.encode(retryIn.flatMap { $0.isFinite ? $0 : nil }, forKey: .retryIn)
         try container.encode(startInput, forKey: .startInput)
+        try container.encode(audio, forKey: .audio)
     }
 }
