@@ -4,14 +4,12 @@ restarts it at the new position; a clip without sound has `state.source.audio` n
 The clip: 320x240 H.264 at 25 fps with a 440 Hz tone as AAC at 44.1 kHz, 6 s, made by the ffmpeg CLI."""
 
 import bisect
-import shutil
 import statistics
-import subprocess
 
 import pytest
 
 from fc_client import Client, run
-from fc_server import make_clip
+from fc_server import make_clip, make_tone_clip
 
 AUDIO = b"FCA1"
 PACKET_US = 20_000
@@ -19,12 +17,7 @@ PACKET_US = 20_000
 
 @pytest.fixture(scope="module")
 def tone_clip(tmp_path_factory):
-    path = tmp_path_factory.mktemp("audio-clips") / "tone-6s.mp4"
-    subprocess.run([shutil.which("ffmpeg"), "-hide_banner", "-loglevel", "error", "-y",
-                    "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100",
-                    "-t", "6", "-c:v", "libx264", "-bf", "0", "-g", "25", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2",
-                    str(path)], check=True, timeout=60)
-    return path
+    return make_tone_clip(tmp_path_factory.mktemp("audio-clips") / "tone-6s.mp4", "320x240", 25, 6, 44_100)
 
 
 def sound(items):
