@@ -1,6 +1,7 @@
 """Sound on the WebSocket (issue 16): a client that asks (`watch {audio: true}`) gets the source's
 sound as `FCA1` Opus packets on the pictures' clock; a v1 client gets none; pause stops it, a seek
-restarts it at the new position; a clip without sound has `state.source.audio` null and no packets.
+restarts it at the new position, another source (`open`) at its start; a clip without sound has
+`state.source.audio` null and no packets.
 The clip: 320x240 H.264 at 25 fps with a 440 Hz tone as AAC at 44.1 kHz, 6 s, made by the ffmpeg CLI."""
 
 import bisect
@@ -108,5 +109,24 @@ def test_a_clip_without_sound_has_no_audio_and_sends_none(start_server, tmp_path
         assert pictures(items) and not sound(items)
         refused = await client.command({"type": "watch", "transport": "jpeg", "audio": "yes"})
         assert refused["type"] == "error" and refused["code"] == "invalid_argument" and "watch.audio" in refused["message"]
+
+    run(scenario())
+
+
+def test_another_source_restarts_the_sound_at_its_start(start_server, tone_clip, tmp_path):
+    media = tmp_path / "media"
+    media.mkdir()
+    make_tone_clip(media / "other.mp4", "320x240", 25, 4, 48_000)
+    server = start_server("--input", str(tone_clip), "--media-dir", str(media))
+
+    async def scenario():
+        client = await listener(server)
+        await client.collect(1.2)  # into the first clip
+        assert (await client.command({"type": "open", "source": "media/other.mp4"}))["type"] == "ack"
+        state = await client.next_json("state", where=lambda s: s["source"]["name"] == "media/other.mp4")
+        assert state["source"]["audio"] == {"codec": "aac", "channels": 2, "rate": 48000}
+        restarted = [packet for packet in sound(await client.collect(1.0)) if packet.flags & 1]
+        assert restarted, "no sound packet flagged as the first of the new source"
+        assert abs(restarted[-1].pts_us / 1e6) < 0.05, f"the new source's sound starts at {restarted[-1].pts_us / 1e6} s"
 
     run(scenario())
