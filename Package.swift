@@ -25,7 +25,7 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavdevice-dev", "libswscale-dev", "libavutil-dev"])]
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavdevice-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
         // Linux's V4L2 header (no library): the capture-device ioctls for `filtercast devices`.
         .systemLibrary(name: "CV4L2"),
@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "LoggingTests", dependencies: ["Logging"]),
-        .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG"]),
+        .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG", "CFFmpeg"]),
         .testTarget(name: "ShimTests", dependencies: ["CFFmpeg", "CTurboJPEG", "CWebSockets"]),
         .testTarget(name: "CastProtocolTests", dependencies: ["CastProtocol", "FilterKit"]),
         .testTarget(name: "CastServerTests", dependencies: ["CastServer", "CastProtocol", "MediaKit", "FilterKit"]),

@@ -3,6 +3,7 @@
 //
 // The server's Content-Security-Policy forbids blob: images, so JPEGs are decoded with
 // createImageBitmap and drawn on a canvas.
+import { receiveSound } from "./audio.js";
 import { acknowledge } from "./connection.js";
 import { receiveUnit, resetDecoder } from "./h264.js";
 import { countReceived, drawPicture } from "./picture.js";
@@ -32,10 +33,11 @@ export function readHeader(buffer, ws) {
   };
 }
 
-/// A binary message from `ws`: a JPEG decoded now or kept as the one waiting frame, or an
-/// access unit for the H.264 decoder.
+/// A binary message from `ws`: a JPEG decoded now or kept as the one waiting frame, an access
+/// unit for the H.264 decoder, or a sound packet for audio.js.
 export function receiveFrame(buffer, ws) {
   const frame = readHeader(buffer, ws);
+  if (receiveSound(buffer, frame)) return; // a sound packet (FCA1): audio.js
   // Anything else — the padding of the server's probes (FCP1) — is skipped, and not counted.
   if (!frame || (frame.magic !== UNIT_MAGIC && frame.magic !== JPEG_MAGIC)) return;
   countReceived(buffer.byteLength);

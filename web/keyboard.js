@@ -1,5 +1,7 @@
-// FilterCast page, the keyboard: space plays or pauses, ←/→ seek, `f` toggles fullscreen; and
+// FilterCast page, the keyboard: space plays or pauses, ←/→ seek, `f` toggles fullscreen, `m` the
+// sound; and
 // a control clicked with a pointer gives the focus back so that space keeps meaning play/pause.
+import { toggleMute } from "./audio.js";
 import { toggleFullscreen } from "./fullscreen.js";
 import { isLive, seekStep, togglePlay } from "./playback.js";
 
@@ -35,5 +37,8 @@ document.addEventListener("keydown", (event) => {
   } else if ((event.key === "f" || event.key === "F") && !event.shiftKey) {
     event.preventDefault();
     toggleFullscreen();
+  } else if ((event.key === "m" || event.key === "M") && !event.shiftKey) {
+    event.preventDefault();
+    toggleMute();
   }
 });

@@ -6,6 +6,7 @@
 // concern and imports what it uses; they hear the server through session.js's events. This one
 // wires them up and publishes window.filtercast, the test contract (docs/PROTOCOL.md).
 import "./access.js";
+import { audioStats } from "./audio.js";
 import { cameraRoundTripHistory } from "./camera.js";
 import { catalog } from "./catalog.js";
 import "./chain.js";
@@ -26,6 +27,8 @@ import "./transport.js";
 import { updateStatus } from "./status.js";
 
 const REFRESH_MS = 250;
+
+stats.audio = audioStats;
 
 window.filtercast = {
   version: 1,

@@ -5,6 +5,7 @@
 // The server then picks the size the link allows (`watch` with no rendition); `?rendition=ID`
 // pins one of hello.renditions instead. A decoder that fails falls back to JPEG for the life of
 // the page, with a notice.
+import { wantsSound } from "./audio.js";
 import { send } from "./connection.js";
 import { resetDecoder } from "./h264.js";
 import { stats } from "./picture.js";
@@ -57,7 +58,8 @@ async function watchFor(hello) {
 on("hello", async (hello) => {
   stats.transport = "jpeg";
   // A server without renditions sends JPEG at its one size: nothing to choose.
-  if (Array.isArray(hello.renditions)) send(await watchFor(hello));
+  // The sound comes along when the server offers it and this browser plays it (audio.js), muted or not.
+  if (Array.isArray(hello.renditions)) send({ ...await watchFor(hello), ...(wantsSound(hello) ? { audio: true } : {}) });
 });
 
 on("decoderFailed", (reason) => {

@@ -6,11 +6,14 @@
 #include <libavcodec/avcodec.h>
 #include <libavdevice/avdevice.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/opt.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
 
 /// `AVERROR(e)`: the negative FFmpeg error code for a POSIX errno value.
 static inline int CFFmpeg_AVERROR(int posixError) { return AVERROR(posixError); }

@@ -34,8 +34,9 @@ public enum ClientCommand: Sendable, Equatable {
 
     /// Frames from now on by `transport`, from the rendition `rendition` names (nil or `auto`:
     /// the server picks, and moves the viewer as its link allows). Not yet checked against
-    /// what the server offers (`hello.renditions`).
-    case watch(transport: FrameTransport, rendition: String?)
+    /// what the server offers (`hello.renditions`). `audio`: sound from now on, or none (nil:
+    /// as before).
+    case watch(transport: FrameTransport, rendition: String?, audio: Bool?)
 
     /// Make this client's camera the session's source (`start`, with what it will send; the
     /// pictures follow as binary ``IngestPicture`` messages), or stop (nil): the source from

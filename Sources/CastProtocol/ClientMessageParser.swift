@@ -89,7 +89,8 @@ public enum ClientMessageParser {
             return .delete(source: try command.string("source"))
         case "watch":
             let transport = try command.choice("transport", of: FrameTransport.allCases.map(\.rawValue))
-            return .watch(transport: FrameTransport(rawValue: transport)!, rendition: try command.optionalString("rendition"))
+            return .watch(transport: FrameTransport(rawValue: transport)!, rendition: try command.optionalString("rendition"),
+                          audio: try command.boolean("audio"))
         case "share":
             return .share(try command.choice("action", of: ["start", "stop"]) == "start" ? try command.shareRequest() : nil)
         default:

@@ -51,6 +51,11 @@ public struct FrameHeader: Sendable, Equatable {
     /// in its fields, then padding.
     public static let paddingMagic: [UInt8] = Array("FCP1".utf8)
 
+    /// The magic of a sound message (to clients that asked for sound: `watch {audio: true}`):
+    /// this header — bit 0 of its flags marking the first packet after a restart (a seek, a new
+    /// source), its time the packet's first sample's — then one Opus packet.
+    public static let audioMagic: [UInt8] = Array("FCA1".utf8)
+
     /// Writes the 32 bytes with another `magic` and header `length` (a longer header's first part,
     /// or a padding message's header).
     public func write(to destination: UnsafeMutableRawPointer, magic: [UInt8], length: Int) {

@@ -7,7 +7,7 @@ import Foundation
 /// {"type":"hello","version":1,"server":"filtercast/0.1","access":"control","filters":[…],"state":{…},
 ///  "maxChainLength":8,"categories":{"blur":"Blur",…},"errors":{"out_of_range":"Out of range",…},
 ///  "transports":["jpeg","h264"],"renditions":[{"id":"jpeg-720p","transport":"jpeg","width":1280,…},…],
-///  "mediaFolder":true}
+///  "mediaFolder":true,"audio":{"codec":"opus","channels":2,"rate":48000}}
 /// {"type":"state","source":{…},"playing":true,…}      (the state object's keys beside "type")
 /// {"type":"error","code":"out_of_range","message":"…","id":7}   ("id" only when the command had one)
 /// {"type":"ack","id":"a1"}
@@ -22,8 +22,10 @@ public enum ServerMessage: Sendable, Encodable {
     /// `renditions` are the encodings a client may `watch` (their transports are listed in
     /// `transports`, JPEG first); a client that says nothing gets the first JPEG one.
     /// `mediaFolder`: whether the server has one (`--media-dir`) for `GET /api/media` to list.
+    /// `audio` is the sound a client may ask for (`watch {audio: true}`), nil when the server
+    /// cannot send any.
     case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition],
-               mediaFolder: Bool = false)
+               mediaFolder: Bool = false, audio: SourceAudio? = nil)
     case state(SessionState)
     case error(ProtocolError)
     /// A command was carried out.
@@ -37,13 +39,13 @@ public enum ServerMessage: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
-        case maxChainLength, categories, errors, transports, renditions, mediaFolder
+        case maxChainLength, categories, errors, transports, renditions, mediaFolder, audio
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .hello(let filters, let state, let access, let renditions, let mediaFolder):
+        case .hello(let filters, let state, let access, let renditions, let mediaFolder, let audio):
             try container.encode("hello", forKey: .type)
             try container.encode(ProtocolVersion.number, forKey: .version)
             try container.encode(ProtocolVersion.serverName, forKey: .server)
@@ -57,6 +59,7 @@ public enum ServerMessage: Sendable, Encodable {
                                  forKey: .transports)
             try container.encode(renditions, forKey: .renditions)
             try container.encode(mediaFolder, forKey: .mediaFolder)
+            try container.encode(audio, forKey: .audio)
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".

@@ -28,10 +28,12 @@ public struct SourceState: Sendable, Equatable, Codable {
     /// `media/PATH` (its components joined by single slashes), a URL without credentials or
     /// query; nil for a shared camera, which only its sharer can bring back.
     public var reference: String?
+    /// The source's sound (its first audio stream); nil without, or while none is open.
+    public var audio: SourceAudio?
 
     public init(kind: String, name: String, seekable: Bool, width: Int, height: Int, fps: Double?,
                 online: Bool = true, reason: String? = nil, retryIn: Double? = nil, startInput: Bool = true,
-                reference: String?) {
+                reference: String?, audio: SourceAudio? = nil) {
         self.kind = kind
         self.name = name
         self.seekable = seekable
@@ -43,9 +45,10 @@ public struct SourceState: Sendable, Equatable, Codable {
         self.retryIn = retryIn
         self.startInput = startInput
         self.reference = reference
+        self.audio = audio
     }
 
-    // Encodes `fps`, `reason`, `retryIn` and `reference` as null explicitly (and a rate that is not finite),
+    // Encodes `fps`, `reason`, `retryIn`, `reference` and `audio` as null explicitly (and a rate that is not finite),
     // so that the object always has the same keys.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -60,5 +63,6 @@ public struct SourceState: Sendable, Equatable, Codable {
         try container.encode(retryIn.flatMap { $0.isFinite ? $0 : nil }, forKey: .retryIn)
         try container.encode(startInput, forKey: .startInput)
         try container.encode(reference, forKey: .reference)
+        try container.encode(audio, forKey: .audio)
     }
 }

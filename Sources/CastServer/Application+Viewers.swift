@@ -6,9 +6,10 @@ import MediaKit
 extension Application {
     /// The outputs viewers watch: a JPEG stream per JPEG rung of the ladder and an H.264 stream
     /// per H.264 rung, when this FFmpeg has an H.264 encoder (without one, the page gets JPEG and
-    /// the log says why).
+    /// the log says why), and the sound of the packets `audio` is given, when there is a queue.
     static func makeViewerOutputs(_ configuration: ServerConfiguration, info: SourceInfo, session: Session,
-                                  counters: ProcessingCounters, wake: @escaping @Sendable () -> Void) throws -> ViewerOutputs {
+                                  counters: ProcessingCounters, audio: AudioPacketQueue?,
+                                  wake: @escaping @Sendable () -> Void) throws -> ViewerOutputs {
         let generation: @Sendable () -> Int = { [session] in session.transportGeneration.load(ordering: .relaxed) }
         let sourceRate = info.frameRate.map { $0 > 0 ? $0 : 30 } ?? 30
         let rate = min(configuration.maxFPS ?? sourceRate, sourceRate)
@@ -34,6 +35,6 @@ extension Application {
             h264.forEach { $0.finish() }
             h264 = []
         }
-        return ViewerOutputs(jpeg: jpeg, h264: h264)
+        return ViewerOutputs(jpeg: jpeg, h264: h264, audio: audio.map { ViewerAudio(queue: $0, wake: wake) })
     }
 }

@@ -25,7 +25,9 @@ public final class Application: Sendable {
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         try configuration.tls?.check()
-        let (player, options) = try Self.openPlayer(configuration)
+        // The sound goes with the pictures when this FFmpeg can encode Opus.
+        let audioQueue = AudioPipeline.isAvailable ? AudioPacketQueue() : nil
+        let (player, options) = try Self.openPlayer(configuration, audio: audioQueue)
         let info = player.info
         let wake = WakeSignal()
         let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate,
@@ -46,7 +48,7 @@ public final class Application: Sendable {
                           })
         let counters = ProcessingCounters()
         viewers = try Self.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
-                                             wake: { wake.transport?.wake() })
+                                             audio: audioQueue, wake: { wake.transport?.wake() })
         if let publisher, let encode = try Self.sharedEncode(configuration.publishRendition, option: "--publish-rendition",
                                                              of: viewers, size: (publisher.width, publisher.height)) {
             publisher.share(encode)
@@ -77,6 +79,7 @@ public final class Application: Sendable {
     /// then starts the publisher, the processing and decode threads, `--record`, and serving.
     public func start() throws {
         try transport.listen()
+        viewers.audio?.pipeline.start()
         session.startParts()
         processor.start()
         if configuration.recordAtStart { try session.record(start: true, filtered: true) }
@@ -90,11 +93,13 @@ public final class Application: Sendable {
         processor.stop()
         viewers.h264.values.forEach { $0.finish() }
         session.stopParts()
+        viewers.audio?.pipeline.stop()
         transport.release()
     }
 
-    /// The source, opened as configured, in a player (not started), and the options it was opened with.
-    private static func openPlayer(_ configuration: ServerConfiguration) throws -> (Player, SourceOptions) {
+    /// The source, opened as configured, in a player (not started) that passes its sound to
+    /// `audio`, and the options it was opened with.
+    private static func openPlayer(_ configuration: ServerConfiguration, audio: AudioPacketQueue?) throws -> (Player, SourceOptions) {
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
         options.stallTimeout = configuration.stallTimeout
@@ -108,7 +113,8 @@ public final class Application: Sendable {
             Log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
         }
         let player = Player(source: source, options: configuration.playback,
-                            reopen: configuration.input.reopener(options, width: source.info.width, height: source.info.height))
+                            reopen: configuration.input.reopener(options, width: source.info.width, height: source.info.height),
+                            audio: audio)
         return (player, options)
     }
 }

@@ -24,7 +24,7 @@ struct ServerMessageTests {
     static let stateKeys: Set = ["source", "playing", "position", "duration", "filter", "chain", "viewers", "fps", "recording", "renditions"]
     static let recordingKeys: Set = ["active", "name", "filtered", "elapsed", "bytes", "droppedFrames", "encoder", "error"]
     static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn",
-                                  "startInput", "reference"]
+                                  "startInput", "reference", "audio"]
 
     @Test func stateHasTheDocumentedKeys() throws {
         let object = try Self.object(.state(try Self.state()))
@@ -114,8 +114,12 @@ struct ServerMessageTests {
         let catalog = FilterCatalog.standard.descriptors
         let object = try Self.object(.hello(filters: catalog, state: try Self.state(), access: .watch, renditions: []))
         #expect(Set(object.keys) == ["type", "version", "server", "access", "filters", "state",
-                                     "maxChainLength", "categories", "errors", "transports", "renditions", "mediaFolder"])
+                                     "maxChainLength", "categories", "errors", "transports", "renditions", "mediaFolder", "audio"])
         #expect(object["mediaFolder"] as? Bool == false)
+        #expect(object["audio"] is NSNull, "no sound offered")
+        let offered = try Self.object(.hello(filters: [], state: try Self.state(), access: .watch, renditions: [], audio: .wire))
+        let audio = try #require(offered["audio"] as? [String: Any])
+        #expect(audio["codec"] as? String == "opus" && audio["channels"] as? Int == 2 && audio["rate"] as? Int == 48_000)
         #expect(object["access"] as? String == "watch")
         #expect(object["type"] as? String == "hello")
         #expect(object["version"] as? Int == 1)

@@ -40,6 +40,17 @@ def make_clip(path, lavfi_source: str, seconds: float, *options: str, timeout: f
     return path
 
 
+def make_tone_clip(path, size: str, rate: int, seconds: float, sample_rate: int):
+    """An H.264 MP4 at `path` (testsrc2 pictures of `size` at `rate` fps, a keyframe a second, no
+    B-frames) with a 440 Hz tone as stereo AAC at `sample_rate`, made with the ffmpeg CLI."""
+    subprocess.run([shutil.which("ffmpeg"), "-hide_banner", "-loglevel", "error", "-y",
+                    "-f", "lavfi", "-i", f"testsrc2=size={size}:rate={rate}",
+                    "-f", "lavfi", "-i", f"sine=frequency=440:sample_rate={sample_rate}", "-t", str(seconds),
+                    "-c:v", "libx264", "-bf", "0", "-g", str(rate), "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "2",
+                    str(path)], check=True, timeout=60)
+    return path
+
+
 @dataclass
 class KeyPair:
     """A certificate and its private key (PEM files)."""

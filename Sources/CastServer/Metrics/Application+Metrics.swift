@@ -48,6 +48,7 @@ extension Application {
             session.recordingActive ? 1 : 0
         }
         registerRenditions(viewers, transport: transport, in: metrics)
+        if let audio = viewers.audio { registerAudio(audio, transport: transport, in: metrics) }
         if let publisher {
             registerPublishing(publisher, in: metrics)
         }
@@ -85,6 +86,25 @@ extension Application {
             metrics.register(counters.encodeTime, name: "filtercast_rendition_encode_seconds",
                              help: "Time to encode one H.264 access unit.", labels: labels)
         }
+    }
+
+    /// The sound: Opus packets and bytes encoded (once for all listeners), packets written, and
+    /// packets dropped (`behind`: the audio thread had not taken the demuxed ones yet; `slow_client`:
+    /// a listener more than the sound's log behind skipped them).
+    private static func registerAudio(_ audio: ViewerAudio, transport: TransportCounters, in metrics: Metrics) {
+        let counters = [
+            (audio.pipeline.packetsEncoded, "filtercast_audio_packets_total",
+             "Opus packets (20 ms of sound) encoded from the source's sound, once for all listeners."),
+            (audio.pipeline.bytesEncoded, "filtercast_audio_bytes_total", "Bytes of Opus encoded, once for all listeners."),
+            (transport.audioSent, "filtercast_audio_packets_sent_total",
+             "Sound packets written to the viewers that asked for sound (one per listener)."),
+        ]
+        for (counter, name, help) in counters { metrics.register(counter, name: name, help: help) }
+        let dropped = "filtercast_audio_dropped_total"
+        let help = "Sound packets dropped: behind (the audio thread had not taken the demuxed packets yet), "
+            + "slow_client (a listener more than a second behind skipped them; counted per listener)."
+        metrics.register(audio.pipeline.queue.packetsDropped, name: dropped, help: help, labels: ["reason": "behind"])
+        metrics.register(transport.audioSkipped, name: dropped, help: help, labels: ["reason": "slow_client"])
     }
 
     /// `--publish`: connection state, frames, bytes, failures and dropped frames.

@@ -12,6 +12,10 @@ struct TransportCounters: Sendable {
     /// Viewers moved to a smaller or a larger rendition by their delivery.
     let switchesDown = Counter()
     let switchesUp = Counter()
+    /// Sound packets written to listeners (one per listener), and those a listener skipped
+    /// because it was more than the sound's log behind.
+    let audioSent = Counter()
+    let audioSkipped = Counter()
     let viewers = Gauge()
     let mjpegReaders = Gauge()
 }

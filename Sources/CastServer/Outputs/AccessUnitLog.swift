@@ -6,7 +6,8 @@ import Synchronization
 /// numbered consecutively from 1: every unit from the second-newest keyframe on, at most
 /// `maximumUnits`. Unlike JPEG frames, units cannot be skipped (each depends on the one before)
 /// except by starting again at a keyframe, so each viewer walks the log at its own pace
-/// (``UnitCursor``).
+/// (``UnitCursor``). The sound's Opus packets are held the same way (``ViewerAudio``): none is a
+/// keyframe, so the log is a ring of the newest `maximumUnits`.
 ///
 /// Threads: the encoder thread appends; the service thread borrows a unit for the length of a
 /// write and gives it back. A unit is refilled only once it is out of the log and not borrowed,
@@ -33,14 +34,17 @@ final class AccessUnitLog: Sendable {
     }
 
     private let state = Mutex(State())
-    private let picture: EncodedFrame.Picture
+    private let picture: EncodedFrame.Picture?
+    private let magic: [UInt8]
     private let maximumUnits: Int
     /// Spare buffers kept for reuse, beyond which returned ones are freed.
     private static let maximumSpare = 8
 
-    /// A log for units of `picture`'s size and rendition, holding at most `maximumUnits`.
-    init(picture: EncodedFrame.Picture, maximumUnits: Int) {
+    /// A log for units of `picture`'s size and rendition (nil: behind a 32-byte header with
+    /// `magic`), holding at most `maximumUnits`.
+    init(picture: EncodedFrame.Picture?, magic: [UInt8] = FrameHeader.magic, maximumUnits: Int) {
         self.picture = picture
+        self.magic = magic
         self.maximumUnits = max(2, maximumUnits)
     }
 
@@ -49,19 +53,27 @@ final class AccessUnitLog: Sendable {
     /// Encoder thread: copies `unit` into a buffer and appends it; returns its sequence.
     @discardableResult
     func append(_ unit: EncodedAccessUnit) -> UInt64 {
-        let buffer = state.withLock { $0.spare.popLast() } ?? EncodedFrame(maximumBodySize: unit.bytes.count, picture: picture)
-        buffer.reserve(bodySize: unit.bytes.count)
-        if let source = unit.bytes.baseAddress { buffer.bodyDestination.update(from: source.assumingMemoryBound(to: UInt8.self), count: unit.bytes.count) }
-        buffer.bodyCount = unit.bytes.count
-        var flags: FrameHeader.Flags = unit.isChanged ? .stateChanged : []
-        if unit.isKeyframe { flags.insert(AccessUnitHeader.keyframe) }
+        append(unit.bytes, time: unit.time, isKeyframe: unit.isKeyframe, isChanged: unit.isChanged)
+    }
+
+    /// Encoder thread: copies `bytes` (a unit or packet of `time` seconds) into a buffer and
+    /// appends it; returns its sequence.
+    @discardableResult
+    func append(_ bytes: UnsafeRawBufferPointer, time: Double, isKeyframe: Bool, isChanged: Bool) -> UInt64 {
+        let buffer = state.withLock { $0.spare.popLast() }
+            ?? EncodedFrame(maximumBodySize: bytes.count, picture: picture, magic: magic)
+        buffer.reserve(bodySize: bytes.count)
+        if let source = bytes.baseAddress { buffer.bodyDestination.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        buffer.bodyCount = bytes.count
+        var flags: FrameHeader.Flags = isChanged ? .stateChanged : []
+        if isKeyframe { flags.insert(AccessUnitHeader.keyframe) }
         return state.withLock { state in
             let sequence = state.position.latest + 1
             buffer.setHeader(FrameHeader(flags: flags, sequence: sequence,
-                                         presentationTime: Int64((unit.time * 1e6).rounded()), sendTime: 0))
+                                         presentationTime: Int64((time * 1e6).rounded()), sendTime: 0))
             state.units.append(buffer)
             state.position.latest = sequence
-            if unit.isKeyframe {
+            if isKeyframe {
                 state.keyframes.append(sequence)
                 state.position.keyframe = sequence
                 state.position.keyframeTime = .now

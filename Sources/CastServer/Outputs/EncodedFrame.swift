@@ -21,14 +21,17 @@ public final class EncodedFrame: @unchecked Sendable {
     private(set) var capacity: Int
     /// Set for an access unit: its header is an ``AccessUnitHeader`` with these fields.
     let picture: Picture?
+    /// A 32-byte header's magic (`FCF1` for a JPEG, `FCA1` for sound).
+    let magic: [UInt8]
     /// The header as it stands in the payload's first bytes (``setHeader(_:)`` writes both).
     public private(set) var header = FrameHeader(flags: [], sequence: 0, presentationTime: 0, sendTime: 0)
     public internal(set) var bodyCount = 0
 
     /// A buffer for bodies of up to `maximumBodySize` bytes (``reserve(bodySize:)`` grows it);
-    /// `picture` for an access unit's header.
-    init(maximumBodySize: Int, picture: Picture? = nil) {
+    /// `picture` for an access unit's header, else a 32-byte header with `magic`.
+    init(maximumBodySize: Int, picture: Picture? = nil, magic: [UInt8] = FrameHeader.magic) {
         self.picture = picture
+        self.magic = magic
         capacity = Self.headroom + AccessUnitHeader.size + maximumBodySize
         storage = .allocate(byteCount: capacity, alignment: 16)
     }
@@ -68,7 +71,7 @@ public final class EncodedFrame: @unchecked Sendable {
             AccessUnitHeader(frame: newHeader, width: picture.width, height: picture.height, rendition: picture.rendition)
                 .write(to: payload)
         } else {
-            header.write(to: payload)
+            header.write(to: payload, magic: magic, length: FrameHeader.size)
         }
     }
 

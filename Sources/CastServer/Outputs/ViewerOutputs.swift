@@ -9,9 +9,12 @@ struct ViewerOutputs: Sendable {
     let h264: [Int: H264Stream]
     /// `hello.renditions`.
     let offer: [Rendition]
+    /// The sound for viewers who ask; nil when this FFmpeg cannot encode Opus.
+    let audio: ViewerAudio?
 
     /// `jpeg` and `h264`, each largest first; `jpeg` is not empty.
-    init(jpeg: [ViewerStream], h264: [H264Stream]) {
+    init(jpeg: [ViewerStream], h264: [H264Stream], audio: ViewerAudio? = nil) {
+        self.audio = audio
         precondition(!jpeg.isEmpty, "a session always offers JPEG")
         offer = jpeg.map(\.rendition) + h264.map(\.rendition)
         self.jpeg = Dictionary(uniqueKeysWithValues: jpeg.enumerated().map { ($0.offset, $0.element) })
@@ -28,7 +31,8 @@ struct ViewerOutputs: Sendable {
 
     /// The newest JPEG of each rung and where each H.264 rung's log stands, now.
     var supply: FrameSupply {
-        FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position), now: .now)
+        FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position),
+                    audio: audio?.log.position, now: .now)
     }
 
     /// Frames a second each rendition makes now (for judging viewers' delivery, four times a second).

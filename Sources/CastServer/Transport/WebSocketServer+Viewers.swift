@@ -25,7 +25,8 @@ extension WebSocketServer {
 
     func viewerConnected(_ wsi: OpaquePointer) {
         let viewer = ViewerSession(token: urlArgument(wsi, "token"), accessToken: accessToken,
-                                   publicView: configuration.publicView, offer: outputs.offer)
+                                   publicView: configuration.publicView, offer: outputs.offer,
+                                   audioOffer: outputs.audio.map { _ in SourceAudio.wire })
         let connection = Connection(kind: .viewer(viewer), address: peerAddress(wsi))
         connections[wsi] = connection
         logConnected(connection)
@@ -81,6 +82,8 @@ extension WebSocketServer {
             if !writeLatestFrame(of: rendition, wsi, to: viewer) { return -1 }
         case .unit(let rendition, let sequence):
             if !writeUnit(sequence, of: rendition, wsi, to: viewer) { return -1 }
+        case .audio(let sequence):
+            if !writeAudio(sequence, wsi, to: viewer) { return -1 }
         case .padding(let bytes):
             if lws_write(wsi, Self.padding.payload.assumingMemoryBound(to: UInt8.self), FrameHeader.size + bytes, LWS_WRITE_BINARY) < 0 {
                 return -1

@@ -286,6 +286,7 @@ public final class WebSocketServer: @unchecked Sendable {
         for rendition in connections.values.flatMap(\.watching) { audience[rendition, default: 0] += 1 }
         counters.viewers.set(viewerCount)
         counters.mjpegReaders.set(mjpegReaderCount)
+        listenersChanged()
         for (index, stream) in outputs.h264 {
             stream.audience.store(audience[index] ?? 0, ordering: .relaxed)
             stream.counters.viewers.set(audience[index] ?? 0)

@@ -15,6 +15,8 @@ enum ViewerWrite: Equatable {
     /// A padding message with `bytes` of padding (a padded probe); report it with
     /// `ViewerSession.paddingSent`.
     case padding(bytes: Int)
+    /// Sound packet `sequence` (``ViewerAudio``); report it with `ViewerSession.audioSent`.
+    case audio(sequence: UInt64)
     /// Close the connection with this code and reason.
     case close(status: Int32, reason: String)
     case nothing

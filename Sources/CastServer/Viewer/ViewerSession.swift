@@ -31,6 +31,12 @@ final class ViewerSession {
     private let now: () -> ContinuousClock.Instant
     /// What the server offers to watch (`hello.renditions`).
     private let offer: [Rendition]
+    /// The sound it offers (`hello.audio`); nil: none.
+    private let audioOffer: SourceAudio?
+    /// The client asked for sound (`watch {audio: true}`).
+    private(set) var listening = false
+    /// The last sound packet sent (0: none since it asked).
+    private var audioLastSent: UInt64 = 0
     /// The rendition this viewer gets frames from.
     private(set) var watching: Watching
     /// For a viewer that lets the server choose (`watch` with `rendition` `auto`): the rung of its
@@ -55,9 +61,10 @@ final class ViewerSession {
 
     /// A viewer that connected with `token` (`?token=` of its URL, nil without one), offered
     /// `offer` to watch.
-    init(token: String?, accessToken: AccessToken?, publicView: Bool, offer: [Rendition],
+    init(token: String?, accessToken: AccessToken?, publicView: Bool, offer: [Rendition], audioOffer: SourceAudio? = nil,
          now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.offer = offer
+        self.audioOffer = audioOffer
         watching = .initial(in: offer)
         self.accessToken = accessToken
         self.publicView = publicView
@@ -76,7 +83,8 @@ final class ViewerSession {
     /// The first message: `hello` with the filters and the state now; `mediaFolder` says whether
     /// the server has one to list (`GET /api/media`).
     func greet(filters: [FilterDescriptor], state: SessionState, mediaFolder: Bool = false) {
-        outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer, mediaFolder: mediaFolder))
+        outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer, mediaFolder: mediaFolder,
+                              audio: audioOffer))
     }
 
     /// One fragment of a client message; `isLast` when it completes the message, which then runs:
@@ -195,13 +203,14 @@ final class ViewerSession {
         case .flow(let window):
             flow.setWindow(window)
             return .none
-        case .watch(let transport, let rendition):
+        case .watch(let transport, let rendition, let audio):
             let requested = try Watching.requested(transport, rendition: rendition, in: offer)
+            let listensAgain = try listen(audio)
             chooser = requested.pinned ? nil
                 : RungChooser(rungCount: rungs(of: transport).count, padsProbes: transport == .h264, now: now())
             pendingRendition = nil
             pendingSince = nil
-            guard requested != watching else { return .none }
+            guard requested != watching else { return listensAgain ? .watching : .none }
             if requested.rendition != watching.rendition { flow.restart() }
             watching = requested
             return .watching
@@ -215,6 +224,34 @@ final class ViewerSession {
             try apply(command)
             return .applied(command)
         }
+    }
+
+    /// `watch.audio`: sound from now on (`true`), or none; nil leaves it as it is. True when that
+    /// changed (the listeners changed). Refused, changing nothing, when the server sends no sound.
+    private func listen(_ audio: Bool?) throws(ProtocolError) -> Bool {
+        guard let audio, audio != listening else { return false }
+        if audio && audioOffer == nil {
+            throw ProtocolError(code: .outOfRange, message: "watch.audio: this server sends no sound (its FFmpeg has no Opus encoder)")
+        }
+        listening = audio
+        audioLastSent = 0
+        return true
+    }
+
+    /// Whether this viewer is sent sound now: it asked, and may watch.
+    var isListening: Bool { listening && mayWatch }
+
+    /// The next sound packet due: the one after the last sent, or — starting, or more than the log
+    /// holds behind (its socket did not take the packets in time) — the newest.
+    private func audioDue(_ supply: FrameSupply) -> UInt64? {
+        guard isListening, let log = supply.audio, log.latest > audioLastSent else { return nil }
+        return audioLastSent == 0 || audioLastSent + 1 < log.oldest ? log.latest : audioLastSent + 1
+    }
+
+    /// Sound packet `sequence` was written; returns how many were skipped before it.
+    func audioSent(_ sequence: UInt64) -> UInt64 {
+        defer { audioLastSent = sequence }
+        return audioLastSent == 0 ? 0 : sequence - audioLastSent - 1
     }
 
     /// The shared state changed: a `state` is due, if this viewer may watch.
@@ -234,14 +271,16 @@ final class ViewerSession {
 
     /// What to write at this writable callback: what the outbox holds, else the next frame of
     /// the rendition it watches, when its window has room and the viewer may watch.
+    /// Sound goes before pictures: it is small, and a gap in it is heard.
     func nextWrite(supply: FrameSupply, frameInterval: Duration) -> ViewerWrite {
         if let write = outbox.next() { return write }
+        if let sequence = audioDue(supply) { return .audio(sequence: sequence) }
         return frameDue(supply, frameInterval: frameInterval) ?? .nothing
     }
 
     /// Whether `nextWrite` has something to write: the transport then asks for a writable callback.
     func hasWork(supply: FrameSupply, frameInterval: Duration) -> Bool {
-        !outbox.isEmpty || frameDue(supply, frameInterval: frameInterval) != nil
+        !outbox.isEmpty || audioDue(supply) != nil || frameDue(supply, frameInterval: frameInterval) != nil
     }
 
     /// The H.264 rendition that has to make a keyframe for this viewer, if any (the transport

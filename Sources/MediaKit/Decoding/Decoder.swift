@@ -8,6 +8,8 @@ import FilterKit
 /// out (and converted to the frame format) by ``FrameConverter``.
 final class Decoder {
     let input: String
+    /// The input's audio stream, passed on unread to whoever listens; nil without one.
+    let audio: AudioDemux?
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
@@ -99,6 +101,7 @@ final class Decoder {
         let base = videoStream.pointee.time_base
         timeBase = av_q2d(base)
         startTimestamp = videoStream.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : videoStream.pointee.start_time
+        audio = AudioDemux(format: format, videoIndex: index, offset: Double(startTimestamp) * timeBase)
         nativeWidth = Int(parameters.pointee.width)
         nativeHeight = Int(parameters.pointee.height)
         width = outputSize?.width ?? nativeWidth
@@ -188,6 +191,7 @@ final class Decoder {
         // Clamped so that any position, however far past an unknown end, converts without trapping.
         let ticks = min((max(0, seconds) / timeBase - 1e-6).rounded(.up), Double(Int64.max / 4))
         let target = startTimestamp &+ Int64(ticks)
+        audio?.seeking(to: max(0, seconds))
         // Some files' indexes land after the target: back off further until they do not.
         for backoff in [0.0, 1, 5, 30, .infinity] {
             let seekTarget = backoff.isInfinite ? startTimestamp : target &- Int64(backoff / timeBase)
@@ -280,6 +284,7 @@ final class Decoder {
             let read = av_read_frame(formatContext, packet)
             if read == CFFmpeg_AVERROR_EOF() {
                 draining = true
+                audio?.ended()
                 avcodec_send_packet(codecContext, nil)
                 continue
             }
@@ -291,6 +296,7 @@ final class Decoder {
                 throw .readFailed(input: input, reason: averrorDescription(read))
             }
             defer { av_packet_unref(packet) }
+            if audio?.take(packet) == true { continue }
             guard packet.pointee.stream_index == streamIndex else { continue }
             startCounting(at: packet)
             let sent = avcodec_send_packet(codecContext, packet)

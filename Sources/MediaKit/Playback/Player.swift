@@ -51,7 +51,17 @@ public final class Player: @unchecked Sendable {
     /// Only the decode thread touches the source (and replaces it on reconnection) after `start()`.
     /// Nil only while a failed live source is being reopened (it is closed first: a UDP port,
     /// say, must be free to be bound again).
-    nonisolated(unsafe) private var source: (any VideoSource)?
+    nonisolated(unsafe) private var source: (any VideoSource)? {
+        didSet {
+            source?.routeAudio(to: audioQueue)
+            let audio = source?.info.audio
+            update { _ in sourceAudio = audio }
+        }
+    }
+    /// Where every source's sound goes (see ``VideoSource/routeAudio(to:)``); nil: nowhere.
+    private let audioQueue: AudioPacketQueue?
+    /// The sound of the source that plays now (guarded by `condition`).
+    private var sourceAudio: AudioStreamInfo?
     /// Decode thread only: how to open the current source again when it is live and fails.
     nonisolated(unsafe) private var reopen: SourceOpener?
     /// Decode thread only: the reconnection delays, reset by every frame delivered.
@@ -63,9 +73,13 @@ public final class Player: @unchecked Sendable {
     /// Opens nothing: `source` was opened by the caller (errors surface there). Call `start()`.
     /// `reopen` opens a live source again after it fails: it must give frames of the same size
     /// and share the source's ``Interruption`` (see ``InputSpec/reopener(_:width:height:)``).
+    /// The sound of every source it plays goes to `audio`, read with the pictures.
     public init(source: any VideoSource, options: PlaybackOptions = PlaybackOptions(),
-                output: FrameQueue = FrameQueue(capacity: 1, policy: .latestWins), reopen: SourceOpener? = nil) {
+                output: FrameQueue = FrameQueue(capacity: 1, policy: .latestWins), reopen: SourceOpener? = nil,
+                audio: AudioPacketQueue? = nil) {
         self.source = source
+        audioQueue = audio
+        sourceAudio = source.info.audio
         self.reopen = source.info.isLive ? reopen : nil
         sourceInfo = source.info
         interruption = source.interruption
@@ -86,6 +100,13 @@ public final class Player: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return sourceInfo
+    }
+
+    /// The sound of the source that plays now (nil: none, or none open: being opened, reconnecting).
+    public var audio: AudioStreamInfo? {
+        condition.lock()
+        defer { condition.unlock() }
+        return sourceAudio
     }
 
     /// Stops the decode thread and closes `output`, also when a read is blocked on a stalled
@@ -277,6 +298,7 @@ public final class Player: @unchecked Sendable {
     }
 
     private func run() {
+        source?.routeAudio(to: audioQueue)
         let wallClock = ContinuousClock()
         var clock = PlaybackClock(clock: wallClock, speed: playbackState.speed)
         var waitingFrame: Frame?  // decoded but not yet due when playback paused

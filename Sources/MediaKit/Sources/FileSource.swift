@@ -15,6 +15,10 @@ public final class FileSource: SeekableVideoSource {
 
     public var interruption: Interruption { decoder.interruption }
 
+    public func routeAudio(to queue: AudioPacketQueue?) {
+        decoder.audio?.route(to: queue)
+    }
+
     public var onWarning: (String) -> Void {
         get { decoder.onWarning }
         set { decoder.onWarning = newValue }

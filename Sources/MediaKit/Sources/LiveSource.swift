@@ -16,6 +16,10 @@ public final class LiveSource: VideoSource {
 
     public var interruption: Interruption { decoder.interruption }
 
+    public func routeAudio(to queue: AudioPacketQueue?) {
+        decoder.audio?.route(to: queue)
+    }
+
     public var onWarning: (String) -> Void {
         get { decoder.onWarning }
         set { decoder.onWarning = newValue }

@@ -15,6 +15,8 @@ public struct SourceInfo: Sendable, Equatable {
     public let nativeWidth: Int
     public let nativeHeight: Int
     public let pixelFormat: String
+    /// The sound that goes with the pictures (the input's first audio stream); nil without.
+    public let audio: AudioStreamInfo?
 
     init(decoder: Decoder, name: String, isLive: Bool) {
         self.name = name
@@ -27,6 +29,7 @@ public struct SourceInfo: Sendable, Equatable {
         nativeWidth = decoder.nativeWidth
         nativeHeight = decoder.nativeHeight
         pixelFormat = decoder.pixelFormat
+        audio = decoder.audio?.parameters.info
     }
 
     /// What a source that is still being opened (a URL, on the decode thread) is taken to be
@@ -47,6 +50,7 @@ public struct SourceInfo: Sendable, Equatable {
         nativeWidth = width
         nativeHeight = height
         pixelFormat = "yuv420p"
+        audio = nil
     }
 
     /// One line for logs: `1280x720 mjpeg (yuvj422p) at 30 fps`.
@@ -76,6 +80,15 @@ public protocol VideoSource: AnyObject {
 
     /// Breaks a read that is blocked waiting for data; the only member other threads may use.
     var interruption: Interruption { get }
+
+    /// Passes the source's sound, as it is read with the pictures, on to `queue` (nil: to
+    /// nobody). Called on the thread that reads the source.
+    func routeAudio(to queue: AudioPacketQueue?)
+}
+
+extension VideoSource {
+    /// A source without sound has nothing to pass on.
+    public func routeAudio(to queue: AudioPacketQueue?) {}
 }
 
 /// A source with a timeline: files and seekable URLs.

@@ -1,0 +1,132 @@
+"""Sound on the WebSocket (issue 16): a client that asks (`watch {audio: true}`) gets the source's
+sound as `FCA1` Opus packets on the pictures' clock; a v1 client gets none; pause stops it, a seek
+restarts it at the new position, another source (`open`) at its start; a clip without sound has
+`state.source.audio` null and no packets.
+The clip: 320x240 H.264 at 25 fps with a 440 Hz tone as AAC at 44.1 kHz, 6 s, made by the ffmpeg CLI."""
+
+import bisect
+import statistics
+
+import pytest
+
+from fc_client import Client, run
+from fc_server import make_clip, make_tone_clip
+
+AUDIO = b"FCA1"
+PACKET_US = 20_000
+
+
+@pytest.fixture(scope="module")
+def tone_clip(tmp_path_factory):
+    return make_tone_clip(tmp_path_factory.mktemp("audio-clips") / "tone-6s.mp4", "320x240", 25, 6, 44_100)
+
+
+def sound(items):
+    return [item for item in items if getattr(item, "magic", None) == AUDIO]
+
+
+def pictures(items):
+    return [item for item in items if getattr(item, "magic", None) == b"FCF1"]
+
+
+def offsets(items):
+    """For each sound packet, its time less the time of the picture received last before it (s)."""
+    shown = pictures(items)
+    arrivals = [picture.received for picture in shown]
+    result = []
+    for packet in sound(items):
+        index = bisect.bisect_right(arrivals, packet.received) - 1
+        if index >= 0:
+            result.append((packet.pts_us - shown[index].pts_us) / 1e6)
+    return result
+
+
+async def listener(server):
+    client = await Client.connect(server.ws_url())
+    assert (await client.command({"type": "watch", "transport": "jpeg", "audio": True}))["type"] == "ack"
+    return client
+
+
+def test_a_listener_gets_the_sound_in_step_with_the_pictures_and_a_v1_client_none(start_server, tone_clip):
+    server = start_server("--input", str(tone_clip))
+
+    async def scenario():
+        plain = await Client.connect(server.ws_url())
+        assert plain.hello["audio"] == {"codec": "opus", "channels": 2, "rate": 48000}
+        assert plain.hello["state"]["source"]["audio"] == {"codec": "aac", "channels": 2, "rate": 44100}
+        client = await listener(server)
+        items = await client.collect(2.5)
+        packets = sound(items)
+        assert len(packets) >= 100, f"{len(packets)} sound packets in 2.5 s (50 a second expected)"
+        steps = {b.pts_us - a.pts_us for a, b in zip(packets, packets[1:]) if b.pts_us > a.pts_us}
+        assert steps <= {PACKET_US}, f"sound packets are not 20 ms apart: {sorted(steps)[:5]}"
+        assert all(b.seq == a.seq + 1 for a, b in zip(packets, packets[1:])), "a listener keeping up skips no packet"
+        # 6 s clip that loops: at most one restart in 2.5 s, flagged.
+        assert sum(1 for a, b in zip(packets, packets[1:]) if b.pts_us < a.pts_us) <= 1
+        differences = offsets(items)
+        median = statistics.median(differences)
+        assert abs(median) <= 0.045, f"sound minus picture at the same moments: median {median * 1000:.0f} ms"
+        assert not sound(await plain.collect(0.5)), "a client that did not ask got sound"
+        metrics = server.get("/metrics").text()
+        encoded = int(next(line.split()[-1] for line in metrics.splitlines()
+                           if line.startswith("filtercast_audio_packets_total")))
+        assert encoded >= len(packets)
+
+    run(scenario())
+
+
+def test_pause_stops_the_sound_and_a_seek_restarts_it_at_the_new_time(start_server, tone_clip):
+    server = start_server("--input", str(tone_clip))
+
+    async def scenario():
+        client = await listener(server)
+        assert sound(await client.collect(1.0)), "no sound before the pause"
+        assert (await client.command({"type": "pause"}))["type"] == "ack"
+        await client.collect(0.4)  # what was demuxed and encoded before the pause
+        assert not sound(await client.collect(1.0)), "sound while paused"
+        assert (await client.command({"type": "play"}))["type"] == "ack"
+        assert sound(await client.collect(0.8)), "no sound after play"
+        assert (await client.command({"type": "seek", "position": 4.0}))["type"] == "ack"
+        items = await client.collect(1.5)
+        restarted = [packet for packet in sound(items) if packet.flags & 1]
+        assert restarted, "no sound packet flagged as the first after the seek"
+        first = restarted[-1]
+        assert abs(first.pts_us / 1e6 - 4.0) < 0.03, f"the sound restarted at {first.pts_us / 1e6} s, not 4.0 s"
+        after = [packet for packet in sound(items) if packet.received >= first.received]
+        assert len(after) >= 40 and all(b.pts_us - a.pts_us == PACKET_US for a, b in zip(after, after[1:]))
+
+    run(scenario())
+
+
+def test_a_clip_without_sound_has_no_audio_and_sends_none(start_server, tmp_path):
+    clip = make_clip(tmp_path / "silent.mp4", "testsrc2=size=320x240:rate=25", 3, "-g", "25")
+    server = start_server("--input", str(clip))
+
+    async def scenario():
+        client = await listener(server)
+        assert client.hello["state"]["source"]["audio"] is None
+        items = await client.collect(1.5)
+        assert pictures(items) and not sound(items)
+        refused = await client.command({"type": "watch", "transport": "jpeg", "audio": "yes"})
+        assert refused["type"] == "error" and refused["code"] == "invalid_argument" and "watch.audio" in refused["message"]
+
+    run(scenario())
+
+
+def test_another_source_restarts_the_sound_at_its_start(start_server, tone_clip, tmp_path):
+    media = tmp_path / "media"
+    media.mkdir()
+    make_tone_clip(media / "other.mp4", "320x240", 25, 4, 48_000)
+    server = start_server("--input", str(tone_clip), "--media-dir", str(media))
+
+    async def scenario():
+        client = await listener(server)
+        await client.collect(1.2)  # into the first clip
+        assert (await client.command({"type": "open", "source": "media/other.mp4"}))["type"] == "ack"
+        state = await client.next_json("state", where=lambda s: s["source"]["name"] == "media/other.mp4")
+        assert state["source"]["audio"] == {"codec": "aac", "channels": 2, "rate": 48000}
+        restarted = [packet for packet in sound(await client.collect(1.0)) if packet.flags & 1]
+        assert restarted, "no sound packet flagged as the first of the new source"
+        assert abs(restarted[-1].pts_us / 1e6) < 0.05, f"the new source's sound starts at {restarted[-1].pts_us / 1e6} s"
+
+    run(scenario())

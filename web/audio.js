@@ -1,0 +1,215 @@
+// FilterCast page, the sound: the source's Opus packets (FCA1 messages, docs/PROTOCOL.md "Sound")
+// decoded with WebCodecs' AudioDecoder and played with Web Audio, each packet scheduled by its time
+// against the pictures' clock — the drawn picture's time, running on from when it was drawn while
+// playing — so that sound and picture stay together through pause, seek and source changes.
+//
+// Muted until the user unmutes (#mute, the key m; remembered for the tab): browsers start sound
+// only after a gesture. #volume sets the level. Where AudioDecoder is missing (or the page is not
+// a secure context) #mute says "no sound in this browser". window.filtercast.stats.audio is
+// {playing, syncMs}: whether sound plays now, and the audio clock minus the drawn picture's time
+// (ms, median of the last 30 drawn frames); null fields without sound.
+import { on, session } from "./session.js";
+
+const AUDIO_MAGIC = 0x31414346; // "FCA1" read little-endian
+const CONFIG = { codec: "opus", sampleRate: 48000, numberOfChannels: 2 };
+const STORAGE_KEY = "filtercast.sound";
+const SYNC_WINDOW = 30;
+/// A packet due this close to where the one before ends follows it seamlessly (no click, no gap).
+const JOIN_S = 0.04;
+/// A packet this late on the pictures' clock still plays (at once): sound decoded a little after
+/// its picture was drawn. Later than that the clock is elsewhere (a seek the pictures have not
+/// reached yet), and it is dropped.
+const LATE_S = 0.2;
+/// How far ahead of the context's clock a packet that plays at once is put.
+const LEAD_S = 0.005;
+/// Each restart (a seek, a new source, unmuting) fades in over this, so that it starts without a click.
+const FADE_S = 0.01;
+
+const button = document.getElementById("mute");
+const label = document.getElementById("mute-label");
+const volume = document.getElementById("volume");
+
+/** window.filtercast.stats.audio. */
+export const audioStats = { playing: null, syncMs: null };
+
+const supported = "AudioDecoder" in window && window.isSecureContext;
+let muted = remembered() !== "on";
+let context = null; // the AudioContext, made at the first unmute (a gesture)
+let gain = null;
+let decoder = null;
+let offered = false; // the server sends sound (hello.audio)
+let scheduled = []; // [{source, when, end, pts}] in start order
+let nextStart = null; // where the last scheduled packet ends (context time), for seamless joins
+let lastPts = null; // the last drawn picture's time
+/// The pictures' clock: each drawn picture's time less when it was drawn (s), the last
+/// SYNC_WINDOW of them; their median is the clock's offset from performance.now(), steady
+/// however late a single picture is drawn.
+const offsets = [];
+const recentSync = [];
+
+/// The tab's remembered choice ("on": sound), "" where storage is refused.
+function remembered() {
+  try { return sessionStorage.getItem(STORAGE_KEY) || ""; } catch { return ""; }
+}
+
+/// Whether this page asks the server for sound (`watch {audio: true}`, transport.js): the server
+/// offers it and this browser can play it.
+export function wantsSound(hello) {
+  offered = Boolean(hello && hello.audio);
+  render();
+  return offered && supported;
+}
+
+/// The pictures' clock now, seconds: while playing, where the drawn pictures say it runs; paused,
+/// the drawn picture's time.
+function mediaNow() {
+  if (lastPts === null || offsets.length === 0) return null;
+  const playing = session.state ? session.state.playing : true;
+  return playing ? performance.now() / 1000 + median(offsets) : lastPts;
+}
+
+/// A drawn picture's time: the clock goes on from it, or starts over after a jump (a seek, a
+/// pause, another source: more than a quarter of a second off).
+function clockPicture(pts) {
+  const offset = pts - performance.now() / 1000;
+  if (offsets.length > 0 && Math.abs(offset - median(offsets)) > 0.25) offsets.length = 0;
+  offsets.push(offset);
+  if (offsets.length > SYNC_WINDOW) offsets.shift();
+  lastPts = pts;
+}
+
+function makeDecoder() {
+  decoder = new AudioDecoder({ output: schedule, error: () => { decoder = null; } });
+  decoder.configure(CONFIG);
+}
+
+/// A binary message that is a sound packet is taken (true); anything else is left to frames.js.
+export function receiveSound(buffer, header) {
+  if (!header || header.magic !== AUDIO_MAGIC) return false;
+  if (!supported || muted || !context) return true;
+  if (header.flags & 1) restart();
+  if (!decoder || decoder.state === "closed") makeDecoder();
+  decoder.decode(new EncodedAudioChunk({ type: "key", timestamp: Math.round(header.pts * 1e6),
+                                         data: new Uint8Array(buffer, header.headerLength) }));
+  return true;
+}
+
+/// Plays decoded sound at its time on the pictures' clock, following the packet before without a
+/// gap while it is near that time; a little late, at once; far off, it is dropped.
+function schedule(data) {
+  const now = mediaNow();
+  if (muted || !context || now === null || (session.state && !session.state.playing)) return data.close();
+  const buffer = context.createBuffer(data.numberOfChannels, data.numberOfFrames, data.sampleRate);
+  for (let channel = 0; channel < data.numberOfChannels; channel += 1) {
+    data.copyTo(buffer.getChannelData(channel), { planeIndex: channel, format: "f32-planar" });
+  }
+  const pts = data.timestamp / 1e6;
+  data.close();
+  let when = context.currentTime + (pts - now);
+  const joins = nextStart !== null && Math.abs(when - nextStart) < JOIN_S && nextStart > context.currentTime;
+  if (joins) when = nextStart;
+  if (when < context.currentTime - LATE_S) return;
+  // Off the chain of packets still to play by more than a join: it starts over from this one.
+  if (!joins && nextStart !== null && nextStart > context.currentTime) silence();
+  when = Math.max(when, context.currentTime + LEAD_S);
+  if (!joins) fadeIn(when);
+  const source = context.createBufferSource();
+  source.buffer = buffer;
+  source.connect(gain);
+  source.start(when);
+  nextStart = when + buffer.duration;
+  scheduled = scheduled.filter((item) => item.end > context.currentTime);
+  scheduled.push({ source, when, end: nextStart, pts });
+}
+
+function fadeIn(when) {
+  gain.gain.cancelScheduledValues(when);
+  gain.gain.setValueAtTime(0, when);
+  gain.gain.linearRampToValueAtTime(Number(volume.value), when + FADE_S);
+}
+
+/// Stops what is scheduled: the next packet starts a new chain.
+function silence() {
+  for (const item of scheduled) {
+    try { item.source.stop(); } catch { /* already ended */ }
+  }
+  scheduled = [];
+  nextStart = null;
+}
+
+/// Drops what is scheduled and what the decoder holds: the sound starts over at the next packet.
+function restart() {
+  silence();
+  if (decoder && decoder.state === "configured") decoder.reset();
+  if (decoder && decoder.state !== "closed") decoder.configure(CONFIG);
+}
+
+/// The sound heard now: the time of the scheduled packet playing, or null.
+function audioNow() {
+  if (!context) return null;
+  const heard = context.currentTime;
+  const item = scheduled.find((candidate) => candidate.when <= heard && heard < candidate.end);
+  return item ? item.pts + (heard - item.when) : null;
+}
+
+function setMuted(value) {
+  muted = value;
+  try { sessionStorage.setItem(STORAGE_KEY, muted ? "off" : "on"); } catch { /* storage refused: not remembered */ }
+  if (!muted && !context) {
+    context = new AudioContext({ sampleRate: CONFIG.sampleRate });
+    gain = context.createGain();
+    gain.connect(context.destination);
+  }
+  if (context && !muted) context.resume();
+  restart();
+  render();
+}
+
+/// Toggles the sound (the key m, #mute).
+export function toggleMute() {
+  if (supported && offered) setMuted(!muted);
+}
+
+function render() {
+  button.disabled = !supported || !offered;
+  button.setAttribute("aria-pressed", String(!muted && supported && offered));
+  label.textContent = !supported ? "no sound in this browser" : !offered ? "no sound" : muted ? "Unmute" : "Mute";
+  button.setAttribute("aria-label", supported && offered ? (muted ? "Unmute" : "Mute") : label.textContent);
+  volume.disabled = button.disabled || muted;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+on("drawn", (frame) => {
+  clockPicture(frame.pts);
+  const heard = audioNow();
+  audioStats.playing = offered && supported ? heard !== null : null;
+  if (heard === null) return;
+  recentSync.push((heard - frame.pts) * 1000);
+  if (recentSync.length > SYNC_WINDOW) recentSync.shift();
+  audioStats.syncMs = median(recentSync);
+});
+
+on("state", ({ state, previous }) => {
+  if (!state.source.audio) audioStats.syncMs = null;
+  if (previous && previous.playing && !state.playing) restart(); // paused: silence at once
+});
+
+on("disconnected", () => {
+  restart();
+  audioStats.playing = null;
+});
+
+button.addEventListener("click", toggleMute);
+volume.addEventListener("input", () => {
+  if (gain) gain.gain.setValueAtTime(Number(volume.value), context.currentTime);
+});
+// A tab that had the sound on asks again at its first gesture (an AudioContext needs one).
+if (!muted) {
+  muted = true;
+  document.addEventListener("pointerdown", () => { if (muted && offered && supported) setMuted(false); }, { once: true });
+}
+render();
