@@ -20,7 +20,9 @@ public enum ServerMessage: Sendable, Encodable {
     /// error codes' names.
     /// `renditions` are the encodings a client may `watch` (their transports are listed in
     /// `transports`, JPEG first); a client that says nothing gets the first JPEG one.
-    case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition])
+    /// `uploads` is there when the server takes uploaded files (``UploadOffer``).
+    case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition],
+               uploads: UploadOffer? = nil)
     case state(SessionState)
     case error(ProtocolError)
     /// A command was carried out.
@@ -34,13 +36,13 @@ public enum ServerMessage: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
-        case maxChainLength, categories, errors, transports, renditions
+        case maxChainLength, categories, errors, transports, renditions, uploads
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .hello(let filters, let state, let access, let renditions):
+        case .hello(let filters, let state, let access, let renditions, let uploads):
             try container.encode("hello", forKey: .type)
             try container.encode(ProtocolVersion.number, forKey: .version)
             try container.encode(ProtocolVersion.serverName, forKey: .server)
@@ -53,6 +55,7 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(FrameTransport.allCases.filter { transport in renditions.contains { $0.transport == transport } },
                                  forKey: .transports)
             try container.encode(renditions, forKey: .renditions)
+            try container.encodeIfPresent(uploads, forKey: .uploads)
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".

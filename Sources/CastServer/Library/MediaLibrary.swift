@@ -3,29 +3,32 @@ import Foundation
 import MediaKit
 import Synchronization
 
-/// The files clients may open, download and delete: the recordings (`recordings/NAME`) and,
-/// with `--media-dir`, the media folder (`media/PATH`, read-only). The one resolver behind
+/// The files clients may open, download and delete: the recordings (`recordings/NAME`), with
+/// `--uploads` the uploaded files (`uploads/NAME`) and, with `--media-dir`, the media folder
+/// (`media/PATH`, read-only). The one resolver behind
 /// `open`, `delete` and `GET /recordings/NAME`: no absolute paths, no `..` or hidden names, no
 /// symlinks out, no URLs — `forbidden` otherwise.
 public final class MediaLibrary: Sendable {
     public let recordings: ContainedFolder
     public let media: ContainedFolder?
+    public let uploads: UploadFolder?
     /// Most files `GET /api/recordings` lists (the newest).
     public static let listingLimit = 1000
     /// Most files whose duration one listing reads (each is opened): the rest say `null` until
     /// a later listing, so that a folder of many new files never holds the network thread long.
     public static let probesPerListing = 32
-    /// Durations already read, by name, with the size and modification time they were read at.
-    private let durations = Mutex<[String: (size: Int64, modified: Double, duration: Double?)]>([:])
+    /// Durations already read, by area and name, with the size and modification time they were read at.
+    private let durations = Mutex<[Area: [String: (size: Int64, modified: Double, duration: Double?)]]>([:])
 
     public enum Area: Sendable, Equatable {
         case recordings
         case media
+        case uploads
     }
 
-    /// Creates the recordings folder when missing; fails when it cannot, or when `mediaPath`
-    /// is given and is not a folder.
-    public init(recordingsPath: String, mediaPath: String?) throws {
+    /// Creates the recordings folder (and `uploadsPath`'s, see ``UploadFolder/init(path:)``) when
+    /// missing; fails when it cannot, or when `mediaPath` is given and is not a folder.
+    public init(recordingsPath: String, mediaPath: String?, uploadsPath: String? = nil) throws {
         do {
             try FileManager.default.createDirectory(atPath: recordingsPath, withIntermediateDirectories: true)
         } catch {
@@ -33,6 +36,7 @@ public final class MediaLibrary: Sendable {
         }
         recordings = try ContainedFolder(recordingsPath)
         media = try mediaPath.map { path throws(ContainedFolderError) in try ContainedFolder(path) }
+        uploads = try uploadsPath.map { try UploadFolder(path: $0) }
     }
 
     /// The real path of the file `reference` names, and its area.
@@ -58,13 +62,16 @@ public final class MediaLibrary: Sendable {
         switch first {
         case "recordings" where components.count == 2:
             (area, folder) = (.recordings, recordings)
-        case "recordings":
-            throw refuse("the recordings folder has no subfolders")
+        case "uploads" where components.count == 2:
+            guard let uploads else { throw refuse("this server takes no uploads (--uploads)") }
+            (area, folder) = (.uploads, uploads.folder)
+        case "recordings", "uploads":
+            throw refuse("the \(first) folder has no subfolders")
         case "media":
             guard let media else { throw refuse("this server has no media folder (--media-dir)") }
             (area, folder) = (.media, media)
         default:
-            throw refuse("only recordings/NAME and media/PATH can be named")
+            throw refuse("only recordings/NAME, uploads/NAME and media/PATH can be named")
         }
         switch folder.resolve(relative) {
         case .file(let path):
@@ -76,12 +83,12 @@ public final class MediaLibrary: Sendable {
         }
     }
 
-    /// Deletes the recording `reference` names (`recordings/NAME`); the media folder is read-only.
-    /// Returns the file's real path.
+    /// Deletes the recording or upload `reference` names (`recordings/NAME`, `uploads/NAME`);
+    /// the media folder is read-only. Returns the file's real path.
     @discardableResult
     public func delete(_ reference: String) throws(ProtocolError) -> String {
         let (path, area) = try resolve(reference)
-        guard area == .recordings else {
+        guard area != .media else {
             throw ProtocolError(code: .forbidden, message: "\(Self.shown(reference)): the media folder is read-only")
         }
         guard unlink(path) == 0 else {
@@ -92,10 +99,22 @@ public final class MediaLibrary: Sendable {
 
     /// The recordings, newest first (at most ``listingLimit``).
     public func listRecordings() -> [RecordingEntry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: recordings.root)) ?? []
+        list(.recordings, in: recordings.root) { $0.lowercased().hasSuffix(".mp4") }
+    }
+
+    /// The uploaded files, newest first (at most ``listingLimit``); none without `--uploads`.
+    public func listUploads() -> [RecordingEntry] {
+        guard let uploads else { return [] }
+        return list(.uploads, in: uploads.folder.root) { _ in true }
+    }
+
+    /// The regular files of `root` that `include` takes (hidden ones never), with their
+    /// durations (cached per `area`).
+    private func list(_ area: Area, in root: String, including include: (String) -> Bool) -> [RecordingEntry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         var entries: [(entry: RecordingEntry, modified: Double)] = []
-        for name in names where !name.hasPrefix(".") && name.lowercased().hasSuffix(".mp4") {
-            let path = recordings.root + "/" + name
+        for name in names where !name.hasPrefix(".") && include(name) {
+            let path = root + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
@@ -105,7 +124,8 @@ public final class MediaLibrary: Sendable {
         }
         entries.sort { ($0.modified, $0.entry.name) > ($1.modified, $1.entry.name) }
         let listed = entries.prefix(Self.listingLimit)
-        return durations.withLock { cache in
+        return durations.withLock { caches in
+            let cache = caches[area] ?? [:]
             var kept: [String: (size: Int64, modified: Double, duration: Double?)] = [:]
             var probes = 0
             let result = listed.map { item in
@@ -115,12 +135,12 @@ public final class MediaLibrary: Sendable {
                     kept[entry.name] = cached
                 } else if probes < Self.probesPerListing {
                     probes += 1
-                    entry.duration = MediaProbe.duration(of: recordings.root + "/" + entry.name)
+                    entry.duration = MediaProbe.duration(of: root + "/" + entry.name)
                     kept[entry.name] = (entry.size, item.modified, entry.duration)
                 }
                 return entry
             }
-            cache = kept
+            caches[area] = kept
             return result
         }
     }

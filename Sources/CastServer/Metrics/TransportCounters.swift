@@ -13,5 +13,7 @@ struct TransportCounters: Sendable {
     let switchesDown = Counter()
     let switchesUp = Counter()
     let viewers = Gauge()
+    /// How uploads ended (registered only with `--uploads`).
+    let uploads = UploadCounters()
     let mjpegReaders = Gauge()
 }

@@ -29,7 +29,8 @@ extension WebSocketServer {
         let connection = Connection(kind: .viewer(viewer), address: peerAddress(wsi))
         connections[wsi] = connection
         logConnected(connection)
-        viewer.greet(filters: session.catalog.descriptors, state: currentState)
+        viewer.greet(filters: session.catalog.descriptors, state: currentState,
+                     uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) })
         audienceChanged()
         broadcastState()
     }

@@ -73,9 +73,10 @@ final class ViewerSession {
     /// What `hello.access` tells the client.
     var access: ViewerAccess { authorized ? .control : mayWatch ? .watch : .none }
 
-    /// The first message: `hello` with the filters and the state now.
-    func greet(filters: [FilterDescriptor], state: SessionState) {
-        outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer))
+    /// The first message: `hello` with the filters and the state now (and `uploads` when the
+    /// server takes them).
+    func greet(filters: [FilterDescriptor], state: SessionState, uploads: UploadOffer? = nil) {
+        outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer, uploads: uploads))
     }
 
     /// One fragment of a client message; `isLast` when it completes the message, which then runs:
