@@ -22,6 +22,7 @@ import "./record.js";
 import { session } from "./session.js";
 import "./source.js";
 import "./transport.js";
+import "./upload.js";
 import { updateStatus } from "./status.js";
 
 const REFRESH_MS = 250;
