@@ -88,6 +88,10 @@ public final class WebSocketServer: @unchecked Sendable {
         info.timeout_secs = 10
         info.count_threads = 1
         info.fd_limit_per_thread = UInt32(max(64, configuration.maxClients + 32))
+        // What one read from a socket takes (lws' default is 4 KB): an upload's body arrives in
+        // pieces of this size, each a callback and a write(2). With 64 KB a 100 MB upload went
+        // ~15% faster, as fast as a plain TCP sink on loopback.
+        info.pt_serv_buf_size = 64 * 1024
         info.vhost_name = UnsafePointer(retain("default"))
         if let tls = configuration.tls { useTLS(tls, &info) }
         let context = try createContext(&info)
