@@ -89,4 +89,38 @@ struct UploadProbeTests {
         try Data(damaged).write(to: URL(fileURLWithPath: zeroed))
         #expect(failure(zeroed).contains("no picture could be decoded"))
     }
+
+    @Test("a file with more streams than maxStreams is refused")
+    func tooManyStreams() throws {
+        let one = try TestClips.clip("upload-one-stream.mkv", TestClips.lavfi(width: 32, height: 32, rate: 5, duration: 0.4)
+            + ["-c:v", "mpeg4"])
+        let maps = (0...UploadProbe.maxStreams).flatMap { _ in ["-map", "0:v"] }
+        let many = try TestClips.clip("upload-many-streams.mkv", ["-i", one] + maps + ["-c", "copy"])
+        #expect(failure(many).contains("more than \(UploadProbe.maxStreams) streams"))
+        #expect(try UploadProbe.inspect(path: one).codec == "mpeg4")
+    }
+
+    @Test("damaged copies of real clips answer, each within the time limit", arguments: ["mp4", "mkv", "avi", "ts"])
+    func mutatedClips(_ container: String) throws {
+        let clip = try TestClips.clip("upload-mutate.\(container)", TestClips.lavfi(width: 160, height: 120, rate: 10, duration: 1)
+            + ["-c:v", container == "avi" ? "mpeg4" : "libx264", "-pix_fmt", "yuv420p", "-g", "5"])
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
+        var random = BadInputTests.SeededBytes(state: 20_261_201)
+        var accepted = 0
+        for round in 0..<12 {
+            var bytes = original
+            // Headers and indexes are where parsers trust sizes: damage the first 4 KB hardest.
+            for _ in 0..<(1 + round * 4) {
+                let span = Int(random.next()) % 2 == 0 ? min(4096, bytes.count) : bytes.count
+                bytes[(Int(random.next()) << 8 | Int(random.next())) % span] = random.next()
+            }
+            if round % 4 == 3 { bytes = Array(bytes.prefix(bytes.count * Int(random.next()) / 255)) }
+            let path = TestClips.path("upload-mutated-\(round).\(container)")
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let started = ContinuousClock.now
+            if (try? UploadProbe.inspect(path: path)) != nil { accepted += 1 }
+            #expect(started.duration(to: .now) < UploadProbe.timeLimit, "round \(round)")
+        }
+        print("\(container): \(accepted) of 12 damaged copies still accepted")
+    }
 }

@@ -6,7 +6,8 @@ import CFFmpeg
 ///
 /// Meant for untrusted bytes, so every step is bounded: only the `file` protocol and the
 /// containers in ``containers`` (a playlist such as HLS or concat would make FFmpeg read other
-/// files or URLs); probing reads at most ``probeBytes`` and analyses at most ``analyzeSeconds``;
+/// files or URLs); probing reads at most ``probeBytes``, analyses at most ``analyzeSeconds`` of
+/// at most ``maxStreams`` streams;
 /// pictures larger than ``maxPixels`` are refused by the decoder; at most ``maxPackets`` packets
 /// are read while looking for the first picture; and the whole inspection gives up after
 /// ``timeLimit``. Runs on the caller's thread and blocks it (file reads and one decode): call it
@@ -41,6 +42,8 @@ public enum UploadProbe {
     public static let analyzeSeconds = 10
     /// The largest picture accepted (8K UHD is 33 megapixels).
     public static let maxPixels = 8192 * 4608
+    /// Streams a file may have (FFmpeg's `max_streams`; its default is 1000).
+    public static let maxStreams = 64
     /// Packets (of any stream) read while looking for the first picture.
     public static let maxPackets = 2_000
     /// The whole inspection: reads still waiting after it fail.
@@ -100,6 +103,8 @@ private final class UploadInspection {
         av_dict_set(&options, "format_whitelist", UploadProbe.containers.joined(separator: ","), 0)
         av_dict_set(&options, "probesize", String(UploadProbe.probeBytes), 0)
         av_dict_set(&options, "analyzeduration", String(UploadProbe.analyzeSeconds * 1_000_000), 0)
+        // Each stream gets a decoder during the analysis: a file claiming a thousand is refused.
+        av_dict_set(&options, "max_streams", String(UploadProbe.maxStreams), 0)
         let opened = avformat_open_input(&format, path, nil, &options)
         guard opened >= 0, let format else { throw failure(opened, opening: true) }
         var streamOptions = [OpaquePointer?](repeating: nil, count: Int(format.pointee.nb_streams))
@@ -172,6 +177,10 @@ private final class UploadInspection {
         if code == CFFmpeg_AVERROR_INVALIDDATA() || code == CFFmpeg_AVERROR(EINVAL) {
             return .openFailed(input: path, reason: "not a video file, or not in a container this server accepts "
                 + "(\(UploadProbe.containers.joined(separator: ", ")))")
+        }
+        if code == CFFmpeg_AVERROR(ENOMEM) {
+            // What FFmpeg says when a file has more than `max_streams` streams.
+            return .openFailed(input: path, reason: "more than \(UploadProbe.maxStreams) streams, or too large to open")
         }
         return .openFailed(input: path, reason: averrorDescription(code))
     }
