@@ -24,14 +24,15 @@ MAX_BYTES = 20_000_000
 
 @pytest.fixture(scope="module")
 def uploads(tmp_path_factory, filtercast_bin, web_root):
-    """One server for the module, with uploads into its own folder and a token."""
+    """One server for the module, with uploads into its own folder and a token (the size limit
+    from the environment, as FILTERCAST_MAX_UPLOAD_SIZE)."""
     folder = tmp_path_factory.mktemp("uploads")
     (folder / "up").mkdir()
     (folder / "up" / ".upload-stale.part").write_bytes(b"left by a crash")
     server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--recordings", str(folder / "rec"),
                                             "--input", "test:320x240@30", "--token", TOKEN,
-                                            "--uploads", str(folder / "up"), "--max-upload-size", str(MAX_BYTES)],
-                           str(folder / "server.log")).start()
+                                            "--uploads", str(folder / "up")],
+                           str(folder / "server.log"), env={"FILTERCAST_MAX_UPLOAD_SIZE": str(MAX_BYTES)}).start()
     server.folder = folder / "up"
     server.red = make_clip(folder / "red.mp4", "color=c=0xc8281e:size=320x240:rate=25", 3, "-g", "25")
     yield server

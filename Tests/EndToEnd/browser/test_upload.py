@@ -4,6 +4,8 @@ the session plays it; a file the server refuses is said in the toast."""
 
 from __future__ import annotations
 
+import base64
+
 from fc_server import make_clip
 
 TOKEN = "browser-up"
@@ -31,6 +33,27 @@ def test_a_picked_file_uploads_and_plays(launch, open_page, tmp_path, artifacts)
     page.wait_for(lambda: page.visible("#toast"), message="the toast")
     assert page.text("#toast").startswith("Cannot upload notes.mp4:") and "not a video file" in page.text("#toast")
     assert sorted(path.name for path in uploads.iterdir()) == ["red.mp4"]
+
+
+def test_a_file_dropped_on_the_page_uploads_and_plays(launch, open_page, tmp_path):
+    uploads = tmp_path / "uploads"
+    server = launch("--input", "test:640x360@30", "--uploads", str(uploads))
+    blue = make_clip(tmp_path / "blue.mp4", "color=c=0x1e28c8:size=640x360:rate=30", 2, "-g", "30")
+    page = open_page(server)
+    page.wait_for(lambda: page.visible("#upload-file"), message="the upload button")
+    # What a drop of a file from the desktop delivers: a DataTransfer holding a File.
+    page.js("""
+        const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], "dropped.mp4", { type: "video/mp4" }));
+        const target = document.querySelector("#view");
+        for (const type of ["dragover", "drop"]) {
+          target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        }
+    """, base64.b64encode(blue.read_bytes()).decode())
+    page.wait_state(lambda s: s["source"]["name"] == "uploads/dropped.mp4", timeout=20, message="the dropped file playing")
+    page.wait_pixels(lambda rgb: rgb[..., 2].mean() - rgb[..., 0].mean() > 100, timeout=10, message="the blue clip drawn")
+    assert (uploads / "dropped.mp4").read_bytes() == blue.read_bytes()
 
 
 def test_no_upload_button_without_uploads(live_server, open_page):
