@@ -69,8 +69,17 @@ extension WebSocketServer {
         desk.underWay[receiver.id] = receiver
         connections[wsi] = Connection(kind: .upload(receiver), address: peerAddress(wsi))
         lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.uploadStallSeconds)
+        if header(wsi, WSI_TOKEN_HTTP_EXPECT).lowercased() == "100-continue", !sendContinue(wsi) { return -1 }
         Log.info("upload started", ["address": .string(peerAddress(wsi)), "name": .string(name), "bytes": .int(Int(size))])
         return 0
+    }
+
+    /// `100 Continue` to a client that waits for it before its body (curl does, for bodies over
+    /// 1 MB: it would wait a second otherwise). lws does not send it; refusals are the final
+    /// answer instead, as RFC 9110 allows.
+    private func sendContinue(_ wsi: OpaquePointer) -> Bool {
+        var line = [UInt8](repeating: 0, count: EncodedFrame.headroom) + Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+        return write(wsi, &line, LWS_WRITE_HTTP_HEADERS) == Int32(line.count - EncodedFrame.headroom)
     }
 
     /// `LWS_CALLBACK_HTTP_BODY`: one piece of an admitted upload's body, written to its file.
