@@ -131,3 +131,11 @@ def test_two_uploads_at_once_and_no_more(uploads):
     time.sleep(0.5)
     assert put(uploads, "third.mp4", uploads.red.read_bytes()).status == 201, "room again once they end"
     assert not any(name.startswith(".") for name in leftovers(uploads))
+
+
+def test_an_upload_that_would_fill_the_disk_is_refused_up_front(start_server, tmp_path):
+    # No disk has a petabyte free: every upload would leave less than --min-free-space.
+    server = start_server("--input", "test:160x120@30", "--uploads", str(tmp_path / "up"), "--min-free-space", "900T")
+    answer = server.http("PUT", "/api/uploads/a.mp4", body=b"\0" * 1000)
+    assert answer.status == 413 and "free disk" in answer.text() and "--min-free-space" in answer.text(), answer.text()
+    assert os.listdir(tmp_path / "up") == []

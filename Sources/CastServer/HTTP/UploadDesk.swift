@@ -18,6 +18,15 @@ final class UploadDesk: @unchecked Sendable {
         self.policy = policy
     }
 
+    /// Bytes the uploads still receiving will yet write: the free disk a new upload is checked
+    /// against leaves them out, so that two at once cannot overrun the reserve together.
+    var pendingBytes: Int64 {
+        underWay.values.reduce(0) { total, receiver in
+            guard case .receiving = receiver.phase else { return total }
+            return total + max(0, receiver.expected - receiver.received)
+        }
+    }
+
     /// A fresh upload id (service thread).
     func makeID() -> Int {
         nextID += 1

@@ -49,7 +49,7 @@ extension WebSocketServer {
             let validName = try UploadPolicy.validatedName(name)
             let length = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) > 0
                 ? header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) : nil
-            let size = try desk.policy.admittedSize(contentLength: length, freeBytes: folder.freeBytes())
+            let size = try desk.policy.admittedSize(contentLength: length, freeBytes: folder.freeBytes() - desk.pendingBytes)
             guard desk.underWay.count < UploadPolicy.concurrentLimit else {
                 throw UploadPolicy.Refusal(status: 503, message: "\(UploadPolicy.concurrentLimit) uploads are under way; try again when one ends")
             }
