@@ -141,8 +141,10 @@ private final class UploadInspection {
     /// them, then drains the decoder; throws when no picture came.
     private func decodeFirstPicture(_ format: UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>,
                                     decoder: UnsafeMutablePointer<AVCodecContext>) throws(MediaError) {
-        var lastProblem = "the file ended"
-        for _ in 0..<UploadProbe.maxPackets {
+        var lastProblem: String?
+        var packetsRead = 0
+        while packetsRead < UploadProbe.maxPackets {
+            packetsRead += 1
             let read = av_read_frame(format, packet)
             if read == CFFmpeg_AVERROR_EOF() { break }
             if read < 0 {
@@ -159,7 +161,8 @@ private final class UploadInspection {
         }
         avcodec_send_packet(decoder, nil)
         if avcodec_receive_frame(decoder, picture) == 0 { return }
-        throw .readFailed(input: path, reason: "no picture could be decoded within \(UploadProbe.maxPackets) packets (\(lastProblem))")
+        let place = packetsRead < UploadProbe.maxPackets ? "before the end" : "in the first \(UploadProbe.maxPackets) packets"
+        throw .readFailed(input: path, reason: "no picture could be decoded \(place)" + (lastProblem.map { " (\($0))" } ?? ""))
     }
 
     /// One decoding thread (probing on FFmpeg's frame threads would log outside
