@@ -152,9 +152,12 @@ extension WebSocketServer {
 
     /// 401, with the challenge RFC 9110 asks of it.
     private func tokenRequired(_ wsi: OpaquePointer) -> Int32 {
-        status(wsi, 401, "token required (?token=SECRET or Authorization: Bearer SECRET)",
-               headers: [("www-authenticate:", "Bearer realm=\"filtercast\"")])
+        status(wsi, 401, Self.tokenRequiredMessage, headers: Self.tokenChallenge)
     }
+
+    /// A 401's text and its challenge (RFC 9110), the same on every endpoint.
+    static let tokenRequiredMessage = "token required (?token=SECRET or Authorization: Bearer SECRET)"
+    static let tokenChallenge = [("www-authenticate:", "Bearer realm=\"filtercast\"")]
 
     /// Sends headers (status `code`) now and `body` at the next writable callback.
     func respond(_ wsi: OpaquePointer, code: UInt32 = 200, body: [UInt8], type: String, headOnly: Bool) -> Int32 {

@@ -35,15 +35,12 @@ extension WebSocketServer {
         guard let desk = uploadDesk, let folder = session.library?.uploads else {
             return refuseUpload(wsi, 404, "this server takes no uploads (--uploads)")
         }
-        let origin = header(wsi, WSI_TOKEN_ORIGIN)
-        if !origin.isEmpty && !OriginPolicy.allows(origin: origin, host: header(wsi, WSI_TOKEN_HOST),
-                                                   allowed: configuration.allowedOrigins) {
+        if let origin = foreignOrigin(wsi) {
             Log.warning("upload refused: origin not allowed", ["address": .string(peerAddress(wsi)), "origin": .string(origin)])
             return refuseUpload(wsi, 403, "origin not allowed")
         }
         guard mayControl(wsi) else {
-            return refuseUpload(wsi, 401, "token required (?token=SECRET or Authorization: Bearer SECRET)",
-                                headers: [("www-authenticate:", "Bearer realm=\"filtercast\"")])
+            return refuseUpload(wsi, 401, Self.tokenRequiredMessage, headers: Self.tokenChallenge)
         }
         do throws(UploadPolicy.Refusal) {
             let validName = try UploadPolicy.validatedName(name)
