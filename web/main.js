@@ -24,6 +24,7 @@ import { session } from "./session.js";
 import "./source.js";
 import "./sources.js";
 import "./transport.js";
+import "./upload.js";
 import { updateStatus } from "./status.js";
 
 const REFRESH_MS = 250;

@@ -22,10 +22,11 @@ public enum ServerMessage: Sendable, Encodable {
     /// `renditions` are the encodings a client may `watch` (their transports are listed in
     /// `transports`, JPEG first); a client that says nothing gets the first JPEG one.
     /// `mediaFolder`: whether the server has one (`--media-dir`) for `GET /api/media` to list.
+    /// `uploads` is there when the server takes uploaded files (``UploadOffer``).
     /// `audio` is the sound a client may ask for (`watch {audio: true}`), nil when the server
     /// cannot send any.
     case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition],
-               mediaFolder: Bool = false, audio: SourceAudio? = nil)
+               mediaFolder: Bool = false, uploads: UploadOffer? = nil, audio: SourceAudio? = nil)
     case state(SessionState)
     case error(ProtocolError)
     /// A command was carried out.
@@ -39,13 +40,13 @@ public enum ServerMessage: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
-        case maxChainLength, categories, errors, transports, renditions, mediaFolder, audio
+        case maxChainLength, categories, errors, transports, renditions, mediaFolder, uploads, audio
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .hello(let filters, let state, let access, let renditions, let mediaFolder, let audio):
+        case .hello(let filters, let state, let access, let renditions, let mediaFolder, let uploads, let audio):
             try container.encode("hello", forKey: .type)
             try container.encode(ProtocolVersion.number, forKey: .version)
             try container.encode(ProtocolVersion.serverName, forKey: .server)
@@ -59,6 +60,7 @@ public enum ServerMessage: Sendable, Encodable {
                                  forKey: .transports)
             try container.encode(renditions, forKey: .renditions)
             try container.encode(mediaFolder, forKey: .mediaFolder)
+            try container.encodeIfPresent(uploads, forKey: .uploads)
             try container.encode(audio, forKey: .audio)
         case .state(let state):
             try container.encode("state", forKey: .type)

@@ -41,7 +41,8 @@ public final class Application: Sendable {
         session = Session(player: player, input: configuration.input, filter: configuration.filter,
                           recorder: recorder, publisher: publisher,
                           library: try MediaLibrary(recordingsPath: configuration.recording.directory,
-                                                    mediaPath: configuration.mediaDirectory),
+                                                    mediaPath: configuration.mediaDirectory,
+                                                    uploadsPath: configuration.uploadsDirectory),
                           inputOpener: configuration.input.opener(options, width: info.width, height: info.height),
                           urlSources: configuration.allowedSources.isEmpty ? nil : URLSources(patterns: configuration.allowedSources) { url in
                               InputSpec.file(url).opener(options, width: info.width, height: info.height)

@@ -32,6 +32,10 @@ public struct ServerConfiguration: Sendable {
     public var recordAtStart = false
     /// Files clients may also open, read-only (`--media-dir`).
     public var mediaDirectory: String?
+    /// Where controlling clients may upload video files (`--uploads`); nil: no uploads.
+    public var uploadsDirectory: String?
+    /// The largest upload, in bytes (`--max-upload-size`).
+    public var maxUploadBytes: Int64 = 2_000_000_000
     /// V4L2 pixel format to ask a camera for (`--camera-format`: `mjpeg`, `yuyv422`, …).
     public var cameraFormat: String?
     /// A live source that gives no frame for this long is offline (and reconnected).

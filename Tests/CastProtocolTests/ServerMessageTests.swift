@@ -148,6 +148,15 @@ struct ServerMessageTests {
         #expect(renditions[1]["bitsPerSecond"] == nil, "JPEG has no bit rate")
     }
 
+    /// `uploads` only from a server that takes them (v1 addition: absent otherwise).
+    @Test func helloSaysWhetherUploadsAreTaken() throws {
+        let with = try Self.object(.hello(filters: [], state: try Self.state(), access: .control, renditions: [],
+                                          uploads: UploadOffer(maxBytes: 2_000_000_000)))
+        #expect((with["uploads"] as? [String: Any])?["maxBytes"] as? Int == 2_000_000_000)
+        let without = try Self.object(.hello(filters: [], state: try Self.state(), access: .control, renditions: []))
+        #expect(without["uploads"] == nil)
+    }
+
     /// What a page would otherwise restate: the chain limit the parser enforces, a heading for
     /// every category the catalog uses, a name for every error code.
     @Test func helloNamesTheChainLimitCategoriesAndErrorCodes() throws {

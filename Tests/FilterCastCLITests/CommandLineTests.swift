@@ -38,6 +38,7 @@ import Testing
         (["serve", "--allow-origin", "example.com"], 2, ["--allow-origin", "scheme://host"]),
         (["serve", "--allow-origin", "https://example.com/path"], 2, ["--allow-origin", "no path"]),
         (["serve", "--open-timeout", "0"], 2, ["--open-timeout"]),
+        (["serve", "--uploads", "up", "--max-upload-size", "lots"], 2, ["--max-upload-size", "500M", "lots"]),
         (["serve", "--jpeg-ladder", "720,,360"], 2, ["--jpeg-ladder", "720,360,180"]),
         (["serve", "--jpeg-ladder", "8"], 2, ["--jpeg-ladder", "16…4320"]),
         (["serve", "--h264-ladder", "720@fast"], 2, ["--h264-ladder", "HEIGHT[@BITS]", "720@fast"]),

@@ -12,6 +12,9 @@ extension WebSocketServer {
     func httpRequest(_ wsi: OpaquePointer, path: String) -> Int32 {
         let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
         let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
+        if lws_hdr_total_length(wsi, WSI_TOKEN_PUT_URI) > 0 || lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 {
+            return uploadRequest(wsi, path: path)
+        }
         guard isGet || isHead else { return status(wsi, 405, "only GET and HEAD are served") }
         if Log.enabled(.debug) {
             Log.debug("http request", ["address": .string(peerAddress(wsi)), "method": .string(isGet ? "GET" : "HEAD"),
@@ -54,6 +57,13 @@ extension WebSocketServer {
         case "/api/media":
             guard mayWatch(wsi) else { return tokenRequired(wsi) }
             return serveMediaListing(wsi, headOnly: isHead)
+        case "/api/uploads":
+            guard mayWatch(wsi) else { return tokenRequired(wsi) }
+            guard let library = session.library, library.uploads != nil else {
+                return status(wsi, 404, "this server takes no uploads (--uploads)")
+            }
+            struct Listing: Encodable { let uploads: [RecordingEntry] }
+            return respond(wsi, body: encodedJSON(Listing(uploads: library.listUploads())), type: "application/json", headOnly: isHead)
         case "/ws":
             return status(wsi, 426, "this is the WebSocket endpoint (subprotocol \(ProtocolVersion.subprotocol))")
         default:
@@ -124,7 +134,7 @@ extension WebSocketServer {
             return writeMJPEGPart(wsi, connection, outputs.jpeg[rendition]!.broadcaster)
         case .file(let download):
             return writeFilePiece(wsi, download)
-        case .viewer, .snapshot:
+        case .viewer, .snapshot, .upload:
             return 0
         }
     }
@@ -147,7 +157,7 @@ extension WebSocketServer {
         return encodedJSON(Catalog(filters: session.catalog.descriptors))
     }
 
-    private func encodedJSON(_ value: some Encodable) -> [UInt8] {
+    func encodedJSON(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { Array($0) } ?? []
@@ -156,20 +166,29 @@ extension WebSocketServer {
     /// Whether the request may see the session: no `--token`, `--public-view`, or the token as
     /// `?token=` or as `Authorization: Bearer` (what Prometheus and most HTTP tools send).
     private func mayWatch(_ wsi: OpaquePointer) -> Bool {
-        guard let accessToken, !configuration.publicView else { return true }
+        configuration.publicView || mayControl(wsi)
+    }
+
+    /// Whether the request may change things (uploads): no `--token`, or the token as `?token=`
+    /// or `Authorization: Bearer` (`--public-view` lets watch, not control).
+    func mayControl(_ wsi: OpaquePointer) -> Bool {
+        guard let accessToken else { return true }
         let bearer = AccessToken.bearerCredentials(in: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION))
         return accessToken.accepts(urlArgument(wsi, "token")) || accessToken.accepts(bearer)
     }
 
     /// 401, with the challenge RFC 9110 asks of it.
     private func tokenRequired(_ wsi: OpaquePointer) -> Int32 {
-        status(wsi, 401, "token required (?token=SECRET or Authorization: Bearer SECRET)",
-               headers: [("www-authenticate:", "Bearer realm=\"filtercast\"")])
+        status(wsi, 401, Self.tokenRequiredMessage, headers: Self.tokenChallenge)
     }
 
-    /// Sends headers now and `body` at the next writable callback.
-    private func respond(_ wsi: OpaquePointer, body: [UInt8], type: String, headOnly: Bool) -> Int32 {
-        guard writeHeaders(wsi, status: 200, type: type, length: UInt64(body.count)) else { return -1 }
+    /// A 401's text and its challenge (RFC 9110), the same on every endpoint.
+    static let tokenRequiredMessage = "token required (?token=SECRET or Authorization: Bearer SECRET)"
+    static let tokenChallenge = [("www-authenticate:", "Bearer realm=\"filtercast\"")]
+
+    /// Sends headers (status `code`) now and `body` at the next writable callback.
+    func respond(_ wsi: OpaquePointer, code: UInt32 = 200, body: [UInt8], type: String, headOnly: Bool) -> Int32 {
+        guard writeHeaders(wsi, status: code, type: type, length: UInt64(body.count)) else { return -1 }
         let connection = Connection(kind: .response, address: "")
         connection.body = withHeadroom(body)
         connection.headOnly = headOnly

@@ -2,32 +2,36 @@ import CastProtocol
 import Foundation
 import MediaKit
 
-/// The files clients may open, download and delete: the recordings (`recordings/NAME`) and,
-/// with `--media-dir`, the media folder (`media/PATH`, read-only). The one resolver behind
+/// The files clients may open, download and delete: the recordings (`recordings/NAME`), with
+/// `--uploads` the uploaded files (`uploads/NAME`) and, with `--media-dir`, the media folder
+/// (`media/PATH`, read-only). The one resolver behind
 /// `open`, `delete` and `GET /recordings/NAME`: no absolute paths, no `..` or hidden names, no
 /// symlinks out, no URLs — `forbidden` otherwise.
 public final class MediaLibrary: Sendable {
     public let recordings: ContainedFolder
     public let media: ContainedFolder?
-    /// Most files `GET /api/recordings` lists (the newest), and most entries `GET /api/media`
-    /// lists of one folder.
+    public let uploads: UploadFolder?
+    /// Most files `GET /api/recordings` and `GET /api/uploads` list (the newest), and most entries
+    /// `GET /api/media` lists of one folder.
     public static let listingLimit = 1000
     /// Most files whose duration one listing reads (each is opened): the rest say `null` until
     /// a later listing, so that a folder of many new files never holds the network thread long.
     public static let probesPerListing = 32
-    /// Durations already read: of the recordings, and of the media folder's files (by their
-    /// paths in it, from every folder listed; a few listings' worth).
+    /// Durations already read: of the recordings, of the uploads, and of the media folder's files
+    /// (by their paths in it, from every folder listed; a few listings' worth).
     private let recordingDurations = DurationCache(capacity: listingLimit)
+    private let uploadDurations = DurationCache(capacity: listingLimit)
     let mediaDurations = DurationCache(capacity: 4 * listingLimit)
 
     public enum Area: Sendable, Equatable {
         case recordings
         case media
+        case uploads
     }
 
-    /// Creates the recordings folder when missing; fails when it cannot, or when `mediaPath`
-    /// is given and is not a folder.
-    public init(recordingsPath: String, mediaPath: String?) throws {
+    /// Creates the recordings folder (and `uploadsPath`'s, see ``UploadFolder/init(path:)``) when
+    /// missing; fails when it cannot, or when `mediaPath` is given and is not a folder.
+    public init(recordingsPath: String, mediaPath: String?, uploadsPath: String? = nil) throws {
         do {
             try FileManager.default.createDirectory(atPath: recordingsPath, withIntermediateDirectories: true)
         } catch {
@@ -35,6 +39,7 @@ public final class MediaLibrary: Sendable {
         }
         recordings = try ContainedFolder(recordingsPath)
         media = try mediaPath.map { path throws(ContainedFolderError) in try ContainedFolder(path) }
+        uploads = try uploadsPath.map { try UploadFolder(path: $0) }
     }
 
     /// The real path of the file `reference` names, and its area.
@@ -60,13 +65,16 @@ public final class MediaLibrary: Sendable {
         switch first {
         case "recordings" where components.count == 2:
             (area, folder) = (.recordings, recordings)
-        case "recordings":
-            throw refuse("the recordings folder has no subfolders")
+        case "uploads" where components.count == 2:
+            guard let uploads else { throw refuse("this server takes no uploads (--uploads)") }
+            (area, folder) = (.uploads, uploads.folder)
+        case "recordings", "uploads":
+            throw refuse("the \(first) folder has no subfolders")
         case "media":
             guard let media else { throw refuse("this server has no media folder (--media-dir)") }
             (area, folder) = (.media, media)
         default:
-            throw refuse("only recordings/NAME and media/PATH can be named")
+            throw refuse("only recordings/NAME, uploads/NAME and media/PATH can be named")
         }
         switch folder.resolve(relative) {
         case .file(let path):
@@ -78,12 +86,12 @@ public final class MediaLibrary: Sendable {
         }
     }
 
-    /// Deletes the recording `reference` names (`recordings/NAME`); the media folder is read-only.
-    /// Returns the file's real path.
+    /// Deletes the recording or upload `reference` names (`recordings/NAME`, `uploads/NAME`);
+    /// the media folder is read-only. Returns the file's real path.
     @discardableResult
     public func delete(_ reference: String) throws(ProtocolError) -> String {
         let (path, area) = try resolve(reference)
-        guard area == .recordings else {
+        guard area != .media else {
             throw ProtocolError(code: .forbidden, message: "\(Self.shown(reference)): the media folder is read-only")
         }
         guard unlink(path) == 0 else {
@@ -94,19 +102,31 @@ public final class MediaLibrary: Sendable {
 
     /// The recordings, newest first (at most ``listingLimit``).
     public func listRecordings() -> [RecordingEntry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: recordings.root)) ?? []
+        list(in: recordings.root, cachedIn: recordingDurations) { $0.lowercased().hasSuffix(".mp4") }
+    }
+
+    /// The uploaded files, newest first (at most ``listingLimit``); none without `--uploads`.
+    public func listUploads() -> [RecordingEntry] {
+        guard let uploads else { return [] }
+        return list(in: uploads.folder.root, cachedIn: uploadDurations) { _ in true }
+    }
+
+    /// The regular files of `root` that `include` takes (hidden ones never), newest first (at
+    /// most ``listingLimit``), with their durations (cached in `cache`).
+    private func list(in root: String, cachedIn cache: DurationCache, including include: (String) -> Bool) -> [RecordingEntry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         var entries: [(entry: RecordingEntry, version: DurationCache.Version)] = []
-        for name in names where !name.hasPrefix(".") && name.lowercased().hasSuffix(".mp4") {
+        for name in names where !name.hasPrefix(".") && include(name) {
             var info = stat()
-            guard lstat(recordings.root + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            guard lstat(root + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let version = Self.version(info)
             entries.append((RecordingEntry(name: name, duration: nil, size: version.size,
                                            created: Self.iso8601(version.modified)), version))
         }
         entries.sort { ($0.version.modified, $0.entry.name) > ($1.version.modified, $1.entry.name) }
         let listed = entries.prefix(Self.listingLimit)
-        let durations = recordingDurations.durations(of: listed.map {
-            DurationCache.File(key: $0.entry.name, path: recordings.root + "/" + $0.entry.name, version: $0.version)
+        let durations = cache.durations(of: listed.map {
+            DurationCache.File(key: $0.entry.name, path: root + "/" + $0.entry.name, version: $0.version)
         }, probes: Self.probesPerListing)
         return zip(listed, durations).map { item, duration in
             var entry = item.entry

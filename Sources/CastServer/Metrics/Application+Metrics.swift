@@ -47,6 +47,7 @@ extension Application {
         metrics.registerGauge(name: "filtercast_recording_active", help: "1 while the session records, else 0.") {
             session.recordingActive ? 1 : 0
         }
+        if session.library?.uploads != nil { transport.uploads.register(in: metrics) }
         registerRenditions(viewers, transport: transport, in: metrics)
         if let audio = viewers.audio { registerAudio(audio, transport: transport, in: metrics) }
         if let publisher {

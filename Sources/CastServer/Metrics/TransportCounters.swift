@@ -17,5 +17,7 @@ struct TransportCounters: Sendable {
     let audioSent = Counter()
     let audioSkipped = Counter()
     let viewers = Gauge()
+    /// How uploads ended (registered only with `--uploads`).
+    let uploads = UploadCounters()
     let mjpegReaders = Gauge()
 }

@@ -11,6 +11,8 @@ final class Connection {
         case snapshot(headOnly: Bool)
         /// A file being sent (the page's files, a recording).
         case file(FileDownload)
+        /// An upload being received or probed (`PUT /api/uploads/NAME`).
+        case upload(UploadReceiver)
     }
 
     let kind: Kind
@@ -46,6 +48,12 @@ final class Connection {
 
     var isViewer: Bool { viewer != nil }
 
+    /// The upload, for a `PUT /api/uploads/NAME` connection.
+    var upload: UploadReceiver? {
+        if case .upload(let receiver) = kind { return receiver }
+        return nil
+    }
+
     /// Frames written to this client so far.
     var framesSent: Int { viewer?.flow.framesSent ?? readerFramesSent }
 
@@ -57,6 +65,7 @@ final class Connection {
         case .response: "response"
         case .snapshot: "snapshot"
         case .file: "file"
+        case .upload: "upload"
         }
     }
 
@@ -68,7 +77,7 @@ final class Connection {
         case .viewer(let session): session.watchedRenditions
         case .mjpeg(let rendition): [rendition]
         case .snapshot: [0]
-        case .response, .file: []
+        case .response, .file, .upload: []
         }
     }
 }

@@ -31,6 +31,10 @@ extension WebSocketServer {
             return httpRequest(wsi, path: path)
         case LWS_CALLBACK_HTTP_WRITEABLE:
             return httpWritable(wsi)
+        case LWS_CALLBACK_HTTP_BODY:
+            return uploadBody(wsi, data, length)
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            return uploadBodyComplete(wsi)
         default:
             return lws_callback_http_dummy(wsi, reason, user, data, length)
         }
@@ -61,6 +65,8 @@ extension WebSocketServer {
             broadcastState()
         case .mjpeg:
             logDisconnected(connection)
+        case .upload(let receiver):
+            uploadClosed(receiver)
         case .response, .snapshot, .file:
             break
         }

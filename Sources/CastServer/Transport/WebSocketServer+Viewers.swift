@@ -13,14 +13,22 @@ extension WebSocketServer {
             _ = lws_return_http_status(wsi, 503, "too many clients")
             return -1
         }
-        let origin = header(wsi, WSI_TOKEN_ORIGIN)
-        if !origin.isEmpty && !OriginPolicy.allows(origin: origin, host: header(wsi, WSI_TOKEN_HOST),
-                                                   allowed: configuration.allowedOrigins) {
+        if let origin = foreignOrigin(wsi) {
             Log.warning("client refused: origin not allowed", ["address": .string(peerAddress(wsi)), "origin": .string(origin)])
             _ = lws_return_http_status(wsi, 403, "origin not allowed")
             return -1
         }
         return 0
+    }
+
+    /// The request's `Origin` when it is another site's (not the server's own, no
+    /// `--allow-origin`): such a page must not drive the server from a visitor's browser. Nil
+    /// for allowed origins and for clients that send none (command-line tools).
+    func foreignOrigin(_ wsi: OpaquePointer) -> String? {
+        let origin = header(wsi, WSI_TOKEN_ORIGIN)
+        let allowed = origin.isEmpty
+            || OriginPolicy.allows(origin: origin, host: header(wsi, WSI_TOKEN_HOST), allowed: configuration.allowedOrigins)
+        return allowed ? nil : origin
     }
 
     func viewerConnected(_ wsi: OpaquePointer) {
@@ -30,7 +38,8 @@ extension WebSocketServer {
         let connection = Connection(kind: .viewer(viewer), address: peerAddress(wsi))
         connections[wsi] = connection
         logConnected(connection)
-        viewer.greet(filters: session.catalog.descriptors, state: currentState, mediaFolder: session.library?.media != nil)
+        viewer.greet(filters: session.catalog.descriptors, state: currentState, mediaFolder: session.library?.media != nil,
+                     uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) })
         audienceChanged()
         broadcastState()
     }

@@ -27,6 +27,8 @@ public final class WebSocketServer: @unchecked Sendable {
     let counters: TransportCounters
     /// Everything `/metrics` shows.
     let metrics: Metrics
+    /// The uploads under way (nil without `--uploads`).
+    let uploadDesk: UploadDesk?
     /// Why recordings stopped by themselves, not yet told to the viewers (any thread → service thread).
     let recordingFailures = Mutex<[String]>([])
 
@@ -60,6 +62,9 @@ public final class WebSocketServer: @unchecked Sendable {
         self.metrics = metrics
         accessToken = AccessToken(configuration.token)
         files = try StaticFiles(root: configuration.webRoot)
+        uploadDesk = session.library?.uploads.map { _ in
+            UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
+        }
     }
 
     /// The port the server listens on (useful with `port: 0`).
@@ -83,6 +88,10 @@ public final class WebSocketServer: @unchecked Sendable {
         info.timeout_secs = 10
         info.count_threads = 1
         info.fd_limit_per_thread = UInt32(max(64, configuration.maxClients + 32))
+        // What one read from a socket takes (lws' default is 4 KB): an upload's body arrives in
+        // pieces of this size, each a callback and a write(2). With 64 KB a 100 MB upload went
+        // ~15% faster, as fast as a plain TCP sink on loopback.
+        info.pt_serv_buf_size = 64 * 1024
         info.vhost_name = UnsafePointer(retain("default"))
         if let tls = configuration.tls { useTLS(tls, &info) }
         let context = try createContext(&info)
@@ -184,6 +193,7 @@ public final class WebSocketServer: @unchecked Sendable {
             return
         }
         tellRecordingFailures()
+        answerProbedUploads()
         endSilentSharing()
         if stateSchedule.isDue(session.playback, recording: session.recordingActive, now: .now) { broadcastState() }
         let supply = outputs.supply
@@ -196,7 +206,7 @@ public final class WebSocketServer: @unchecked Sendable {
                 if supply.jpeg[rendition] ?? 0 > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
             case .snapshot(let headOnly):
                 if supply.jpeg[0] ?? 0 > connection.lastSent { answerSnapshot(wsi, headOnly: headOnly) }
-            case .response, .file:
+            case .response, .file, .upload:
                 break
             }
         }

@@ -81,10 +81,10 @@ final class ViewerSession {
     var access: ViewerAccess { authorized ? .control : mayWatch ? .watch : .none }
 
     /// The first message: `hello` with the filters and the state now; `mediaFolder` says whether
-    /// the server has one to list (`GET /api/media`).
-    func greet(filters: [FilterDescriptor], state: SessionState, mediaFolder: Bool = false) {
+    /// the server has one to list (`GET /api/media`), `uploads` whether it takes uploads.
+    func greet(filters: [FilterDescriptor], state: SessionState, mediaFolder: Bool = false, uploads: UploadOffer? = nil) {
         outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer, mediaFolder: mediaFolder,
-                              audio: audioOffer))
+                              uploads: uploads, audio: audioOffer))
     }
 
     /// One fragment of a client message; `isLast` when it completes the message, which then runs:

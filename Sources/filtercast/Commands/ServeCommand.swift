@@ -50,6 +50,10 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--record-rendition", valueName: "ID",
                              help: "Record the filtered frames as the page's H.264 rendition ID, one encode for both (default own: an encode of its own)."),
                   OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may browse and open (read-only; the page's Sources panel)."),
+                  OptionSpec(name: "--uploads", valueName: "DIR",
+                             help: "Let controlling clients upload video files into DIR (created if missing) and play them; default off."),
+                  OptionSpec(name: "--max-upload-size", valueName: "SIZE",
+                             help: "The largest upload: bytes, or with k, M or G (1000s); default 2G."),
                   OptionSpec(name: "--publish", valueName: "URL",
                              help: "Also push the filtered stream as H.264 to a media server: rtmp://, rtsp:// or srt:// (reconnects)."),
                   OptionSpec(name: "--publish-rendition", valueName: "ID",
@@ -104,6 +108,9 @@ enum ServeCommand: Subcommand {
             .map { try parseByteCount($0, options.source("--min-free-space")) } ?? 500_000_000
         configuration.recordAtStart = options.has("--record")
         configuration.mediaDirectory = options.string("--media-dir")
+        configuration.uploadsDirectory = options.string("--uploads")
+        configuration.maxUploadBytes = try options.string("--max-upload-size")
+            .map { try parseByteCount($0, options.source("--max-upload-size")) } ?? 2_000_000_000
         configuration.cameraFormat = options.string("--camera-format")
         configuration.publish = try options.string("--publish").map { url in
             do throws(MediaError) {
