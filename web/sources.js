@@ -36,7 +36,7 @@ let current = null; // what plays: a reference ("input", "media/PATH", …), "ca
 let inputName = ""; // the start input's name, from the last state that played it
 let mediaOffered = false; // hello.mediaFolder: the server has a media folder to list
 let mediaFolder = ""; // the folder of the media folder shown, "" for its root
-let uploadsOffered = null; // null: ask GET /api/uploads; false: it answered 404 (this connection)
+let uploadsOffered = false; // hello.uploads: the server takes uploads (--uploads), so it lists them
 
 function span(className, text) {
   const element = document.createElement("span");
@@ -166,10 +166,10 @@ ui.mediaUp.addEventListener("click", (event) => browse(mediaFolder.split("/").sl
 
 // ---- Uploads ---------------------------------------------------------------------------------
 
-/// Fetches GET /api/uploads: the section is shown when the server answers, hidden on 404 (a
-/// server without uploads).
+/// Fetches GET /api/uploads when the server takes uploads (`hello.uploads`), else the section
+/// stays hidden.
 const loadUploads = oneAtATime(async () => {
-  if (uploadsOffered === false || needsToken()) {
+  if (!uploadsOffered || needsToken()) {
     ui.uploadsGroup.hidden = true;
     return;
   }
@@ -180,8 +180,7 @@ const loadUploads = oneAtATime(async () => {
     ui.uploadsGroup.hidden = true;
     return;
   }
-  if (answer.status === 404) uploadsOffered = false;
-  ui.uploadsGroup.hidden = answer.status === 404;
+  ui.uploadsGroup.hidden = false;
   const entries = answer.ok && Array.isArray(answer.body.uploads) ? answer.body.uploads : [];
   ui.uploadsList.replaceChildren(...entries.map((entry) => sourceItem(`uploads/${entry.name}`, entry.name, entryMeta(entry))));
   ui.uploadsEmpty.textContent = answer.ok ? "No uploads yet." : `Cannot list the uploads (HTTP ${answer.status}).`;
@@ -223,7 +222,7 @@ renderCamera();
 
 on("hello", (hello) => {
   mediaOffered = hello.mediaFolder === true;
-  uploadsOffered = null;
+  uploadsOffered = Boolean(hello.uploads);
   reloadLists();
 });
 on("authorized", reloadLists);

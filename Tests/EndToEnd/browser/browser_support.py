@@ -75,9 +75,6 @@ INSTRUMENTATION = r"""
 """
 
 
-UPLOADS_NOT_OFFERED = re.compile(r"/api/uploads(\?[^ ]*)? - Failed to load resource: .* 404 ")
-
-
 def browser_available() -> bool:
     return os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)
 
@@ -217,9 +214,7 @@ class Page:
     def __init__(self, driver, server: PageServer):
         self.driver = driver
         self.server = server
-        # A server without uploads answers GET /api/uploads with 404, which the page takes to mean
-        # just that (its Sources panel leaves the section out); the browser logs it all the same.
-        self.allowed_console: list[re.Pattern] = [UPLOADS_NOT_OFFERED]
+        self.allowed_console: list[re.Pattern] = []
         self.console: list[dict] = []  # the browser's console entries, drained from the driver
 
     # -- JavaScript ----------------------------------------------------------------------------

@@ -24,6 +24,10 @@ def test_a_picked_file_uploads_and_plays(launch, open_page, tmp_path, artifacts)
     page.wait_pixels(lambda rgb: rgb[..., 0].mean() - rgb[..., 2].mean() > 100, timeout=10, message="the red clip drawn")
     assert page.text("#upload-status") == "Uploaded red.mp4" and not page.visible("#upload-progress")
     assert (uploads / "red.mp4").read_bytes() == red.read_bytes()
+    # The Sources panel lists it among the uploads, marked as what plays.
+    item = '#uploads [data-source="uploads/red.mp4"]'
+    page.wait_for(lambda: page.find_all(item) and page.find(item).get_attribute("aria-current") == "true",
+                  message="the upload listed and marked")
     page.js("document.getElementById('upload').scrollIntoView({block: 'center'})")
     page.screenshot(artifacts / "upload-playing.png")
 
