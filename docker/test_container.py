@@ -109,6 +109,8 @@ def test_sample_clip_made_at_build_time_plays(clip):
     state, frames = run(scenario())
     assert state["source"]["kind"] == "file" and state["source"]["seekable"] is True
     assert state["duration"] == pytest.approx(20, abs=0.5)
+    # Its beeping tone: the image's FFmpeg decodes AAC and resamples (libswresample).
+    assert state["source"]["audio"] == {"codec": "aac", "channels": 1, "rate": 48000}, state["source"]
     assert decode_jpeg(frames[-1].jpeg).size == (1280, 720)
     assert frames[-1].pts > frames[0].pts
 
