@@ -51,6 +51,7 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         waitingForKeyframe = codec == .h264
         info = SourceInfo(name: name, width: width, height: height, codec: codec.rawValue, frameRate: frameRate, isLive: true)
         converter = FrameConverter(width: width, height: height)
+        FFmpegLog.install()  // a damaged picture's decode errors go through the (rate-limited) log
         guard let decoder = avcodec_find_decoder(codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_MJPEG),
               let context = avcodec_alloc_context3(decoder) else {
             throw .unsupportedCodec(input: name, codec: codec.rawValue)
