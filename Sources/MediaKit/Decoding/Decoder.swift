@@ -378,7 +378,8 @@ final class Decoder {
         return averrorDescription(code)
     }
 
-    private static func firstVideoCodecName(_ format: UnsafeMutablePointer<AVFormatContext>) -> String? {
+    /// The codec of the first video stream, for saying which decoder is missing.
+    static func firstVideoCodecName(_ format: UnsafeMutablePointer<AVFormatContext>) -> String? {
         for i in 0..<Int(format.pointee.nb_streams) {
             guard let parameters = format.pointee.streams[i]?.pointee.codecpar,
                   parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
