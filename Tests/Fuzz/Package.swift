@@ -24,6 +24,8 @@ let package = Package(
         .executableTarget(name: "FuzzBrowserSource", dependencies: ["CLibFuzzer",
             .product(name: "MediaKit", package: "FilterCast"), .product(name: "FilterKit", package: "FilterCast"),
         ], linkerSettings: linker),
+        .executableTarget(name: "FuzzUploadProbe", dependencies: ["CLibFuzzer", .product(name: "MediaKit", package: "FilterCast")],
+                          linkerSettings: linker),
     ],
     swiftLanguageModes: [.v6]
 )

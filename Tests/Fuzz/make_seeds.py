@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the seeds of the ingest fuzzers (corpus/ingest, corpus/browser-source) from clips the
-ffmpeg CLI makes: x264 access units (Annex B, 64x64 and other sizes) and JPEGs (4:2:0, 4:2:2,
-4:4:4, grey), each valid and broken. Run from anywhere; needs ffmpeg with libx264."""
+"""Writes the seeds of the ingest fuzzers from clips the ffmpeg CLI makes: corpus/ingest and
+corpus/browser-source from x264 access units (Annex B, 64x64 and other sizes) and JPEGs (4:2:0,
+4:2:2, 4:4:4, grey), each valid and broken; corpus/upload-probe from tiny MP4, MKV, WebM and AVI
+clips, a cut one and files that are no video. Run from anywhere; needs ffmpeg with libx264 and
+libvpx."""
 import pathlib
 import struct
 import subprocess
@@ -78,6 +80,21 @@ def write(folder, seeds):
         (folder / name).write_bytes(data)
 
 
+def clips(tmp):
+    """Tiny files of each accepted container, named by what they are."""
+    made = {}
+    for name, args in {"valid-mp4-h264.mp4": ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"],
+                       "valid-mkv-h264.mkv": ["-c:v", "libx264", "-pix_fmt", "yuv420p"],
+                       "valid-webm-vp8.webm": ["-c:v", "libvpx", "-b:v", "100k"],
+                       "valid-avi-mjpeg.avi": ["-c:v", "mjpeg", "-q:v", "8"],
+                       "valid-mp4-mpeg4.mp4": ["-c:v", "mpeg4", "-q:v", "8"]}.items():
+        made[name] = ffmpeg(tmp / name, "32x32", 3, *args)
+    made["cut-mp4"] = made["valid-mp4-h264.mp4"][: len(made["valid-mp4-h264.mp4"]) // 2]
+    made["text"] = b"This is not a video.\n" * 4
+    made["hls-playlist.m3u8"] = b"#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n/etc/passwd\n#EXT-X-ENDLIST\n"
+    return made
+
+
 def main():
     with tempfile.TemporaryDirectory() as name:
         tmp = pathlib.Path(name)
@@ -86,6 +103,7 @@ def main():
         small, large, wide = h264(tmp, "32x32", 2), h264(tmp, "128x128", 2), h264(tmp, "128x32", 1)
         jpegs = [jpeg(tmp, "64x64", fmt) for fmt in ("yuvj420p", "yuvj422p", "yuvj444p", "gray")]
         small_jpeg, large_jpeg = jpeg(tmp, "40x30", quality=8), jpeg(tmp, "128x128", quality=8)
+        write(HERE / "corpus/upload-probe", clips(tmp))
     write(HERE / "corpus/ingest", {
         "valid-h264-idr": ingest_message(clip[0][1], True, 0), "valid-h264-p": ingest_message(clip[1][1], False, 1),
         "valid-jpeg": ingest_message(jpegs[0], True, 2),
