@@ -7,7 +7,8 @@ import Testing
 /// (Tests/Fuzz/corpus/browser-source, Tests/Fuzz/regressions/browser-source; their format is in
 /// Tests/Fuzz/README.md) through a 64x64 ``BrowserSource``: the valid-* seeds (real x264 access
 /// units and JPEGs) give a frame a picture; no read fails but for a stall or a picture that is
-/// not 64x64 and not larger; after `end` the read fails with its reason.
+/// not 64x64 and not larger, which ends the source (later pictures are refused, and its reason
+/// stays); after `end` the read fails with the reason.
 @Suite("Fuzz corpus: browser source")
 struct BrowserSourceCorpusTests {
     static let inputs: [URL] = ["corpus", "regressions"].flatMap { folder in
@@ -52,19 +53,23 @@ struct BrowserSourceCorpusTests {
         var outcome = Outcome()
         for piece in input.dropFirst().split(separator: Data("FCIS".utf8)) where piece.count > 1 {
             outcome.pictures += 1
-            piece.dropFirst().withUnsafeBytes {
-                _ = source.offer($0, keyframe: piece.first! & 1 != 0, captureTime: Int64(outcome.pictures) * 33_333)
+            let taken = piece.dropFirst().withUnsafeBytes {
+                source.offer($0, keyframe: piece.first! & 1 != 0, captureTime: Int64(outcome.pictures) * 33_333)
             }
+            #expect(outcome.refusals.isEmpty || !taken, "a source ended by a picture's size took another")
             if mode & 2 == 0 { readAll(source, into: frame, outcome: &outcome) }
         }
         readAll(source, into: frame, outcome: &outcome)
         source.end(reason: "replayed")
-        #expect(throws: MediaError.readFailed(input: "camera", reason: "replayed")) { try source.read(into: frame) }
+        let reason = source.endReason ?? ""
+        #expect(outcome.refusals.isEmpty ? reason == "replayed" : outcome.refusals[0].hasSuffix(reason))
+        #expect(throws: MediaError.readFailed(input: "camera", reason: reason)) { try source.read(into: frame) }
         return outcome
     }
 
+    /// Reads until a stall, or the refusal of a picture's size, which ends the source.
     private static func readAll(_ source: BrowserSource, into frame: Frame, outcome: inout Outcome) {
-        while true {
+        while outcome.refusals.isEmpty {
             do {
                 if try source.read(into: frame) { outcome.frames += 1 }
             } catch {

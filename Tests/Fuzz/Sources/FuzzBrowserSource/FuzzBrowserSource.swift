@@ -12,10 +12,11 @@ let announced = (width: 64, height: 64)
 /// once, and the session size (bit 2: the announced 64x64, else 48x36, through the scaler). The
 /// rest is pictures separated by `FCIS`, each a flags byte (bit 0: keyframe) and its bytes.
 ///
-/// The source is read with a zero stall timeout — a read with nothing queued fails at once — and
-/// until it fails after each offer (each burst), then ended: the next read must fail with the
-/// reason. A read fails only for a stall or a picture of another size than announced, never a
-/// larger one (the decoder refuses those) and the message says so; warnings name the camera.
+/// The source is read with a zero stall timeout — a read with nothing queued fails at once —
+/// until it fails after each offer (each burst). A read fails only for a stall or a picture of
+/// another size than announced, never a larger one (the decoder refuses those), and the message
+/// says so; that picture ends the source: later offers are refused, and after `end(reason:)`
+/// the read fails with the size, else with the reason given. Warnings name the camera.
 func fuzzBrowserSource(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
     let input = UnsafeRawBufferPointer(start: data, count: size)
@@ -29,20 +30,21 @@ func fuzzBrowserSource(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         preconditionFailure("the decoder does not open: \(error)")
     }
     source.onWarning = { precondition($0.hasPrefix("fuzz camera: "), "a warning that does not name the camera: \($0)") }
-    var time: Int64 = 0
+    var time: Int64 = 0, refusal: String?
     for picture in pictures(in: UnsafeRawBufferPointer(rebasing: input.dropFirst())) where picture.count > 1 {
         time += 33_333
-        source.offer(UnsafeRawBufferPointer(rebasing: picture.dropFirst()), keyframe: picture[0] & 1 != 0,
-                     captureTime: time)
-        if mode & 2 == 0 { readUntilFailure(source, into: frame) }
+        let taken = source.offer(UnsafeRawBufferPointer(rebasing: picture.dropFirst()), keyframe: picture[0] & 1 != 0,
+                                 captureTime: time)
+        precondition(refusal == nil || !taken, "a source ended by a picture's size took another")
+        if mode & 2 == 0 && refusal == nil { refusal = readUntilFailure(source, into: frame) }
     }
-    readUntilFailure(source, into: frame)
+    if refusal == nil { refusal = readUntilFailure(source, into: frame) }
     source.end(reason: "the fuzz input ended")
     do {
         _ = try source.read(into: frame)
         preconditionFailure("a read after end(reason:) gave a frame")
     } catch {
-        precondition(error.description.hasSuffix("the fuzz input ended"), "an ended source failed otherwise: \(error)")
+        precondition(error.description.hasSuffix(refusal ?? "the fuzz input ended"), "an ended source failed otherwise: \(error)")
     }
     return 0
 }
@@ -50,16 +52,18 @@ func fuzzBrowserSource(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// One frame a session size, reused: executions do not allocate one each.
 private let frames = (announced: Frame(width: announced.width, height: announced.height), scaled: Frame(width: 48, height: 36))
 
-/// Reads frames until a read stalls (at once, the stall timeout being zero), checking why the
-/// other failed reads failed: past a stall the decoder holds no picture back.
-private func readUntilFailure(_ source: BrowserSource, into frame: Frame) {
+/// Reads frames until a read fails (at once, the stall timeout being zero): nil for a stall
+/// (past which the decoder holds no picture back), else the size refusal, checked.
+private func readUntilFailure(_ source: BrowserSource, into frame: Frame) -> String? {
     while true {
         do {
             let read = try source.read(into: frame)
             precondition(read, "a read returned false")
         } catch {
-            if error.description.hasSuffix("no picture for 0 s") { return }
+            if error.description.hasSuffix("no picture for 0 s") { return nil }
             checkSizeRefusal(error.description)
+            precondition(source.endReason.map { error.description.hasSuffix($0) } == true, "a size refusal did not end the source")
+            return source.endReason
         }
     }
 }
