@@ -7,11 +7,7 @@ import Testing
 /// an error that encodes as valid JSON.
 @Suite("Fuzz corpus: commands")
 struct FuzzCorpusTests {
-    static let inputs: [URL] = ["corpus/commands", "regressions/commands"].flatMap { folder in
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fuzz/\(folder)")
-        return (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? []
-    }
+    static let inputs = FuzzInputs.files(of: "commands")
 
     @Test("The corpus is there")
     func corpusPresent() {

@@ -46,9 +46,9 @@ def h264_units(tmp_path, seconds: float = 6, size: str = "640x360") -> list[tupl
     return [(unit, b"\0\0\x01\x65" in unit or b"\0\0\0\x01\x65" in unit) for unit in units]
 
 
-def jpeg_picture() -> bytes:
+def jpeg_picture(size=(640, 360)) -> bytes:
     out = io.BytesIO()
-    Image.new("RGB", (640, 360), RED).save(out, "JPEG", quality=80)
+    Image.new("RGB", size, RED).save(out, "JPEG", quality=80)
     return out.getvalue()
 
 
@@ -252,6 +252,25 @@ def test_bad_pictures_end_the_sharing_and_the_session_goes_on(start_server, tmp_
     assert over["code"] == "ingest_failed" and "--max-ingest-bitrate" in over["message"], over
     assert back["source"]["startInput"] and len(frames) == 5
     assert server.running
+
+
+def test_pictures_of_another_size_than_announced_end_the_sharing(start_server):
+    """The decoder ends the source at the first 320x180 picture of a 640x360 camera; the next
+    picture is answered with the error, and the start input plays again."""
+    server = start_server("--input", PATTERN)
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({**START, "codec": "jpeg"})
+            sending = asyncio.create_task(send_units(client, [(jpeg_picture((320, 180)), True)] * 30))
+            error = await client.next_json("error", timeout=5)
+            back = await wait_source(client, "test")
+            sending.cancel()
+            return error, back
+
+    error, back = run(scenario(), timeout=30)
+    assert error["code"] == "ingest_failed" and "320x180, not the 640x360 announced" in error["message"], error
+    assert back["source"]["startInput"] and server.running
 
 
 def test_opening_another_source_ends_the_sharing(start_server, tmp_path):

@@ -19,6 +19,13 @@ let package = Package(
                           linkerSettings: linker),
         .executableTarget(name: "FuzzStaticPaths", dependencies: ["CLibFuzzer", .product(name: "CastServer", package: "FilterCast")],
                           linkerSettings: linker),
+        .executableTarget(name: "FuzzIngest", dependencies: ["CLibFuzzer", .product(name: "CastProtocol", package: "FilterCast")],
+                          linkerSettings: linker),
+        .executableTarget(name: "FuzzBrowserSource", dependencies: ["CLibFuzzer",
+            .product(name: "MediaKit", package: "FilterCast"), .product(name: "FilterKit", package: "FilterCast"),
+        ], linkerSettings: linker),
+        .executableTarget(name: "FuzzUploadProbe", dependencies: ["CLibFuzzer", .product(name: "MediaKit", package: "FilterCast")],
+                          linkerSettings: linker),
     ],
     swiftLanguageModes: [.v6]
 )

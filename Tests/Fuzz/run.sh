@@ -7,7 +7,8 @@ seconds=${1:-60}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin="$root/Tests/Fuzz/.build/release"
 status=0
-for pair in commands:FuzzCommands filter-settings:FuzzFilterSettings static-paths:FuzzStaticPaths; do
+for pair in commands:FuzzCommands filter-settings:FuzzFilterSettings static-paths:FuzzStaticPaths ingest:FuzzIngest \
+        browser-source:FuzzBrowserSource upload-probe:FuzzUploadProbe; do
     corpus=${pair%%:*}; target=${pair##*:}
     work="$root/.build/fuzz/corpus/$corpus"; crashes="$root/.build/fuzz/crashes/$corpus"
     mkdir -p "$work" "$crashes"

@@ -61,7 +61,8 @@ extension Session {
 
     /// One binary message of `sharer`: a picture of its camera. Returns false when it was
     /// dropped (the sender should send a keyframe). Throws — and the sharing ends, the source
-    /// from before comes back — when it is not a picture or breaks the limits.
+    /// from before comes back — when it is not a picture, breaks the limits, or the source ended
+    /// because a picture was not of the size announced.
     func ingest(_ message: UnsafeRawBufferPointer, from sharer: Int) throws(ProtocolError) -> Bool {
         guard let share = sharing.withLock({ $0 }), share.sharer == sharer else { throw .binaryMessage }
         let picture: IngestPicture
@@ -83,6 +84,11 @@ extension Session {
         ingestCounters.pictures.increment()
         ingestCounters.bytes.increment(by: UInt64(message.count))
         let taken = share.source.offer(picture.payload, keyframe: picture.isKeyframe, captureTime: picture.captureTime)
+        if !taken, let reason = share.source.endReason {
+            // The decoder ended the source (a picture of another size than announced).
+            endSharing(of: sharer, because: reason)
+            throw ProtocolError(code: .ingestFailed, message: "the sharing stopped: \(reason)")
+        }
         if !taken { ingestCounters.dropped.increment() }
         return taken
     }

@@ -57,9 +57,12 @@ public enum FFmpegLog {
         return level
     }
 
-    fileprivate static func emit(_ level: LogLevel, _ line: String) {
-        let message = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !message.isEmpty, let suppressed = limiter.withLock({ $0.admit(at: .now) }) else { return }
+    /// Writes the line `format` makes, unless `linesPerSecond` were written this second: checked
+    /// first, so that a flood of a damaged stream's errors is not formatted only to be dropped.
+    fileprivate static func emit(_ level: LogLevel, format: () -> String) {
+        guard let suppressed = limiter.withLock({ $0.admit(at: .now) }) else { return }
+        let message = format().trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !message.isEmpty else { return }
         if suppressed > 0 {
             Log.write(level, "ffmpeg: \(message)", ["suppressed": .int(suppressed)])
         } else {
@@ -98,11 +101,13 @@ struct LineLimiter {
 
 private func ffmpegLogCallback(_ context: UnsafeMutableRawPointer?, _ level: Int32, _ format: UnsafePointer<CChar>?,
                                _ arguments: CVaListPointer?) {
-    // Most messages are not written (warnings below `debug`): decide before formatting.
+    // Most messages are not written (warnings below `debug`, lines past the rate): decide before formatting.
     guard let format, let arguments, let logged = FFmpegLog.enabledLevel(level) else { return }
     var printPrefix: Int32 = 1
-    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
-        av_log_format_line2(context, level, format, arguments, buffer.baseAddress, Int32(buffer.count), &printPrefix)
-        FFmpegLog.emit(logged, String(cString: buffer.baseAddress!))
+    FFmpegLog.emit(logged) {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
+            av_log_format_line2(context, level, format, arguments, buffer.baseAddress, Int32(buffer.count), &printPrefix)
+            return String(cString: buffer.baseAddress!)
+        }
     }
 }

@@ -49,6 +49,7 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         self.stallTimeout = stallTimeout
         info = SourceInfo(name: name, width: width, height: height, codec: codec.rawValue, frameRate: frameRate, isLive: true)
         converter = FrameConverter(width: width, height: height)
+        FFmpegLog.install()  // a damaged picture's decode errors go through the (rate-limited) log
         guard let decoder = avcodec_find_decoder(codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_MJPEG),
               let context = avcodec_alloc_context3(decoder) else {
             throw .unsupportedCodec(input: name, codec: codec.rawValue)
@@ -82,6 +83,10 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         queue.offer(payload, keyframe: keyframe || codec == .jpeg, time: captureTime) == .queued
     }
 
+    /// Any thread: why the source ended — `end(reason:)`'s reason, or a picture of another size
+    /// than announced — or nil while it runs.
+    public var endReason: String? { ended.withLock { $0 } }
+
     /// Any thread: no more pictures; the next read fails with `reason`.
     public func end(reason: String) {
         ended.withLock { if $0 == nil { $0 = reason } }
@@ -110,9 +115,11 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         return true
     }
 
-    /// Until the decoder gives a picture (into `decoded`): the next queued one in.
+    /// Until the decoder gives a picture (into `decoded`): the next queued one in. An ended
+    /// source fails first, before a picture the decoder still holds.
     private func decodeNext() throws(MediaError) {
         guard let context, let decoded, let packet else { return }
+        if let reason = ended.withLock({ $0 }) { throw .readFailed(input: info.name, reason: reason) }
         while avcodec_receive_frame(context, decoded) != 0 {
             let unit = try nextQueued()
             defer { recycle(unit) }
@@ -127,9 +134,11 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
             if sent < 0 { onWarning("\(info.name): a picture did not decode (\(averrorDescription(sent))); skipped") }
         }
         guard Int(decoded.pointee.width) == announced.width, Int(decoded.pointee.height) == announced.height else {
-            let size = "\(decoded.pointee.width)x\(decoded.pointee.height)"
+            let reason = "its pictures are \(decoded.pointee.width)x\(decoded.pointee.height), "
+                + "not the \(announced.width)x\(announced.height) announced"
             av_frame_unref(decoded)
-            throw .readFailed(input: info.name, reason: "its pictures are \(size), not the \(announced.width)x\(announced.height) announced")
+            end(reason: reason)  // the sender is not what it said: later pictures are refused too
+            throw .readFailed(input: info.name, reason: reason)
         }
     }
 

@@ -3,7 +3,8 @@ import FilterKit
 import Foundation
 
 /// One client text message, as the server handles it: parse, then validate a filter command
-/// against the catalog; an error must encode as valid JSON (it may quote the input).
+/// against the catalog, and check that what passes (a filter's values, a seek, a window, a
+/// `share`'s size and label) lies in range; an error must encode as valid JSON (it may quote the input).
 func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let message: ClientMessage
@@ -25,6 +26,9 @@ func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
     case .seek(let position):
         precondition(position.isFinite && position >= 0, "seek position \(position) escaped validation")
+    case .share(let request?):
+        precondition((16...7680).contains(request.width) && (16...4320).contains(request.height)
+                     && request.label.count <= ShareRequest.maximumLabelLength, "\(request) escaped validation")
     case .flow(let window):
         precondition((0...ClientCommand.maximumWindow).contains(window), "window \(window) escaped validation")
     default:
