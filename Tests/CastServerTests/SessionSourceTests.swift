@@ -8,7 +8,7 @@ import Testing
 /// What the session plays and the way back to its start input: `open {source: "input"}`, a
 /// deleted or vanished recording, seeks past the end, a recording without frames. Real FFmpeg, real
 /// files, a started player.
-@Suite(.timeLimit(.minutes(1))) struct SessionSourceTests {
+@Suite(.timeLimit(.minutes(3))) struct SessionSourceTests {
     /// A folder of its own holding `recordings/` with `clip.mp4`: 2 s of testsrc2 at 25 fps.
     static func folder() throws -> URL {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString)")
