@@ -12,6 +12,9 @@ const toggle = document.getElementById("camera-mic");
 const CHOSEN_KEY = "filtercast.cameraMic"; // sessionStorage: "1" when this tab shares its microphone
 const BITRATE = 64_000;
 const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which sound is skipped
+// The sound's clock is set from how soon its first data reach the page: the least delay of the
+// first ones (a start-up's late first data would put the sound tens of ms behind the pictures).
+const SETTLING_DATA = 25;
 
 const supported = typeof AudioEncoder === "function" && typeof MediaStreamTrackProcessor === "function";
 toggle.checked = sessionStorage.getItem(CHOSEN_KEY) === "1";
@@ -38,7 +41,7 @@ export function announcement(track) {
 
 /** Encodes and sends `track`'s sound until `stopMicrophone`; `failed(reason)` when it cannot go on. */
 export function startMicrophone(track, failed) {
-  const mic = { track, sequence: 0, offset: null, stopped: false };
+  const mic = { track, sequence: 0, offset: Infinity, seen: 0, stopped: false };
   mic.encoder = new AudioEncoder({
     output: (chunk) => transmit(mic, chunk),
     error: (error) => { if (!mic.stopped) failed(`the sound encoder failed: ${error.message}`); },
@@ -65,8 +68,9 @@ async function pump(mic) {
       data?.close();
       return;
     }
-    // The page's clock at the data's first sample: it reached the page `duration` after it.
-    if (mic.offset === null) mic.offset = performance.now() * 1000 - data.timestamp - data.duration;
+    // The page's clock at the data's first sample: it reached the page `duration` after it, at
+    // the soonest; what is encoded before the clock is settled is not sent.
+    if (mic.seen++ < SETTLING_DATA) mic.offset = Math.min(mic.offset, performance.now() * 1000 - data.timestamp - data.duration);
     if (mic.encoder.state === "unconfigured") {
       mic.encoder.configure({ codec: "opus", sampleRate: data.sampleRate, numberOfChannels: data.numberOfChannels,
                               bitrate: BITRATE, opus: { frameDuration: 20000 } });
@@ -79,7 +83,7 @@ async function pump(mic) {
 
 /** One FCM1 message: the 32-byte header (little-endian), then the Opus packet. */
 function transmit(mic, chunk) {
-  if (mic.stopped) return;
+  if (mic.stopped || mic.seen <= SETTLING_DATA) return;
   const message = new Uint8Array(32 + chunk.byteLength);
   const view = new DataView(message.buffer);
   message.set([0x46, 0x43, 0x4d, 0x31]); // "FCM1"
