@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import random
 import shutil
 import statistics
 import struct
@@ -151,3 +152,41 @@ def test_without_audio_there_is_none_and_bad_microphone_messages_are_refused(sta
     assert length["code"] == "invalid_argument" and "not a valid FCM1 message" in length["message"], length
     assert flood["code"] == "ingest_failed" and "100 packets a second" in flood["message"], flood
     assert back["source"]["startInput"] and server.running
+
+
+def test_packets_that_do_not_decode_are_skipped_and_the_sound_goes_on(start_server, tmp_path):
+    """The microphone's packets are untrusted input to the Opus decoder: random bytes and cut or
+    bit-flipped packets among real ones (a listener, so that they are decoded)."""
+    server = start_server("--input", PATTERN)
+    units, packets = h264_units(tmp_path, seconds=1), opus_packets(tmp_path, seconds=2)
+    rng = random.Random(16)
+
+    def mutated(index: int) -> bytes:
+        packet = bytearray(packets[index % len(packets)])
+        choice = index % 3
+        if choice == 0:
+            return rng.randbytes(rng.randint(1, 4000))
+        if choice == 1:
+            return bytes(packet[:rng.randint(1, len(packet))])
+        for _ in range(8):
+            packet[rng.randrange(len(packet))] ^= 1 << rng.randrange(8)
+        return bytes(packet)
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as listener, await Client.connect(server.ws_url()) as sharer:
+            await listener.ok({"type": "watch", "transport": "jpeg", "audio": True})
+            await sharer.ok({**START, "audio": AUDIO})
+            for index in range(90):
+                if index % 3 == 0:
+                    await sharer.send_raw(fci1(units[0][0], index, START_US + index * 20_000, True))
+                await sharer.send_raw(fcm1(mutated(index), index, START_US + index * 20_000))
+                await asyncio.sleep(0.02)
+            await send_camera(sharer, units, packets, 1.5)
+            items = await listener.collect(0.5)
+            errors = [item for item in await sharer.collect(0.2) if isinstance(item, dict) and item.get("type") == "error"]
+            return items, errors
+
+    items, errors = run(scenario(), timeout=60)
+    assert errors == []
+    assert sum(1 for item in items if getattr(item, "magic", None) == b"FCA1") >= 10, "no sound after the bad packets"
+    assert server.running
