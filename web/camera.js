@@ -6,9 +6,11 @@
 // stats.cameraRoundTripMs is the median of capture → filtered frame drawn here. With more than
 // one camera (a phone's front and back), #camera-device picks one while sharing: the new camera
 // is announced with another `share start` (same sharer: the source is replaced, what played
-// before the sharing still comes back at its end).
+// before the sharing still comes back at its end). With #camera-mic on, the microphone's sound
+// goes with the pictures (microphone.js).
 import { guard } from "./access.js";
 import { send, sendBinary, sendingBacklog } from "./connection.js";
+import { announcement, microphoneWanted, startMicrophone, stopMicrophone } from "./microphone.js";
 import { stats } from "./picture.js";
 import { emit, on, session } from "./session.js";
 import { toast } from "./toast.js";
@@ -69,10 +71,10 @@ function sessionSize() {
 
 /** The camera's own picture nearest the session's size, uncropped (`resizeMode: "none"`: a
  *  phone held upright gives its 720x1280, not a landscape strip cut out of it). */
-function constraints(deviceId) {
+function constraints(deviceId, audio) {
   const size = sessionSize();
   return {
-    audio: false,
+    audio,
     video: { deviceId: deviceId ? { exact: deviceId } : undefined, width: { ideal: size.width },
              height: { ideal: size.height }, frameRate: { ideal: 30 }, resizeMode: "none" },
   };
@@ -91,6 +93,19 @@ async function fitToSession(track) {
     .catch(() => {}); // the server's refusal names the size
 }
 
+/** The camera `deviceId` (else the browser's choice when that one is gone), and the microphone
+ *  when `audio` (else the camera alone when there is none, said so). */
+async function openCamera(deviceId, audio) {
+  const open = (id, withAudio) => navigator.mediaDevices.getUserMedia(constraints(id, withAudio))
+    .catch((error) => (id && error.name === "OverconstrainedError"
+      ? navigator.mediaDevices.getUserMedia(constraints(null, withAudio)) : Promise.reject(error)));
+  if (!audio) return open(deviceId, false);
+  return open(deviceId, true).catch((error) => {
+    toast(`No microphone (${error.message || error.name}): sharing the camera without sound`);
+    return open(deviceId, false);
+  });
+}
+
 /** Starts sharing `deviceId` (else the one picked last in this tab, else the browser's
  *  choice); while sharing, this switches cameras. */
 async function start(deviceId = sessionStorage.getItem(CHOSEN_KEY)) {
@@ -98,9 +113,7 @@ async function start(deviceId = sessionStorage.getItem(CHOSEN_KEY)) {
   render("starting", "Starting…");
   let stream;
   try {
-    stream = await navigator.mediaDevices.getUserMedia(constraints(deviceId))
-      .catch((error) => (deviceId && error.name === "OverconstrainedError"
-        ? navigator.mediaDevices.getUserMedia(constraints(null)) : Promise.reject(error)));
+    stream = await openCamera(deviceId, microphoneWanted());
   } catch (error) {
     if (sharing) return stop(`the camera could not be opened (${error.message || error.name})`);
     render("off", "My camera");
@@ -111,11 +124,15 @@ async function start(deviceId = sessionStorage.getItem(CHOSEN_KEY)) {
   release(sharing);
   const { width, height } = track.getSettings();
   const codec = (await h264Supported(width, height)) ? "h264" : "jpeg";
-  sharing = { track, width, height, codec, sequence: 0, keyframeDue: true, lastKeyframe: 0, captures: new Map() };
+  const microphone = stream.getAudioTracks()[0];
+  sharing = { track, microphone, width, height, codec, sequence: 0, keyframeDue: true, lastKeyframe: 0, captures: new Map() };
   const shared = sharing;
-  const sent = send({ type: "share", action: "start", codec, width, height, label: track.label }, (ok) => {
+  const audio = announcement(microphone);
+  const sent = send({ type: "share", action: "start", codec, width, height, label: track.label, audio }, (ok) => {
     if (!ok) return stop(null);
-    if (sharing === shared) pump(shared);
+    if (sharing !== shared) return;
+    if (microphone) shared.sound = startMicrophone(microphone, (reason) => sharing === shared && stop(reason));
+    pump(shared);
   });
   if (!sent) stop(null);
   listCameras(track);
@@ -227,6 +244,8 @@ function release(shared) {
   if (sharing === shared) sharing = null;
   shared.reader?.cancel().catch(() => {});
   shared.track.stop();
+  shared.microphone?.stop();
+  stopMicrophone(shared.sound);
   if (shared.encoder && shared.encoder.state !== "closed") shared.encoder.close();
 }
 

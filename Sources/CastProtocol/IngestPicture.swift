@@ -27,13 +27,7 @@ public struct IngestPicture {
 
     /// Reads a binary message; the error says what is wrong with it.
     public static func parse(_ message: UnsafeRawBufferPointer) throws(ProtocolError) -> IngestPicture {
-        guard let header = FrameHeader(parsing: message, magic: magic, length: FrameHeader.size) else {
-            throw ProtocolError(code: .invalidArgument, message: "a binary message must be a picture of the shared camera: "
-                + "a 32-byte FCI1 header, then the picture (\(message.count) bytes given)")
-        }
-        guard message.count > FrameHeader.size else {
-            throw ProtocolError(code: .invalidArgument, message: "the FCI1 message carries no picture")
-        }
-        return IngestPicture(header: header, payload: UnsafeRawBufferPointer(rebasing: message[FrameHeader.size...]))
+        let (header, payload) = try FrameHeader.ingest(message, magic: magic, carrying: "picture")
+        return IngestPicture(header: header, payload: payload)
     }
 }

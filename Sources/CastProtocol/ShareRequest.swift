@@ -16,15 +16,26 @@ public struct ShareRequest: Sendable, Equatable {
     public var label: String
     /// Take over from a client that shares already (it is told), rather than be refused.
     public var takeOver: Bool
+    /// The microphone's sound that comes with the pictures (`FCM1` messages); nil: none.
+    public var audio: Audio?
 
     /// The longest label kept.
     public static let maximumLabelLength = 120
 
-    public init(codec: Codec, width: Int, height: Int, label: String, takeOver: Bool) {
+    /// `share.audio`: Opus packets (the only codec) of `channels` at `rate` samples a second.
+    public struct Audio: Sendable, Equatable {
+        public var channels: Int
+        public var rate: Int
+
+        public init(channels: Int, rate: Int) { (self.channels, self.rate) = (channels, rate) }
+    }
+
+    public init(codec: Codec, width: Int, height: Int, label: String, takeOver: Bool, audio: Audio? = nil) {
         self.codec = codec
         self.width = width
         self.height = height
         self.label = label
         self.takeOver = takeOver
+        self.audio = audio
     }
 }

@@ -28,6 +28,15 @@ struct ShareTests {
         (#"{"type":"share","action":"start","codec":"h264","width":8000,"height":360}"#, .outOfRange, "share.width"),
         (#"{"type":"share","action":"start","codec":"h264","width":640,"height":0.5}"#, .invalidArgument, "share.height"),
         (#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"takeOver":1}"#, .invalidArgument, "share.takeOver"),
+        (#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"audio":true}"#, .invalidArgument, "share.audio"),
+        (#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"audio":{"codec":"aac","channels":2,"rate":48000}}"#,
+         .outOfRange, "share.audio.codec"),
+        (#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"audio":{"codec":"opus","channels":6,"rate":48000}}"#,
+         .outOfRange, "share.audio.channels"),
+        (#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"audio":{"codec":"opus","channels":1,"rate":44100}}"#,
+         .outOfRange, "share.audio.rate"),
+        (#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"audio":{"codec":"opus","rate":48000}}"#,
+         .invalidArgument, "share.audio.channels"),
     ])
     func badRequestsNameTheField(json: String, code: ErrorCode, field: String) {
         #expect {
@@ -38,7 +47,32 @@ struct ShareTests {
         }
     }
 
+    @Test func audioIsAnnouncedOrNot() throws {
+        let start = try ClientMessageParser.parse(#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"#
+            + #""audio":{"codec":"opus","channels":1,"rate":48000}}"#)
+        #expect(start.command == .share(ShareRequest(codec: .h264, width: 640, height: 360, label: "", takeOver: false,
+                                                     audio: ShareRequest.Audio(channels: 1, rate: 48_000))))
+        let silent = try ClientMessageParser.parse(#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"audio":null}"#)
+        #expect(silent.command == .share(ShareRequest(codec: .h264, width: 640, height: 360, label: "", takeOver: false)))
+    }
+
     static func message(_ header: [UInt8], _ payload: [UInt8]) -> [UInt8] { header + payload }
+
+    @Test func aMicrophonePacketIsItsHeaderThenOneOpusPacket() throws {
+        let header: [UInt8] = Array("FCM1".utf8) + [32, 0, 0, 0] + [3, 0, 0, 0, 0, 0, 0, 0]
+            + [0x40, 0x42, 0x0F, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
+        try Self.message(header, [0xFC, 0xFF, 0xFE]).withUnsafeBytes { raw in
+            #expect(IngestSound.isSound(raw))
+            let packet = try IngestSound.parse(raw)
+            #expect(packet.header.sequence == 3 && packet.captureTime == 1_000_000 && Array(packet.payload) == [0xFC, 0xFF, 0xFE])
+        }
+        let large = Self.message(header, [UInt8](repeating: 1, count: IngestSound.maximumPacketBytes + 1))
+        #expect { try large.withUnsafeBytes { try IngestSound.parse($0) } } throws: { ($0 as? ProtocolError)?.code == .tooLarge }
+        #expect { try header.withUnsafeBytes { try IngestSound.parse($0) } } throws: {
+            ($0 as? ProtocolError).map { $0.code == .invalidArgument && $0.message.contains("no Opus packet") } == true
+        }
+        #expect(!([UInt8]("FCI1".utf8) + header.dropFirst(4)).withUnsafeBytes { IngestSound.isSound($0) })
+    }
 
     @Test func aPictureIsItsHeaderThenItsBytes() throws {
         let header: [UInt8] = Array("FCI1".utf8) + [32, 0, 2, 0] + [7, 0, 0, 0, 0, 0, 0, 0]

@@ -28,6 +28,26 @@ import Testing
         #expect(tooMany?.contains("60 pictures a second") == true)
     }
 
+    @Test func microphonePacketsHaveTheirOwnRateAndShareTheBitRate() {
+        let start = ContinuousClock.now
+        var steady = IngestBudget(IngestLimits())
+        // 30 pictures and 50 Opus packets a second: neither rate is broken by the other.
+        for index in 0..<300 {
+            let at = start + .milliseconds(index * 20)
+            #expect(steady.spend(200, isSound: true, at: at) == nil, "packet \(index)")
+            if index % 5 < 3 { #expect(steady.spend(3_000, at: at) == nil, "picture at \(index)") }
+        }
+        var flood = IngestBudget(IngestLimits())
+        let tooMany = (0..<400).lazy.compactMap { flood.spend(50, isSound: true, at: start + .milliseconds($0 * 5)) }.first
+        #expect(tooMany?.contains("microphone sends over 100 packets a second") == true)
+        var limits = IngestLimits()
+        limits.bitsPerSecond = 100_000
+        var loud = IngestBudget(limits)
+        // 50 packets of 400 bytes a second: 160 kbit/s.
+        let overBits = (0..<200).lazy.compactMap { loud.spend(400, isSound: true, at: start + .milliseconds($0 * 20)) }.first
+        #expect(overBits?.contains("--max-ingest-bitrate") == true)
+    }
+
     @Test func theSizeIsTheSessionsAtMostOrTurnedUpright() {
         let limits = IngestLimits()
         #expect(limits.refusal(width: 1280, height: 720, session: (1280, 720)) == nil)

@@ -6,6 +6,8 @@ struct IngestCounters: Sendable {
     let pictures = Counter()
     /// Their bytes, headers included.
     let bytes = Counter()
+    /// Microphone packets taken (their bytes count in `bytes`).
+    let soundPackets = Counter()
     /// Pictures dropped: the decoder behind, or H.264 waiting for a keyframe.
     let dropped = Counter()
 }

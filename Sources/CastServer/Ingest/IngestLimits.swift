@@ -4,6 +4,8 @@ public struct IngestLimits: Sendable, Equatable {
     public var bitsPerSecond = 8_000_000
     /// Pictures a second, over the same window.
     public var framesPerSecond = 60
+    /// Microphone packets a second, over the same window: 20 ms packets are 50, 10 ms ones 100.
+    public static let soundPacketsPerSecond = 100
     /// The largest picture message, header included.
     public static let maximumMessageBytes = 1 << 20
     /// A sharer that sends nothing for this long is gone: the source from before comes back.

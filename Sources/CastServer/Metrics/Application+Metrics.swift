@@ -38,7 +38,9 @@ extension Application {
         metrics.register(session.ingestCounters.pictures, name: "filtercast_ingest_pictures_total",
                          help: "Pictures received from a viewer's shared camera (share).")
         metrics.register(session.ingestCounters.bytes, name: "filtercast_ingest_bytes_total",
-                         help: "Bytes of the shared camera's picture messages.")
+                         help: "Bytes of the shared camera's picture and microphone messages.")
+        metrics.register(session.ingestCounters.soundPackets, name: "filtercast_ingest_sound_packets_total",
+                         help: "Opus packets received from a shared camera's microphone (FCM1).")
         metrics.register(session.ingestCounters.dropped, name: "filtercast_ingest_dropped_total",
                          help: "Shared camera pictures dropped (the decoder behind, or H.264 waiting for a keyframe).")
         metrics.registerGauge(name: "filtercast_source_online", help: "1 while the source delivers frames, else 0.") {

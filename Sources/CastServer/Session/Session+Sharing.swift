@@ -34,7 +34,8 @@ extension Session {
         do {
             source = try BrowserSource(codec: request.codec == .h264 ? .h264 : .jpeg, name: name,
                                        announced: (request.width, request.height), width: session.width,
-                                       height: session.height, frameRate: 30, stallTimeout: .seconds(1))
+                                       height: session.height, frameRate: 30, stallTimeout: .seconds(1),
+                                       audio: request.audio.map { ($0.channels, $0.rate) })
             source.onWarning = { Log.warning($0) }
             // A stall (no picture for a second) shows NO SIGNAL; "reconnecting" is waiting on the
             // same queue, so pictures that come again play again.
@@ -55,34 +56,41 @@ extension Session {
         }
         transportGeneration.add(1, ordering: .relaxed)
         Log.info("camera shared", ["camera": .string(name), "codec": .string(request.codec.rawValue),
-                                   "size": .string("\(request.width)x\(request.height)")])
+                                   "size": .string("\(request.width)x\(request.height)"),
+                                   "audio": .string(request.audio.map { "opus, \($0.channels) channels" } ?? "none")])
         return current.map(\.sharer).flatMap { $0 == sharer ? nil : $0 }
     }
 
-    /// One binary message of `sharer`: a picture of its camera. Returns false when it was
-    /// dropped (the sender should send a keyframe). Throws — and the sharing ends, the source
-    /// from before comes back — when it is not a picture, breaks the limits, or the source ended
-    /// because a picture was not of the size announced.
+    /// One binary message of `sharer`: a picture of its camera, or a packet of its microphone.
+    /// Returns false when a picture was dropped (the sender should send a keyframe). Throws — and
+    /// the sharing ends, the source from before comes back — when it is neither, breaks the
+    /// limits, or the source ended because a picture was not of the size announced; a microphone
+    /// packet too large is refused and dropped, the sharing goes on.
     func ingest(_ message: UnsafeRawBufferPointer, from sharer: Int) throws(ProtocolError) -> Bool {
         guard let share = sharing.withLock({ $0 }), share.sharer == sharer else { throw .binaryMessage }
-        let picture: IngestPicture
+        let isSound = IngestSound.isSound(message)
+        let sound: IngestSound?
+        let picture: IngestPicture?
         do throws(ProtocolError) {
-            picture = try IngestPicture.parse(message)
+            sound = isSound ? try IngestSound.parse(message) : nil
+            picture = isSound ? nil : try IngestPicture.parse(message)
+            if isSound, share.source.audio == nil {
+                throw ProtocolError(code: .invalidArgument, message: "an FCM1 microphone packet, but share start "
+                    + "announced no audio; the sharing stopped")
+            }
         } catch {
-            endSharing(of: sharer, because: error.message)
+            if error.code != .tooLarge { endSharing(of: sharer, because: error.message) }
             throw error
         }
-        let now = ContinuousClock.now
-        let overBudget = sharing.withLock { share -> String? in
-            share?.lastPicture = now
-            return share?.budget.spend(message.count, at: now)
-        }
-        if let overBudget {
-            endSharing(of: sharer, because: overBudget)
-            throw ProtocolError(code: .ingestFailed, message: overBudget + "; the sharing stopped")
-        }
-        ingestCounters.pictures.increment()
+        try spend(message.count, isSound: isSound, by: sharer)
         ingestCounters.bytes.increment(by: UInt64(message.count))
+        if let sound {
+            ingestCounters.soundPackets.increment()
+            share.source.audio?.offer(sound.payload, captureTime: sound.captureTime)
+            return true
+        }
+        guard let picture else { return true }
+        ingestCounters.pictures.increment()
         let taken = share.source.offer(picture.payload, keyframe: picture.isKeyframe, captureTime: picture.captureTime)
         if !taken, let reason = share.source.endReason {
             // The decoder ended the source (a picture of another size than announced).
@@ -91,6 +99,19 @@ extension Session {
         }
         if !taken { ingestCounters.dropped.increment() }
         return taken
+    }
+
+    /// Counts a message of `sharer` against its budget; over it, the sharing ends. Only pictures
+    /// keep the sharing alive (a microphone alone is no source).
+    private func spend(_ size: Int, isSound: Bool, by sharer: Int) throws(ProtocolError) {
+        let now = ContinuousClock.now
+        let overBudget = sharing.withLock { share -> String? in
+            if !isSound { share?.lastPicture = now }
+            return share?.budget.spend(size, isSound: isSound, at: now)
+        }
+        guard let overBudget else { return }
+        endSharing(of: sharer, because: overBudget)
+        throw ProtocolError(code: .ingestFailed, message: overBudget + "; the sharing stopped")
     }
 
     /// Ends the sharing of `sharer` (it stopped, left or broke the limits) and, when `restoring`,

@@ -112,7 +112,9 @@ public final class Session: Sendable {
         source.online = playback.isOnline
         source.reason = offlineReason(playback)
         source.retryIn = playback.retryAt.map { max(0, ContinuousClock.now.duration(to: $0).seconds) }
-        source.audio = player.audio.map { SourceAudio(codec: $0.codec, channels: $0.channels, rate: $0.rate) }
+        // A shared camera is the source from `share start` on, before the decode thread plays it.
+        let audio = sharing.withLock { $0.map { $0.source.info.audio } } ?? player.audio
+        source.audio = audio.map { SourceAudio(codec: $0.codec, channels: $0.channels, rate: $0.rate) }
         return SessionState(source: source, playing: playback.isPlaying,
                             position: playback.position, duration: playback.duration, filter: selection.chain,
                             viewers: viewers, fps: fps, recording: recordingState)

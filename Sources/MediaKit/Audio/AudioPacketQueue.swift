@@ -4,7 +4,9 @@ import Synchronization
 import Telemetry
 
 /// The hand-off of demuxed audio from the decode thread to the audio thread: a fixed pool of
-/// `capacity` packets, allocated once, and the items waiting in order.
+/// `capacity` packets, allocated once, and the items waiting in order. The producer is the
+/// current source's: its ``AudioDemux`` on the decode thread, or a shared camera's
+/// ``BrowserAudio`` on the network thread (one at a time; "decode thread" below means it).
 ///
 /// The decode thread never waits: a packet finds a free one of the pool or is dropped (counted in
 /// ``packetsDropped``). A restart (a seek, a new source, listening again) empties the queue first —

@@ -27,6 +27,20 @@ final class AudioStreamParameters: @unchecked Sendable {
                                channels: Int(copy.pointee.ch_layout.nb_channels), rate: Int(copy.pointee.sample_rate))
     }
 
+    /// A stream without a demuxer: Opus packets of `channels` at `rate` (a shared camera's
+    /// microphone), timed in µs on the pictures' clock. Nil when out of memory.
+    init?(opusChannels channels: Int, rate: Int) {
+        guard let parameters = avcodec_parameters_alloc() else { return nil }
+        parameters.pointee.codec_type = AVMEDIA_TYPE_AUDIO
+        parameters.pointee.codec_id = AV_CODEC_ID_OPUS
+        parameters.pointee.sample_rate = Int32(rate)
+        av_channel_layout_default(&parameters.pointee.ch_layout, Int32(channels))
+        codecParameters = parameters
+        timeBase = AVRational(num: 1, den: 1_000_000)
+        offset = 0
+        info = AudioStreamInfo(codec: "opus", channels: channels, rate: rate)
+    }
+
     deinit {
         var doomed: UnsafeMutablePointer<AVCodecParameters>? = codecParameters
         avcodec_parameters_free(&doomed)

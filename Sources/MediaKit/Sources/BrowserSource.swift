@@ -15,7 +15,10 @@ import Synchronization
 /// pictures over the announced size's pixels, and a picture of another size than announced ends
 /// the source with that error.
 ///
-/// Threads: `offer` and `end` from any thread; the rest from the reading thread.
+/// Its sound, when the sharer sends its microphone's, is ``audio``: Opus packets on the same
+/// clock, routed to the player's audio queue like a demuxed stream's (``routeAudio(to:)``).
+///
+/// Threads: `offer`, `audio` and `end` from any thread; the rest from the reading thread.
 public final class BrowserSource: VideoSource, @unchecked Sendable {
     /// How the pictures come.
     public enum Codec: String, Sendable {
@@ -25,6 +28,8 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
 
     public let info: SourceInfo
     public let interruption = Interruption()
+    /// The microphone's packets, when the sharer sends them.
+    public let audio: BrowserAudio?
     public var onWarning: (String) -> Void = { _ in }
     public static let queueCapacity = 8
     private let announced: (width: Int, height: Int)
@@ -41,13 +46,22 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
 
     /// Pictures of `announced` size in `codec`, given out as `width × height` frames; a read that
     /// waits `stallTimeout` for a picture fails (the sender is gone or stalled). `name` is the
-    /// camera's label.
+    /// camera's label; `audio`, the sound it announced (Opus of that many channels and rate), if any.
     public init(codec: Codec, name: String, announced: (width: Int, height: Int), width: Int, height: Int,
-                frameRate: Double, stallTimeout: Duration) throws(MediaError) {
+                frameRate: Double, stallTimeout: Duration, audio: (channels: Int, rate: Int)? = nil) throws(MediaError) {
         self.codec = codec
         self.announced = announced
         self.stallTimeout = stallTimeout
-        info = SourceInfo(name: name, width: width, height: height, codec: codec.rawValue, frameRate: frameRate, isLive: true)
+        if let audio {
+            guard let sound = BrowserAudio(channels: audio.channels, rate: audio.rate) else {
+                throw .openFailed(input: name, reason: "no memory for its sound")
+            }
+            self.audio = sound
+        } else {
+            self.audio = nil
+        }
+        info = SourceInfo(name: name, width: width, height: height, codec: codec.rawValue, frameRate: frameRate, isLive: true,
+                          audio: self.audio?.info)
         converter = FrameConverter(width: width, height: height)
         FFmpegLog.install()  // a damaged picture's decode errors go through the (rate-limited) log
         guard let decoder = avcodec_find_decoder(codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_MJPEG),
@@ -87,10 +101,19 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
     /// than announced — or nil while it runs.
     public var endReason: String? { ended.withLock { $0 } }
 
-    /// Any thread: no more pictures; the next read fails with `reason`.
+    /// Any thread: no more pictures nor sound; the next read fails with `reason`.
     public func end(reason: String) {
-        ended.withLock { if $0 == nil { $0 = reason } }
+        ended.withLock {
+            if $0 == nil { $0 = reason }
+            audio?.route(to: nil)
+        }
         queue.close()
+    }
+
+    /// The reading thread: the microphone's packets go to `queue` (while the source has not ended).
+    public func routeAudio(to queue: AudioPacketQueue?) {
+        // Under `ended`'s lock: an `end` at the same time cannot be undone.
+        ended.withLock { audio?.route(to: $0 == nil ? queue : nil) }
     }
 
     public func read(into frame: Frame) throws(MediaError) -> Bool {

@@ -39,7 +39,7 @@ public struct SourceInfo: Sendable, Equatable {
     }
 
     /// A source without a demuxer (a shared camera): what it announced.
-    init(name: String, width: Int, height: Int, codec: String, frameRate: Double?, isLive: Bool) {
+    init(name: String, width: Int, height: Int, codec: String, frameRate: Double?, isLive: Bool, audio: AudioStreamInfo? = nil) {
         self.name = name
         self.width = width
         self.height = height
@@ -50,7 +50,7 @@ public struct SourceInfo: Sendable, Equatable {
         nativeWidth = width
         nativeHeight = height
         pixelFormat = "yuv420p"
-        audio = nil
+        self.audio = audio
     }
 
     /// One line for logs: `1280x720 mjpeg (yuvj422p) at 30 fps`.

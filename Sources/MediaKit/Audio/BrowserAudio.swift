@@ -1,0 +1,82 @@
+import CFFmpeg
+import Synchronization
+
+/// The sound of a shared camera: the sharer's Opus packets (its microphone, encoded in the page),
+/// handed to the ``AudioPacketQueue`` the player routes its source's sound to — the same queue and
+/// audio thread as a demuxed stream's, so the ``AudioPipeline`` decodes them with libavcodec as
+/// it does any codec. Their times are the capture times in µs, the pictures' clock.
+///
+/// Each packet is copied into a buffer of an `AVBufferPool` of ``bufferBytes`` (the pool reuses
+/// the buffers the audio thread gives back, so the steady state allocates nothing); the queue's
+/// pool bounds how many wait. A browser's packets are untrusted: the caller keeps them within
+/// `IngestSound.maximumPacketBytes`, and a larger one is dropped here too.
+///
+/// Threads: `offer` from the sharer's (transport) thread, `route` from the thread that reads the
+/// source; both under one lock.
+public final class BrowserAudio: @unchecked Sendable {
+    /// The largest packet taken, the decoder's padding aside.
+    public static let maximumPacketBytes = 4000
+    static let bufferBytes = maximumPacketBytes + Int(AV_INPUT_BUFFER_PADDING_SIZE)
+    let parameters: AudioStreamParameters
+    private let buffers: OpaquePointer
+    private struct Route {
+        var queue: AudioPacketQueue?
+        /// Whether the queue has been told this stream starts (false: the next packet restarts it).
+        var started = false
+    }
+    private let route = Mutex(Route())
+    /// Lent to the queue for one `put` (it moves the contents out), under `route`'s lock.
+    private let scratch: UnsafeMutablePointer<AVPacket>
+
+    /// Nil when out of memory.
+    public init?(channels: Int, rate: Int) {
+        guard let parameters = AudioStreamParameters(opusChannels: channels, rate: rate),
+              let buffers = av_buffer_pool_init(Self.bufferBytes, nil) else { return nil }
+        self.parameters = parameters
+        self.buffers = buffers
+        scratch = av_packet_alloc()
+    }
+
+    deinit {
+        var packet: UnsafeMutablePointer<AVPacket>? = scratch
+        av_packet_free(&packet)
+        // Buffers still queued are freed when they come back.
+        var pool: OpaquePointer? = buffers
+        av_buffer_pool_uninit(&pool)
+    }
+
+    public var info: AudioStreamInfo { parameters.info }
+
+    /// The packets go to `queue` from now on (nil: nowhere — the sharing ended).
+    func route(to queue: AudioPacketQueue?) {
+        route.withLock { $0 = Route(queue: queue) }
+    }
+
+    /// Queues a copy of one Opus packet captured at `captureTime` (µs), while somebody listens;
+    /// dropped when nobody does, the queue is full or the packet is too large.
+    public func offer(_ packet: UnsafeRawBufferPointer, captureTime: Int64) {
+        guard packet.count > 0, packet.count <= Self.maximumPacketBytes, let base = packet.baseAddress else { return }
+        route.withLock { route in
+            guard let queue = route.queue, queue.isWanted else {
+                route.started = false
+                return
+            }
+            guard let buffer = av_buffer_pool_get(buffers) else { return }
+            if !route.started {
+                queue.restart(parameters, at: nil)
+                route.started = true
+            }
+            let data = buffer.pointee.data!
+            data.update(from: base.assumingMemoryBound(to: UInt8.self), count: packet.count)
+            (data + packet.count).initialize(repeating: 0, count: Int(AV_INPUT_BUFFER_PADDING_SIZE))
+            scratch.pointee.buf = buffer
+            scratch.pointee.data = data
+            scratch.pointee.size = Int32(packet.count)
+            scratch.pointee.pts = captureTime
+            scratch.pointee.dts = captureTime
+            queue.put(movingFrom: scratch)
+            // Not taken (the queue is full): the buffer goes back to the pool.
+            av_packet_unref(scratch)
+        }
+    }
+}

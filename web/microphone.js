@@ -1,0 +1,95 @@
+// FilterCast page, the microphone of My camera (#camera-mic, off by default, remembered for the
+// tab): when the sharer allows it, the camera's getUserMedia asks for sound too, and it is
+// encoded here with WebCodecs' AudioEncoder (Opus, 20 ms packets) and sent as FCM1 messages
+// (docs/PROTOCOL.md "Sharing a camera"), each with the capture time of its first sample on the
+// pictures' clock: performance.now() in µs, as camera.js times the pictures (the moment the
+// capture reached the page). Where AudioEncoder (or a track processor) is missing, the camera is
+// shared without sound and the page says so.
+import { sendBinary, sendingBacklog } from "./connection.js";
+import { toast } from "./toast.js";
+
+const toggle = document.getElementById("camera-mic");
+const CHOSEN_KEY = "filtercast.cameraMic"; // sessionStorage: "1" when this tab shares its microphone
+const BITRATE = 64_000;
+const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which sound is skipped
+// The sound's clock is set from how soon its first data reach the page: the least delay of the
+// first ones (a start-up's late first data would put the sound tens of ms behind the pictures).
+const SETTLING_DATA = 25;
+
+const supported = typeof AudioEncoder === "function" && typeof MediaStreamTrackProcessor === "function";
+toggle.checked = sessionStorage.getItem(CHOSEN_KEY) === "1";
+toggle.title = supported ? "Share the microphone's sound with the camera"
+  : "No sound from this browser: it cannot encode it (no AudioEncoder); the camera is shared alone";
+toggle.addEventListener("change", () => {
+  sessionStorage.setItem(CHOSEN_KEY, toggle.checked ? "1" : "0");
+  if (toggle.checked && !supported) toast("No sound in this browser: the camera will be shared without it");
+});
+
+/** Whether getUserMedia should ask for the microphone too (the sharer allows it, and it can be
+ *  encoded here); says so when it is allowed but cannot be. */
+export function microphoneWanted() {
+  if (toggle.checked && !supported) toast("No sound from this browser (no AudioEncoder): sharing the camera without it");
+  return toggle.checked && supported;
+}
+
+/** `share start`'s `audio` for `track` (nil: none): Opus, which decodes at 48 kHz. */
+export function announcement(track) {
+  if (!track) return undefined;
+  const channels = Math.min(2, Math.max(1, track.getSettings().channelCount || 1));
+  return { codec: "opus", channels, rate: 48000 };
+}
+
+/** Encodes and sends `track`'s sound until `stopMicrophone`; `failed(reason)` when it cannot go on. */
+export function startMicrophone(track, failed) {
+  const mic = { track, sequence: 0, offset: Infinity, seen: 0, stopped: false };
+  mic.encoder = new AudioEncoder({
+    output: (chunk) => transmit(mic, chunk),
+    error: (error) => { if (!mic.stopped) failed(`the sound encoder failed: ${error.message}`); },
+  });
+  mic.reader = new MediaStreamTrackProcessor({ track }).readable.getReader();
+  pump(mic);
+  return mic;
+}
+
+export function stopMicrophone(mic) {
+  if (!mic || mic.stopped) return;
+  mic.stopped = true;
+  mic.reader.cancel().catch(() => {});
+  mic.track.stop();
+  if (mic.encoder.state !== "closed") mic.encoder.close();
+}
+
+/** Reads the microphone's sound and encodes it; the encoder is configured for the first data's
+ *  rate and channels (Opus resamples to 48 kHz itself). */
+async function pump(mic) {
+  while (!mic.stopped) {
+    const { value: data, done } = await mic.reader.read();
+    if (done || mic.stopped) {
+      data?.close();
+      return;
+    }
+    // The page's clock at the data's first sample: it reached the page `duration` after it, at
+    // the soonest; what is encoded before the clock is settled is not sent.
+    if (mic.seen++ < SETTLING_DATA) mic.offset = Math.min(mic.offset, performance.now() * 1000 - data.timestamp - data.duration);
+    if (mic.encoder.state === "unconfigured") {
+      mic.encoder.configure({ codec: "opus", sampleRate: data.sampleRate, numberOfChannels: data.numberOfChannels,
+                              bitrate: BITRATE, opus: { frameDuration: 20000 } });
+    }
+    // A slow link: this sound is skipped (a gap) rather than queued behind the pictures.
+    if (sendingBacklog() <= BACKLOG_LIMIT) mic.encoder.encode(data);
+    data.close();
+  }
+}
+
+/** One FCM1 message: the 32-byte header (little-endian), then the Opus packet. */
+function transmit(mic, chunk) {
+  if (mic.stopped || mic.seen <= SETTLING_DATA) return;
+  const message = new Uint8Array(32 + chunk.byteLength);
+  const view = new DataView(message.buffer);
+  message.set([0x46, 0x43, 0x4d, 0x31]); // "FCM1"
+  view.setUint16(4, 32, true);
+  view.setBigUint64(8, BigInt(mic.sequence++), true);
+  view.setBigInt64(16, BigInt(Math.round(chunk.timestamp + mic.offset)), true);
+  chunk.copyTo(message.subarray(32));
+  sendBinary(message.buffer);
+}
