@@ -6,8 +6,11 @@
 // Muted until the user unmutes (#mute, the key m; remembered for the tab): browsers start sound
 // only after a gesture. #volume sets the level. Where AudioDecoder is missing (or the page is not
 // a secure context) #mute says "no sound in this browser". window.filtercast.stats.audio is
-// {playing, syncMs}: whether sound plays now, and the audio clock minus the drawn picture's time
-// (ms, median of the last 30 drawn frames); null fields without sound.
+// {playing, syncMs}: whether sound plays now, and the audio clock — what is heard now: the
+// context's output time (getOutputTimestamp, else currentTime less outputLatency and baseLatency)
+// mapped to the source's time — minus the drawn picture's time (ms, median of the last 30 drawn
+// frames); null fields without sound. Packets are scheduled on that output time, so the output
+// latency is made up for.
 import { on, session } from "./session.js";
 
 const AUDIO_MAGIC = 0x31414346; // "FCA1" read little-endian
@@ -22,7 +25,8 @@ const JOIN_S = 0.04;
 const LATE_S = 0.2;
 /// How far ahead of the context's clock a packet that plays at once is put.
 const LEAD_S = 0.005;
-/// Each restart (a seek, a new source, unmuting) fades in over this, so that it starts without a click.
+/// Each restart (a seek, a new source, unmuting) fades in over this, and each stop (a pause, a
+/// seek, a new source) fades out over it, so that the sound starts and stops without a click.
 const FADE_S = 0.01;
 
 const button = document.getElementById("mute");
@@ -35,7 +39,9 @@ export const audioStats = { playing: null, syncMs: null };
 const supported = "AudioDecoder" in window && window.isSecureContext;
 let muted = remembered() !== "on";
 let context = null; // the AudioContext, made at the first unmute (a gesture)
-let gain = null;
+let fader = null; // the fades in and out → gain
+let gain = null; // the volume → the output
+let quietUntil = 0; // context time when the last fade-out ends: a new chain starts after it
 let decoder = null;
 let offered = false; // the server sends sound (hello.audio)
 let scheduled = []; // [{source, when, end, pts}] in start order
@@ -105,36 +111,57 @@ function schedule(data) {
   }
   const pts = data.timestamp / 1e6;
   data.close();
-  let when = context.currentTime + (pts - now);
+  let when = heardNow() + (pts - now);
   const joins = nextStart !== null && Math.abs(when - nextStart) < JOIN_S && nextStart > context.currentTime;
   if (joins) when = nextStart;
   if (when < context.currentTime - LATE_S) return;
   // Off the chain of packets still to play by more than a join: it starts over from this one.
   if (!joins && nextStart !== null && nextStart > context.currentTime) silence();
   when = Math.max(when, context.currentTime + LEAD_S);
-  if (!joins) fadeIn(when);
+  if (!joins) when = fadeIn(when);
   const source = context.createBufferSource();
   source.buffer = buffer;
-  source.connect(gain);
+  source.connect(fader);
   source.start(when);
   nextStart = when + buffer.duration;
-  scheduled = scheduled.filter((item) => item.end > context.currentTime);
+  const heard = heardNow(); // what was scheduled is kept until it has been heard (audioNow)
+  scheduled = scheduled.filter((item) => item.end > heard);
   scheduled.push({ source, when, end: nextStart, pts });
 }
 
+/// Fades a chain in from `when`, or from where the last fade-out ends if later; returns where it starts.
 function fadeIn(when) {
-  gain.gain.cancelScheduledValues(when);
-  gain.gain.setValueAtTime(0, when);
-  gain.gain.linearRampToValueAtTime(Number(volume.value), when + FADE_S);
+  const start = Math.max(when, quietUntil);
+  fader.gain.cancelScheduledValues(start);
+  fader.gain.setValueAtTime(0, start);
+  fader.gain.linearRampToValueAtTime(1, start + FADE_S);
+  return start;
 }
 
-/// Stops what is scheduled: the next packet starts a new chain.
+/// Fades out and stops what is scheduled: the next packet starts a new chain.
 function silence() {
-  for (const item of scheduled) {
-    try { item.source.stop(); } catch { /* already ended */ }
+  if (context && scheduled.length > 0) {
+    const now = context.currentTime;
+    quietUntil = now + FADE_S;
+    fader.gain.cancelScheduledValues(now);
+    fader.gain.setValueAtTime(fader.gain.value, now);
+    fader.gain.linearRampToValueAtTime(0, quietUntil);
+    for (const item of scheduled) {
+      try { item.source.stop(quietUntil); } catch { /* already ended */ }
+    }
   }
   scheduled = [];
   nextStart = null;
+}
+
+/// The context time heard now: what leaves the output (its timestamp, run on to now), else the
+/// rendering time less the latencies the context reports.
+function heardNow() {
+  const stamp = context.getOutputTimestamp ? context.getOutputTimestamp() : null;
+  if (stamp && stamp.contextTime > 0) {
+    return stamp.contextTime + (performance.now() - stamp.performanceTime) / 1000;
+  }
+  return context.currentTime - (context.outputLatency || 0) - (context.baseLatency || 0);
 }
 
 /// Drops what is scheduled and what the decoder holds: the sound starts over at the next packet.
@@ -147,7 +174,7 @@ function restart() {
 /// The sound heard now: the time of the scheduled packet playing, or null.
 function audioNow() {
   if (!context) return null;
-  const heard = context.currentTime;
+  const heard = heardNow();
   const item = scheduled.find((candidate) => candidate.when <= heard && heard < candidate.end);
   return item ? item.pts + (heard - item.when) : null;
 }
@@ -157,12 +184,21 @@ function setMuted(value) {
   try { sessionStorage.setItem(STORAGE_KEY, muted ? "off" : "on"); } catch { /* storage refused: not remembered */ }
   if (!muted && !context) {
     context = new AudioContext({ sampleRate: CONFIG.sampleRate });
+    fader = context.createGain();
     gain = context.createGain();
+    gain.gain.value = Number(volume.value);
+    fader.connect(gain);
     gain.connect(context.destination);
   }
   if (context && !muted) context.resume();
   restart();
   render();
+}
+
+/// A test hook (window.filtercast.soundOutput): the AudioContext and the node that feeds its
+/// destination — what the page outputs — or null before the first unmute.
+export function soundOutput() {
+  return context ? { context, node: gain } : null;
 }
 
 /// Toggles the sound (the key m, #mute).
