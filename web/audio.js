@@ -17,12 +17,18 @@ const AUDIO_MAGIC = 0x31414346; // "FCA1" read little-endian
 const CONFIG = { codec: "opus", sampleRate: 48000, numberOfChannels: 2 };
 const STORAGE_KEY = "filtercast.sound";
 const SYNC_WINDOW = 30;
-/// A packet due this close to where the one before ends follows it seamlessly (no click, no gap).
-const JOIN_S = 0.04;
+/// A packet due this close to where the one before ends follows it seamlessly (no click, no gap);
+/// further off (a packet that came late, the pictures' clock moved) the sound starts over at its
+/// time, so that an error never lasts longer than a packet.
+const JOIN_S = 0.015;
 /// A packet this late on the pictures' clock still plays (at once): sound decoded a little after
 /// its picture was drawn. Later than that the clock is elsewhere (a seek the pictures have not
 /// reached yet), and it is dropped.
 const LATE_S = 0.2;
+/// A picture this near where the sound restarted is the new position's.
+const RESTART_NEAR_S = 0.5;
+/// At most this much decoded sound (packets: 1 s) waits for the pictures' clock.
+const HELD_MAX = 50;
 /// How far ahead of the context's clock a packet that plays at once is put.
 const LEAD_S = 0.005;
 /// Each restart (a seek, a new source, unmuting) fades in over this, and each stop (a pause, a
@@ -44,9 +50,11 @@ let gain = null; // the volume → the output
 let quietUntil = 0; // context time when the last fade-out ends: a new chain starts after it
 let decoder = null;
 let offered = false; // the server sends sound (hello.audio)
-let scheduled = []; // [{source, when, end, pts}] in start order
+let scheduled = []; // [{source, buffer, when, end, pts}] in start order
+let held = []; // [{buffer, pts}] decoded sound waiting for the pictures' clock to run, in order
 let nextStart = null; // where the last scheduled packet ends (context time), for seamless joins
 let lastPts = null; // the last drawn picture's time
+let restartPts = null; // where the sound restarted, until a picture near it is drawn
 /// The pictures' clock: each drawn picture's time less when it was drawn (s), the last
 /// SYNC_WINDOW of them; their median is the clock's offset from performance.now(), steady
 /// however late a single picture is drawn.
@@ -75,8 +83,15 @@ function mediaNow() {
 }
 
 /// A drawn picture's time: the clock goes on from it, or starts over after a jump (a seek, a
-/// pause, another source: more than a quarter of a second off).
+/// pause, another source: more than a quarter of a second off). After the sound restarted (at
+/// `restartPts`), pictures far from there are the old position's, still on their way: the clock
+/// waits for the first one near it, and the sound waits with it (held).
 function clockPicture(pts) {
+  if (restartPts !== null) {
+    if (Math.abs(pts - restartPts) > RESTART_NEAR_S) return;
+    restartPts = null;
+    offsets.length = 0;
+  }
   const offset = pts - performance.now() / 1000;
   if (offsets.length > 0 && Math.abs(offset - median(offsets)) > 0.25) offsets.length = 0;
   offsets.push(offset);
@@ -93,24 +108,43 @@ function makeDecoder() {
 export function receiveSound(buffer, header) {
   if (!header || header.magic !== AUDIO_MAGIC) return false;
   if (!supported || muted || !context) return true;
-  if (header.flags & 1) restart();
+  if (header.flags & 1) {
+    restart();
+    restartPts = header.pts;
+    offsets.length = 0;
+  }
   if (!decoder || decoder.state === "closed") makeDecoder();
   decoder.decode(new EncodedAudioChunk({ type: "key", timestamp: Math.round(header.pts * 1e6),
                                          data: new Uint8Array(buffer, header.headerLength) }));
   return true;
 }
 
-/// Plays decoded sound at its time on the pictures' clock, following the packet before without a
-/// gap while it is near that time; a little late, at once; far off, it is dropped.
+/// Decoded sound: played at its time on the pictures' clock, or held until that clock runs
+/// (paused, or no picture drawn since play).
 function schedule(data) {
-  const now = mediaNow();
-  if (muted || !context || now === null || (session.state && !session.state.playing)) return data.close();
+  if (muted || !context) return data.close();
   const buffer = context.createBuffer(data.numberOfChannels, data.numberOfFrames, data.sampleRate);
   for (let channel = 0; channel < data.numberOfChannels; channel += 1) {
     data.copyTo(buffer.getChannelData(channel), { planeIndex: channel, format: "f32-planar" });
   }
-  const pts = data.timestamp / 1e6;
+  held.push({ buffer, pts: data.timestamp / 1e6 });
   data.close();
+  if (held.length > HELD_MAX) held.shift();
+  playHeld();
+}
+
+/// Plays what is held, in order, once the pictures' clock runs.
+function playHeld() {
+  const now = mediaNow();
+  if (now === null || !context || (session.state && !session.state.playing)) return;
+  for (const { buffer, pts } of held) play(buffer, pts, now);
+  held = [];
+}
+
+/// Plays `buffer` (sound at `pts`) where the pictures' clock, at `now` now, reaches `pts` at the
+/// output, following the packet before without a gap while it is near that time; a little late,
+/// at once; far off, it is dropped.
+function play(buffer, pts, now) {
   let when = heardNow() + (pts - now);
   const joins = nextStart !== null && Math.abs(when - nextStart) < JOIN_S && nextStart > context.currentTime;
   if (joins) when = nextStart;
@@ -126,7 +160,17 @@ function schedule(data) {
   nextStart = when + buffer.duration;
   const heard = heardNow(); // what was scheduled is kept until it has been heard (audioNow)
   scheduled = scheduled.filter((item) => item.end > heard);
-  scheduled.push({ source, when, end: nextStart, pts });
+  scheduled.push({ source, buffer, when, end: nextStart, pts });
+}
+
+/// A pause: the sound fades out at once; what was scheduled and not yet heard (the server sends
+/// the sound ahead of its pictures) is held for the play that follows, and the pictures' clock
+/// waits for the next drawn picture.
+function pause() {
+  const heard = heardNow();
+  held = scheduled.filter((item) => item.when > heard).map(({ buffer, pts }) => ({ buffer, pts })).concat(held);
+  offsets.length = 0;
+  silence();
 }
 
 /// Fades a chain in from `when`, or from where the last fade-out ends if later; returns where it starts.
@@ -167,6 +211,7 @@ function heardNow() {
 /// Drops what is scheduled and what the decoder holds: the sound starts over at the next packet.
 function restart() {
   silence();
+  held = [];
   if (decoder && decoder.state === "configured") decoder.reset();
   if (decoder && decoder.state !== "closed") decoder.configure(CONFIG);
 }
@@ -221,6 +266,7 @@ function median(values) {
 
 on("drawn", (frame) => {
   clockPicture(frame.pts);
+  if (held.length > 0) playHeld();
   const heard = audioNow();
   audioStats.playing = offered && supported ? heard !== null : null;
   if (heard === null) return;
@@ -231,7 +277,7 @@ on("drawn", (frame) => {
 
 on("state", ({ state, previous }) => {
   if (!state.source.audio) audioStats.syncMs = null;
-  if (previous && previous.playing && !state.playing) restart(); // paused: silence at once
+  if (previous && previous.playing && !state.playing) pause(); // silence at once
 });
 
 on("disconnected", () => {
