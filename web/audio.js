@@ -6,23 +6,33 @@
 // Muted until the user unmutes (#mute, the key m; remembered for the tab): browsers start sound
 // only after a gesture. #volume sets the level. Where AudioDecoder is missing (or the page is not
 // a secure context) #mute says "no sound in this browser". window.filtercast.stats.audio is
-// {playing, syncMs}: whether sound plays now, and the audio clock minus the drawn picture's time
-// (ms, median of the last 30 drawn frames); null fields without sound.
+// {playing, syncMs}: whether sound plays now, and the audio clock — what is heard now: the
+// context's output time (getOutputTimestamp, else currentTime less outputLatency and baseLatency)
+// mapped to the source's time — minus the drawn picture's time (ms, median of the last 30 drawn
+// frames); null fields without sound. Packets are scheduled on that output time, so the output
+// latency is made up for.
 import { on, session } from "./session.js";
 
 const AUDIO_MAGIC = 0x31414346; // "FCA1" read little-endian
 const CONFIG = { codec: "opus", sampleRate: 48000, numberOfChannels: 2 };
 const STORAGE_KEY = "filtercast.sound";
 const SYNC_WINDOW = 30;
-/// A packet due this close to where the one before ends follows it seamlessly (no click, no gap).
-const JOIN_S = 0.04;
+/// A packet due this close to where the one before ends follows it seamlessly (no click, no gap);
+/// further off (a packet that came late, the pictures' clock moved) the sound starts over at its
+/// time, so that an error never lasts longer than a packet.
+const JOIN_S = 0.015;
 /// A packet this late on the pictures' clock still plays (at once): sound decoded a little after
 /// its picture was drawn. Later than that the clock is elsewhere (a seek the pictures have not
 /// reached yet), and it is dropped.
 const LATE_S = 0.2;
+/// A picture this near where the sound restarted is the new position's.
+const RESTART_NEAR_S = 0.5;
+/// At most this much decoded sound (packets: 1 s) waits for the pictures' clock.
+const HELD_MAX = 50;
 /// How far ahead of the context's clock a packet that plays at once is put.
 const LEAD_S = 0.005;
-/// Each restart (a seek, a new source, unmuting) fades in over this, so that it starts without a click.
+/// Each restart (a seek, a new source, unmuting) fades in over this, and each stop (a pause, a
+/// seek, a new source) fades out over it, so that the sound starts and stops without a click.
 const FADE_S = 0.01;
 
 const button = document.getElementById("mute");
@@ -35,12 +45,16 @@ export const audioStats = { playing: null, syncMs: null };
 const supported = "AudioDecoder" in window && window.isSecureContext;
 let muted = remembered() !== "on";
 let context = null; // the AudioContext, made at the first unmute (a gesture)
-let gain = null;
+let fader = null; // the fades in and out → gain
+let gain = null; // the volume → the output
+let quietUntil = 0; // context time when the last fade-out ends: a new chain starts after it
 let decoder = null;
 let offered = false; // the server sends sound (hello.audio)
-let scheduled = []; // [{source, when, end, pts}] in start order
+let scheduled = []; // [{source, buffer, when, end, pts}] in start order
+let held = []; // [{buffer, pts}] decoded sound waiting for the pictures' clock to run, in order
 let nextStart = null; // where the last scheduled packet ends (context time), for seamless joins
 let lastPts = null; // the last drawn picture's time
+let restartPts = null; // where the sound restarted, until a picture near it is drawn
 /// The pictures' clock: each drawn picture's time less when it was drawn (s), the last
 /// SYNC_WINDOW of them; their median is the clock's offset from performance.now(), steady
 /// however late a single picture is drawn.
@@ -69,8 +83,15 @@ function mediaNow() {
 }
 
 /// A drawn picture's time: the clock goes on from it, or starts over after a jump (a seek, a
-/// pause, another source: more than a quarter of a second off).
+/// pause, another source: more than a quarter of a second off). After the sound restarted (at
+/// `restartPts`), pictures far from there are the old position's, still on their way: the clock
+/// waits for the first one near it, and the sound waits with it (held).
 function clockPicture(pts) {
+  if (restartPts !== null) {
+    if (Math.abs(pts - restartPts) > RESTART_NEAR_S) return;
+    restartPts = null;
+    offsets.length = 0;
+  }
   const offset = pts - performance.now() / 1000;
   if (offsets.length > 0 && Math.abs(offset - median(offsets)) > 0.25) offsets.length = 0;
   offsets.push(offset);
@@ -87,59 +108,110 @@ function makeDecoder() {
 export function receiveSound(buffer, header) {
   if (!header || header.magic !== AUDIO_MAGIC) return false;
   if (!supported || muted || !context) return true;
-  if (header.flags & 1) restart();
+  if (header.flags & 1) {
+    restart();
+    restartPts = header.pts;
+    offsets.length = 0;
+  }
   if (!decoder || decoder.state === "closed") makeDecoder();
   decoder.decode(new EncodedAudioChunk({ type: "key", timestamp: Math.round(header.pts * 1e6),
                                          data: new Uint8Array(buffer, header.headerLength) }));
   return true;
 }
 
-/// Plays decoded sound at its time on the pictures' clock, following the packet before without a
-/// gap while it is near that time; a little late, at once; far off, it is dropped.
+/// Decoded sound: played at its time on the pictures' clock, or held until that clock runs
+/// (paused, or no picture drawn since play).
 function schedule(data) {
-  const now = mediaNow();
-  if (muted || !context || now === null || (session.state && !session.state.playing)) return data.close();
+  if (muted || !context) return data.close();
   const buffer = context.createBuffer(data.numberOfChannels, data.numberOfFrames, data.sampleRate);
   for (let channel = 0; channel < data.numberOfChannels; channel += 1) {
     data.copyTo(buffer.getChannelData(channel), { planeIndex: channel, format: "f32-planar" });
   }
-  const pts = data.timestamp / 1e6;
+  held.push({ buffer, pts: data.timestamp / 1e6 });
   data.close();
-  let when = context.currentTime + (pts - now);
+  if (held.length > HELD_MAX) held.shift();
+  playHeld();
+}
+
+/// Plays what is held, in order, once the pictures' clock runs.
+function playHeld() {
+  const now = mediaNow();
+  if (now === null || !context || (session.state && !session.state.playing)) return;
+  for (const { buffer, pts } of held) play(buffer, pts, now);
+  held = [];
+}
+
+/// Plays `buffer` (sound at `pts`) where the pictures' clock, at `now` now, reaches `pts` at the
+/// output, following the packet before without a gap while it is near that time; a little late,
+/// at once; far off, it is dropped.
+function play(buffer, pts, now) {
+  let when = heardNow() + (pts - now);
   const joins = nextStart !== null && Math.abs(when - nextStart) < JOIN_S && nextStart > context.currentTime;
   if (joins) when = nextStart;
   if (when < context.currentTime - LATE_S) return;
   // Off the chain of packets still to play by more than a join: it starts over from this one.
   if (!joins && nextStart !== null && nextStart > context.currentTime) silence();
   when = Math.max(when, context.currentTime + LEAD_S);
-  if (!joins) fadeIn(when);
+  if (!joins) when = fadeIn(when);
   const source = context.createBufferSource();
   source.buffer = buffer;
-  source.connect(gain);
+  source.connect(fader);
   source.start(when);
   nextStart = when + buffer.duration;
-  scheduled = scheduled.filter((item) => item.end > context.currentTime);
-  scheduled.push({ source, when, end: nextStart, pts });
+  const heard = heardNow(); // what was scheduled is kept until it has been heard (audioNow)
+  scheduled = scheduled.filter((item) => item.end > heard);
+  scheduled.push({ source, buffer, when, end: nextStart, pts });
 }
 
+/// A pause: the sound fades out at once; what was scheduled and not yet heard (the server sends
+/// the sound ahead of its pictures) is held for the play that follows, and the pictures' clock
+/// waits for the next drawn picture.
+function pause() {
+  const heard = heardNow();
+  held = scheduled.filter((item) => item.when > heard).map(({ buffer, pts }) => ({ buffer, pts })).concat(held);
+  offsets.length = 0;
+  silence();
+}
+
+/// Fades a chain in from `when`, or from where the last fade-out ends if later; returns where it starts.
 function fadeIn(when) {
-  gain.gain.cancelScheduledValues(when);
-  gain.gain.setValueAtTime(0, when);
-  gain.gain.linearRampToValueAtTime(Number(volume.value), when + FADE_S);
+  const start = Math.max(when, quietUntil);
+  fader.gain.cancelScheduledValues(start);
+  fader.gain.setValueAtTime(0, start);
+  fader.gain.linearRampToValueAtTime(1, start + FADE_S);
+  return start;
 }
 
-/// Stops what is scheduled: the next packet starts a new chain.
+/// Fades out and stops what is scheduled: the next packet starts a new chain.
 function silence() {
-  for (const item of scheduled) {
-    try { item.source.stop(); } catch { /* already ended */ }
+  if (context && scheduled.length > 0) {
+    const now = context.currentTime;
+    quietUntil = now + FADE_S;
+    fader.gain.cancelScheduledValues(now);
+    fader.gain.setValueAtTime(fader.gain.value, now);
+    fader.gain.linearRampToValueAtTime(0, quietUntil);
+    for (const item of scheduled) {
+      try { item.source.stop(quietUntil); } catch { /* already ended */ }
+    }
   }
   scheduled = [];
   nextStart = null;
 }
 
+/// The context time heard now: what leaves the output (its timestamp, run on to now), else the
+/// rendering time less the latencies the context reports.
+function heardNow() {
+  const stamp = context.getOutputTimestamp ? context.getOutputTimestamp() : null;
+  if (stamp && stamp.contextTime > 0) {
+    return stamp.contextTime + (performance.now() - stamp.performanceTime) / 1000;
+  }
+  return context.currentTime - (context.outputLatency || 0) - (context.baseLatency || 0);
+}
+
 /// Drops what is scheduled and what the decoder holds: the sound starts over at the next packet.
 function restart() {
   silence();
+  held = [];
   if (decoder && decoder.state === "configured") decoder.reset();
   if (decoder && decoder.state !== "closed") decoder.configure(CONFIG);
 }
@@ -147,7 +219,7 @@ function restart() {
 /// The sound heard now: the time of the scheduled packet playing, or null.
 function audioNow() {
   if (!context) return null;
-  const heard = context.currentTime;
+  const heard = heardNow();
   const item = scheduled.find((candidate) => candidate.when <= heard && heard < candidate.end);
   return item ? item.pts + (heard - item.when) : null;
 }
@@ -157,12 +229,21 @@ function setMuted(value) {
   try { sessionStorage.setItem(STORAGE_KEY, muted ? "off" : "on"); } catch { /* storage refused: not remembered */ }
   if (!muted && !context) {
     context = new AudioContext({ sampleRate: CONFIG.sampleRate });
+    fader = context.createGain();
     gain = context.createGain();
+    gain.gain.value = Number(volume.value);
+    fader.connect(gain);
     gain.connect(context.destination);
   }
   if (context && !muted) context.resume();
   restart();
   render();
+}
+
+/// A test hook (window.filtercast.soundOutput): the AudioContext and the node that feeds its
+/// destination — what the page outputs — or null before the first unmute.
+export function soundOutput() {
+  return context ? { context, node: gain } : null;
 }
 
 /// Toggles the sound (the key m, #mute).
@@ -185,6 +266,7 @@ function median(values) {
 
 on("drawn", (frame) => {
   clockPicture(frame.pts);
+  if (held.length > 0) playHeld();
   const heard = audioNow();
   audioStats.playing = offered && supported ? heard !== null : null;
   if (heard === null) return;
@@ -195,7 +277,7 @@ on("drawn", (frame) => {
 
 on("state", ({ state, previous }) => {
   if (!state.source.audio) audioStats.syncMs = null;
-  if (previous && previous.playing && !state.playing) restart(); // paused: silence at once
+  if (previous && previous.playing && !state.playing) pause(); // silence at once
 });
 
 on("disconnected", () => {

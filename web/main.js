@@ -6,7 +6,7 @@
 // concern and imports what it uses; they hear the server through session.js's events. This one
 // wires them up and publishes window.filtercast, the test contract (docs/PROTOCOL.md).
 import "./access.js";
-import { audioStats } from "./audio.js";
+import { audioStats, soundOutput } from "./audio.js";
 import { cameraRoundTripHistory } from "./camera.js";
 import { catalog } from "./catalog.js";
 import "./chain.js";
@@ -39,6 +39,7 @@ window.filtercast = {
   get state() { return session.state; },
   get filters() { return catalog; },
   formatTime,
+  soundOutput, // a test hook: {context, node} that feeds the page's sound output
 };
 
 setInterval(() => {

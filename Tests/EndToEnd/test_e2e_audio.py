@@ -1,5 +1,5 @@
 """Sound on the WebSocket (issue 16): a client that asks (`watch {audio: true}`) gets the source's
-sound as `FCA1` Opus packets on the pictures' clock; a v1 client gets none; pause stops it, a seek
+sound as `FCA1` Opus packets on the pictures' clock, a file's ~150 ms ahead of its pictures; a v1 client gets none; pause stops it, a seek
 restarts it at the new position, another source (`open`) at its start; a clip without sound has
 `state.source.audio` null and no packets.
 The clip: 320x240 H.264 at 25 fps with a 440 Hz tone as AAC at 44.1 kHz, 6 s, made by the ffmpeg CLI."""
@@ -63,9 +63,11 @@ def test_a_listener_gets_the_sound_in_step_with_the_pictures_and_a_v1_client_non
         assert all(b.seq == a.seq + 1 for a, b in zip(packets, packets[1:])), "a listener keeping up skips no packet"
         # 6 s clip that loops: at most one restart in 2.5 s, flagged.
         assert sum(1 for a, b in zip(packets, packets[1:]) if b.pts_us < a.pts_us) <= 1
+        # A file's sound leaves ahead of its pictures (up to 150 ms: the page holds it, and so
+        # has it in time to be heard with its picture).
         differences = offsets(items)
         median = statistics.median(differences)
-        assert abs(median) <= 0.045, f"sound minus picture at the same moments: median {median * 1000:.0f} ms"
+        assert 0.08 <= median <= 0.2, f"sound minus picture at the same moments: median {median * 1000:.0f} ms"
         assert not sound(await plain.collect(0.5)), "a client that did not ask got sound"
         metrics = server.get("/metrics").text()
         encoded = int(next(line.split()[-1] for line in metrics.splitlines()

@@ -13,6 +13,12 @@ final class AudioDemux {
     private var started = false
     /// After a seek: packets ending before this (seconds) are dropped here.
     private var dropBefore: Double?
+    /// Where the packets passed on so far end (seconds, the pictures' clock); -∞ before any since
+    /// the last restart. The decoder reads ahead of its pictures until this is far enough ahead.
+    private(set) var demuxedUntil = -Double.infinity
+
+    /// Whether somebody listens (packets are passed on).
+    var isListened: Bool { queue?.isWanted ?? false }
 
     /// The first audio stream of `format` (the one FFmpeg finds best beside the video stream
     /// `videoIndex`) with a decoder; nil when there is none. `offset`: the video stream's start.
@@ -38,6 +44,7 @@ final class AudioDemux {
         guard packet.pointee.stream_index == streamIndex else { return false }
         guard let queue, queue.isWanted else {
             started = false
+            demuxedUntil = -.infinity
             return true
         }
         if let dropBefore {
@@ -49,6 +56,9 @@ final class AudioDemux {
             started = true
         }
         dropBefore = nil
+        if packet.pointee.pts != CFFmpeg_AV_NOPTS_VALUE() {
+            demuxedUntil = parameters.seconds(packet.pointee.pts &+ packet.pointee.duration)
+        }
         queue.put(movingFrom: packet)
         return true
     }
@@ -58,6 +68,7 @@ final class AudioDemux {
     func seeking(to seconds: Double) {
         dropBefore = seconds
         started = false
+        demuxedUntil = -.infinity
         guard let queue, queue.isWanted else { return }
         queue.restart(parameters, at: seconds)
         started = true

@@ -13,6 +13,8 @@ final class Decoder {
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
+    /// Video packets read past the last picture while reading its sound ahead (files only).
+    private let lookahead = PacketLookahead(capacity: Decoder.lookaheadPackets)
     private let decoded: UnsafeMutablePointer<AVFrame>
     private let stream: UnsafeMutablePointer<AVStream>
     private let streamIndex: Int32
@@ -157,9 +159,18 @@ final class Decoder {
     /// cannot start from the stream's start.
     private var hasSought = false
 
+    /// How far the sound of a file is demuxed ahead of the picture decoded last (s): a packet must
+    /// reach the page, be decoded and pass the browser's output latency (~40 ms) before its
+    /// picture is drawn, and an Opus packet is complete only ~50 ms after its start is demuxed.
+    static let soundLead = 0.15
+    /// At most this many video packets are held while reading ahead (2 s at 30 fps): a file
+    /// whose sound is interleaved more coarsely gets less lead, never unbounded memory.
+    static let lookaheadPackets = 64
+
     /// Decodes the next frame into `frame`; false at the end.
     func decodeNext(into frame: Frame) throws(MediaError) -> Bool {
         guard try receiveFrame() else { return false }
+        readSoundAhead(of: decodedSeconds)
         frame.time = decodedSeconds
         frame.sequence = nextSequence()
         converter.convert(decoded, into: frame)
@@ -171,6 +182,7 @@ final class Decoder {
     /// false at the end.
     func decodeNext(into picture: DecodedPicture) throws(MediaError) -> Bool {
         guard try receiveFrame() else { return false }
+        readSoundAhead(of: decodedSeconds)
         picture.release()
         picture.time = decodedSeconds
         av_frame_move_ref(picture.avFrame, decoded)
@@ -192,6 +204,7 @@ final class Decoder {
         let ticks = min((max(0, seconds) / timeBase - 1e-6).rounded(.up), Double(Int64.max / 4))
         let target = startTimestamp &+ Int64(ticks)
         audio?.seeking(to: max(0, seconds))
+        lookahead.clear()
         // Some files' indexes land after the target: back off further until they do not.
         for backoff in [0.0, 1, 5, 30, .infinity] {
             let seekTarget = backoff.isInfinite ? startTimestamp : target &- Int64(backoff / timeBase)
@@ -213,6 +226,7 @@ final class Decoder {
                 }
                 haveFrame = true
                 if timestamp.map({ $0 >= target }) ?? true {
+                    readSoundAhead(of: decodedSeconds)
                     return take(into: frame)
                 }
                 // Keep the latest frame before the target in case the stream ends first.
@@ -281,7 +295,7 @@ final class Decoder {
                 continue
             }
             if draining { return false }
-            let read = av_read_frame(formatContext, packet)
+            let read = nextPacket()
             if read == CFFmpeg_AVERROR_EOF() {
                 draining = true
                 audio?.ended()
@@ -304,6 +318,34 @@ final class Decoder {
                 let time = Double(packet.pointee.pts &- startTimestamp) * timeBase
                 try skipCorrupt(sent, at: "packet at \(milliseconds(time)) s")
             }
+        }
+    }
+
+    /// The next packet of the input: the oldest one read ahead, else a new read (av_read_frame's result).
+    private func nextPacket() -> Int32 {
+        if lookahead.pop(into: packet) { return 0 }
+        if lookahead.reachedEnd {
+            lookahead.reachedEnd = false
+            return CFFmpeg_AVERROR_EOF()
+        }
+        return av_read_frame(formatContext, packet)
+    }
+
+    /// While somebody listens to a file's sound, reads on past the picture at `seconds` until its
+    /// sound is demuxed `soundLead` ahead of it (passed on at once), keeping the video packets read
+    /// on the way for the next pictures — at most `lookaheadPackets`. The pictures are paced by
+    /// the player, the sound is not: so the sound leaves the server ahead of its pictures. A read
+    /// error ends the look ahead and is met again by the next read of the decode loop; a live
+    /// input is not read ahead (it would wait for the future).
+    private func readSoundAhead(of seconds: Double) {
+        guard let audio, audio.isListened, canSeek else { return }
+        while audio.demuxedUntil < seconds + Self.soundLead, !lookahead.isFull, !lookahead.reachedEnd, !draining {
+            let read = av_read_frame(formatContext, packet)
+            if read == CFFmpeg_AVERROR_EOF() { lookahead.reachedEnd = true }
+            guard read >= 0 else { return }
+            defer { av_packet_unref(packet) }
+            if audio.take(packet) { continue }
+            if packet.pointee.stream_index == streamIndex { lookahead.push(movingFrom: packet) }
         }
     }
 
