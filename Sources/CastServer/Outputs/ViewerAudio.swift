@@ -31,6 +31,6 @@ final class ViewerAudio: Sendable {
     /// Service thread: `listeners` viewers listen now; the source's sound is passed on while any does.
     func setAudience(_ listeners: Int) {
         audience.store(listeners, ordering: .relaxed)
-        pipeline.queue.setWanted(listeners > 0)
+        pipeline.setListening(listeners > 0)
     }
 }
