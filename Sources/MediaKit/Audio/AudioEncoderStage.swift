@@ -133,7 +133,11 @@ final class AudioEncoderStage {
         defer { avcodec_free_context(&context) }
         guard let context else { return false }
         stream.pointee.time_base = AVRational(num: 1, den: AudioTranscoder.rate)
-        return avcodec_parameters_from_context(stream.pointee.codecpar, context) >= 0
+        guard avcodec_parameters_from_context(stream.pointee.codecpar, context) >= 0 else { return false }
+        // The packets are stamped with the encoder's delay taken off (their decoded samples play
+        // at their source times): an edit list skipping the priming again would put the sound early.
+        stream.pointee.codecpar.pointee.initial_padding = 0
+        return true
     }
 
     /// One packet of `kind`'s encoding of digital silence, past the encoder's priming: what fills

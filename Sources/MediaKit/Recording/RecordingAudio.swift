@@ -4,10 +4,12 @@ import Synchronization
 /// recording's clock by the pictures it records, and written with them by the encoder thread.
 ///
 /// The processing thread notes each picture's source time and recording time (``note(source:at:)``):
-/// their difference is the offset of the stretch being played; a pause, a seek or a switch changes
-/// it, and a new stretch begins; the audio's own restarts (a seek, a switch) drop what was queued
-/// from the old position. A packet is written once the pictures reach it, at
-/// its source time plus the offset; a gap of a packet or more (a pause, a source without sound,
+/// their difference (smoothed) is the offset of the stretch being played; a pause, a seek or a
+/// switch changes it, and a new stretch begins. The last ``maximumStretches`` are kept: the
+/// demuxer gives a file's sound up to a second before or after its pictures (as the file
+/// interleaves them), so a packet may come after the stretch it belongs to has ended. The audio's
+/// own restarts (a seek, a switch) drop what was queued from the old position. A packet is written
+/// once the pictures reach it, at its source time plus its stretch's offset; a gap of a packet or more (a pause, a source without sound,
 /// sound starting after the picture) is filled with silence, so the sound lasts as long as the
 /// pictures. Holds at most ``capacity`` packets (≈ 2.7 s; the oldest go first), each copied into
 /// buffers made once. Thread-safe: the audio thread takes, the processing thread notes, the
@@ -18,8 +20,12 @@ final class RecordingAudio: AudioSink {
     static let maximumPacket = 2048
     /// A change of the pictures' offset beyond this is a new stretch (a pause, a seek), not jitter.
     static let maximumDrift = 0.12
-    /// Silence is written only this far behind the pictures: the sound may still be coming.
-    static let allowance = 0.3
+    /// Silence is written only this far behind the pictures: the sound may still be coming (a
+    /// file's interleaving puts it up to a second after its pictures).
+    static let allowance = 1.2
+    static let maximumStretches = 8
+    /// How much of each new picture's offset goes into its stretch's (the pictures' jitter smoothed).
+    static let smoothing = 0.2
     static let packetDuration = Double(AudioTranscoder.aac.frameSamples) / Double(AudioTranscoder.rate)
 
     /// A packet buffer: its bytes are touched under the lock only (or are `out`, the encoder thread's).
@@ -30,14 +36,20 @@ final class RecordingAudio: AudioSink {
         var isDiscontinuity = false
     }
 
+    /// Pictures played one after the other: source times from `first` to `last`, recorded at
+    /// their source time plus `offset`.
+    private struct Stretch {
+        var first: Double
+        var last: Double
+        var offset: Double
+    }
+
     private struct State: ~Copyable {
         var slots: [Slot]
         var head = 0
         var count = 0
-        /// Recording time minus source time of the stretch being played; nil before the first picture.
-        var offset: Double?
-        /// The newest picture's source time.
-        var lastSource = 0.0
+        /// The newest last; empty before the first picture.
+        var stretches: [Stretch] = []
         var dropped = 0
     }
 
@@ -104,23 +116,33 @@ final class RecordingAudio: AudioSink {
     func note(source: Double, at recorded: Double) {
         state.withLock { state in
             let offset = recorded - source
-            if let current = state.offset, abs(offset - current) <= Self.maximumDrift, source >= state.lastSource {
-                state.lastSource = source
+            if let current = state.stretches.last, abs(offset - current.offset) <= Self.maximumDrift, source >= current.last {
+                state.stretches[state.stretches.count - 1].last = source
+                state.stretches[state.stretches.count - 1].offset += (offset - current.offset) * Self.smoothing
                 return
             }
-            state.offset = offset
-            state.lastSource = source
-            Self.dropStale(&state, before: source)
+            if state.stretches.count == Self.maximumStretches { state.stretches.removeFirst() }
+            state.stretches.append(Stretch(first: source, last: source, offset: offset))
+            dropStale(&state)
         }
     }
 
-    /// A new stretch from `source`: what ends before it will not be shown.
-    private static func dropStale(_ state: inout State, before source: Double) {
-        while state.count > 0, state.slots[state.head].time + packetDuration < source {
-            state.head = (state.head + 1) % capacity
+    /// A new stretch began: the packets at the head before it that belong to no earlier stretch
+    /// (sound of the position left, a recording's first packets given late) will not be shown.
+    private func dropStale(_ state: inout State) {
+        guard let newest = state.stretches.last else { return }
+        while state.count > 0 {
+            let time = state.slots[state.head].time
+            guard time < newest.first - 2 * frameInterval, stretch(containing: time, in: state.stretches.dropLast()) == nil else { return }
+            state.head = (state.head + 1) % Self.capacity
             state.count -= 1
             state.dropped += 1
         }
+    }
+
+    /// The newest of `stretches` that showed the source time `time`.
+    private func stretch(containing time: Double, in stretches: ArraySlice<Stretch>) -> Stretch? {
+        stretches.last { time >= $0.first - 2 * frameInterval && time < $0.last + frameInterval }
     }
 
     /// Encoder thread, after a picture at `recorded` seconds was written to `writer`: writes the
@@ -129,6 +151,7 @@ final class RecordingAudio: AudioSink {
     func write(to writer: VideoWriter, pictureAt recorded: Double) throws(MediaError) {
         if end == nil { end = recorded }
         while let time = popReady() {
+            guard !time.isNaN else { continue }
             try fillSilence(writer, until: time)
             // Behind what is written (a new stretch overlapping the old): dropped.
             guard let end, time >= end - Self.packetDuration / 2 else { continue }
@@ -155,15 +178,30 @@ final class RecordingAudio: AudioSink {
         end = position
     }
 
-    /// Moves the next packet the pictures have reached into `out`; its recording time, or nil.
+    /// Moves the next packet the pictures have reached into `out`; its recording time, NaN when
+    /// it was dropped instead (shown by no picture), nil when none is ready.
     private func popReady() -> Double? {
         state.withLock { state -> Double? in
-            guard state.count > 0, let offset = state.offset else { return nil }
+            guard state.count > 0, let newest = state.stretches.last else { return nil }
             let slot = state.slots[state.head]
-            let reached = slot.time < state.lastSource + frameInterval
-            // The first packet of a restart behind the pictures (a seek back) waits for the stretch it starts.
-            let sameStretch = !slot.isDiscontinuity || slot.time >= state.lastSource - 2 * frameInterval
-            guard reached, sameStretch else { return nil }
+            let offset: Double
+            if slot.time >= newest.first - 2 * frameInterval {
+                // The stretch playing: written once the pictures reach it.
+                guard slot.time < newest.last + frameInterval else { return nil }
+                offset = newest.offset
+            } else if !slot.isDiscontinuity, let earlier = stretch(containing: slot.time, in: state.stretches[...]) {
+                // Late for a stretch that has ended (the file gave its sound after its pictures).
+                offset = earlier.offset
+            } else if slot.isDiscontinuity {
+                // The first packet of a restart behind the pictures (a seek back) waits for the stretch it starts.
+                return nil
+            } else {
+                // Of no stretch: the pictures never showed it.
+                state.head = (state.head + 1) % Self.capacity
+                state.count -= 1
+                state.dropped += 1
+                return .nan
+            }
             out.bytes.copyMemory(from: slot.bytes, byteCount: slot.count)
             out.count = slot.count
             state.head = (state.head + 1) % Self.capacity
