@@ -185,13 +185,14 @@ final class RecordingAudio: AudioSink {
             guard state.count > 0, let newest = state.stretches.last else { return nil }
             let slot = state.slots[state.head]
             let offset: Double
-            if slot.time >= newest.first - 2 * frameInterval {
+            if slot.time < newest.first, !slot.isDiscontinuity,
+               let earlier = stretch(containing: slot.time, in: state.stretches.dropLast()) {
+                // Late for a stretch that has ended (the file gave its sound after its pictures).
+                offset = earlier.offset
+            } else if slot.time >= newest.first - 2 * frameInterval {
                 // The stretch playing: written once the pictures reach it.
                 guard slot.time < newest.last + frameInterval else { return nil }
                 offset = newest.offset
-            } else if !slot.isDiscontinuity, let earlier = stretch(containing: slot.time, in: state.stretches[...]) {
-                // Late for a stretch that has ended (the file gave its sound after its pictures).
-                offset = earlier.offset
             } else if slot.isDiscontinuity {
                 // The first packet of a restart behind the pictures (a seek back) waits for the stretch it starts.
                 return nil
