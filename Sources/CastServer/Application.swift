@@ -54,6 +54,9 @@ public final class Application: Sendable {
                                                              of: viewers, size: (publisher.width, publisher.height)) {
             publisher.share(encode)
         }
+        if let sound = viewers.audio?.pipeline {
+            recorder.recordSound(from: sound, hasSound: { [player] in player.audio != nil })
+        }
         if let encode = try Self.sharedEncode(configuration.recordRendition, option: "--record-rendition", of: viewers,
                                                size: (info.width, info.height)) {
             recorder.share(encode)

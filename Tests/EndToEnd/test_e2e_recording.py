@@ -134,17 +134,22 @@ def test_a_record_rendition_the_ladder_lacks_is_refused_at_start(filtercast_bin,
         in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
-def test_kill_9_mid_recording_leaves_a_playable_file(start_server, tmp_path, shared):
-    server = start_server("--input", PATTERN, "--record", *(SHARED if shared else ()))
-
+def kill_when_recorded(server, seconds: float) -> dict:
+    """Kills the server (SIGKILL) once its recording has run `seconds`; the `recording` state then."""
     async def elapsed_when_killed():
         async with await Client.connect(server.ws_url()) as client:
-            state = await wait_state(client, lambda s: s["recording"]["elapsed"] >= 4.5, "4.5 s are recorded")
+            state = await wait_state(client, lambda s: s["recording"]["elapsed"] >= seconds, f"{seconds} s are recorded")
             server.proc.send_signal(signal.SIGKILL)
             return state["recording"]
     recording = run(elapsed_when_killed())
     server.kill()
+    return recording
+
+
+@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
+def test_kill_9_mid_recording_leaves_a_playable_file(start_server, tmp_path, shared):
+    server = start_server("--input", PATTERN, "--record", *(SHARED if shared else ()))
+    recording = kill_when_recorded(server, 4.5)
     path = tmp_path / "recordings" / recording["name"]
     info = probe(path)
     # Fragments close every second: at most the one being gathered is lost.

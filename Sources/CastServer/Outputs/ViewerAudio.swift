@@ -5,7 +5,8 @@ import Synchronization
 /// The sound for `/ws` viewers that asked for it: the audio thread (``AudioPipeline``) encodes
 /// each Opus packet once into ``log``, a ring of the newest ``maximumPackets`` behind the `FCA1`
 /// header, which each listener walks at its own pace (``ViewerSession``) — the bound of every
-/// listener's queue. The source's sound is decoded only while somebody listens (``audience``).
+/// listener's queue. The source's sound is decoded only while somebody listens (``audience``) or a
+/// recording takes it (``AudioPipeline/attach(_:)``).
 ///
 /// Threads: the audio thread appends and wakes the transport; the service thread sets the
 /// audience and borrows packets for its writes.
@@ -31,6 +32,6 @@ final class ViewerAudio: Sendable {
     /// Service thread: `listeners` viewers listen now; the source's sound is passed on while any does.
     func setAudience(_ listeners: Int) {
         audience.store(listeners, ordering: .relaxed)
-        pipeline.queue.setWanted(listeners > 0)
+        pipeline.setListening(listeners > 0)
     }
 }

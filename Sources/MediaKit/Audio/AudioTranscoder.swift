@@ -1,49 +1,47 @@
 import CFFmpeg
 
 /// Decodes one audio stream (any codec libavcodec has), down-mixes and resamples it with
-/// libswresample to packed float stereo at 48 kHz, and encodes 20 ms Opus packets with libopus.
+/// libswresample to packed float stereo at 48 kHz — once — and gives the samples to the encoders
+/// wanted now (``AudioEncoderStage``): 20 ms Opus packets (libopus) for listeners, AAC-LC
+/// (FFmpeg's `aac`) for recordings and published streams.
 ///
 /// Times are the source's, in seconds on the pictures' clock: counted in samples from the first
 /// decoded frame after a start, so packets follow each other exactly; a jump of more than
 /// ``maximumJump`` in the input's own timestamps starts the count again. Every buffer is made in
-/// `init` (the resampler and the encoder again on a restart or a change of input format), so
-/// the steady state allocates nothing. Not thread-safe: the audio thread owns it.
+/// `init` (the resampler again on a change of input format, an encoder on a restart or when it is
+/// turned on), so the steady state allocates nothing. Not thread-safe: the audio thread owns it.
 final class AudioTranscoder {
     static let rate: Int32 = 48_000
     static let channels: Int32 = 2
-    /// Samples per Opus packet: 20 ms.
-    static let frameSamples: Int32 = 960
-    static let bitRate: Int64 = 96_000
     /// A gap or overlap in the input's timestamps beyond this is a discontinuity, not jitter.
     static let maximumJump = 0.1
+    static let opus = AudioEncoderStage.Kind(codec: .opus, encoderName: "libopus", frameSamples: 960, bitRate: 96_000,
+                                             planar: false, options: [("frame_duration", "20")])
+    static let aac = AudioEncoderStage.Kind(codec: .aac, encoderName: "aac", frameSamples: 1024, bitRate: 128_000,
+                                            planar: true, options: [])
 
     /// Whether this FFmpeg can encode Opus (libopus).
     static var isAvailable: Bool { avcodec_find_encoder_by_name("libopus") != nil }
 
     let parameters: AudioStreamParameters
     private let decoder: UnsafeMutablePointer<AVCodecContext>
-    private var encoder: UnsafeMutablePointer<AVCodecContext>?
     private var resampler: OpaquePointer?
     /// What `resampler` was made for: the decoded frames' format, rate and layout.
     private var resamplerInput: (format: Int32, rate: Int32, layout: AVChannelLayout)?
-    private let fifo: OpaquePointer
     private let decoded: UnsafeMutablePointer<AVFrame>
-    private let encoderFrame: UnsafeMutablePointer<AVFrame>
-    private let encoded: UnsafeMutablePointer<AVPacket>
-    /// The resampler's output, before the FIFO: `scratchSamples` stereo float samples.
+    /// The resampler's output: `scratchSamples` stereo float samples.
     private var scratch: UnsafeMutablePointer<Float>
     private var scratchSamples = 8192
+    /// The encoders, and whether each is wanted now (set before every packet by the pipeline).
+    private let opusStage: AudioEncoderStage
+    private let aacStage: AudioEncoderStage
+    private var wanted = (opus: true, aac: false)
 
-    /// Seconds of the encoder's sample 0; nil until the first frame after a start.
-    private var origin: Double?
-    /// Samples given to the encoder since `origin`.
-    private var encodedSamples: Int64 = 0
     /// Where the next decoded frame should start (seconds), to tell a jump from jitter.
     private var expectedInput: Double?
     /// Sound before this (seconds) is dropped: a seek's target.
     private var dropBefore: Double?
-    private var discontinuity = true
-    /// After ``drain(_:)``: the encoder gave out its last packet and takes nothing more.
+    /// After ``drain(_:)``: the encoders gave out their last packets and take nothing more.
     private var drained = false
 
     init(parameters: AudioStreamParameters) throws(MediaError) {
@@ -62,27 +60,27 @@ final class AudioTranscoder {
             throw .encodeFailed(reason: "cannot open the \(parameters.info.codec) decoder: \(averrorDescription(opened))")
         }
         decoder = context
-        fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLT, Self.channels, 4 * Self.frameSamples)
         decoded = av_frame_alloc()
-        encoderFrame = av_frame_alloc()
-        encoded = av_packet_alloc()
         scratch = .allocate(capacity: scratchSamples * Int(Self.channels))
-        try prepareEncoderFrame()
-        encoder = try Self.makeEncoder()
+        opusStage = try AudioEncoderStage(Self.opus)
+        aacStage = try AudioEncoderStage(Self.aac)
     }
 
     deinit {
         var decoderContext: UnsafeMutablePointer<AVCodecContext>? = decoder
         avcodec_free_context(&decoderContext)
-        avcodec_free_context(&encoder)
         swr_free(&resampler)
         if var layout = resamplerInput?.layout { av_channel_layout_uninit(&layout) }
-        av_audio_fifo_free(fifo)
-        var frames: [UnsafeMutablePointer<AVFrame>?] = [decoded, encoderFrame]
-        for index in frames.indices { av_frame_free(&frames[index]) }
-        var packet: UnsafeMutablePointer<AVPacket>? = encoded
-        av_packet_free(&packet)
+        var frame: UnsafeMutablePointer<AVFrame>? = decoded
+        av_frame_free(&frame)
         scratch.deallocate()
+    }
+
+    /// Which encoders take the sound from the next packet on; one turned on starts afresh.
+    func want(opus: Bool, aac: Bool) throws(MediaError) {
+        if opus && !wanted.opus { try opusStage.start() }
+        if aac && !wanted.aac { try aacStage.start() }
+        wanted = (opus, aac)
     }
 
     /// Starts over (a seek, a new start, a gap): what is buffered is dropped, sound before `time`
@@ -94,7 +92,7 @@ final class AudioTranscoder {
         try startEncoding()
     }
 
-    /// Decodes `packet` and hands out every Opus packet it completes.
+    /// Decodes `packet` and hands out every packet it completes.
     func transcode(_ packet: UnsafeMutablePointer<AVPacket>, _ emit: (EncodedAudio) -> Void) throws(MediaError) {
         if drained { try restart(at: nil) }
         // A packet the decoder refuses (corrupt) is skipped: the next one goes on.
@@ -102,16 +100,14 @@ final class AudioTranscoder {
         try receiveFrames(emit)
     }
 
-    /// The stream ended: decodes what the decoder holds, encodes the last (short) packet and
-    /// the encoder's delayed ones. Until a restart, the next packet starts over.
+    /// The stream ended: decodes what the decoder holds, encodes the last (short) packets and
+    /// the encoders' delayed ones. Until a restart, the next packet starts over.
     func drain(_ emit: (EncodedAudio) -> Void) throws(MediaError) {
         guard !drained else { return }
         avcodec_send_packet(decoder, nil)
         try receiveFrames(emit)
-        let left = av_audio_fifo_size(fifo)
-        if left > 0, origin != nil { encode(left, emit) }
-        avcodec_send_frame(encoder, nil)
-        receivePackets(emit)
+        if wanted.opus { opusStage.drain(emit) }
+        if wanted.aac { aacStage.drain(emit) }
         drained = true
     }
 
@@ -122,8 +118,8 @@ final class AudioTranscoder {
         }
     }
 
-    /// One decoded frame: resampled into the FIFO (after the start and any jump are settled),
-    /// then encoded 20 ms at a time.
+    /// One decoded frame: resampled (after the start and any jump are settled), the samples
+    /// before a seek's target dropped, the rest given to the encoders wanted.
     private func take(_ frame: UnsafeMutablePointer<AVFrame>, _ emit: (EncodedAudio) -> Void) throws(MediaError) {
         let timestamp = frame.pointee.best_effort_timestamp
         let samples = Int(frame.pointee.nb_samples)
@@ -134,55 +130,22 @@ final class AudioTranscoder {
         expectedInput = time + length
         if let dropBefore, time + length <= dropBefore { return }
         guard let converted = try resample(frame), converted > 0 else { return }
-        if origin == nil { origin = time }
-        writeToFIFO(converted)
-        trimBeforeStart()
-        while av_audio_fifo_size(fifo) >= Self.frameSamples { encode(Self.frameSamples, emit) }
-    }
-
-    /// Drops the FIFO's samples before `dropBefore` (only before the first packet of a start).
-    private func trimBeforeStart() {
-        guard let target = dropBefore, let start = origin else { return }
-        let needed = Int32(((target - start) * Double(Self.rate)).rounded())
-        let dropped = min(max(needed, 0), av_audio_fifo_size(fifo))
-        if dropped > 0 { av_audio_fifo_drain(fifo, dropped) }
-        origin = start + Double(dropped) / Double(Self.rate)
-        if dropped == max(needed, 0) { dropBefore = nil }
-    }
-
-    /// Encodes the FIFO's first `count` samples (a packet's worth, or the last few).
-    private func encode(_ count: Int32, _ emit: (EncodedAudio) -> Void) {
-        guard av_frame_make_writable(encoderFrame) >= 0 else { return }
-        encoderFrame.pointee.nb_samples = count
-        UnsafeMutableRawPointer(encoderFrame.pointee.extended_data).withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 1) {
-            _ = av_audio_fifo_read(fifo, $0, count)
+        var skipped: Int32 = 0
+        if let target = dropBefore {
+            skipped = min(max(Int32(((target - time) * Double(Self.rate)).rounded()), 0), converted)
+            if skipped < converted { dropBefore = nil }
         }
-        encoderFrame.pointee.pts = encodedSamples
-        encodedSamples += Int64(count)
-        guard avcodec_send_frame(encoder, encoderFrame) >= 0 else { return }
-        receivePackets(emit)
+        let start = scratch + 2 * Int(skipped)
+        let startTime = time + Double(skipped) / Double(Self.rate)
+        if wanted.opus { opusStage.write(start, count: converted - skipped, at: startTime, emit) }
+        if wanted.aac { aacStage.write(start, count: converted - skipped, at: startTime, emit) }
     }
 
-    private func receivePackets(_ emit: (EncodedAudio) -> Void) {
-        while avcodec_receive_packet(encoder, encoded) == 0 {
-            defer { av_packet_unref(encoded) }
-            let rate = Double(Self.rate)
-            emit(EncodedAudio(time: (origin ?? 0) + Double(encoded.pointee.pts) / rate,
-                              duration: Double(encoded.pointee.duration) / rate, isDiscontinuity: discontinuity,
-                              bytes: UnsafeRawBufferPointer(start: encoded.pointee.data, count: Int(encoded.pointee.size))))
-            discontinuity = false
-        }
-    }
-
-    /// A fresh encoder and an empty FIFO: the count of samples starts again at the next frame.
+    /// Fresh encoders: the count of samples starts again at the next frame.
     private func startEncoding() throws(MediaError) {
-        av_audio_fifo_reset(fifo)
-        origin = nil
-        encodedSamples = 0
-        discontinuity = true
         drained = false
-        avcodec_free_context(&encoder)
-        encoder = try Self.makeEncoder()
+        if wanted.opus { try opusStage.start() }
+        if wanted.aac { try aacStage.start() }
     }
 
     // MARK: - Resampling
@@ -201,11 +164,6 @@ final class AudioTranscoder {
         let input = UnsafeMutableRawPointer(frame.pointee.extended_data).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
         let converted = swr_convert(resampler, &output, Int32(scratchSamples), input, frame.pointee.nb_samples)
         return converted >= 0 ? converted : nil
-    }
-
-    private func writeToFIFO(_ samples: Int32) {
-        var data: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(scratch)
-        _ = av_audio_fifo_write(fifo, &data, samples)
     }
 
     /// Makes the resampler for `frame`'s format, rate and channel layout unless it has one for them
@@ -236,39 +194,5 @@ final class AudioTranscoder {
             throw .encodeFailed(reason: "cannot resample \(parameters.info.codec) audio (\(frame.pointee.sample_rate) Hz, "
                 + "\(frame.pointee.ch_layout.nb_channels) channels)")
         }
-    }
-
-    // MARK: - Encoding
-
-    /// The encoder's input frame: one packet of packed float stereo, its buffer made once.
-    private func prepareEncoderFrame() throws(MediaError) {
-        encoderFrame.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
-        encoderFrame.pointee.sample_rate = Self.rate
-        encoderFrame.pointee.nb_samples = Self.frameSamples
-        av_channel_layout_default(&encoderFrame.pointee.ch_layout, Self.channels)
-        let result = av_frame_get_buffer(encoderFrame, 0)
-        guard result >= 0 else { throw .encodeFailed(reason: "no audio buffer: \(averrorDescription(result))") }
-    }
-
-    /// libopus at 48 kHz stereo, 20 ms packets, ``bitRate``; its time base is one sample.
-    private static func makeEncoder() throws(MediaError) -> UnsafeMutablePointer<AVCodecContext> {
-        guard let codec = avcodec_find_encoder_by_name("libopus"), let context = avcodec_alloc_context3(codec) else {
-            throw .encodeFailed(reason: "this FFmpeg has no Opus encoder (libopus)")
-        }
-        context.pointee.sample_rate = rate
-        context.pointee.sample_fmt = AV_SAMPLE_FMT_FLT
-        av_channel_layout_default(&context.pointee.ch_layout, channels)
-        context.pointee.bit_rate = bitRate
-        context.pointee.time_base = AVRational(num: 1, den: rate)
-        var options: OpaquePointer? = nil
-        av_dict_set(&options, "frame_duration", "20", 0)
-        defer { av_dict_free(&options) }
-        let opened = avcodec_open2(context, codec, &options)
-        guard opened >= 0 else {
-            var doomed: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&doomed)
-            throw .encodeFailed(reason: "cannot open the Opus encoder: \(averrorDescription(opened))")
-        }
-        return context
     }
 }

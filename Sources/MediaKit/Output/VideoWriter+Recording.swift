@@ -2,10 +2,13 @@ extension VideoWriter {
     /// A new fragmented MP4 at `path` that is playable up to its last complete fragment at every
     /// moment: an empty `moov` first, then every second at most (a keyframe at least every second,
     /// `frag_duration` 1 s) a `moof`+`mdat` fragment, flushed as soon as it is complete, so a
-    /// process killed mid-recording loses at most the fragment being gathered (≤ 1 s).
+    /// process killed mid-recording loses at most the fragment being gathered (≤ 1 s) — of the
+    /// sound too, when `audio` (an AAC stream beside the video, in the same fragments).
     static func fragmentedMP4(path: String, width: Int, height: Int, frameRate: Double, preset: String,
-                              threads: Int) throws(MediaError) -> VideoWriter {
-        try VideoWriter(destination: fragmentedMP4(path: path, fragmentAtKeyframes: true), width: width, height: height,
+                              threads: Int, audio: Bool = false) throws(MediaError) -> VideoWriter {
+        var destination = fragmentedMP4(path: path, fragmentAtKeyframes: true)
+        destination.hasAudio = audio
+        return try VideoWriter(destination: destination, width: width, height: height,
                         frameRate: frameRate, preset: preset, threads: threads, encoders: H264Encoder.recordingPreference)
     }
 

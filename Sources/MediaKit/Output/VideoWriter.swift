@@ -22,6 +22,8 @@ final class VideoWriter {
         var ioOptions: [(String, String)] = []
         /// The error for a failure with this reason ("cannot record PATH: …").
         let failure: (String) -> MediaError
+        /// Whether the output has an AAC-LC stream (48 kHz stereo) beside the video: ``write(audio:at:)``.
+        var hasAudio = false
     }
 
     let destination: Destination
@@ -35,8 +37,12 @@ final class VideoWriter {
     /// Packet bytes handed to the muxer (the measure for outputs without a byte stream: RTSP).
     private var packetBytes: Int64 = 0
     private var finished = false
-    /// For ``write(unit:keyframe:at:)``: allocated once.
+    /// For ``write(unit:keyframe:at:)`` and ``write(audio:at:)``: allocated once.
     private var copyPacket: UnsafeMutablePointer<AVPacket>?
+    /// The AAC stream, when the destination has one.
+    private var audioStream: UnsafeMutablePointer<AVStream>?
+    /// The last audio timestamp written (in samples): kept strictly increasing.
+    private var lastAudioTimestamp: Int64 = -1
 
     /// The encoder in use, such as `libx264`.
     let encoderName: String
@@ -106,6 +112,12 @@ final class VideoWriter {
             throw destination.failure("this FFmpeg build cannot write \(destination.format)")
         }
         if let interruption { output.pointee.interrupt_callback = interruption.callback }
+        if destination.hasAudio {
+            guard let audio = avformat_new_stream(output, nil), AudioEncoderStage.describe(AudioTranscoder.aac, in: audio) else {
+                avformat_free_context(output)
+                throw destination.failure("cannot add an AAC stream")
+            }
+        }
         return (output, newStream)
     }
 
@@ -113,6 +125,10 @@ final class VideoWriter {
     /// failure): opens the file or connection and writes the header.
     private func open(parameters: Int32) throws(MediaError) {
         guard let output = format else { return }
+        if destination.hasAudio, output.pointee.nb_streams > 1 {
+            audioStream = output.pointee.streams[1]
+            if copyPacket == nil { copyPacket = av_packet_alloc() }
+        }
         var result = parameters
         if result >= 0 && output.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             var options = Self.dictionary(destination.ioOptions)
@@ -162,6 +178,31 @@ final class VideoWriter {
         packet.pointee.dts = packet.pointee.pts
         packet.pointee.flags = keyframe ? AV_PKT_FLAG_KEY : 0
         try mux(packet)
+    }
+
+    /// Writes an AAC packet (raw, as ``AudioEncoderStage`` makes them) whose first sample plays at
+    /// `seconds` on the pictures' clock (the same origin as the frames' milliseconds; kept after
+    /// the first frame and strictly increasing). Before the first frame, or without an audio
+    /// stream, nothing is written. Returns whether it was.
+    @discardableResult
+    func write(audio: UnsafeRawBufferPointer, at seconds: Double) throws(MediaError) -> Bool {
+        guard !finished, let audioStream, let origin, let packet = copyPacket, let base = audio.baseAddress else { return false }
+        defer { av_packet_unref(packet) }
+        let samples = Int64(((seconds * 1000 - Double(origin)) * Double(AudioTranscoder.rate) / 1000).rounded())
+        guard samples > lastAudioTimestamp else { return false }
+        lastAudioTimestamp = samples
+        packet.pointee.data = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: UInt8.self))
+        packet.pointee.size = Int32(audio.count)
+        packet.pointee.pts = samples
+        packet.pointee.dts = samples
+        packet.pointee.duration = Int64(AudioTranscoder.aac.frameSamples)
+        packet.pointee.flags = AV_PKT_FLAG_KEY
+        packet.pointee.stream_index = audioStream.pointee.index
+        av_packet_rescale_ts(packet, AVRational(num: 1, den: AudioTranscoder.rate), audioStream.pointee.time_base)
+        packetBytes &+= Int64(audio.count)
+        let written = av_write_frame(format, packet)
+        guard written >= 0 else { throw destination.failure("writing audio: \(averrorDescription(written))") }
+        return true
     }
 
     /// The output's timestamp of a picture shown at `milliseconds`: from 0, strictly increasing.

@@ -31,6 +31,10 @@ public final class Recorder: Sendable {
 
     /// Set by `share` before the first recording.
     nonisolated(unsafe) private var sharedEncode: (any SharedEncode)?
+    /// Set by `recordSound` before the first recording.
+    nonisolated(unsafe) private var sound: (pipeline: AudioPipeline, hasSound: @Sendable () -> Bool)?
+    /// One AAC packet of silence, for the gaps of a recording's sound; made with `recordSound`.
+    nonisolated(unsafe) private var silence: [UInt8]?
 
     /// Frames of `width × height` at about `frameRate`; `onEnded` is called (on the encoder
     /// thread) when a recording stops by itself.
@@ -50,6 +54,19 @@ public final class Recorder: Sendable {
     /// Before the first recording.
     public func share(_ encode: any SharedEncode) {
         sharedEncode = encode
+    }
+
+    /// Recordings keep the sound from now on: the AAC of `pipeline`, taken while a recording of a
+    /// source with sound (`hasSound`, asked at its start) runs. Before the first recording.
+    public func recordSound(from pipeline: AudioPipeline, hasSound: @escaping @Sendable () -> Bool) {
+        silence = AudioEncoderStage.silentPacket(AudioTranscoder.aac)
+        sound = (pipeline, hasSound)
+    }
+
+    /// The sound for a new take, when recordings keep it and the source has some.
+    private func takeSound() -> (RecordingAudio, AudioPipeline)? {
+        guard let sound, let silence, sound.hasSound() else { return nil }
+        return (RecordingAudio(frameRate: frameRate, silence: silence), sound.pipeline)
     }
 
     /// Starts recording the filtered (or the source's) frames into a new file. Throws when a
@@ -77,10 +94,13 @@ public final class Recorder: Sendable {
                 take = RecordingTake(sharing: sharedEncode, path: directory + "/" + name, name: name, frameRate: frameRate,
                                      options: options, droppedTotal: framesDropped, ended: ended)
             } else {
+                let audio = takeSound()
                 let writer = try VideoWriter.fragmentedMP4(path: directory + "/" + name, width: width, height: height,
-                                                           frameRate: frameRate, preset: options.preset, threads: options.threads)
+                                                           frameRate: frameRate, preset: options.preset, threads: options.threads,
+                                                           audio: audio != nil)
                 take = RecordingTake(writer: writer, name: name, filtered: filtered, width: width, height: height,
-                                     frameRate: frameRate, options: options, droppedTotal: framesDropped, ended: ended)
+                                     frameRate: frameRate, options: options, audio: audio, droppedTotal: framesDropped,
+                                     ended: ended)
                 // A shared take takes no frames: the rendition has them.
                 tap.store(filtered ? 1 : 2, ordering: .releasing)
             }

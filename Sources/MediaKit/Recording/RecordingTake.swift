@@ -21,19 +21,28 @@ final class RecordingTake: Sendable {
     private let started = ContinuousClock.now
     nonisolated(unsafe) private var feed: EncoderFeed?
     nonisolated(unsafe) private var shared: SharedEncodeInput?
+    /// The sound, when the writer has an audio stream; taken from `sound` while the take runs.
+    private let audio: RecordingAudio?
+    private let sound: AudioPipeline?
 
     /// Starts the encoder thread on `writer`, which moves to it. `ended` is called on that thread
     /// when the take stops by itself (limit, disk space, write error), with the reason. While no
-    /// frame comes the last one is written again at `frameRate` (see ``HeldPicture``).
+    /// frame comes the last one is written again at `frameRate` (see ``HeldPicture``). With
+    /// `audio` (the writer then has an audio stream), the AAC of `sound` is written with the pictures.
     init(writer: VideoWriter, name: String, filtered: Bool, width: Int, height: Int, frameRate: Double,
-         options: RecorderOptions, droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
+         options: RecorderOptions, audio: (RecordingAudio, AudioPipeline)? = nil, droppedTotal: Counter,
+         ended: @escaping @Sendable (RecordingTake, String) -> Void) {
         self.name = name
         self.filtered = filtered
         encoderName = writer.encoderName
+        (self.audio, sound) = (audio?.0, audio?.1)
+        if let audio { audio.1.attach(audio.0) }
         nonisolated(unsafe) let writer = writer
         feed = EncoderFeed(name: "record", width: width, height: height, capacity: options.queueCapacity,
                            droppedTotal: droppedTotal) { [self] feed in
-            if let reason = encode(writer, feed, HeldPicture(frameRate: frameRate), options) { ended(self, reason) }
+            let reason = encode(writer, feed, HeldPicture(frameRate: frameRate), options)
+            if let sink = self.audio { sound?.detach(sink) }
+            if let reason { ended(self, reason) }
         }
     }
 
@@ -49,6 +58,7 @@ final class RecordingTake: Sendable {
         let input = SharedEncodeInput(encode, frameRate: frameRate, capacity: options.queueCapacity * 5,
                                       droppedTotal: droppedTotal) { false }
         shared = input
+        (audio, sound) = (nil, nil)
         input.start { [self] in
             if let reason = copy(input, to: VideoWriter.fragmentedMP4(path: path, fragmentAtKeyframes: false), options) {
                 ended(self, reason)
@@ -56,9 +66,12 @@ final class RecordingTake: Sendable {
         }
     }
 
-    /// Processing thread: queues a copy of `frame`, stamped with the time since the start.
+    /// Processing thread: queues a copy of `frame`, stamped with the time since the start (and
+    /// notes where its source time is recorded, for the sound).
     func offer(_ frame: Frame) {
-        feed?.offer(frame)
+        guard let feed else { return }
+        audio?.note(source: frame.time, at: feed.elapsed)
+        feed.offer(frame)
     }
 
     /// Ends the take: the frames already queued are written (a shared take's units: the next
@@ -87,16 +100,20 @@ final class RecordingTake: Sendable {
                         _ options: RecorderOptions) -> String? {
         var limits = Limits(options)
         var framesWritten = 0
+        var lastPicture: Double?
         var held = held
         defer { held.release(to: feed) }
         var reason: String?
         do throws(MediaError) {
             while reason == nil, let frame = held.next(from: feed) {
                 try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
+                try audio?.write(to: writer, pictureAt: frame.time)
+                lastPicture = frame.time
                 framesWritten += 1
                 if held.isRepeating { heldFrames.add(1, ordering: .relaxed) }
                 reason = limits.check(written: noteBytes(writer))
             }
+            if let lastPicture { try audio?.finish(to: writer, lastPictureAt: lastPicture) }
         } catch {
             reason = error.description
         }
