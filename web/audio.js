@@ -167,8 +167,10 @@ function play(buffer, pts, now) {
 /// the sound ahead of its pictures) is held for the play that follows, and the pictures' clock
 /// waits for the next drawn picture.
 function pause() {
-  const heard = heardNow();
-  held = scheduled.filter((item) => item.when > heard).map(({ buffer, pts }) => ({ buffer, pts })).concat(held);
+  if (context) {
+    const heard = heardNow();
+    held = scheduled.filter((item) => item.when > heard).map(({ buffer, pts }) => ({ buffer, pts })).concat(held);
+  }
   offsets.length = 0;
   silence();
 }

@@ -98,9 +98,13 @@ def beep_times(samples: np.ndarray) -> list[float]:
     return [loud[0] / 48_000] + [b / 48_000 for a, b in zip(loud, loud[1:]) if b - a > 4800]
 
 
-def expect_beeps_on_flashes(path, minimum: int):
-    """Every beep within STEP of a flash, and at least `minimum` of them."""
+def expect_beeps_on_flashes(path, minimum: int, cut: bool = False):
+    """Every beep within STEP of a flash, and at least `minimum` of them. In a `cut` file (kill -9)
+    the streams end in different places of the last fragment: a beep past the last flash's second
+    may have lost its flash with the video's end."""
     flashes, heard = flash_times(path), beep_times(sound(path))
+    if cut:
+        heard = [beep for beep in heard if beep < flashes[-1] + 1 - STEP]
     assert len(heard) >= minimum, (heard, flashes)
     for beep in heard:
         nearest = min(flashes, key=lambda flash: abs(flash - beep))
@@ -196,4 +200,4 @@ def test_kill_9_mid_recording_leaves_both_streams_decodable(start_server, clips,
     # Fragments close every second: at most the one being gathered is lost, of either stream.
     heard = len(sound(path)) / 48_000
     assert heard >= 0.6 * recording["elapsed"], (heard, recording)
-    expect_beeps_on_flashes(path, minimum=2)
+    expect_beeps_on_flashes(path, minimum=2, cut=True)
