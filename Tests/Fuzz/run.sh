@@ -6,6 +6,8 @@
 # are (default Tests/Fuzz/.build/release, built by
 # (cd Tests/Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address)).
 set -u
+# The Swift runtime's backtracer would take a trap before libFuzzer, which then saves no crash input.
+export SWIFT_BACKTRACE=enable=no
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 only="$*"
