@@ -21,7 +21,7 @@ PYTHON     := /usr/bin/python3
 TEST_ENV   := NO_PROXY='*' no_proxy='*' FILTERCAST_BIN=$(CURDIR)/.build/debug/filtercast FILTERCAST_REQUIRE_BROWSER=1
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps docker-deps build test docker-test demo bench bench-serve fuzz soak clean
+.PHONY: deps docker-deps build test docker-test demo bench bench-serve fuzz fuzz-long soak clean
 
 # apt-install: installs the Debian packages $(1) unless all are present (dpkg -s is quick).
 define apt-install
@@ -92,6 +92,15 @@ fuzz: deps
 	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
 	$(SWIFT) build
 	$(PYTHON) Tests/Fuzz/media_fuzz.py .build/debug/filtercast --files 300 --keep .build/fuzz/media
+
+## fuzz-long: the decoder targets (FuzzBrowserSource, FuzzUploadProbe) to FUZZ_RUNS executions each, one
+## after the other, under nice: built with -sanitize=fuzzer only (Tests/Fuzz/.build-noasan), some 5 times
+## faster than under ASan, whose allocator maps each new decoder's large buffers afresh. No ASan, so no
+## LeakSanitizer: -rss_limit_mb=2048 catches growth; `make fuzz` keeps the ASan check (docs/RELIABILITY.md)
+FUZZ_RUNS ?= 10000000
+fuzz-long: deps
+	cd Tests/Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer --scratch-path .build-noasan
+	FUZZ_BIN=Tests/Fuzz/.build-noasan/release FUZZ_RUNS=$(FUZZ_RUNS) nice -n 19 Tests/Fuzz/run.sh 0 browser-source upload-probe
 
 ## soak: the leak-checked short soak — the server built with AddressSanitizer (.build/asan, ~50 s),
 ## then SOAK_SECONDS of bench/soak.py (10 viewers, 360p) under LeakSanitizer: a leak report, an error
