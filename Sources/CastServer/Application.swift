@@ -56,6 +56,7 @@ public final class Application: Sendable {
         }
         if let sound = viewers.audio?.pipeline {
             recorder.recordSound(from: sound, hasSound: { [player] in player.audio != nil })
+            publisher?.publishSound(from: sound)
         }
         if let encode = try Self.sharedEncode(configuration.recordRendition, option: "--record-rendition", of: viewers,
                                                size: (info.width, info.height)) {

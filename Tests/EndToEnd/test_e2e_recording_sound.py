@@ -98,17 +98,17 @@ def beep_times(samples: np.ndarray) -> list[float]:
     return [loud[0] / 48_000] + [b / 48_000 for a, b in zip(loud, loud[1:]) if b - a > 4800]
 
 
-def expect_beeps_on_flashes(path, minimum: int, cut: bool = False):
-    """Every beep within STEP of a flash, and at least `minimum` of them. In a `cut` file (kill -9)
+def expect_beeps_on_flashes(path, minimum: int, cut: bool = False, step: float = STEP):
+    """Every beep within `step` of a flash, and at least `minimum` of them. In a `cut` file (kill -9)
     the streams end in different places of the last fragment: a beep past the last flash's second
     may have lost its flash with the video's end."""
     flashes, heard = flash_times(path), beep_times(sound(path))
     if cut:
-        heard = [beep for beep in heard if beep < flashes[-1] + 1 - STEP]
+        heard = [beep for beep in heard if beep < flashes[-1] + 1 - step]
     assert len(heard) >= minimum, (heard, flashes)
     for beep in heard:
         nearest = min(flashes, key=lambda flash: abs(flash - beep))
-        assert abs(beep - nearest) <= STEP, f"a beep at {beep:.3f} s, the nearest flash at {nearest:.3f} s: {heard} {flashes}"
+        assert abs(beep - nearest) <= step, f"a beep at {beep:.3f} s, the nearest flash at {nearest:.3f} s: {heard} {flashes}"
 
 
 async def command(client: Client, message: dict):

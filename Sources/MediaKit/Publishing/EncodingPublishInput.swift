@@ -4,25 +4,34 @@ import Telemetry
 /// A publish stream encoded from the session's frames by an encoder of its own, at the source's
 /// size: frames come through an ``EncoderFeed`` (copies; the oldest waiting is dropped when the
 /// encoder falls behind), and a paused session's last frame is sent again every `keepAlive`, so
-/// that the server does not drop the stream as idle and late viewers get a picture.
+/// that the server does not drop the stream as idle and late viewers get a picture. With a
+/// ``SoundTrack``, the stream has an AAC track written with the pictures.
 final class EncodingPublishInput: WriterInput, @unchecked Sendable {
     private let width: Int
     private let height: Int
     private let frameRate: Double
     private let options: PublisherOptions
     private let droppedTotal: Counter
+    private let sound: SoundTrack?
     private var feed: EncoderFeed?
     /// Publish thread: the frame sent last (from the feed's pool), kept across connections.
     private var last: Frame?
 
-    init(width: Int, height: Int, frameRate: Double, options: PublisherOptions, droppedTotal: Counter) {
+    /// `sound`: attached by the owner.
+    init(width: Int, height: Int, frameRate: Double, options: PublisherOptions, sound: SoundTrack?, droppedTotal: Counter) {
         (self.width, self.height, self.frameRate) = (width, height, frameRate)
         self.options = options
+        self.sound = sound
         self.droppedTotal = droppedTotal
     }
 
-    /// Processing thread: queues a copy of `frame`. Returns at once.
-    func offer(_ frame: Frame) { feed?.offer(frame) }
+    /// Processing thread: queues a copy of `frame` (and notes where its source time is written,
+    /// for the sound). Returns at once.
+    func offer(_ frame: Frame) {
+        guard let feed else { return }
+        sound?.note(source: frame.time, at: feed.elapsed)
+        feed.offer(frame)
+    }
 
     func start(_ body: @escaping @Sendable () -> Void) {
         feed = EncoderFeed(name: "publish", width: width, height: height, capacity: options.queueCapacity,
@@ -32,7 +41,10 @@ final class EncodingPublishInput: WriterInput, @unchecked Sendable {
     func finish() { feed?.finish() }
 
     func connect(_ destination: VideoWriter.Destination, interruption: Interruption) throws(MediaError) -> VideoWriter {
-        try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
+        var destination = destination
+        destination.hasAudio = sound != nil
+        sound?.restart()
+        return try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
                         preset: options.preset, profile: options.profile, threads: options.threads,
                         encoders: Publisher.encoders, interruption: interruption)
     }
@@ -47,6 +59,7 @@ final class EncodingPublishInput: WriterInput, @unchecked Sendable {
         }
         guard let frame = last else { return false }
         try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
+        try sound?.write(to: writer, pictureAt: frame.time)
         return true
     }
 

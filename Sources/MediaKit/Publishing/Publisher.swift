@@ -3,7 +3,7 @@ import Synchronization
 
 /// Pushes the session's frames as H.264 to a media server (`--publish`): flv over RTMP, RTSP,
 /// or MPEG-TS over SRT (see ``PublishTarget``), reconnecting with ``RetryPolicy``'s delays for
-/// as long as it runs.
+/// as long as it runs; with the source's sound as AAC after ``publishSound(from:)``.
 ///
 /// The stream is either encoded here — the processing thread hands every frame to
 /// ``publish(_:)``, which copies it and returns at once; encoding runs on the `publish` thread
@@ -28,8 +28,12 @@ public final class Publisher: Sendable {
     private let current: Mutex<PublishStatus>
     private let interruption = Interruption()
     private let stopping = Atomic<Bool>(false)
-    /// Set by `share` (before `start`), else by `start`; read on the publish and processing threads after.
+    /// Set by `start`; read on the publish and processing threads after.
     nonisolated(unsafe) private var input: (any WriterInput)?
+    /// Set by `share` before `start`.
+    nonisolated(unsafe) private var sharedEncode: (any SharedEncode)?
+    /// Set by `publishSound` before `start`.
+    nonisolated(unsafe) private var sound: SoundTrack?
 
     /// Frames of `width × height` at about `frameRate`.
     public init(target: PublishTarget, width: Int, height: Int, frameRate: Double?, options: PublisherOptions = .init(),
@@ -47,21 +51,33 @@ public final class Publisher: Sendable {
 
     /// Makes the stream `encode`'s access units instead of encoding frames here. Before `start`.
     public func share(_ encode: any SharedEncode) {
-        input = SharedEncodeInput(encode, frameRate: frameRate, capacity: Self.sharedQueueCapacity,
-                                   droppedTotal: counters.dropped) { [self] in isStopping }
+        sharedEncode = encode
+    }
+
+    /// The stream has an AAC track (what media servers expect): `pipeline`'s sound, silence while
+    /// the source has none — one layout for the whole stream, whatever plays. Before `start`.
+    public func publishSound(from pipeline: AudioPipeline) {
+        guard let silence = AudioEncoderStage.silentPacket(AudioTranscoder.aac) else { return }
+        sound = SoundTrack(of: pipeline, frameRate: frameRate, silence: silence)
     }
 
     /// Whether the stream is a shared encode's (``share(_:)``), so takes no frames.
-    public var isSharing: Bool { input is SharedEncodeInput }
+    public var isSharing: Bool { sharedEncode != nil }
 
     /// Access units waiting for a slow server, beyond which they are dropped up to the next keyframe.
     static let sharedQueueCapacity = 60
 
     /// Starts the publish thread, which connects at once. Call once.
     public func start() {
-        let input = input ?? EncodingPublishInput(width: width, height: height, frameRate: frameRate, options: options,
-                                                  droppedTotal: counters.dropped)
+        let input: any WriterInput = if let sharedEncode {
+            SharedEncodeInput(sharedEncode, frameRate: frameRate, capacity: Self.sharedQueueCapacity, sound: sound,
+                              droppedTotal: counters.dropped) { [self] in isStopping }
+        } else {
+            EncodingPublishInput(width: width, height: height, frameRate: frameRate, options: options, sound: sound,
+                                 droppedTotal: counters.dropped)
+        }
         self.input = input
+        sound?.attach()
         input.start { [self] in run(input) }
     }
 
@@ -114,6 +130,7 @@ public final class Publisher: Sendable {
             fail(failure, &retry, input)
         }
         input.close()
+        sound?.detach()
         change { $0.connection = .stopped; $0.retryAt = nil }
     }
 

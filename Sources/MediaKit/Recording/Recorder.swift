@@ -64,9 +64,9 @@ public final class Recorder: Sendable {
     }
 
     /// The sound for a new take, when recordings keep it and the source has some.
-    private func takeSound() -> (RecordingAudio, AudioPipeline)? {
+    private func takeSound() -> SoundTrack? {
         guard let sound, let silence, sound.hasSound() else { return nil }
-        return (RecordingAudio(frameRate: frameRate, silence: silence), sound.pipeline)
+        return SoundTrack(of: sound.pipeline, frameRate: frameRate, silence: silence)
     }
 
     /// Starts recording the filtered (or the source's) frames into a new file. Throws when a
@@ -92,7 +92,7 @@ public final class Recorder: Sendable {
             let take: RecordingTake
             if filtered, let sharedEncode {
                 take = RecordingTake(sharing: sharedEncode, path: directory + "/" + name, name: name, frameRate: frameRate,
-                                     options: options, droppedTotal: framesDropped, ended: ended)
+                                     options: options, audio: takeSound(), droppedTotal: framesDropped, ended: ended)
             } else {
                 let audio = takeSound()
                 let writer = try VideoWriter.fragmentedMP4(path: directory + "/" + name, width: width, height: height,

@@ -21,27 +21,26 @@ final class RecordingTake: Sendable {
     private let started = ContinuousClock.now
     nonisolated(unsafe) private var feed: EncoderFeed?
     nonisolated(unsafe) private var shared: SharedEncodeInput?
-    /// The sound, when the writer has an audio stream; taken from `sound` while the take runs.
-    private let audio: RecordingAudio?
-    private let sound: AudioPipeline?
+    /// The sound, when the writer has an audio stream; attached while the take runs.
+    private let audio: SoundTrack?
 
     /// Starts the encoder thread on `writer`, which moves to it. `ended` is called on that thread
     /// when the take stops by itself (limit, disk space, write error), with the reason. While no
     /// frame comes the last one is written again at `frameRate` (see ``HeldPicture``). With
-    /// `audio` (the writer then has an audio stream), the AAC of `sound` is written with the pictures.
+    /// `audio` (the writer then has an audio stream), its AAC is written with the pictures.
     init(writer: VideoWriter, name: String, filtered: Bool, width: Int, height: Int, frameRate: Double,
-         options: RecorderOptions, audio: (RecordingAudio, AudioPipeline)? = nil, droppedTotal: Counter,
+         options: RecorderOptions, audio: SoundTrack? = nil, droppedTotal: Counter,
          ended: @escaping @Sendable (RecordingTake, String) -> Void) {
         self.name = name
         self.filtered = filtered
         encoderName = writer.encoderName
-        (self.audio, sound) = (audio?.0, audio?.1)
-        if let audio { audio.1.attach(audio.0) }
+        self.audio = audio
+        audio?.attach()
         nonisolated(unsafe) let writer = writer
         feed = EncoderFeed(name: "record", width: width, height: height, capacity: options.queueCapacity,
                            droppedTotal: droppedTotal) { [self] feed in
             let reason = encode(writer, feed, HeldPicture(frameRate: frameRate), options)
-            if let sink = self.audio { sound?.detach(sink) }
+            audio?.detach()
             if let reason { ended(self, reason) }
         }
     }
@@ -49,20 +48,21 @@ final class RecordingTake: Sendable {
     /// Starts the thread that writes `encode`'s access units to a new file at `path` (from the
     /// next keyframe: the file is made once it comes). While no unit comes (paused) the picture
     /// shown is asked for again every second: the file lasts as long as the recording, at one
-    /// picture a second while still.
+    /// picture a second while still. With `audio`, its AAC is written with the pictures.
     init(sharing encode: any SharedEncode, path: String, name: String, frameRate: Double, options: RecorderOptions,
-         droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
+         audio: SoundTrack? = nil, droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
         self.name = name
         filtered = true
         encoderName = "\(encode.encoderName) (shared: \(encode.name))"
-        let input = SharedEncodeInput(encode, frameRate: frameRate, capacity: options.queueCapacity * 5,
+        let input = SharedEncodeInput(encode, frameRate: frameRate, capacity: options.queueCapacity * 5, sound: audio,
                                       droppedTotal: droppedTotal) { false }
         shared = input
-        (audio, sound) = (nil, nil)
+        self.audio = audio
+        audio?.attach()
         input.start { [self] in
-            if let reason = copy(input, to: VideoWriter.fragmentedMP4(path: path, fragmentAtKeyframes: false), options) {
-                ended(self, reason)
-            }
+            let reason = copy(input, to: VideoWriter.fragmentedMP4(path: path, fragmentAtKeyframes: false), options)
+            audio?.detach()
+            if let reason { ended(self, reason) }
         }
     }
 
@@ -144,6 +144,7 @@ final class RecordingTake: Sendable {
                 framesWritten += 1
                 reason = limits.check(written: noteBytes(writer))
             }
+            try input.finishSound(on: writer)
         } catch {
             reason = error.description
         }

@@ -19,9 +19,14 @@ final class AccessUnitFeed: Sendable {
     /// Units dropped by overflows.
     private let dropped = Atomic<Int>(0)
 
+    /// Where each unit's source time is written, for the writer's sound.
+    private let sound: SoundTrack?
+
     /// Units of `source`, at most `capacity` waiting; drops are also counted in `droppedTotal`.
-    init(source: any SharedEncode, capacity: Int, droppedTotal: Counter? = nil) {
+    /// Each unit's source time and time here are noted in `sound`.
+    init(source: any SharedEncode, capacity: Int, sound: SoundTrack? = nil, droppedTotal: Counter? = nil) {
         self.source = source
+        self.sound = sound
         queue = UnitQueue(capacity: capacity)
         self.droppedTotal = droppedTotal
     }
@@ -48,6 +53,7 @@ final class AccessUnitFeed: Sendable {
     func offer(_ unit: EncodedAccessUnit) {
         guard token.withLock({ $0 != nil }) else { return }
         let elapsed = Int64((started.duration(to: .now).seconds * 1000).rounded())
+        sound?.note(source: unit.time, at: Double(elapsed) / 1000)
         guard case .overflowed(let count) = queue.offer(unit.bytes, keyframe: unit.isKeyframe, time: elapsed) else { return }
         droppedTotal?.increment(by: UInt64(count))
         dropped.add(count, ordering: .relaxed)

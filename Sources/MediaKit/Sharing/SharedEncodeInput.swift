@@ -21,10 +21,16 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
     private let finishing = Atomic<Bool>(false)
     /// Publish thread: when the last keyframe was written.
     private var lastKeyframe = ContinuousClock.now
+    /// Written with the units, when the stream has sound.
+    private let sound: SoundTrack?
+    /// Publish thread: the time of the last unit written (seconds of the stream), for the sound's end.
+    private var lastUnitTime: Double?
 
-    init(_ encode: any SharedEncode, frameRate: Double, capacity: Int, droppedTotal: Counter,
+    /// With `sound` (attached by the owner), the stream has an AAC track, written with the units.
+    init(_ encode: any SharedEncode, frameRate: Double, capacity: Int, sound: SoundTrack? = nil, droppedTotal: Counter,
          stopping: @escaping @Sendable () -> Bool) {
-        feed = AccessUnitFeed(source: encode, capacity: capacity, droppedTotal: droppedTotal)
+        feed = AccessUnitFeed(source: encode, capacity: capacity, sound: sound, droppedTotal: droppedTotal)
+        self.sound = sound
         self.frameRate = frameRate
         self.stopping = stopping
     }
@@ -53,6 +59,9 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
     /// Waits (at most ``keyframeWait``) for the rendition's next keyframe, whose SPS and PPS make
     /// the stream's header, then connects and writes it first.
     func connect(_ destination: VideoWriter.Destination, interruption: Interruption) throws(MediaError) -> VideoWriter {
+        var destination = destination
+        destination.hasAudio = sound != nil
+        sound?.restart()
         feed.attach()
         let source = feed.source
         let deadline = ContinuousClock.now + Self.keyframeWait
@@ -91,6 +100,14 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
     private func write(_ unit: CopiedUnit, to writer: VideoWriter) throws(MediaError) {
         try writer.write(unit: unit.bytes, keyframe: unit.isKeyframe, at: unit.time)
         if unit.isKeyframe { lastKeyframe = .now }
+        let time = Double(unit.time) / 1000
+        try sound?.write(to: writer, pictureAt: time)
+        lastUnitTime = time
+    }
+
+    /// The stream ends: its sound lasts as long as its pictures.
+    func finishSound(on writer: VideoWriter) throws(MediaError) {
+        if let lastUnitTime { try sound?.finish(to: writer, lastPictureAt: lastUnitTime) }
     }
 
     func idle(until deadline: ContinuousClock.Instant, stopping: () -> Bool) {

@@ -12,8 +12,9 @@ import Synchronization
 /// A browser's bitstream is untrusted: pictures are copied into a ``UnitQueue`` of at most
 /// ``queueCapacity`` (when the decoder falls behind, the waiting pictures are dropped and H.264
 /// waits for a keyframe: ``offer(_:keyframe:captureTime:)`` says so), the decoder refuses
-/// pictures over the announced size's pixels, and a picture of another size than announced ends
-/// the source with that error.
+/// pictures over the announced size's pixels and allocates none with a side over the announced
+/// one's macroblocks (``PictureBound``), and a picture of another size than announced ends the
+/// source with that error.
 ///
 /// Its sound, when the sharer sends its microphone's, is ``audio``: Opus packets on the same
 /// clock, routed to the player's audio queue like a demuxed stream's (``routeAudio(to:)``).
@@ -36,6 +37,7 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
     private let stallTimeout: Duration
     private let codec: Codec
     private let converter: FrameConverter
+    private let bound: PictureBound
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var decoded: UnsafeMutablePointer<AVFrame>?
@@ -63,6 +65,7 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         info = SourceInfo(name: name, width: width, height: height, codec: codec.rawValue, frameRate: frameRate, isLive: true,
                           audio: self.audio?.info)
         converter = FrameConverter(width: width, height: height)
+        bound = PictureBound(announced: announced)
         FFmpegLog.install()  // a damaged picture's decode errors go through the (rate-limited) log
         guard let decoder = avcodec_find_decoder(codec == .h264 ? AV_CODEC_ID_H264 : AV_CODEC_ID_MJPEG),
               let context = avcodec_alloc_context3(decoder) else {
@@ -76,6 +79,7 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         // libavcodec checks the buffer's padded size (the width aligned to its stride alignment,
         // up to 64), so the bound has that slack; the decoded size must then be the announced one.
         context.pointee.max_pixels = Int64((announced.width + 63) / 64 * 64 * ((announced.height + 31) / 32 * 32))
+        bound.install(on: context)
         let result = avcodec_open2(context, decoder, nil)
         guard result >= 0 else { throw .openFailed(input: name, reason: averrorDescription(result)) }
         packet = av_packet_alloc()

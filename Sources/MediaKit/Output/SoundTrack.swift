@@ -1,9 +1,11 @@
 import Synchronization
 
-/// A recording's sound: the AAC packets of the ``AudioPipeline`` (source times), put on the
-/// recording's clock by the pictures it records, and written with them by the encoder thread.
+/// The sound of a stream a writer makes — a recording, a published stream: the AAC packets of the
+/// ``AudioPipeline`` (source times), put on the stream's clock by the pictures it writes, and
+/// written with them by the writer's (encoder) thread.
 ///
-/// The processing thread notes each picture's source time and recording time (``note(source:at:)``):
+/// The thread that offers the pictures to the writer notes each picture's source time and stream
+/// time (``note(source:at:)``):
 /// their difference (smoothed) is the offset of the stretch being played; a pause, a seek or a
 /// switch changes it, and a new stretch begins. The last ``maximumStretches`` are kept: the
 /// demuxer gives a file's sound up to a second before or after its pictures (as the file
@@ -12,9 +14,9 @@ import Synchronization
 /// once the pictures reach it, at its source time plus its stretch's offset; a gap of a packet or more (a pause, a source without sound,
 /// sound starting after the picture) is filled with silence, so the sound lasts as long as the
 /// pictures. Holds at most ``capacity`` packets (≈ 2.7 s; the oldest go first), each copied into
-/// buffers made once. Thread-safe: the audio thread takes, the processing thread notes, the
-/// encoder thread writes.
-final class RecordingAudio: AudioSink {
+/// buffers made once. Thread-safe: the audio thread takes, the offering thread notes, the
+/// encoder thread writes (``restart()`` for each new writer: a reconnection).
+final class SoundTrack: AudioSink {
     static let capacity = 128
     /// The largest AAC-LC stereo frame (6144 bits a channel), with room to spare.
     static let maximumPacket = 2048
@@ -56,16 +58,19 @@ final class RecordingAudio: AudioSink {
     private let state: Mutex<State>
     /// Encoder thread only: the packet being written, out of the lock.
     nonisolated(unsafe) private var out: Slot
-    /// Encoder thread only: where the sound written so far ends (recording seconds); nil before
+    /// Encoder thread only: where the sound written so far ends (stream seconds); nil before
     /// the first picture.
     nonisolated(unsafe) private var end: Double?
     /// One silent packet, made once.
     nonisolated(unsafe) private let silence: UnsafeMutableRawPointer
     private let silenceCount: Int
     private let frameInterval: Double
+    private let pipeline: AudioPipeline
 
+    /// The sound of `pipeline` (once ``attach()`` is called) for pictures at about `frameRate`;
     /// `silence`: one AAC packet of digital silence (``AudioEncoderStage/silentPacket(_:)``).
-    init(frameRate: Double, silence: [UInt8]) {
+    init(of pipeline: AudioPipeline, frameRate: Double, silence: [UInt8]) {
+        self.pipeline = pipeline
         frameInterval = 1 / max(frameRate, 1)
         self.silence = .allocate(byteCount: max(silence.count, 1), alignment: 16)
         self.silence.copyMemory(from: silence, byteCount: silence.count)
@@ -82,6 +87,16 @@ final class RecordingAudio: AudioSink {
         out.bytes.deallocate()
         silence.deallocate()
     }
+
+    /// Takes the pipeline's packets from now on (the source's sound is demuxed and encoded to AAC).
+    func attach() { pipeline.attach(self) }
+
+    /// Takes no more packets.
+    func detach() { pipeline.detach(self) }
+
+    /// Encoder thread: a new writer follows (a published stream's reconnection): its sound begins
+    /// with its first picture.
+    func restart() { end = nil }
 
     /// Packets dropped: the ring was full (the pictures did not come), or they were stale.
     var droppedPackets: Int { state.withLock { $0.dropped } }
@@ -112,7 +127,7 @@ final class RecordingAudio: AudioSink {
         }
     }
 
-    /// Processing thread: a picture of source time `source` is recorded at `recorded` seconds.
+    /// The offering thread: a picture of source time `source` is written at `recorded` seconds of the stream.
     func note(source: Double, at recorded: Double) {
         state.withLock { state in
             let offset = recorded - source
@@ -128,7 +143,7 @@ final class RecordingAudio: AudioSink {
     }
 
     /// A new stretch began: the packets at the head before it that belong to no earlier stretch
-    /// (sound of the position left, a recording's first packets given late) will not be shown.
+    /// (sound of the position left, a stream's first packets given late) will not be shown.
     private func dropStale(_ state: inout State) {
         guard let newest = state.stretches.last else { return }
         while state.count > 0 {
@@ -162,7 +177,7 @@ final class RecordingAudio: AudioSink {
         try fillSilence(writer, until: recorded - Self.allowance)
     }
 
-    /// Encoder thread, as the recording ends after its last picture at `recorded`: silence up to
+    /// Encoder thread, as the stream ends after its last picture at `recorded`: silence up to
     /// the end of that picture, so the sound lasts as long as the pictures.
     func finish(to writer: VideoWriter, lastPictureAt recorded: Double) throws(MediaError) {
         try fillSilence(writer, until: recorded + frameInterval)
@@ -178,7 +193,7 @@ final class RecordingAudio: AudioSink {
         end = position
     }
 
-    /// Moves the next packet the pictures have reached into `out`; its recording time, NaN when
+    /// Moves the next packet the pictures have reached into `out`; its stream time, NaN when
     /// it was dropped instead (shown by no picture), nil when none is ready.
     private func popReady() -> Double? {
         state.withLock { state -> Double? in
