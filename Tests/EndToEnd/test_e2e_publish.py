@@ -64,7 +64,7 @@ class Receiver:
             code = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise AssertionError(f"the receiver got no complete stream within {timeout} s")
+            raise AssertionError(f"the receiver got no complete stream within {timeout} s: {self.proc.stderr.read().decode()[-3000:]}")
         assert code == 0, f"ffmpeg exited with {code}: {self.proc.stderr.read().decode()}"
 
     def kill(self):

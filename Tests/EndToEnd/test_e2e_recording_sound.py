@@ -20,10 +20,11 @@ from fc_client import Client, run
 from test_e2e_recording import kill_when_recorded, wait_state
 
 TOLERANCE = 0.040
-# A beep against its flash. Measured: the sound leads its picture by 17-70 ms (more in the second
-# after a seek or a switch) — a lead not explained yet, short of the 40 ms, which ffprobe's
-# start times and durations (TOLERANCE) do meet. This bound catches a sound put in the wrong
-# stretch (a second off) or drifting; tighten it to 40 ms once the lead is found.
+# A beep against its flash. Measured since the pictures are stamped where the sound puts their
+# source time (session 8): +9…−14 ms playing straight, −22…−31 ms after a seek or a pause, the
+# same for every beep of a stretch (before, offer-time stamps moved the flashes by the machine's
+# jitter: 17-70 ms, once 90 ms under load). The 20 ms more after a seek is not explained yet. This
+# bound catches a sound put in the wrong stretch (a second off) or drifting.
 STEP = 0.080
 FLASHES = "color=c=black:s=320x240:r=25,drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='lt(mod(t,1),0.04)'"
 

@@ -48,12 +48,12 @@ final class EncoderFeed: Sendable {
     }
 
     /// Processing thread: queues a copy of `frame` (scaled to the feed's size by `scaler` when
-    /// given), timed as the feed's ``Timing`` says, its `isDiscontinuity` set to `marked` (what
-    /// that means is the encoder thread's business).
-    func offer(_ frame: Frame, marked: Bool = false, scaler: FrameScaler? = nil) {
+    /// given), timed as the feed's ``Timing`` says — or at `time` (seconds since the start) when
+    /// given —, its `isDiscontinuity` set to `marked` (what that means is the encoder thread's business).
+    func offer(_ frame: Frame, at time: Double? = nil, marked: Bool = false, scaler: FrameScaler? = nil) {
         let copy = pool.take()
         if let scaler { scaler.scale(frame, into: copy) } else { copy.copy(from: frame) }
-        if timing == .sinceStart { copy.time = elapsed }
+        if timing == .sinceStart { copy.time = time ?? elapsed }
         copy.isDiscontinuity = marked
         guard let displaced = queue.put(copy) else { return }
         if displaced !== copy {

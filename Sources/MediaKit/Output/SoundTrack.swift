@@ -53,6 +53,8 @@ final class SoundTrack: AudioSink {
         /// The newest last; empty before the first picture.
         var stretches: [Stretch] = []
         var dropped = 0
+        /// The last picture time ``note(source:at:)`` returned.
+        var lastStamp = -Double.infinity
     }
 
     private let state: Mutex<State>
@@ -127,18 +129,24 @@ final class SoundTrack: AudioSink {
         }
     }
 
-    /// The offering thread: a picture of source time `source` is written at `recorded` seconds of the stream.
-    func note(source: Double, at recorded: Double) {
+    /// The offering thread: a picture of source time `source` is offered at `recorded` seconds of
+    /// the stream. Returns when to write it: its source time plus its stretch's smoothed offset —
+    /// where the sound of that moment is written, so that the pictures' jitter (an offer delayed by
+    /// a busy machine) moves neither them nor the sound apart — never before an earlier one's.
+    func note(source: Double, at recorded: Double) -> Double {
         state.withLock { state in
             let offset = recorded - source
             if let current = state.stretches.last, abs(offset - current.offset) <= Self.maximumDrift, source >= current.last {
                 state.stretches[state.stretches.count - 1].last = source
                 state.stretches[state.stretches.count - 1].offset += (offset - current.offset) * Self.smoothing
-                return
+            } else {
+                if state.stretches.count == Self.maximumStretches { state.stretches.removeFirst() }
+                state.stretches.append(Stretch(first: source, last: source, offset: offset))
+                dropStale(&state)
             }
-            if state.stretches.count == Self.maximumStretches { state.stretches.removeFirst() }
-            state.stretches.append(Stretch(first: source, last: source, offset: offset))
-            dropStale(&state)
+            let stamp = max(source + state.stretches[state.stretches.count - 1].offset, state.lastStamp + 0.001)
+            state.lastStamp = stamp
+            return stamp
         }
     }
 
@@ -164,7 +172,9 @@ final class SoundTrack: AudioSink {
     /// packets the pictures have reached, silence for the gaps, and silence up to
     /// ``allowance`` behind the picture when no sound comes (paused, no sound in the source).
     func write(to writer: VideoWriter, pictureAt recorded: Double) throws(MediaError) {
-        if end == nil { end = recorded }
+        // The writer's origin is the first picture's time in whole milliseconds: the sound starts
+        // there, not a rounding before it (a packet before the origin is refused).
+        if end == nil { end = (recorded * 1000).rounded() / 1000 }
         while let time = popReady() {
             guard !time.isNaN else { continue }
             try fillSilence(writer, until: time)
@@ -187,7 +197,8 @@ final class SoundTrack: AudioSink {
     private func fillSilence(_ writer: VideoWriter, until time: Double) throws(MediaError) {
         guard var position = end else { return }
         while position + Self.packetDuration <= time + 0.001 {
-            guard try writer.write(audio: UnsafeRawBufferPointer(start: silence, count: silenceCount), at: position) else { break }
+            // A packet the writer refuses (not after the last) is skipped: the silence goes on after it.
+            _ = try writer.write(audio: UnsafeRawBufferPointer(start: silence, count: silenceCount), at: position)
             position += Self.packetDuration
         }
         end = position

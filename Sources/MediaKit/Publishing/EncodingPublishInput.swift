@@ -25,12 +25,11 @@ final class EncodingPublishInput: WriterInput, @unchecked Sendable {
         self.droppedTotal = droppedTotal
     }
 
-    /// Processing thread: queues a copy of `frame` (and notes where its source time is written,
-    /// for the sound). Returns at once.
+    /// Processing thread: queues a copy of `frame`, stamped as a recording's (``RecordingTake``).
+    /// Returns at once.
     func offer(_ frame: Frame) {
         guard let feed else { return }
-        sound?.note(source: frame.time, at: feed.elapsed)
-        feed.offer(frame)
+        feed.offer(frame, at: sound?.note(source: frame.time, at: feed.elapsed))
     }
 
     func start(_ body: @escaping @Sendable () -> Void) {

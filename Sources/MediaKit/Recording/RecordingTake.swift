@@ -66,12 +66,11 @@ final class RecordingTake: Sendable {
         }
     }
 
-    /// Processing thread: queues a copy of `frame`, stamped with the time since the start (and
-    /// notes where its source time is recorded, for the sound).
+    /// Processing thread: queues a copy of `frame`, stamped with the time since the start — with
+    /// sound, where the sound puts its source time (``SoundTrack/note(source:at:)``).
     func offer(_ frame: Frame) {
         guard let feed else { return }
-        audio?.note(source: frame.time, at: feed.elapsed)
-        feed.offer(frame)
+        feed.offer(frame, at: audio?.note(source: frame.time, at: feed.elapsed))
     }
 
     /// Ends the take: the frames already queued are written (a shared take's units: the next

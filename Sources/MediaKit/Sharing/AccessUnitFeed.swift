@@ -19,7 +19,7 @@ final class AccessUnitFeed: Sendable {
     /// Units dropped by overflows.
     private let dropped = Atomic<Int>(0)
 
-    /// Where each unit's source time is written, for the writer's sound.
+    /// Where each unit's source time is written, for the writer's sound (and when the unit is).
     private let sound: SoundTrack?
 
     /// Units of `source`, at most `capacity` waiting; drops are also counted in `droppedTotal`.
@@ -52,9 +52,10 @@ final class AccessUnitFeed: Sendable {
     /// The encode's thread: queues a copy of `unit`.
     func offer(_ unit: EncodedAccessUnit) {
         guard token.withLock({ $0 != nil }) else { return }
-        let elapsed = Int64((started.duration(to: .now).seconds * 1000).rounded())
-        sound?.note(source: unit.time, at: Double(elapsed) / 1000)
-        guard case .overflowed(let count) = queue.offer(unit.bytes, keyframe: unit.isKeyframe, time: elapsed) else { return }
+        let elapsed = started.duration(to: .now).seconds
+        let time = sound?.note(source: unit.time, at: elapsed) ?? elapsed
+        guard case .overflowed(let count) = queue.offer(unit.bytes, keyframe: unit.isKeyframe,
+                                                        time: Int64((time * 1000).rounded())) else { return }
         droppedTotal?.increment(by: UInt64(count))
         dropped.add(count, ordering: .relaxed)
         source.requestKeyframe()
