@@ -74,7 +74,8 @@ extension Session {
         let info = source.info
         sourceState.withLock {
             $0 = SourceState(kind: "file", name: canonical, seekable: !info.isLive, width: info.width,
-                             height: info.height, fps: info.frameRate, startInput: false, reference: canonical)
+                             height: info.height, fps: info.frameRate, startInput: false, reference: canonical,
+                             audio: Self.wireAudio(info.audio))
         }
         transportGeneration.add(1, ordering: .relaxed)
     }

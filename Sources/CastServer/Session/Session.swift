@@ -61,7 +61,7 @@ public final class Session: Sendable {
         startInfo = info
         startSource = SourceState(kind: kind, name: SourceNames.input(input, opened: info), seekable: !info.isLive,
                                   width: info.width, height: info.height, fps: info.frameRate,
-                                  reference: Self.startInputReference)
+                                  reference: Self.startInputReference, audio: Self.wireAudio(info.audio))
         sourceState = Mutex(startSource)
     }
 
@@ -112,12 +112,22 @@ public final class Session: Sendable {
         source.online = playback.isOnline
         source.reason = offlineReason(playback)
         source.retryIn = playback.retryAt.map { max(0, ContinuousClock.now.duration(to: $0).seconds) }
-        // A shared camera is the source from `share start` on, before the decode thread plays it.
-        let audio = sharing.withLock { $0.map { $0.source.info.audio } } ?? player.audio
-        source.audio = audio.map { SourceAudio(codec: $0.codec, channels: $0.channels, rate: $0.rate) }
+        // A shared camera is the source from `share start` on, before the decode thread plays it;
+        // a file's sound is known from the `open` that named it (the decode thread takes the file
+        // a little later: the player's would be the previous source's). Others' once they play.
+        if let shared = sharing.withLock({ $0.map { $0.source.info.audio } }) {
+            source.audio = Self.wireAudio(shared)
+        } else if source.kind != "file" {
+            source.audio = Self.wireAudio(player.audio)
+        }
         return SessionState(source: source, playing: playback.isPlaying,
                             position: playback.position, duration: playback.duration, filter: selection.chain,
                             viewers: viewers, fps: fps, recording: recordingState)
+    }
+
+    /// A source's sound as the state tells it.
+    static func wireAudio(_ audio: AudioStreamInfo?) -> SourceAudio? {
+        audio.map { SourceAudio(codec: $0.codec, channels: $0.channels, rate: $0.rate) }
     }
 
     /// Applies a state-changing command (`setFilter`, `setParams`, `play`, `pause`, `seek`,
