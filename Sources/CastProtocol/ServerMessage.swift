@@ -21,12 +21,9 @@ public enum ServerMessage: Sendable, Encodable {
     /// error codes' names.
     /// `renditions` are the encodings a client may `watch` (their transports are listed in
     /// `transports`, JPEG first); a client that says nothing gets the first JPEG one.
-    /// `mediaFolder`: whether the server has one (`--media-dir`) for `GET /api/media` to list.
-    /// `uploads` is there when the server takes uploaded files (``UploadOffer``).
-    /// `audio` is the sound a client may ask for (`watch {audio: true}`), nil when the server
-    /// cannot send any.
+    /// `features`: what else the server has (``ServerFeatures``: a media folder, uploads, sound).
     case hello(filters: [FilterDescriptor], state: SessionState, access: ViewerAccess, renditions: [Rendition],
-               mediaFolder: Bool = false, uploads: UploadOffer? = nil, audio: SourceAudio? = nil)
+               features: ServerFeatures = ServerFeatures())
     case state(SessionState)
     case error(ProtocolError)
     /// A command was carried out.
@@ -46,7 +43,7 @@ public enum ServerMessage: Sendable, Encodable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .hello(let filters, let state, let access, let renditions, let mediaFolder, let uploads, let audio):
+        case .hello(let filters, let state, let access, let renditions, let features):
             try container.encode("hello", forKey: .type)
             try container.encode(ProtocolVersion.number, forKey: .version)
             try container.encode(ProtocolVersion.serverName, forKey: .server)
@@ -59,9 +56,9 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(FrameTransport.allCases.filter { transport in renditions.contains { $0.transport == transport } },
                                  forKey: .transports)
             try container.encode(renditions, forKey: .renditions)
-            try container.encode(mediaFolder, forKey: .mediaFolder)
-            try container.encodeIfPresent(uploads, forKey: .uploads)
-            try container.encode(audio, forKey: .audio)
+            try container.encode(features.mediaFolder, forKey: .mediaFolder)
+            try container.encodeIfPresent(features.uploads, forKey: .uploads)
+            try container.encode(features.audio, forKey: .audio)
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".

@@ -117,7 +117,7 @@ struct ServerMessageTests {
                                      "maxChainLength", "categories", "errors", "transports", "renditions", "mediaFolder", "audio"])
         #expect(object["mediaFolder"] as? Bool == false)
         #expect(object["audio"] is NSNull, "no sound offered")
-        let offered = try Self.object(.hello(filters: [], state: try Self.state(), access: .watch, renditions: [], audio: .wire))
+        let offered = try Self.object(.hello(filters: [], state: try Self.state(), access: .watch, renditions: [], features: ServerFeatures(audio: .wire)))
         let audio = try #require(offered["audio"] as? [String: Any])
         #expect(audio["codec"] as? String == "opus" && audio["channels"] as? Int == 2 && audio["rate"] as? Int == 48_000)
         #expect(object["access"] as? String == "watch")
@@ -151,7 +151,7 @@ struct ServerMessageTests {
     /// `uploads` only from a server that takes them (v1 addition: absent otherwise).
     @Test func helloSaysWhetherUploadsAreTaken() throws {
         let with = try Self.object(.hello(filters: [], state: try Self.state(), access: .control, renditions: [],
-                                          uploads: UploadOffer(maxBytes: 2_000_000_000)))
+                                          features: ServerFeatures(uploads: UploadOffer(maxBytes: 2_000_000_000))))
         #expect((with["uploads"] as? [String: Any])?["maxBytes"] as? Int == 2_000_000_000)
         let without = try Self.object(.hello(filters: [], state: try Self.state(), access: .control, renditions: []))
         #expect(without["uploads"] == nil)

@@ -11,13 +11,13 @@ extension ViewerSessionTests {
 
     func listener() -> ViewerSession {
         let listener = ViewerSession(token: nil, accessToken: nil, publicView: false, offer: Self.offer,
-                                     audioOffer: .wire, now: { [clock] in clock.now })
+                                     features: ServerFeatures(audio: .wire), now: { [clock] in clock.now })
         #expect(send(#"{"type":"watch","transport":"jpeg","audio":true}"#, to: listener) == .watching)
         return listener
     }
 
     @Test func onlyAListenerGetsSound() {
-        let plain = ViewerSession(token: nil, accessToken: nil, publicView: false, offer: Self.offer, audioOffer: .wire,
+        let plain = ViewerSession(token: nil, accessToken: nil, publicView: false, offer: Self.offer, features: ServerFeatures(audio: .wire),
                                   now: { [clock] in clock.now })
         #expect(plain.nextWrite(supply: sound(latest: 3), frameInterval: Self.frameInterval) == .nothing)
         let listener = listener()

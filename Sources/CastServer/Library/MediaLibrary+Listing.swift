@@ -48,13 +48,7 @@ extension MediaLibrary {
     /// `relative` with its components joined by `/`, and the real path of that folder.
     private static func folder(_ relative: String, in media: ContainedFolder) throws(ProtocolError) -> (String, String) {
         let shownFolder = shown(relative)
-        if relative.hasPrefix("/") || relative.hasPrefix("~") {
-            throw ProtocolError(code: .forbidden, message: "\(shownFolder): absolute paths are not accepted; name a folder of the media folder")
-        }
-        guard let components = ContainedFolder.components(of: relative) else {
-            throw ProtocolError(code: .forbidden, message: "\(shownFolder): '..', '.', hidden names, backslashes and NUL are not accepted")
-        }
-        let folder = components.joined(separator: "/")
+        let folder = try components(of: relative, naming: "name a folder of the media folder").joined(separator: "/")
         switch media.resolve(folder) {
         case .folder(let path):
             return (folder, path)

@@ -42,6 +42,20 @@ public final class MediaLibrary: Sendable {
         uploads = try uploadsPath.map { try UploadFolder(path: $0) }
     }
 
+    /// `reference`'s path components, or the refusal of an absolute path or of one that names
+    /// what ``ContainedFolder`` never resolves ('..', hidden names …); `naming` tells, after an
+    /// absolute path's refusal, what to name instead. The refusals of `open` and of a listing alike.
+    static func components(of reference: String, naming: String) throws(ProtocolError) -> [Substring] {
+        func refuse(_ why: String) -> ProtocolError {
+            ProtocolError(code: .forbidden, message: "\(shown(reference)): \(why)")
+        }
+        if reference.hasPrefix("/") || reference.hasPrefix("~") { throw refuse("absolute paths are not accepted; \(naming)") }
+        guard let components = ContainedFolder.components(of: reference) else {
+            throw refuse("'..', '.', hidden names, backslashes and NUL are not accepted")
+        }
+        return components
+    }
+
     /// The real path of the file `reference` names, and its area.
     public func resolve(_ reference: String) throws(ProtocolError) -> (path: String, area: Area) {
         func refuse(_ why: String) -> ProtocolError {
@@ -50,12 +64,7 @@ public final class MediaLibrary: Sendable {
         if reference.contains("://") || reference.wholeMatch(of: /[A-Za-z][A-Za-z0-9+.\-]*:.*/) != nil {
             throw refuse("URLs are not accepted; name a file as recordings/NAME or media/PATH")
         }
-        if reference.hasPrefix("/") || reference.hasPrefix("~") {
-            throw refuse("absolute paths are not accepted; name a file as recordings/NAME or media/PATH")
-        }
-        guard let components = ContainedFolder.components(of: reference) else {
-            throw refuse("'..', '.', hidden names, backslashes and NUL are not accepted")
-        }
+        let components = try Self.components(of: reference, naming: "name a file as recordings/NAME or media/PATH")
         guard let first = components.first, components.count >= 2 else {
             throw refuse("name a file as recordings/NAME or media/PATH")
         }

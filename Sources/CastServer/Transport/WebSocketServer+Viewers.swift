@@ -32,14 +32,15 @@ extension WebSocketServer {
     }
 
     func viewerConnected(_ wsi: OpaquePointer) {
+        let features = ServerFeatures(mediaFolder: session.library?.media != nil,
+                                      uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) },
+                                      audio: outputs.audio.map { _ in SourceAudio.wire })
         let viewer = ViewerSession(token: urlArgument(wsi, "token"), accessToken: accessToken,
-                                   publicView: configuration.publicView, offer: outputs.offer,
-                                   audioOffer: outputs.audio.map { _ in SourceAudio.wire })
+                                   publicView: configuration.publicView, offer: outputs.offer, features: features)
         let connection = Connection(kind: .viewer(viewer), address: peerAddress(wsi))
         connections[wsi] = connection
         logConnected(connection)
-        viewer.greet(filters: session.catalog.descriptors, state: currentState, mediaFolder: session.library?.media != nil,
-                     uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) })
+        viewer.greet(filters: session.catalog.descriptors, state: currentState)
         audienceChanged()
         broadcastState()
     }

@@ -31,8 +31,8 @@ final class ViewerSession {
     private let now: () -> ContinuousClock.Instant
     /// What the server offers to watch (`hello.renditions`).
     private let offer: [Rendition]
-    /// The sound it offers (`hello.audio`); nil: none.
-    private let audioOffer: SourceAudio?
+    /// What else it offers (`hello`'s media folder, uploads and sound).
+    private let features: ServerFeatures
     /// The client asked for sound (`watch {audio: true}`).
     private(set) var listening = false
     /// The last sound packet sent (0: none since it asked).
@@ -60,11 +60,11 @@ final class ViewerSession {
     private var outbox = ViewerOutbox()
 
     /// A viewer that connected with `token` (`?token=` of its URL, nil without one), offered
-    /// `offer` to watch.
-    init(token: String?, accessToken: AccessToken?, publicView: Bool, offer: [Rendition], audioOffer: SourceAudio? = nil,
-         now: @escaping () -> ContinuousClock.Instant = { .now }) {
+    /// `offer` to watch and `features`.
+    init(token: String?, accessToken: AccessToken?, publicView: Bool, offer: [Rendition],
+         features: ServerFeatures = ServerFeatures(), now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.offer = offer
-        self.audioOffer = audioOffer
+        self.features = features
         watching = .initial(in: offer)
         self.accessToken = accessToken
         self.publicView = publicView
@@ -80,11 +80,9 @@ final class ViewerSession {
     /// What `hello.access` tells the client.
     var access: ViewerAccess { authorized ? .control : mayWatch ? .watch : .none }
 
-    /// The first message: `hello` with the filters and the state now; `mediaFolder` says whether
-    /// the server has one to list (`GET /api/media`), `uploads` whether it takes uploads.
-    func greet(filters: [FilterDescriptor], state: SessionState, mediaFolder: Bool = false, uploads: UploadOffer? = nil) {
-        outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer, mediaFolder: mediaFolder,
-                              uploads: uploads, audio: audioOffer))
+    /// The first message: `hello` with the filters and the state now.
+    func greet(filters: [FilterDescriptor], state: SessionState) {
+        outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer, features: features))
     }
 
     /// One fragment of a client message; `isLast` when it completes the message, which then runs:
@@ -230,7 +228,7 @@ final class ViewerSession {
     /// changed (the listeners changed). Refused, changing nothing, when the server sends no sound.
     private func listen(_ audio: Bool?) throws(ProtocolError) -> Bool {
         guard let audio, audio != listening else { return false }
-        if audio && audioOffer == nil {
+        if audio && features.audio == nil {
             throw ProtocolError(code: .outOfRange, message: "watch.audio: this server sends no sound (its FFmpeg has no Opus encoder)")
         }
         listening = audio

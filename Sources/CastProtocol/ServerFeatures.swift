@@ -1,0 +1,17 @@
+/// What a server has beside its filters and renditions, told once in `hello` (v1 additions, each
+/// absent or false on a server without it): a media folder to list (`GET /api/media`), uploads
+/// it takes, the sound a client may ask for (`watch {audio: true}`).
+public struct ServerFeatures: Sendable, Equatable {
+    /// `hello.mediaFolder`: the server has one (`--media-dir`).
+    public var mediaFolder: Bool
+    /// `hello.uploads`, there when the server takes uploaded files.
+    public var uploads: UploadOffer?
+    /// `hello.audio`: what the server sends when asked; nil (null) when it cannot send any.
+    public var audio: SourceAudio?
+
+    public init(mediaFolder: Bool = false, uploads: UploadOffer? = nil, audio: SourceAudio? = nil) {
+        self.mediaFolder = mediaFolder
+        self.uploads = uploads
+        self.audio = audio
+    }
+}
