@@ -18,7 +18,7 @@ public enum MediaError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .openFailed(let input, let reason): "cannot open \(input): \(reason)"
-        case .noVideoStream(let input): "\(input) has no video stream"
+        case .noVideoStream(let input): "\(input) has no video stream: a file of sound alone is not played (there is no picture to filter)"
         case .unsupportedCodec(let input, let codec): "\(input): no decoder for video codec '\(codec)'"
         case .readFailed(let input, let reason): "error reading \(input): \(reason)"
         case .notSeekable(let input): "\(input) is a live source and cannot seek"

@@ -1,16 +1,18 @@
 """Sound on the WebSocket (issue 16): a client that asks (`watch {audio: true}`) gets the source's
 sound as `FCA1` Opus packets on the pictures' clock, a file's ~150 ms ahead of its pictures; a v1 client gets none; pause stops it, a seek
 restarts it at the new position, another source (`open`) at its start; a clip without sound has
-`state.source.audio` null and no packets.
+`state.source.audio` null and no packets; a file of sound alone is refused, saying so.
 The clip: 320x240 H.264 at 25 fps with a 440 Hz tone as AAC at 44.1 kHz, 6 s, made by the ffmpeg CLI."""
 
 import bisect
+import shutil
 import statistics
+import subprocess
 
 import pytest
 
 from fc_client import Client, run
-from fc_server import make_clip, make_tone_clip
+from fc_server import child_environment, make_clip, make_tone_clip
 
 AUDIO = b"FCA1"
 PACKET_US = 20_000
@@ -131,5 +133,29 @@ def test_another_source_restarts_the_sound_at_its_start(start_server, tone_clip,
         restarted = [packet for packet in sound(await client.collect(1.0)) if packet.flags & 1]
         assert restarted, "no sound packet flagged as the first of the new source"
         assert abs(restarted[-1].pts_us / 1e6) < 0.05, f"the new source's sound starts at {restarted[-1].pts_us / 1e6} s"
+
+    run(scenario())
+
+
+def test_a_file_of_sound_alone_is_refused_clearly_and_the_session_goes_on(start_server, filtercast_bin, tone_clip, tmp_path):
+    media = tmp_path / "media"
+    media.mkdir()
+    tone = media / "tone.m4a"
+    subprocess.run([shutil.which("ffmpeg"), "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=440:d=2", "-c:a", "aac",
+                    str(tone)], check=True, timeout=60)
+    why = "has no video stream: a file of sound alone is not played (there is no picture to filter)"
+    started = subprocess.run([filtercast_bin, "serve", "--input", str(tone), "--port", "0"], capture_output=True,
+                             text=True, timeout=30, env=child_environment())
+    assert started.returncode != 0 and why in started.stderr, started.stderr
+    server = start_server("--input", str(tone_clip), "--media-dir", str(media))
+
+    async def scenario():
+        client = await listener(server)
+        refused = await client.command({"type": "open", "source": "media/tone.m4a"})
+        assert refused["type"] == "error" and refused["code"] == "open_failed", refused
+        assert refused["message"] == f"media/tone.m4a {why}", refused
+        # The clip plays on, with its sound.
+        items = await client.collect(1.0)
+        assert pictures(items) and sound(items)
 
     run(scenario())
