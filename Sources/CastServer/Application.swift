@@ -25,8 +25,11 @@ public final class Application: Sendable {
     public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         try configuration.tls?.check()
-        // The sound goes with the pictures when this FFmpeg can encode Opus.
-        let audioQueue = AudioPipeline.isAvailable ? AudioPacketQueue() : nil
+        // The sound goes with the pictures when this FFmpeg can encode Opus — at the speed it was
+        // made: played faster or slower it would need time-stretching, which nothing here does.
+        let speed = configuration.playback.speed
+        if speed != 1 { Log.info("no sound at --speed \(speed): the pictures play alone") }
+        let audioQueue = AudioPipeline.isAvailable && speed == 1 ? AudioPacketQueue() : nil
         let (player, options) = try Self.openPlayer(configuration, audio: audioQueue)
         let info = player.info
         let wake = WakeSignal()

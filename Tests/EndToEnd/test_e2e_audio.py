@@ -159,3 +159,18 @@ def test_a_file_of_sound_alone_is_refused_clearly_and_the_session_goes_on(start_
         assert pictures(items) and sound(items)
 
     run(scenario())
+
+
+def test_at_another_speed_the_pictures_play_without_sound(start_server, tone_clip):
+    server = start_server("--input", str(tone_clip), "--speed", "2")
+
+    async def scenario():
+        client = await Client.connect(server.ws_url())
+        assert client.hello["audio"] is None, "sound offered at --speed 2: it would play at the wrong pace"
+        refused = await client.command({"type": "watch", "transport": "jpeg", "audio": True})
+        assert refused["type"] == "error" and "sends no sound" in refused["message"], refused
+        items = await client.collect(1.0)
+        assert pictures(items) and not sound(items)
+
+    run(scenario())
+    assert "no sound at --speed 2.0: the pictures play alone" in server.stderr_text()

@@ -229,7 +229,7 @@ final class ViewerSession {
     private func listen(_ audio: Bool?) throws(ProtocolError) -> Bool {
         guard let audio, audio != listening else { return false }
         if audio && features.audio == nil {
-            throw ProtocolError(code: .outOfRange, message: "watch.audio: this server sends no sound (its FFmpeg has no Opus encoder)")
+            throw ProtocolError(code: .outOfRange, message: "watch.audio: this server sends no sound (hello.audio is null: its FFmpeg has no Opus encoder, or --speed is not 1)")
         }
         listening = audio
         audioLastSent = 0
