@@ -1,4 +1,5 @@
-"""A live network stream fed by the ffmpeg CLI: the test pattern as H.264 in MPEG-TS, in real time
+"""A live network stream fed by the ffmpeg CLI: the test pattern as H.264 (and, with `sound`, a
+440 Hz tone as AAC) in MPEG-TS, in real time
 (`-re`), sent over UDP or served to one client on a listening TCP socket. It can be stopped and
 started again, like a broadcast that drops out."""
 
@@ -16,7 +17,7 @@ def free_port(kind=socket.SOCK_DGRAM) -> int:
 
 
 class LiveFeed:
-    def __init__(self, transport: str = "udp", width: int = 320, height: int = 240, rate: int = 25):
+    def __init__(self, transport: str = "udp", width: int = 320, height: int = 240, rate: int = 25, sound: bool = False):
         ffmpeg = shutil.which("ffmpeg")
         if not ffmpeg:
             raise RuntimeError("the ffmpeg CLI is needed for live feeds (apt-get install ffmpeg)")
@@ -25,8 +26,9 @@ class LiveFeed:
         output = f"{self.url}?pkt_size=1316" if transport == "udp" else f"{self.url}?listen=1"
         self.command = [ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-re",
                         "-f", "lavfi", "-i", f"testsrc2=size={width}x{height}:rate={rate}",
+                        *(["-f", "lavfi", "-i", "sine=f=440:r=48000"] if sound else []),
                         "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", str(rate // 2),
-                        "-pix_fmt", "yuv420p", "-f", "mpegts", output]
+                        "-pix_fmt", "yuv420p", *(["-c:a", "aac"] if sound else []), "-f", "mpegts", output]
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> "LiveFeed":

@@ -331,23 +331,32 @@ final class Decoder {
         return av_read_frame(formatContext, packet)
     }
 
-    /// While somebody listens to a file's sound, reads on past the picture at `seconds` until its
+    /// While somebody listens to the sound, reads on past the picture at `seconds` until its
     /// sound is demuxed `soundLead` ahead of it (passed on at once), keeping the video packets read
     /// on the way for the next pictures — at most `lookaheadPackets`. The pictures are paced by
-    /// the player, the sound is not: so the sound leaves the server ahead of its pictures. A read
-    /// error ends the look ahead and is met again by the next read of the decode loop; a live
-    /// input is not read ahead (it would wait for the future).
+    /// the player, the sound is not: so the sound leaves the server ahead of its pictures. A live
+    /// input is read ahead as it comes: its picture waits for its sound (a stream's muxer gathers
+    /// a tenth of a second of sound or more into a packet, after the pictures of that time), at
+    /// most until the pictures read on reach ``maximumLiveWait`` past it. A read error ends the
+    /// look ahead and is met again by the next read of the decode loop.
     private func readSoundAhead(of seconds: Double) {
-        guard let audio, audio.isListened, canSeek else { return }
+        guard let audio, audio.isListened else { return }
         while audio.demuxedUntil < seconds + Self.soundLead, !lookahead.isFull, !lookahead.reachedEnd, !draining {
             let read = av_read_frame(formatContext, packet)
             if read == CFFmpeg_AVERROR_EOF() { lookahead.reachedEnd = true }
             guard read >= 0 else { return }
             defer { av_packet_unref(packet) }
             if audio.take(packet) { continue }
-            if packet.pointee.stream_index == streamIndex { lookahead.push(movingFrom: packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            let pictureTime = Double(packet.pointee.pts &- startTimestamp) * timeBase
+            lookahead.push(movingFrom: packet)
+            if !canSeek, packet.pointee.pts != CFFmpeg_AV_NOPTS_VALUE(), pictureTime > seconds + Self.maximumLiveWait { return }
         }
     }
+
+    /// How far a live input's pictures are read on while waiting for a picture's sound: a sound
+    /// that lags more plays out of sync rather than the pictures late.
+    static let maximumLiveWait = 0.5
 
     private func skipCorrupt(_ code: Int32, at place: String) throws(MediaError) {
         // An interrupted read cuts packets short: that is the interruption, not a damaged file.
