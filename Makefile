@@ -47,8 +47,8 @@ build: deps
 	$(SWIFT) build -c release
 
 ## test: unit, integration and end-to-end tests (clips are generated with the ffmpeg CLI), then
-## the server and the page against real clients and a real Chromium (with a 90 s RSS/fd soak),
-## then a 60 s soak of an ASan build under LeakSanitizer (`make soak`)
+## the server and the page against real clients and a real Chromium, then a 60 s soak of an ASan
+## build under LeakSanitizer (`make soak`); the 90 s RSS/fd soak is in bench-serve (bench/test_soak.py)
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -72,7 +72,7 @@ bench: build
 ## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream, what the page draws of
 ## natural footage over shaped links per transport (bench/delivery.py; its shaped rows need root), what the
 ## whole ladder costs (bench/ladder.py), what publishing costs with its own encode and sharing a rendition (bench/publish.py),
-## a browser's camera as the source (bench/camera.py)
+## a browser's camera as the source (bench/camera.py), and a 90 s RSS/fd soak (bench/test_soak.py)
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
@@ -83,6 +83,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/ladder.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/publish.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/camera.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters and the
 ## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`
