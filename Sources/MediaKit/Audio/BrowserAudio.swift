@@ -1,5 +1,5 @@
 import CFFmpeg
-import Synchronization
+import Foundation
 
 /// The sound of a shared camera: the sharer's Opus packets (its microphone, encoded in the page),
 /// handed to the ``AudioPacketQueue`` the player routes its source's sound to — the same queue and
@@ -11,8 +11,13 @@ import Synchronization
 /// pool bounds how many wait. A browser's packets are untrusted: the caller keeps them within
 /// `IngestSound.maximumPacketBytes`, and a larger one is dropped here too.
 ///
-/// Threads: `offer` from the sharer's (transport) thread, `route` from the thread that reads the
-/// source; both under one lock.
+/// The camera's pictures can wait for their sound (``waitForSound(capturedAt:until:)``): the
+/// microphone's packets come later than the pictures of the same moment (the page gathers 20 ms
+/// of sound into a packet and its encoder looks ahead), and a page plays a packet that comes after
+/// its picture late.
+///
+/// Threads: `offer` from the sharer's (transport) thread, `route` and `waitForSound` from the
+/// thread that reads the source; all under one lock.
 public final class BrowserAudio: @unchecked Sendable {
     /// The largest packet taken, the decoder's padding aside.
     public static let maximumPacketBytes = 4000
@@ -23,9 +28,13 @@ public final class BrowserAudio: @unchecked Sendable {
         var queue: AudioPacketQueue?
         /// Whether the queue has been told this stream starts (false: the next packet restarts it).
         var started = false
+        /// The capture time of the latest packet that came while somebody listened.
+        var latest = Int64.min
     }
-    private let route = Mutex(Route())
-    /// Lent to the queue for one `put` (it moves the contents out), under `route`'s lock.
+    // Guarded by `condition`, which a waiting reader waits on.
+    private let condition = NSCondition()
+    private var route = Route()
+    /// Lent to the queue for one `put` (it moves the contents out), under the lock.
     private let scratch: UnsafeMutablePointer<AVPacket>
 
     /// Nil when out of memory.
@@ -49,18 +58,33 @@ public final class BrowserAudio: @unchecked Sendable {
 
     /// The packets go to `queue` from now on (nil: nowhere — the sharing ended).
     func route(to queue: AudioPacketQueue?) {
-        route.withLock { $0 = Route(queue: queue) }
+        condition.withLock {
+            route = Route(queue: queue)
+            condition.broadcast()
+        }
+    }
+
+    /// The reading thread: while somebody listens, waits until a packet captured at `time` (µs)
+    /// or later has come, but not past `deadline`; at once when nobody listens (or nothing routed).
+    func waitForSound(capturedAt time: Int64, until deadline: Date) {
+        condition.lock()
+        defer { condition.unlock() }
+        while route.latest < time, let queue = route.queue, queue.isWanted {
+            if !condition.wait(until: deadline) { return }
+        }
     }
 
     /// Queues a copy of one Opus packet captured at `captureTime` (µs), while somebody listens;
     /// dropped when nobody does, the queue is full or the packet is too large.
     public func offer(_ packet: UnsafeRawBufferPointer, captureTime: Int64) {
         guard packet.count > 0, packet.count <= Self.maximumPacketBytes, let base = packet.baseAddress else { return }
-        route.withLock { route in
+        condition.withLock {
             guard let queue = route.queue, queue.isWanted else {
                 route.started = false
                 return
             }
+            route.latest = max(route.latest, captureTime)
+            condition.broadcast()
             guard let buffer = av_buffer_pool_get(buffers) else { return }
             if !route.started {
                 queue.restart(parameters, at: nil)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One encoded picture (an access unit, a JPEG) copied out of a producer's buffer, its
 /// consumer's until recycled (``UnitQueue``).
 final class CopiedUnit: @unchecked Sendable {
@@ -8,6 +10,8 @@ final class CopiedUnit: @unchecked Sendable {
     /// A time in its user's unit: for a writer, when it came (ms since the feed started); for a
     /// shared camera, the capture time (µs on the sender's clock).
     var time: Int64 = 0
+    /// When it was queued (``UnitQueue/offer(_:keyframe:time:)``).
+    var queuedAt = Date.distantPast
 
     deinit { storage.deallocate() }
 

@@ -42,6 +42,7 @@ final class UnitQueue: @unchecked Sendable {
             copy.fill(from: bytes)
             copy.isKeyframe = keyframe
             copy.time = time
+            copy.queuedAt = Date()
             queued.append(copy)
             condition.broadcast()
             guard queued.count > capacity else { return .queued }

@@ -17,7 +17,8 @@ import Synchronization
 /// source with that error.
 ///
 /// Its sound, when the sharer sends its microphone's, is ``audio``: Opus packets on the same
-/// clock, routed to the player's audio queue like a demuxed stream's (``routeAudio(to:)``).
+/// clock, routed to the player's audio queue like a demuxed stream's (``routeAudio(to:)``); while
+/// somebody listens, each picture waits for its sound (``soundLead``, BrowserSource+SoundWait).
 ///
 /// Threads: `offer`, `audio` and `end` from any thread; the rest from the reading thread.
 public final class BrowserSource: VideoSource, @unchecked Sendable {
@@ -42,6 +43,8 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var decoded: UnsafeMutablePointer<AVFrame>?
     private var sequence = 0
+    /// When the picture decoded last was queued.
+    private var pictureQueuedAt = Date.distantPast
     private let queue = UnitQueue(capacity: BrowserSource.queueCapacity)
     /// Why the source ended (`end(reason:)`), once it has.
     private let ended = Mutex<String?>(nil)
@@ -123,6 +126,7 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
     public func read(into frame: Frame) throws(MediaError) -> Bool {
         guard let decoded else { return false }
         try decodeNext()
+        waitForSound(of: decoded.pointee.best_effort_timestamp, queuedAt: pictureQueuedAt)
         frame.time = Double(decoded.pointee.best_effort_timestamp) / 1_000_000
         frame.sequence = sequence
         sequence += 1
@@ -134,6 +138,7 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
     public func read(into picture: DecodedPicture) throws(MediaError) -> Bool {
         guard let decoded else { return false }
         try decodeNext()
+        waitForSound(of: decoded.pointee.best_effort_timestamp, queuedAt: pictureQueuedAt)
         picture.release()
         picture.time = Double(decoded.pointee.best_effort_timestamp) / 1_000_000
         picture.sequence = sequence
@@ -150,6 +155,7 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
         while avcodec_receive_frame(context, decoded) != 0 {
             let unit = try nextQueued()
             defer { recycle(unit) }
+            pictureQueuedAt = unit.queuedAt
             let bytes = unit.bytes
             packet.pointee.data = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
             packet.pointee.size = Int32(bytes.count)
