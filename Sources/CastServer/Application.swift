@@ -58,7 +58,7 @@ public final class Application: Sendable {
             publisher.share(encode)
         }
         if let sound = viewers.audio?.pipeline {
-            recorder.recordSound(from: sound, hasSound: { [player] in player.audio != nil })
+            recorder.recordSound(from: sound)
             publisher?.publishSound(from: sound)
         }
         if let encode = try Self.sharedEncode(configuration.recordRendition, option: "--record-rendition", of: viewers,

@@ -2,7 +2,8 @@
 beside the video, within 40 ms of it by ffprobe's start times and durations, and in step with it
 — a white flash and a 1 kHz beep mark every second of the clips, and every beep of the recording
 is found within 80 ms of its flash (see STEP) — through a start mid-file, a pause (silence), a seek, and
-switches to a 5.1 AC3 MKV and to a clip without sound; a kill -9 leaves both streams decodable.
+switches to a 5.1 AC3 MKV and to a clip without sound, and a recording started without sound that
+switches to a clip with some; a kill -9 leaves both streams decodable.
 The clips: black 320x240 H.264 at 25 fps with a white frame at each whole second and a 40 ms beep
 at the same moments, made by the ffmpeg CLI."""
 
@@ -153,7 +154,8 @@ def test_a_recording_started_mid_file_keeps_the_sound_in_step_through_a_pause_an
     assert np.abs(samples[int(1.75 * 48_000):int(2.45 * 48_000)]).max() < 500
 
 
-def test_the_sound_follows_source_switches_and_a_source_without_sound_records_none(start_server, clips, tmp_path):
+def test_the_sound_follows_source_switches_and_a_recording_started_without_sound_keeps_the_sound_switched_to(
+        start_server, clips, tmp_path):
     server = start_server("--input", str(clips["main"]), "--media-dir", str(clips["media"]))
 
     async def steps(client):
@@ -166,8 +168,8 @@ def test_the_sound_follows_source_switches_and_a_source_without_sound_records_no
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:
             switched = await record(client, steps)
-            # A source without sound: a recording without an audio stream.
-            silent = await record(client, lambda _: _sleep(1.0))
+            # Started on a source without sound: silence, then the sound of the clip switched to.
+            silent = await record(client, switch_after_a_second)
             await command(client, {"type": "open", "source": "media/late.mp4"})
             await wait_state(client, lambda s: s["source"]["name"] == "media/late.mp4", "the late clip plays")
             late = await record(client, lambda _: _sleep(2.0))
@@ -177,7 +179,10 @@ def test_the_sound_follows_source_switches_and_a_source_without_sound_records_no
     path = tmp_path / "recordings" / switched["name"]
     expect_in_step(path)
     expect_beeps_on_flashes(path, minimum=3)
-    assert set(streams(tmp_path / "recordings" / silent["name"])) == {"video"}
+    silent_path = tmp_path / "recordings" / silent["name"]
+    expect_in_step(silent_path)
+    expect_beeps_on_flashes(silent_path, minimum=2)
+    assert np.abs(sound(silent_path)[:int(0.9 * 48_000)]).max() < 500, "sound before the switch to a clip with sound"
     # Sound starting 0.5 s after the picture: silence before it, the streams still in step.
     late_path = tmp_path / "recordings" / late["name"]
     expect_in_step(late_path)
@@ -185,6 +190,12 @@ def test_the_sound_follows_source_switches_and_a_source_without_sound_records_no
 
 async def _sleep(seconds: float):
     time.sleep(seconds)
+
+
+async def switch_after_a_second(client):
+    time.sleep(1.0)
+    await command(client, {"type": "open", "source": "input"})
+    time.sleep(2.6)
 
 
 def test_kill_9_mid_recording_leaves_both_streams_decodable(start_server, clips, tmp_path):

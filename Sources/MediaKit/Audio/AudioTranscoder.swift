@@ -17,8 +17,11 @@ final class AudioTranscoder {
     static let maximumJump = 0.1
     static let opus = AudioEncoderStage.Kind(codec: .opus, encoderName: "libopus", frameSamples: 960, bitRate: 96_000,
                                              planar: false, options: [("frame_duration", "20")])
+    /// FFmpeg's AAC encoder with its `fast` coder: half the CPU of the default `twoloop` (measured
+    /// with the ffmpeg CLI on 60 s of pink noise under a tone at 128 kbit/s: 0.95 s against 1.75 s;
+    /// signal-to-noise 19.7 against 20.4 dB), so a recording's sound stays within 3 % of a core.
     static let aac = AudioEncoderStage.Kind(codec: .aac, encoderName: "aac", frameSamples: 1024, bitRate: 128_000,
-                                            planar: true, options: [])
+                                            planar: true, options: [("aac_coder", "fast")])
 
     /// Whether this FFmpeg can encode Opus (libopus).
     static var isAvailable: Bool { avcodec_find_encoder_by_name("libopus") != nil }

@@ -69,9 +69,13 @@ final class SoundTrack: AudioSink {
     private let frameInterval: Double
     private let pipeline: AudioPipeline
 
+    /// One AAC packet of digital silence, made at the first use; nil when this FFmpeg has no AAC encoder.
+    private static let silentPacket = AudioEncoderStage.silentPacket(AudioTranscoder.aac)
+
     /// The sound of `pipeline` (once ``attach()`` is called) for pictures at about `frameRate`;
-    /// `silence`: one AAC packet of digital silence (``AudioEncoderStage/silentPacket(_:)``).
-    init(of pipeline: AudioPipeline, frameRate: Double, silence: [UInt8]) {
+    /// nil when this FFmpeg cannot encode AAC.
+    init?(of pipeline: AudioPipeline, frameRate: Double) {
+        guard let silence = Self.silentPacket else { return nil }
         self.pipeline = pipeline
         frameInterval = 1 / max(frameRate, 1)
         self.silence = .allocate(byteCount: max(silence.count, 1), alignment: 16)

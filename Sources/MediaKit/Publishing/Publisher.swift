@@ -57,8 +57,7 @@ public final class Publisher: Sendable {
     /// The stream has an AAC track (what media servers expect): `pipeline`'s sound, silence while
     /// the source has none — one layout for the whole stream, whatever plays. Before `start`.
     public func publishSound(from pipeline: AudioPipeline) {
-        guard let silence = AudioEncoderStage.silentPacket(AudioTranscoder.aac) else { return }
-        sound = SoundTrack(of: pipeline, frameRate: frameRate, silence: silence)
+        sound = SoundTrack(of: pipeline, frameRate: frameRate)
     }
 
     /// Whether the stream is a shared encode's (``share(_:)``), so takes no frames.

@@ -32,9 +32,7 @@ public final class Recorder: Sendable {
     /// Set by `share` before the first recording.
     nonisolated(unsafe) private var sharedEncode: (any SharedEncode)?
     /// Set by `recordSound` before the first recording.
-    nonisolated(unsafe) private var sound: (pipeline: AudioPipeline, hasSound: @Sendable () -> Bool)?
-    /// One AAC packet of silence, for the gaps of a recording's sound; made with `recordSound`.
-    nonisolated(unsafe) private var silence: [UInt8]?
+    nonisolated(unsafe) private var sound: AudioPipeline?
 
     /// Frames of `width × height` at about `frameRate`; `onEnded` is called (on the encoder
     /// thread) when a recording stops by itself.
@@ -56,17 +54,17 @@ public final class Recorder: Sendable {
         sharedEncode = encode
     }
 
-    /// Recordings keep the sound from now on: the AAC of `pipeline`, taken while a recording of a
-    /// source with sound (`hasSound`, asked at its start) runs. Before the first recording.
-    public func recordSound(from pipeline: AudioPipeline, hasSound: @escaping @Sendable () -> Bool) {
-        silence = AudioEncoderStage.silentPacket(AudioTranscoder.aac)
-        sound = (pipeline, hasSound)
+    /// Recordings keep the sound from now on: each has an AAC track, the AAC of `pipeline` while a
+    /// recording runs — silence while the source has none, so that a switch to a source with sound
+    /// during a recording keeps that sound (an MP4's tracks are fixed at its start), as a
+    /// published stream does. Before the first recording.
+    public func recordSound(from pipeline: AudioPipeline) {
+        sound = pipeline
     }
 
-    /// The sound for a new take, when recordings keep it and the source has some.
+    /// The sound for a new take, when recordings keep it (and this FFmpeg encodes AAC).
     private func takeSound() -> SoundTrack? {
-        guard let sound, let silence, sound.hasSound() else { return nil }
-        return SoundTrack(of: sound.pipeline, frameRate: frameRate, silence: silence)
+        sound.flatMap { SoundTrack(of: $0, frameRate: frameRate) }
     }
 
     /// Starts recording the filtered (or the source's) frames into a new file. Throws when a
