@@ -1,7 +1,19 @@
 /// What the server is showing: the `source` object of `state`.
 public struct SourceState: Sendable, Equatable, Codable {
-    /// `"file"`, `"test"` (the built-in test pattern), `"camera"` or `"stream"` (a network URL).
-    public var kind: String
+    /// What plays, as `state.source.kind` says it.
+    public enum Kind: String, Sendable, Codable {
+        case file
+        /// The built-in test pattern.
+        case test
+        /// A V4L2 camera of the server.
+        case camera
+        /// A network URL.
+        case stream
+        /// A viewer's shared camera (`share`).
+        case browser
+    }
+
+    public var kind: Kind
     /// What viewers call the source, never a path on the server: for the start input its file
     /// name, a URL without credentials or query, the camera or test pattern; for a library file
     /// its reference (`recordings/NAME`, `media/PATH`); for a shared camera its label.
@@ -31,7 +43,7 @@ public struct SourceState: Sendable, Equatable, Codable {
     /// The source's sound (its first audio stream); nil without, or while none is open.
     public var audio: SourceAudio?
 
-    public init(kind: String, name: String, seekable: Bool, width: Int, height: Int, fps: Double?,
+    public init(kind: Kind, name: String, seekable: Bool, width: Int, height: Int, fps: Double?,
                 online: Bool = true, reason: String? = nil, retryIn: Double? = nil, startInput: Bool = true,
                 reference: String?, audio: SourceAudio? = nil) {
         self.kind = kind

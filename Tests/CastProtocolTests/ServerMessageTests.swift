@@ -5,9 +5,9 @@ import Testing
 
 @Suite("Server messages")
 struct ServerMessageTests {
-    static let fileSource = SourceState(kind: "file", name: "clip.mp4", seekable: true, width: 1280, height: 720, fps: 30,
+    static let fileSource = SourceState(kind: .file, name: "clip.mp4", seekable: true, width: 1280, height: 720, fps: 30,
                                         reference: "input")
-    static let liveSource = SourceState(kind: "camera", name: "/dev/video0", seekable: false, width: 640, height: 480, fps: nil,
+    static let liveSource = SourceState(kind: .camera, name: "/dev/video0", seekable: false, width: 640, height: 480, fps: nil,
                                         reference: "input")
 
     static func state(source: SourceState = fileSource, duration: Double? = 60) throws -> SessionState {

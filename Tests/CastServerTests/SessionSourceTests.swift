@@ -92,7 +92,7 @@ import Testing
 
             try session.apply(.open(source: "input"))
             let back = session.state(viewers: 1, fps: 0)
-            #expect(back.source == session.startSource && back.source.startInput && back.source.kind == "test")
+            #expect(back.source == session.startSource && back.source.startInput && back.source.kind == .test)
             #expect(back.duration == nil && session.player.info.isLive)
             // The test pattern's frames come again: a discontinuity, then frames that go on.
             let first = try #require(Self.frame(of: session) { $0.isDiscontinuity && session.player.info.isLive })
@@ -122,7 +122,7 @@ import Testing
             try session.apply(.delete(source: "recordings/clip.mp4"))
             #expect(!FileManager.default.fileExists(atPath: base.appendingPathComponent("recordings/clip.mp4").path))
             let state = session.state(viewers: 1, fps: 0)
-            #expect(state.source.startInput && state.source.kind == "test")
+            #expect(state.source.startInput && state.source.kind == .test)
             let frame = try #require(Self.frame(of: session) { $0.isDiscontinuity && session.player.info.isLive })
             session.player.pool.recycle(frame)
             #expect(Self.eventually(session) { $0.source.online && $0.playing }.playing)

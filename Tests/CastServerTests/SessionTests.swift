@@ -92,7 +92,7 @@ import Testing
     @Test func stateDescribesTheSource() throws {
         let session = try Self.liveSession()
         let state = session.state(viewers: 3, fps: 29.5)
-        #expect(state.source.kind == "test" && !state.source.seekable)
+        #expect(state.source.kind == .test && !state.source.seekable)
         #expect(state.source.width == 64 && state.source.height == 48 && state.source.fps == 30)
         #expect(state.duration == nil && state.viewers == 3 && state.fps == 29.5)
     }

@@ -72,7 +72,7 @@ import Testing
     }
 
     func state() -> SessionState {
-        SessionState(source: SourceState(kind: "test", name: "test", seekable: false, width: 64, height: 48, fps: 30,
+        SessionState(source: SourceState(kind: .test, name: "test", seekable: false, width: 64, height: 48, fps: 30,
                                          reference: "input"),
                      playing: true, position: 0, duration: nil, filter: .none, viewers: 1, fps: 0, recording: RecordingState())
     }

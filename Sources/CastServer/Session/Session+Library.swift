@@ -73,7 +73,7 @@ extension Session {
         }
         let info = source.info
         sourceState.withLock {
-            $0 = SourceState(kind: "file", name: canonical, seekable: !info.isLive, width: info.width,
+            $0 = SourceState(kind: .file, name: canonical, seekable: !info.isLive, width: info.width,
                              height: info.height, fps: info.frameRate, startInput: false, reference: canonical,
                              audio: Self.wireAudio(info.audio))
         }
@@ -100,7 +100,7 @@ extension Session {
             return source
         }, info: .opening(shown, width: size.width, height: size.height), interruption: interruption)
         sourceState.withLock {
-            $0 = SourceState(kind: "stream", name: shown, seekable: false, width: size.width, height: size.height,
+            $0 = SourceState(kind: .stream, name: shown, seekable: false, width: size.width, height: size.height,
                              fps: nil, startInput: false, reference: shown)
         }
         transportGeneration.add(1, ordering: .relaxed)

@@ -51,7 +51,7 @@ extension Session {
                              budget: IngestBudget(limits), lastPicture: .now)
         }
         sourceState.withLock {
-            $0 = SourceState(kind: "browser", name: name, seekable: false, width: session.width, height: session.height,
+            $0 = SourceState(kind: .browser, name: name, seekable: false, width: session.width, height: session.height,
                              fps: nil, startInput: false, reference: nil)
         }
         transportGeneration.add(1, ordering: .relaxed)

@@ -53,10 +53,10 @@ public final class Session: Sendable {
         self.library = library
         selection = FilterSelection(filter)
         let info = player.info
-        let kind: String = switch input {
-        case .testPattern: "test"
-        case .camera, .firstCamera: "camera"
-        case .file: info.isLive ? "stream" : "file"
+        let kind: SourceState.Kind = switch input {
+        case .testPattern: .test
+        case .camera, .firstCamera: .camera
+        case .file: info.isLive ? .stream : .file
         }
         startInfo = info
         startSource = SourceState(kind: kind, name: SourceNames.input(input, opened: info), seekable: !info.isLive,
@@ -117,7 +117,7 @@ public final class Session: Sendable {
         // a little later: the player's would be the previous source's). Others' once they play.
         if let shared = sharing.withLock({ $0.map { $0.source.info.audio } }) {
             source.audio = Self.wireAudio(shared)
-        } else if source.kind != "file" {
+        } else if source.kind != .file {
             source.audio = Self.wireAudio(player.audio)
         }
         return SessionState(source: source, playing: playback.isPlaying,

@@ -40,9 +40,6 @@ final class EncodingPublishInput: WriterInput, @unchecked Sendable {
     func finish() { feed?.finish() }
 
     func connect(_ destination: VideoWriter.Destination, interruption: Interruption) throws(MediaError) -> VideoWriter {
-        var destination = destination
-        destination.hasAudio = sound != nil
-        sound?.restart()
         return try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
                         preset: options.preset, profile: options.profile, threads: options.threads,
                         encoders: Publisher.encoders, interruption: interruption)
