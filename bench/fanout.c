@@ -90,7 +90,7 @@ struct viewer {
     int ack_due;
     int flow_due;
     int watch_due;
-    long frames_total, frames_measured, bad_frames, text_messages;
+    long frames_total, frames_measured, bad_frames, text_messages, sound_packets;
     long long bytes_measured;
     /* Slow reader: reading is paused until this (µs, monotonic); 0 = reading */
     int64_t paused_until;
@@ -122,6 +122,7 @@ static struct {
     int raw;
     int slow_ack;
     const char *watch; /* --watch RENDITION: {"type":"watch",…} once connected (h264-…: access units) */
+    int audio;         /* --audio: that watch asks for the sound too (FCA1 packets, counted, not frames) */
 } opt = { "127.0.0.1", 8080, 1, -1, 500, 0, 20, 2, 0, -1, -1, 0, 1, 0, NULL };
 
 static struct lws_context *context;
@@ -351,7 +352,11 @@ static void message_done(struct viewer *v, int binary) {
     int unit = v->got > UNIT_HEADER_SIZE + 4 && memcmp(v->head, "FCH1", 4) == 0 && le16(v->head + 4) == UNIT_HEADER_SIZE
         && v->head[UNIT_HEADER_SIZE] == 0 && v->head[UNIT_HEADER_SIZE + 1] == 0;
     if (!jpeg && !unit) {
-        if (memcmp(v->head, "FCP1", 4) != 0) v->bad_frames++; /* padding of a probe is not a frame */
+        if (memcmp(v->head, "FCA1", 4) == 0) {
+            if (phase == MEASURING) v->sound_packets++;
+        } else if (memcmp(v->head, "FCP1", 4) != 0) {
+            v->bad_frames++; /* padding of a probe is not a frame */
+        }
         return;
     }
     unsigned flags = le16(v->head + 6);
@@ -657,8 +662,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         } else if (v->watch_due) {
             char text[160];
             v->watch_due = 0;
-            snprintf(text, sizeof text, "{\"type\":\"watch\",\"transport\":\"%s\",\"rendition\":\"%s\"}",
-                     strncmp(opt.watch, "h264", 4) == 0 ? "h264" : "jpeg", opt.watch);
+            snprintf(text, sizeof text, "{\"type\":\"watch\",\"transport\":\"%s\",\"rendition\":\"%s\",\"audio\":%s}",
+                     strncmp(opt.watch, "h264", 4) == 0 ? "h264" : "jpeg", opt.watch, opt.audio ? "true" : "false");
             if (send_text(v, text)) return -1;
         } else if (v->flow_due) {
             char text[64];
@@ -787,7 +792,7 @@ static void usage(void) {
             "usage: fanout [--host H] [--port P] [--viewers N] [--duration S] [--warmup S]\n"
             "              [--slow FPS [--slow-count K | --slow-fraction F] [--slow-mode sleep|ack]]\n"
             "              [--filter-switch [--switch-ms MS]]\n"
-            "              [--window W] [--watch RENDITION] [--pid SERVER_PID] [--client raw|lws]\n");
+            "              [--window W] [--watch RENDITION [--audio]] [--pid SERVER_PID] [--client raw|lws]\n");
     exit(2);
 }
 
@@ -831,18 +836,19 @@ static void print_fps(const char *key, int slow, double seconds) {
 
 static void report(void) {
     double seconds = (double)(measure_end - measure_start) / 1e6;
-    long frames = 0, bad = 0, text = 0;
+    long frames = 0, bad = 0, text = 0, sound = 0;
     long long bytes = 0;
     for (int i = 0; i < opt.n; i++) {
         bytes += viewers[i].bytes_measured;
         frames += viewers[i].frames_measured;
         bad += viewers[i].bad_frames;
         text += viewers[i].text_messages;
+        sound += viewers[i].sound_packets;
     }
     printf("{\"client\":\"%s\",\"viewers\":%d,\"connected\":%d,\"failed\":%d,\"closed_early\":%d,\"seconds\":%.3f,", opt.raw ? "raw" : "lws",
            opt.n, established, failed, closed_early, seconds);
-    printf("\"frames\":%ld,\"bad_frames\":%ld,\"text_messages\":%ld,\"frame_kb\":%.1f,\"mbit_s\":%.1f,", frames, bad,
-           text, frames ? (double)bytes / (double)frames / 1024 : 0, seconds > 0 ? (double)bytes * 8 / seconds / 1e6 : 0);
+    printf("\"frames\":%ld,\"bad_frames\":%ld,\"text_messages\":%ld,\"sound_packets\":%ld,\"frame_kb\":%.1f,\"mbit_s\":%.1f,",
+           frames, bad, text, sound, frames ? (double)bytes / (double)frames / 1024 : 0, seconds > 0 ? (double)bytes * 8 / seconds / 1e6 : 0);
     print_fps("fps", 0, seconds);
     printf(",");
     print_stats("latency_ms", &latency_fast, 1000.0);
@@ -959,6 +965,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--switch-ms")) { NEEDS_VALUE(); opt.switch_ms = atoi(value); }
         else if (!strcmp(a, "--window")) { NEEDS_VALUE(); opt.window = atoi(value); }
         else if (!strcmp(a, "--watch")) { NEEDS_VALUE(); opt.watch = value; }
+        else if (!strcmp(a, "--audio")) opt.audio = 1;
         else if (!strcmp(a, "--pid")) { NEEDS_VALUE(); opt.pid = atoi(value); }
         else if (!strcmp(a, "--client")) {
             NEEDS_VALUE();

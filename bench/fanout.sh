@@ -17,6 +17,8 @@
 #   CLIENT=raw|lws                fanout's WebSocket parser (see fanout.c; raw is the cheap one)
 #   WATCH=RENDITION               every viewer sends `watch` for it first, e.g. h264-720p (default:
 #                                 none, the v1 client's full-size JPEG)
+#   AUDIO=1                       that watch asks for the sound too (INPUT must have some, e.g. a
+#                                 clip made with `-f lavfi -i sine`); sound packets are counted
 #   BUILD=dir                     where fanout, logs and results go (default /tmp/filtercast-fanout)
 #
 # Caveat: the machine has 2 cores and the load generator runs on it too (its CPU is the table's
@@ -36,6 +38,8 @@ QUICK=${QUICK:-0}
 SEARCH=${SEARCH:-"300 400 500 600 700 800 1000 1200 1400"}
 CLIENT=${CLIENT:-raw}
 WATCH=${WATCH:-}
+AUDIO=${AUDIO:-0}
+if [ "$AUDIO" = 1 ] && [ -z "$WATCH" ]; then echo "fanout.sh: AUDIO=1 needs WATCH (the sound is asked for in watch)" >&2; exit 2; fi
 INPUT=${INPUT:-test:1280x720@30}
 FILTER=${FILTER:-sepia}
 SWITCH_VIEWERS=${SWITCH_VIEWERS:-10}
@@ -118,7 +122,7 @@ run() {
     start_server "$n" "$log"
     local duration=${RUN_DURATION:-$DURATION}
     timeout $((${duration%.*} + 90)) "$BUILD/fanout" --host 127.0.0.1 --port "$PORT" --viewers "$n" \
-        --duration "$duration" --warmup "$WARMUP" --pid "$SERVER_PID" --client "$CLIENT" ${WATCH:+--watch "$WATCH"} "$@" \
+        --duration "$duration" --warmup "$WARMUP" --pid "$SERVER_PID" --client "$CLIENT" ${WATCH:+--watch "$WATCH"} $([ "$AUDIO" = 1 ] && echo --audio) "$@" \
         >"$RESULTS/$name.raw.json" 2>"$RESULTS/$name.fanout.log" &
     FANOUT_PID=$!
     wait "$FANOUT_PID" || rc=$?
@@ -157,7 +161,7 @@ sys.exit(0 if ok else 1)
 EOF
 }
 
-echo "fanout.sh: $INPUT $FILTER, $DURATION s per run, client=$CLIENT${WATCH:+, watch=$WATCH}, $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+echo "fanout.sh: $INPUT $FILTER, $DURATION s per run, client=$CLIENT${WATCH:+, watch=$WATCH}$([ "$AUDIO" = 1 ] && echo ", with sound"), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 for n in $VIEWERS; do
     echo "  N=$n …"
     run "n$n" "$n"
@@ -231,6 +235,7 @@ for n, name in rows:
     if d.get("connected") is not None and d.get("connected") != n: notes.append(f"connected {d.get('connected')}/{n}")
     if d.get("closed_early"): notes.append(f"{d['closed_early']} closed")
     if d.get("bad_frames"): notes.append(f"{d['bad_frames']} bad frames")
+    if d.get("sound_packets"): notes.append(f"sound {d['sound_packets'] / n / max(d.get('seconds') or 1, 1e-9):.0f} packets/s each")
     if d.get("server_warnings"): notes.append(f"server log: {d['server_warnings'][0][:60]}")
     rss0, rss1 = g(d, "server", "rss_start_mb"), g(d, "server", "rss_end_mb")
     if rss0 is not None and rss1 is not None and rss1 - rss0 > 10: notes.append(f"RSS +{rss1 - rss0:.0f} MB in the run")
