@@ -221,9 +221,11 @@ def test_every_beep_is_heard_within_45_ms_of_its_flash_playing_and_after_seeks(t
         seeks.append(after)
     print(f"after seeks (ms): {[shown(after) for after in seeks]}")
     assert_in_sync(playing, "playing")
-    # From the second flash after each seek: on this loaded machine the first one was now and then
-    # heard 300-400 ms early (the pictures falling behind the first one drawn after the seek,
-    # which set the clock) — a known transient, see docs/ARCHITECTURE.md "Sound".
+    # From the second flash after each seek: the first is not a fair measure — a seek that lands
+    # inside a flash draws it while the restart has cut its beep short, and the tap counts a beep
+    # only after 0.5 s of quiet (session 9 traced a "165 ms early" first beep to that; sessions 8
+    # and 9 saw others of 66, −106, −300…−487 ms whose pictures' clock was steady — see
+    # docs/ARCHITECTURE.md "Sound").
     assert_in_sync([d for after in seeks for d in after[1:]], "after seeks")
 
 
