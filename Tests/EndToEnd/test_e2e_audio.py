@@ -2,7 +2,8 @@
 sound as `FCA1` Opus packets on the pictures' clock, a file's ~150 ms ahead of its pictures; a v1 client gets none; pause stops it, a seek
 restarts it at the new position, another source (`open`) at its start; a clip without sound has
 `state.source.audio` null and no packets; a file of sound alone is refused, saying so; a live
-stream's sound also leaves ahead of its pictures (they wait for it).
+stream's sound also leaves ahead of its pictures (they wait for it), stops while the stream is
+offline and starts over with its pictures when it is back.
 The clip: 320x240 H.264 at 25 fps with a 440 Hz tone as AAC at 44.1 kHz, 6 s, made by the ffmpeg CLI."""
 
 import bisect
@@ -15,7 +16,7 @@ import pytest
 from fc_client import Client, run
 from fc_server import child_environment, make_clip, make_tone_clip
 from live_feed import LiveFeed
-from test_e2e_live import start_when_listening
+from test_e2e_live import start_when_listening, state_where
 
 AUDIO = b"FCA1"
 PACKET_US = 20_000
@@ -198,5 +199,35 @@ def test_a_live_streams_sound_leaves_ahead_of_its_pictures_too(start_server):
                 f"deciles {[round(d * 1000) for d in deciles]}"
 
         run(scenario())
+    finally:
+        feed.stop()
+
+
+def test_a_live_streams_sound_stops_while_it_is_offline_and_resumes_with_its_pictures(start_server):
+    feed = LiveFeed("udp", sound=True).start()
+    try:
+        server = start_server("--input", feed.url, "--stall-timeout", "1")
+
+        async def scenario():
+            client = await listener(server)
+            playing = await client.collect(2.5)
+            assert len(sound(playing)) >= 50, f"{len(sound(playing))} sound packets in 2.5 s of a stream with sound"
+            feed.stop()
+            await state_where(client, lambda s: s["source"]["online"] is False, timeout=10)
+            await client.collect(0.5)  # what left before the source was found offline
+            offline = await client.collect(2.0)
+            assert sound(offline) == [], f"{len(sound(offline))} sound packets while the source was offline"
+            assert pictures(offline), "no placeholder while offline"
+            feed.start()
+            await state_where(client, lambda s: s["source"]["online"] is True, timeout=25)
+            back = await client.collect(3.0)
+            resumed = sound(back)
+            assert len(resumed) >= 100, f"{len(resumed)} sound packets in 3 s back online"
+            assert resumed[0].flags & 1, "the sound back online does not start over (no restart flag)"
+            differences = offsets(back)
+            assert abs(statistics.median(differences)) <= 0.3, \
+                f"sound minus picture back online (ms): median {statistics.median(differences) * 1000:.0f}"
+
+        run(scenario(), timeout=90)
     finally:
         feed.stop()
