@@ -4,8 +4,8 @@ Chromium; an AudioWorklet tapped onto the node that feeds the page's audio desti
 (`window.filtercast.soundOutput()`, a test hook) reports when each beep is heard (its context time
 mapped to `performance.now()` through `getOutputTimestamp`), and a wrapper of the canvas'
 `drawImage` when each flash is drawn. Beeps are heard within ±45 ms of their flashes (nine in
-ten, and the median) over 8 + 30 s of playing (and 6 s of a 5.1 AC3 MKV and of a mono 44.1 kHz MP3
-AVI), after three seeks and after a pause on JPEG and on H.264, after a filter change, a switch to
+ten, and the median) over 8 + 30 s of playing (and 6 s of a 5.1 AC3 MKV, of a mono 44.1 kHz MP3
+AVI and of an MP4 whose sound starts 1.5 s after its pictures), after three seeks and after a pause on JPEG and on H.264, after a filter change, a switch to
 another file and a reconnect to a restarted server;
 `stats.audio.syncMs` agrees with what was measured (within 15 ms); a pause silences the output
 within 100 ms."""
@@ -230,7 +230,9 @@ def test_every_beep_is_heard_within_45_ms_of_its_flash_playing_and_after_seeks(t
 
 
 @pytest.mark.parametrize("name, audio", [("ac3-5.1-48k.mkv", ["-c:a", "ac3", "-ac", "6"]),
-                                         ("mp3-mono-44k.avi", ["-c:a", "libmp3lame", "-ac", "1", "-ar", "44100"])])
+                                         ("mp3-mono-44k.avi", ["-c:a", "libmp3lame", "-ac", "1", "-ar", "44100"]),
+                                         # The sound starts 1.5 s after the pictures (an edit list).
+                                         ("late-sound.mp4", ["-af", "atrim=start=1.5", "-c:a", "aac", "-ac", "2"])])
 def test_every_beep_is_heard_in_sync_whatever_the_files_sound(launch, open_page, tmp_path, name, audio):
     # The page hears Opus whatever the file has (the server transcodes), but each container
     # interleaves its sound its own way and each decoder has its own delay.
