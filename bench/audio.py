@@ -34,7 +34,7 @@ SILENT_CLIP = CLIP.with_name("audio-noise-tone-360p30-without-sound.mp4")
 
 
 def make_clip() -> Path:
-    if CLIP.exists():
+    if CLIP.exists() and SILENT_CLIP.exists():
         return CLIP
     CLIP.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([shutil.which("ffmpeg"), "-hide_banner", "-loglevel", "error", "-y",

@@ -976,8 +976,8 @@ int main(int argc, char **argv) {
         else usage();
     }
     if (opt.n < 1 || opt.n > 20000 || opt.port < 1 || opt.port > 65535 || opt.duration <= 0 || opt.duration > 3600
-        || opt.warmup < 0 || opt.switch_ms < 10 || opt.window > 16)
-        usage();
+        || opt.warmup < 0 || opt.switch_ms < 10 || opt.window > 16 || (opt.audio && !opt.watch))
+        usage();  /* the sound is asked for in the watch */
     /* Bounded, and loopback only unless told otherwise: this is a benchmark, not a flood tool. */
     if (opt.slow_fps > 0) {
         if (opt.slow_count < 0)

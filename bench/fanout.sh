@@ -39,6 +39,7 @@ SEARCH=${SEARCH:-"300 400 500 600 700 800 1000 1200 1400"}
 CLIENT=${CLIENT:-raw}
 WATCH=${WATCH:-}
 AUDIO=${AUDIO:-0}
+case "$AUDIO" in 0|1) ;; *) echo "fanout.sh: AUDIO is 0 or 1, not $AUDIO" >&2; exit 2 ;; esac
 if [ "$AUDIO" = 1 ] && [ -z "$WATCH" ]; then echo "fanout.sh: AUDIO=1 needs WATCH (the sound is asked for in watch)" >&2; exit 2; fi
 INPUT=${INPUT:-test:1280x720@30}
 FILTER=${FILTER:-sepia}

@@ -175,10 +175,12 @@ function pause() {
   silence();
 }
 
-/// Fades a chain in from `when`, or from where the last fade-out ends if later; returns where it starts.
+/// Fades a chain in from `when`, or from where the last fade-out ends if later; returns where it
+/// starts. A fade-out that ends there is kept: cancelling from its end would drop it, and the old
+/// sound would stop at full level (a click, at every seek).
 function fadeIn(when) {
   const start = Math.max(when, quietUntil);
-  fader.gain.cancelScheduledValues(start);
+  fader.gain.cancelScheduledValues(start > quietUntil ? start : start + 1e-6);
   fader.gain.setValueAtTime(0, start);
   fader.gain.linearRampToValueAtTime(1, start + FADE_S);
   return start;

@@ -27,6 +27,7 @@ public final class AudioPacketQueue: @unchecked Sendable {
     public let packetsDropped = Counter()
     /// Whether anybody listens: while false the decode thread drops audio packets unread.
     private let wanted = Atomic<Bool>(false)
+    private let heard = Atomic<Bool>(false)
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var free: [UnsafeMutablePointer<AVPacket>]
@@ -51,6 +52,12 @@ public final class AudioPacketQueue: @unchecked Sendable {
     public var isWanted: Bool { wanted.load(ordering: .relaxed) }
 
     public func setWanted(_ isWanted: Bool) { wanted.store(isWanted, ordering: .relaxed) }
+
+    /// Whether pages play the sound now — not only a recording or a published stream, which put
+    /// late sound in its place themselves: what a shared camera's pictures wait for (``BrowserAudio``).
+    public var isHeard: Bool { heard.load(ordering: .relaxed) }
+
+    public func setHeard(_ isHeard: Bool) { heard.store(isHeard, ordering: .relaxed) }
 
     /// Decode thread: moves `packet`'s contents into a free packet of the pool and queues it;
     /// when none is free the packet is left as it is (the caller unrefs it) and counted.

@@ -11,10 +11,10 @@ import Foundation
 /// pool bounds how many wait. A browser's packets are untrusted: the caller keeps them within
 /// `IngestSound.maximumPacketBytes`, and a larger one is dropped here too.
 ///
-/// The camera's pictures can wait for their sound (``waitForSound(capturedAt:until:)``): the
-/// microphone's packets come later than the pictures of the same moment (the page gathers 20 ms
-/// of sound into a packet and its encoder looks ahead), and a page plays a packet that comes after
-/// its picture late.
+/// The camera's pictures can wait for their sound (``waitForSound(capturedAt:until:)``) while
+/// pages play it: the microphone's packets come later than the pictures of the same moment (the
+/// page gathers 20 ms of sound into a packet and its encoder looks ahead), and a page plays a
+/// packet that comes after its picture late.
 ///
 /// Threads: `offer` from the sharer's (transport) thread, `route` and `waitForSound` from the
 /// thread that reads the source; all under one lock.
@@ -28,9 +28,14 @@ public final class BrowserAudio: @unchecked Sendable {
         var queue: AudioPacketQueue?
         /// Whether the queue has been told this stream starts (false: the next packet restarts it).
         var started = false
-        /// The capture time of the latest packet that came while somebody listened.
+        /// The capture time of the latest packet that came while somebody listened, and when it came.
         var latest = Int64.min
+        var latestArrival: ContinuousClock.Instant?
+        /// Counts ``hurry()``: a wait ends when it changes.
+        var hurried = 0
     }
+    /// A microphone silent this long (its track ended, the page skips its sound) is not waited for.
+    static let quietAfter = Duration.milliseconds(500)
     // Guarded by `condition`, which a waiting reader waits on.
     private let condition = NSCondition()
     private var route = Route()
@@ -64,14 +69,33 @@ public final class BrowserAudio: @unchecked Sendable {
         }
     }
 
-    /// The reading thread: while somebody listens, waits until a packet captured at `time` (µs)
-    /// or later has come, but not past `deadline`; at once when nobody listens (or nothing routed).
-    func waitForSound(capturedAt time: Int64, until deadline: Date) {
+    /// The reading thread: while pages play the sound, waits until a packet captured at `time`
+    /// (µs) or later has come, but not past `deadline` nor a ``hurry()``; at once when no page
+    /// plays it, nothing is routed, or no packet came for ``quietAfter``.
+    func waitForSound(capturedAt time: Int64, until deadline: ContinuousClock.Instant) {
         condition.lock()
         defer { condition.unlock() }
-        while route.latest < time, let queue = route.queue, queue.isWanted {
-            if !condition.wait(until: deadline) { return }
+        let hurried = route.hurried
+        while route.latest < time, route.hurried == hurried, isSounding {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return }
+            // Waits on the wall clock, a slice at a time: a clock set back cannot stretch it.
+            _ = condition.wait(until: Date(timeIntervalSinceNow: min(remaining.seconds, 0.05)))
         }
+    }
+
+    /// Any thread: the pictures back up behind a wait — it ends now.
+    func hurry() {
+        condition.withLock {
+            route.hurried &+= 1
+            condition.broadcast()
+        }
+    }
+
+    /// Pages play the sound, and the microphone sends it. Under the lock.
+    private var isSounding: Bool {
+        guard route.queue?.isHeard == true, let arrival = route.latestArrival else { return false }
+        return arrival.duration(to: .now) < Self.quietAfter
     }
 
     /// Queues a copy of one Opus packet captured at `captureTime` (µs), while somebody listens;
@@ -84,6 +108,7 @@ public final class BrowserAudio: @unchecked Sendable {
                 return
             }
             route.latest = max(route.latest, captureTime)
+            route.latestArrival = .now
             condition.broadcast()
             guard let buffer = av_buffer_pool_get(buffers) else { return }
             if !route.started {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One encoded picture (an access unit, a JPEG) copied out of a producer's buffer, its
 /// consumer's until recycled (``UnitQueue``).
 final class CopiedUnit: @unchecked Sendable {
@@ -11,7 +9,7 @@ final class CopiedUnit: @unchecked Sendable {
     /// shared camera, the capture time (µs on the sender's clock).
     var time: Int64 = 0
     /// When it was queued (``UnitQueue/offer(_:keyframe:time:)``).
-    var queuedAt = Date.distantPast
+    var queuedAt = ContinuousClock.now
 
     deinit { storage.deallocate() }
 

@@ -42,7 +42,7 @@ final class UnitQueue: @unchecked Sendable {
             copy.fill(from: bytes)
             copy.isKeyframe = keyframe
             copy.time = time
-            copy.queuedAt = Date()
+            copy.queuedAt = .now
             queued.append(copy)
             condition.broadcast()
             guard queued.count > capacity else { return .queued }
@@ -51,6 +51,9 @@ final class UnitQueue: @unchecked Sendable {
             return .overflowed(dropped)
         }
     }
+
+    /// How many units wait.
+    var count: Int { condition.withLock { queued.count } }
 
     /// The oldest waiting unit, waiting until `deadline` at most; nil when none came, or once
     /// closed (waiting units are then never given out).

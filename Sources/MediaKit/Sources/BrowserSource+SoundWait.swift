@@ -9,20 +9,31 @@ import Foundation
 /// Unheld, a listener heard the camera's sound 18–43 ms after its picture on this machine, and
 /// 108–126 ms when it was busy (the audio thread waits its turn; the pictures were not late).
 ///
-/// Only while somebody listens: a camera without a microphone, or whose sound nobody listens to,
-/// keeps its shortest round trip.
+/// Only while pages play the sound (not for a recording or a published stream alone: they put
+/// late sound in its place themselves), and never for a microphone silent for half a second (its
+/// track ended, the sharer's slow link skips its sound). A wait ends early when ``hurryBacklog``
+/// pictures wait behind it (``hurry``), short of the queue's ``queueCapacity``, whose overflow
+/// would drop them all and wait for a keyframe: the usual hold (~120 ms) is 4 pictures at 30 fps,
+/// 7–8 at 60, the sharers' limit.
 extension BrowserSource {
     /// How far past a picture's capture time (µs) its sound must have come before the picture is
     /// given out: what the sound still needs after the server, beyond the picture's own way.
     static let soundLead: Int64 = 100_000
-    /// The longest a picture waits for its sound after it came (s): a microphone that stalls (a
-    /// slow link skips its sound) delays the pictures by that much, never stops them — six
-    /// pictures at 30 fps, within the ``queueCapacity`` that may wait behind it.
-    static let maximumSoundWait = 0.2
+    /// The longest a picture waits for its sound after it came, by default: a microphone that
+    /// stalls delays the pictures by at most that much, never stops them.
+    public static let maximumSoundWait = Duration.milliseconds(200)
 
-    /// Waits, while somebody listens to the microphone, until its sound `soundLead` past the
-    /// picture captured at `captureTime` has come, or `maximumSoundWait` after the picture came.
-    func waitForSound(of captureTime: Int64, queuedAt: Date) {
-        audio?.waitForSound(capturedAt: captureTime &+ Self.soundLead, until: queuedAt + Self.maximumSoundWait)
+    /// Waits, while pages play the microphone, until its sound `soundLead` past the picture
+    /// captured at `captureTime` has come, or `soundWait` after the picture came.
+    func waitForSound(of captureTime: Int64, queuedAt: ContinuousClock.Instant) {
+        audio?.waitForSound(capturedAt: captureTime &+ Self.soundLead, until: queuedAt + soundWait)
+    }
+
+    /// Pictures waiting behind a wait for sound that end it.
+    static let hurryBacklog = queueCapacity - 4
+
+    /// After a picture is queued: when ``hurryBacklog`` wait, a wait for sound ends.
+    func hurryWhenBackedUp() {
+        if let audio, queuedCount >= Self.hurryBacklog { audio.hurry() }
     }
 }

@@ -33,7 +33,8 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
     /// The microphone's packets, when the sharer sends them.
     public let audio: BrowserAudio?
     public var onWarning: (String) -> Void = { _ in }
-    public static let queueCapacity = 8
+    /// 0.2 s at 60 fps, and some: what may wait behind a picture that waits for its sound.
+    public static let queueCapacity = 12
     private let announced: (width: Int, height: Int)
     private let stallTimeout: Duration
     private let codec: Codec
@@ -44,17 +45,22 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
     private var decoded: UnsafeMutablePointer<AVFrame>?
     private var sequence = 0
     /// When the picture decoded last was queued.
-    private var pictureQueuedAt = Date.distantPast
+    private var pictureQueuedAt = ContinuousClock.now
+    /// The longest a picture waits for its sound (BrowserSource+SoundWait).
+    let soundWait: Duration
     private let queue = UnitQueue(capacity: BrowserSource.queueCapacity)
     /// Why the source ended (`end(reason:)`), once it has.
     private let ended = Mutex<String?>(nil)
 
     /// Pictures of `announced` size in `codec`, given out as `width × height` frames; a read that
     /// waits `stallTimeout` for a picture fails (the sender is gone or stalled). `name` is the
-    /// camera's label; `audio`, the sound it announced (Opus of that many channels and rate), if any.
+    /// camera's label; `audio`, the sound it announced (Opus of that many channels and rate), if
+    /// any, for which each picture waits at most `soundWait`.
     public init(codec: Codec, name: String, announced: (width: Int, height: Int), width: Int, height: Int,
-                frameRate: Double, stallTimeout: Duration, audio: (channels: Int, rate: Int)? = nil) throws(MediaError) {
+                frameRate: Double, stallTimeout: Duration, audio: (channels: Int, rate: Int)? = nil,
+                soundWait: Duration = BrowserSource.maximumSoundWait) throws(MediaError) {
         self.codec = codec
+        self.soundWait = soundWait
         self.announced = announced
         self.stallTimeout = stallTimeout
         if let audio {
@@ -101,8 +107,13 @@ public final class BrowserSource: VideoSource, @unchecked Sendable {
     @discardableResult
     public func offer(_ payload: UnsafeRawBufferPointer, keyframe: Bool, captureTime: Int64) -> Bool {
         // Every JPEG stands alone.
-        queue.offer(payload, keyframe: keyframe || codec == .jpeg, time: captureTime) == .queued
+        let taken = queue.offer(payload, keyframe: keyframe || codec == .jpeg, time: captureTime) == .queued
+        if taken { hurryWhenBackedUp() }
+        return taken
     }
+
+    /// How many pictures wait to be decoded.
+    var queuedCount: Int { queue.count }
 
     /// Any thread: why the source ended — `end(reason:)`'s reason, or a picture of another size
     /// than announced — or nil while it runs.
