@@ -40,7 +40,7 @@ final class EncodingPublishInput: WriterInput, @unchecked Sendable {
     func finish() { feed?.finish() }
 
     func connect(_ destination: VideoWriter.Destination, interruption: Interruption) throws(MediaError) -> VideoWriter {
-        return try VideoWriter(destination: destination, width: width, height: height, frameRate: frameRate,
+        try VideoWriter(destination: destination.startingTrack(sound), width: width, height: height, frameRate: frameRate,
                         preset: options.preset, profile: options.profile, threads: options.threads,
                         encoders: Publisher.encoders, interruption: interruption)
     }

@@ -108,8 +108,7 @@ public final class Publisher: Sendable {
             var writer: VideoWriter?
             do throws(MediaError) {
                 writer = try bounded(options.connectTimeout) { () throws(MediaError) in
-                    sound?.restart()  // the new stream's sound begins with its first picture
-                    return try input.connect(destination(), interruption: interruption)
+                    try input.connect(destination(), interruption: interruption)
                 }
             } catch {
                 fail(error, &retry, input)
@@ -148,7 +147,6 @@ public final class Publisher: Sendable {
         case "mpegts": destination.ioOptions = [("payload_size", "1316")]
         default: break
         }
-        destination.hasAudio = sound != nil
         return destination
     }
 

@@ -59,6 +59,7 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
     /// Waits (at most ``keyframeWait``) for the rendition's next keyframe, whose SPS and PPS make
     /// the stream's header, then connects and writes it first.
     func connect(_ destination: VideoWriter.Destination, interruption: Interruption) throws(MediaError) -> VideoWriter {
+        let destination = destination.startingTrack(sound)
         feed.attach()
         let source = feed.source
         let deadline = ContinuousClock.now + Self.keyframeWait

@@ -49,6 +49,7 @@ def test_the_sharers_microphone_reaches_a_listening_page(launch, camera_browser,
     # unheld by the server, the microphone's packets came too late to be played in step: −108…−126).
     sync = "return window.filtercast.stats.audio.syncMs"
     listener.wait_for(lambda: listener.js(sync) is not None, 5, "a sync figure")
+    listener.js("return new Promise((done) => setTimeout(done, 1500))")  # past the start (the median's 30 frames)
     samples = []
     for _ in range(8):
         listener.js("return new Promise((done) => setTimeout(done, 100))")
