@@ -50,8 +50,9 @@ public final class AudioPipeline: Sendable {
     /// The source's sound is demuxed while somebody listens or something takes AAC.
     private func updateWanted() {
         let hasSinks = sinks.withLock { !$0.isEmpty }
-        queue.setHeard(listening.load(ordering: .relaxed))
-        queue.setWanted(listening.load(ordering: .relaxed) || hasSinks)
+        let isListening = listening.load(ordering: .relaxed)
+        queue.setHeard(isListening)
+        queue.setWanted(isListening || hasSinks)
     }
 
     public func start() {

@@ -28,7 +28,7 @@ public final class BrowserAudio: @unchecked Sendable {
         var queue: AudioPacketQueue?
         /// Whether the queue has been told this stream starts (false: the next packet restarts it).
         var started = false
-        /// The capture time of the latest packet that came while somebody listened, and when it came.
+        /// The capture time of the latest packet queued (while the queue wanted sound), and when it came.
         var latest = Int64.min
         var latestArrival: ContinuousClock.Instant?
         /// Counts ``hurry()``: a wait ends when it changes.

@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// Its sound, when the sharer sends its microphone's, is ``audio``: Opus packets on the same
 /// clock, routed to the player's audio queue like a demuxed stream's (``routeAudio(to:)``); while
-/// somebody listens, each picture waits for its sound (``soundLead``, BrowserSource+SoundWait).
+/// pages play it, each picture waits for its sound (``soundLead``, BrowserSource+SoundWait).
 ///
 /// Threads: `offer`, `audio` and `end` from any thread; the rest from the reading thread.
 public final class BrowserSource: VideoSource, @unchecked Sendable {
