@@ -1,3 +1,4 @@
+import CastProtocol
 import FilterKit
 import Foundation
 import Logging
@@ -18,6 +19,8 @@ public final class Application: Sendable {
     let viewers: ViewerOutputs
     let processor: FrameProcessor
     let transport: WebSocketServer
+    /// Every part with a life of its own, in the order they start (they stop in reverse).
+    private let services: ServiceList
 
     /// Checks the TLS files, opens the source and builds everything (errors surface here: the
     /// TLS files — first, so that a wrong path does not wait for a slow source —, the source,
@@ -32,10 +35,10 @@ public final class Application: Sendable {
         let audioQueue = AudioPipeline.isAvailable && speed == 1 ? AudioPacketQueue() : nil
         let (player, options) = try Self.openPlayer(configuration, audio: audioQueue)
         let info = player.info
-        let wake = WakeSignal()
+        let wake = NetworkWake()
         let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate,
                                 options: configuration.recording) { status in
-            wake.transport?.recordingEnded(status.error ?? "the recording stopped")
+            wake.recordingEnded(status.error ?? "the recording stopped")
         }
         let publisher = configuration.publish.map { target in
             Publisher(target: target, width: info.width, height: info.height, frameRate: info.frameRate,
@@ -52,7 +55,7 @@ public final class Application: Sendable {
                           })
         let counters = ProcessingCounters()
         viewers = try Self.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
-                                             audio: audioQueue, wake: { wake.transport?.wake() })
+                                             audio: audioQueue, wake: { wake.ring() })
         if let publisher, let encode = try Self.sharedEncode(configuration.publishRendition, option: "--publish-rendition",
                                                              of: viewers, size: (publisher.width, publisher.height)) {
             publisher.share(encode)
@@ -72,9 +75,15 @@ public final class Application: Sendable {
         let transportCounters = TransportCounters()
         let metrics = Self.makeMetrics(player: player, processing: counters, transport: transportCounters,
                                        viewers: viewers, recorder: recorder, publisher: publisher, session: session)
-        transport = try WebSocketServer(configuration: configuration, session: session, outputs: viewers,
-                                        counters: transportCounters, metrics: metrics)
-        wake.transport = transport
+        let uploadDesk = session.library?.uploads.map { _ in
+            UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
+        }
+        let core = ServerCore(configuration: configuration, session: session, outputs: viewers, counters: transportCounters,
+                              metrics: metrics, files: try StaticFiles(root: configuration.webRoot), wake: wake,
+                              uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) })
+        transport = WebSocketServer(configuration: configuration, core: core, uploadDesk: uploadDesk, wake: wake)
+        services = ServiceList(Self.services(configuration, session: session, viewers: viewers, processor: processor,
+                                             transport: transport))
     }
 
     /// The port the server listens on (useful with `port: 0`).
@@ -83,26 +92,31 @@ public final class Application: Sendable {
     /// What plays now: its name and frame size.
     public var source: SourceInfo { session.player.info }
 
-    /// Binds (a port in use or an address this machine lacks fails here, before anything runs),
-    /// then starts the publisher, the processing and decode threads, `--record`, and serving.
-    public func start() throws {
-        try transport.listen()
-        viewers.audio?.pipeline.start()
-        session.startParts()
-        processor.start()
-        if configuration.recordAtStart { try session.record(start: true, filtered: true) }
-        transport.serve()
-    }
+    /// Starts every service in order: binds first (a port in use or an address this machine lacks
+    /// fails here, before anything runs), then the sound, the decode thread, the publisher, `--record`,
+    /// the processing loop, and serving.
+    public func start() throws { try services.start() }
 
-    /// Graceful shutdown within about a second: close frames to every viewer, then the pipeline
-    /// stops (a recording is finished and saved), then the transport lets go of lws.
-    public func stop() {
-        transport.closeConnections()
-        processor.stop()
-        viewers.h264.values.forEach { $0.finish() }
-        session.stopParts()
-        viewers.audio?.pipeline.stop()
-        transport.release()
+    /// Graceful shutdown within about a second, the services in reverse: close frames to every
+    /// viewer, the processing loop, a recording (finished and saved), the encoders, the publisher,
+    /// the decode thread, the sound, then lws is let go.
+    public func stop() { services.stop() }
+
+    /// The services of a server built of these parts, in the order they start.
+    private static func services(_ configuration: ServerConfiguration, session: Session, viewers: ViewerOutputs,
+                                 processor: FrameProcessor, transport: WebSocketServer) -> [Service] {
+        let sound = viewers.audio?.pipeline
+        return [
+            Service("listener", start: transport.listen, stop: transport.release),
+            Service("sound", start: { sound?.start() }, stop: { sound?.stop() }),
+            Service("decode", start: session.player.start, stop: session.player.stop),
+            Service("publisher", start: { session.publisher?.start() }, stop: { session.publisher?.stop() }),
+            Service("h264", start: {}, stop: { viewers.h264.values.forEach { $0.finish() } }),
+            Service("recording", start: { if configuration.recordAtStart { try session.record(start: true, filtered: true) } },
+                    stop: { _ = try? session.record(start: false, filtered: false) }),
+            Service("processing", start: processor.start, stop: processor.stop),
+            Service("network", start: transport.serve, stop: transport.closeConnections),
+        ]
     }
 
     /// The source, opened as configured, in a player (not started) that passes its sound to
@@ -125,9 +139,4 @@ public final class Application: Sendable {
                             audio: audio)
         return (player, options)
     }
-}
-
-/// Carries the transport to the parts built before it (the recorder's end, the broadcaster's wake).
-private final class WakeSignal: @unchecked Sendable {
-    weak var transport: WebSocketServer?
 }

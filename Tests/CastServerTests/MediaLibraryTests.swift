@@ -122,10 +122,4 @@ import Testing
         #expect(second.allSatisfy { ($0.duration ?? 0) > 0.2 }, "the rest are read by the next listing")
     }
 
-    @Test func downloadPathsNameARecording() {
-        #expect(WebSocketServer.recordingName(in: "/recordings/a.mp4") == "a.mp4")
-        #expect(WebSocketServer.recordingName(in: "/api/recordings/a%20b.mp4?x=1") == "a b.mp4")
-        #expect(WebSocketServer.recordingName(in: "/api/recordings") == nil)
-        #expect(WebSocketServer.recordingName(in: "/recordingsx/a.mp4") == nil)
-    }
 }

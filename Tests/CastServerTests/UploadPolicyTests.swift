@@ -85,10 +85,4 @@ import Testing
         #expect(library.listUploads().isEmpty)
     }
 
-    @Test func uploadNamesInThePath() {
-        #expect(WebSocketServer.uploadName(in: "/api/uploads/a%20b.mp4?token=x") == "a b.mp4")
-        #expect(WebSocketServer.uploadName(in: "/api/uploads/a%2Fb.mp4") == "a/b.mp4")
-        #expect(WebSocketServer.uploadName(in: "/api/uploads") == nil)
-        #expect(WebSocketServer.uploadName(in: "/api/uploadsx/a.mp4") == nil)
-    }
 }

@@ -9,114 +9,75 @@ import Telemetry
 extension WebSocketServer {
     static let mjpegBoundary = "filtercastframe"
 
+    /// `LWS_CALLBACK_HTTP`: the request goes through the route table; its answer is written.
     func httpRequest(_ wsi: OpaquePointer, path: String) -> Int32 {
-        let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
-        let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
-        if lws_hdr_total_length(wsi, WSI_TOKEN_PUT_URI) > 0 || lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 {
-            return uploadRequest(wsi, path: path)
-        }
-        guard isGet || isHead else { return status(wsi, 405, "only GET and HEAD are served") }
-        if Log.enabled(.debug) {
-            Log.debug("http request", ["address": .string(peerAddress(wsi)), "method": .string(isGet ? "GET" : "HEAD"),
+        let request = httpRequestValue(wsi, path: path)
+        if Log.enabled(.debug), request.method == .get || request.method == .head {
+            Log.debug("http request", ["address": .string(request.address), "method": .string(request.method.rawValue),
                                        "path": .string(path)])
         }
-        switch path {
-        case "/healthz":
-            return respond(wsi, body: Array("ok\n".utf8), type: "text/plain; charset=utf-8", headOnly: isHead)
-        case "/api/state":
-            guard mayWatch(wsi) else { return tokenRequired(wsi) }
-            return respond(wsi, body: encodedJSON(currentState), type: "application/json", headOnly: isHead)
-        case "/api/filters":
-            return respond(wsi, body: filtersJSON, type: "application/json", headOnly: isHead)
-        case "/snapshot.jpg":
-            guard mayWatch(wsi) else { return tokenRequired(wsi) }
-            if outputs.fullJPEG.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
-                answerSnapshot(wsi, headOnly: isHead)
-            } else {
-                // Nothing is encoded while nobody watches: wait (as an audience of one) for a frame.
-                let waiting = Connection(kind: .snapshot(headOnly: isHead), address: peerAddress(wsi))
-                waiting.lastSent = broadcaster.latestSequence ?? 0
-                connections[wsi] = waiting
-                audienceChanged()
-                // A source that produces nothing (failed, offline, a live stream not sending) must not
-                // keep the request open for ever.
-                lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 10)
-            }
+        let answer = core.router.answer(request)
+        if request.method == .put || request.method == .post, case .status(let code, let message, let headers) = answer {
+            return refuseUpload(wsi, code, message, headers: headers)
+        }
+        switch answer {
+        case .body(let code, let type, let bytes):
+            return respond(wsi, code: code, body: bytes, type: type, headOnly: request.isHead)
+        case .status(let code, let message, let headers):
+            return status(wsi, code, message, headers: headers)
+        case .file(let path, let mimeType):
+            return serveFile(wsi, path: path, mimeType: mimeType)
+        case .snapshot:
+            return awaitSnapshot(wsi, headOnly: request.isHead)
+        case .mjpeg(let rendition):
+            return startMJPEG(wsi, rendition: rendition)
+        case .upload(let name):
+            return uploadRequest(wsi, name: name)
+        }
+    }
+
+    /// The request lws holds for `wsi`, as the router reads it (within this callback only).
+    func httpRequestValue(_ wsi: OpaquePointer, path: String) -> HTTPRequest {
+        let method: HTTPRequest.Method =
+            if lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 { .get }
+            else if lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0 { .head }
+            else if lws_hdr_total_length(wsi, WSI_TOKEN_PUT_URI) > 0 { .put }
+            else if lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 { .post }
+            else { .other }
+        let pathOnly = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return HTTPRequest(method: method, path: pathOnly, queryLength: Int(lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS)),
+                           address: peerAddress(wsi), argument: { [self] in urlArgument(wsi, $0) },
+                           header: { [self] in header(wsi, Self.token(of: $0)) })
+    }
+
+    /// lws' name of a header the routes read.
+    private static func token(of header: HTTPRequest.Header) -> lws_token_indexes {
+        switch header {
+        case .authorization: WSI_TOKEN_HTTP_AUTHORIZATION
+        case .origin: WSI_TOKEN_ORIGIN
+        case .host: WSI_TOKEN_HOST
+        case .range: WSI_TOKEN_HTTP_RANGE
+        case .ifRange: WSI_TOKEN_HTTP_IF_RANGE
+        case .contentLength: WSI_TOKEN_HTTP_CONTENT_LENGTH
+        case .expect: WSI_TOKEN_HTTP_EXPECT
+        }
+    }
+
+    /// `/snapshot.jpg`: the newest full-size JPEG when one is encoded now; else the request
+    /// waits (as an audience of one) for the next.
+    private func awaitSnapshot(_ wsi: OpaquePointer, headOnly: Bool) -> Int32 {
+        if outputs.fullJPEG.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
+            answerSnapshot(wsi, headOnly: headOnly)
             return 0
-        case "/metrics":
-            guard mayWatch(wsi) else { return tokenRequired(wsi) }
-            return respond(wsi, body: Array(metrics.exposition().utf8), type: Metrics.contentType, headOnly: isHead)
-        case "/stream.mjpg":
-            guard mayWatch(wsi) else { return tokenRequired(wsi) }
-            return startMJPEG(wsi)
-        case "/api/recordings":
-            guard mayWatch(wsi) else { return tokenRequired(wsi) }
-            struct Listing: Encodable { let recordings: [RecordingEntry] }
-            let recordings = session.library?.listRecordings() ?? []
-            return respond(wsi, body: encodedJSON(Listing(recordings: recordings)), type: "application/json", headOnly: isHead)
-        case "/api/media":
-            guard mayWatch(wsi) else { return tokenRequired(wsi) }
-            return serveMediaListing(wsi, headOnly: isHead)
-        case "/api/uploads":
-            guard mayWatch(wsi) else { return tokenRequired(wsi) }
-            guard let library = session.library, library.uploads != nil else {
-                return status(wsi, 404, "this server takes no uploads (--uploads)")
-            }
-            struct Listing: Encodable { let uploads: [RecordingEntry] }
-            return respond(wsi, body: encodedJSON(Listing(uploads: library.listUploads())), type: "application/json", headOnly: isHead)
-        case "/ws":
-            return status(wsi, 426, "this is the WebSocket endpoint (subprotocol \(ProtocolVersion.subprotocol))")
-        default:
-            if let name = Self.recordingName(in: path) {
-                guard mayWatch(wsi) else { return tokenRequired(wsi) }
-                return serveRecording(wsi, name: name)
-            }
-            guard let file = files.resolve(path) else { return status(wsi, 404, "not found") }
-            return serveFile(wsi, path: file.path, mimeType: file.mimeType)
         }
-    }
-
-    /// `NAME` of `/recordings/NAME` or `/api/recordings/NAME` (percent-decoded), else nil.
-    static func recordingName(in path: String) -> String? {
-        let pathOnly = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        for prefix in ["/recordings/", "/api/recordings/"] where pathOnly.hasPrefix(prefix) {
-            return String(pathOnly.dropFirst(prefix.count)).removingPercentEncoding ?? ""
-        }
-        return nil
-    }
-
-    /// A recording as a download: resolved like `open` and `delete` (403 outside the folder, 404
-    /// when missing), `video/mp4` with its length.
-    private func serveRecording(_ wsi: OpaquePointer, name: String) -> Int32 {
-        guard let library = session.library else { return status(wsi, 404, "not found") }
-        do {
-            let (path, _) = try library.resolve("recordings/" + name)
-            return serveFile(wsi, path: path, mimeType: StaticFiles.mimeType(for: path))
-        } catch {
-            return status(wsi, error.code == .forbidden ? 403 : 404, error.message)
-        }
-    }
-
-    /// Most bytes of a query string: `urlArgument` reads at most that much of a value, and a
-    /// longer `?folder=` must be refused, not taken as absent (the media folder's root).
-    static let maximumQuery = 500
-
-    /// `GET /api/media?folder=REL`: one folder of the media folder, as `MediaLibrary.listMedia`
-    /// lists it; 404 without a media folder or for a folder that is not there, 403 for a name
-    /// outside it.
-    private func serveMediaListing(_ wsi: OpaquePointer, headOnly: Bool) -> Int32 {
-        guard lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS) <= Self.maximumQuery else {
-            return status(wsi, 414, "the query is too long (at most \(Self.maximumQuery) bytes)")
-        }
-        do throws(ProtocolError) {
-            guard let library = session.library else {
-                throw ProtocolError(code: .notFound, message: "this server has no media folder (--media-dir)")
-            }
-            let listing = try library.listMedia(folder: urlArgument(wsi, "folder") ?? "")
-            return respond(wsi, body: encodedJSON(listing), type: "application/json", headOnly: headOnly)
-        } catch {
-            return status(wsi, error.code == .forbidden ? 403 : 404, error.message)
-        }
+        let waiting = Connection(kind: .snapshot(headOnly: headOnly), address: peerAddress(wsi))
+        waiting.lastSent = broadcaster.latestSequence ?? 0
+        connections[wsi] = waiting
+        core.watcherJoined(id(wsi), .snapshot)
+        // A source that produces nothing (failed, offline, a live stream not sending) must not
+        // keep the request open for ever.
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 10)
+        return 0
     }
 
     func httpWritable(_ wsi: OpaquePointer) -> Int32 {
@@ -134,7 +95,7 @@ extension WebSocketServer {
             return writeMJPEGPart(wsi, connection, outputs.jpeg[rendition]!.broadcaster)
         case .file(let download):
             return writeFilePiece(wsi, download)
-        case .viewer, .snapshot, .upload:
+        case .snapshot, .upload:
             return 0
         }
     }
@@ -142,7 +103,7 @@ extension WebSocketServer {
     /// Answers `GET /snapshot.jpg` with the latest frame.
     func answerSnapshot(_ wsi: OpaquePointer, headOnly: Bool) {
         connections[wsi] = nil
-        audienceChanged()
+        core.watcherLeft(id(wsi))
         guard let jpeg = broadcaster.latestJPEG() else {
             if status(wsi, 503, "no frame yet") != 0 { lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC) }
             return
@@ -151,40 +112,6 @@ extension WebSocketServer {
             lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC)
         }
     }
-
-    private var filtersJSON: [UInt8] {
-        struct Catalog: Encodable { let filters: [FilterDescriptor] }
-        return encodedJSON(Catalog(filters: session.catalog.descriptors))
-    }
-
-    func encodedJSON(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { Array($0) } ?? []
-    }
-
-    /// Whether the request may see the session: no `--token`, `--public-view`, or the token as
-    /// `?token=` or as `Authorization: Bearer` (what Prometheus and most HTTP tools send).
-    private func mayWatch(_ wsi: OpaquePointer) -> Bool {
-        configuration.publicView || mayControl(wsi)
-    }
-
-    /// Whether the request may change things (uploads): no `--token`, or the token as `?token=`
-    /// or `Authorization: Bearer` (`--public-view` lets watch, not control).
-    func mayControl(_ wsi: OpaquePointer) -> Bool {
-        guard let accessToken else { return true }
-        let bearer = AccessToken.bearerCredentials(in: header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION))
-        return accessToken.accepts(urlArgument(wsi, "token")) || accessToken.accepts(bearer)
-    }
-
-    /// 401, with the challenge RFC 9110 asks of it.
-    private func tokenRequired(_ wsi: OpaquePointer) -> Int32 {
-        status(wsi, 401, Self.tokenRequiredMessage, headers: Self.tokenChallenge)
-    }
-
-    /// A 401's text and its challenge (RFC 9110), the same on every endpoint.
-    static let tokenRequiredMessage = "token required (?token=SECRET or Authorization: Bearer SECRET)"
-    static let tokenChallenge = [("www-authenticate:", "Bearer realm=\"filtercast\"")]
 
     /// Sends headers (status `code`) now and `body` at the next writable callback.
     func respond(_ wsi: OpaquePointer, code: UInt32 = 200, body: [UInt8], type: String, headOnly: Bool) -> Int32 {
@@ -236,16 +163,8 @@ extension WebSocketServer {
         }
     }
 
-    /// `/stream.mjpg`, of the JPEG rendition nearest to `?width=` (default: full size).
-    private func startMJPEG(_ wsi: OpaquePointer) -> Int32 {
-        if atClientLimit(wsi) { return status(wsi, 503, "too many clients") }
-        var rendition = 0
-        if let width = urlArgument(wsi, "width") {
-            guard let pixels = Int(width), (1...16384).contains(pixels) else {
-                return status(wsi, 400, "width must be a whole number of pixels, 1 to 16384")
-            }
-            rendition = outputs.jpegRung(nearestWidth: pixels)
-        }
+    /// `/stream.mjpg` of JPEG rendition `rendition`: parts for as long as the reader stays.
+    private func startMJPEG(_ wsi: OpaquePointer, rendition: Int) -> Int32 {
         guard writeHeaders(wsi, status: 200, type: "multipart/x-mixed-replace; boundary=\(Self.mjpegBoundary)",
                            length: nil) else { return -1 }
         // lws would end the response `timeout_secs` after the request: a reader stays, like a
@@ -253,8 +172,8 @@ extension WebSocketServer {
         lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
         let connection = Connection(kind: .mjpeg(rendition: rendition), address: peerAddress(wsi))
         connections[wsi] = connection
-        logConnected(connection)
-        audienceChanged()
+        core.watcherJoined(id(wsi), .mjpeg(rendition: rendition))
+        core.logConnected("mjpeg", address: connection.address)
         lws_callback_on_writable(wsi)
         return 0
     }
@@ -278,7 +197,7 @@ extension WebSocketServer {
             return lws_write(wsi, start, size, LWS_WRITE_HTTP)
         }
         if written < size { return -1 }
-        countSent(frame.header.sequence, bytes: size, after: connection.lastSent)
+        core.countSent(frame.header.sequence, bytes: size, after: connection.lastSent)
         connection.lastSent = frame.header.sequence
         connection.readerFramesSent += 1
         return 0

@@ -20,27 +20,11 @@ extension WebSocketServer {
     /// enough for the client to read the refusal, short enough that a huge body is not taken.
     static let refusedBodySeconds: Int32 = 2
 
-    /// `NAME` of `/api/uploads/NAME` (percent-decoded; "" when it does not decode), else nil.
-    static func uploadName(in path: String) -> String? {
-        let pathOnly = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard pathOnly.hasPrefix("/api/uploads/") else { return nil }
-        return String(pathOnly.dropFirst("/api/uploads/".count)).removingPercentEncoding ?? ""
-    }
-
-    /// The request line of an upload arrived: admits it (and then lws delivers its body) or refuses it.
-    func uploadRequest(_ wsi: OpaquePointer, path: String) -> Int32 {
-        guard let name = Self.uploadName(in: path) else {
-            return refuseUpload(wsi, 405, "only GET and HEAD are served here; uploads go to PUT /api/uploads/NAME")
-        }
+    /// An upload to NAME the router admitted (the route is there with `--uploads`, the origin and
+    /// the access were checked): its name and size are checked, then lws delivers its body.
+    func uploadRequest(_ wsi: OpaquePointer, name: String) -> Int32 {
         guard let desk = uploadDesk, let folder = session.library?.uploads else {
             return refuseUpload(wsi, 404, "this server takes no uploads (--uploads)")
-        }
-        if let origin = foreignOrigin(wsi) {
-            Log.warning("upload refused: origin not allowed", ["address": .string(peerAddress(wsi)), "origin": .string(origin)])
-            return refuseUpload(wsi, 403, "origin not allowed")
-        }
-        guard mayControl(wsi) else {
-            return refuseUpload(wsi, 401, Self.tokenRequiredMessage, headers: Self.tokenChallenge)
         }
         do throws(UploadPolicy.Refusal) {
             let validName = try UploadPolicy.validatedName(name)
@@ -144,7 +128,7 @@ extension WebSocketServer {
         }
         let stored = Stored(source: "uploads/" + name, name: name, size: receiver.expected, duration: report.duration,
                             width: report.width, height: report.height)
-        if respond(wsi, code: 201, body: encodedJSON(stored), type: "application/json", headOnly: false) != 0 {
+        if respond(wsi, code: 201, body: JSONBody.encoded(stored), type: "application/json", headOnly: false) != 0 {
             lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC)
         }
     }
@@ -162,7 +146,7 @@ extension WebSocketServer {
 
     /// An error status for an upload, counted; a body still arriving is drained for
     /// ``refusedBodySeconds`` at most.
-    private func refuseUpload(_ wsi: OpaquePointer, _ code: UInt32, _ message: String, headers: [(String, String)] = [],
+    func refuseUpload(_ wsi: OpaquePointer, _ code: UInt32, _ message: String, headers: [(String, String)] = [],
                               result: UploadCounters.Result = .refused) -> Int32 {
         counters.uploads.count(result)
         guard status(wsi, code, message, headers: headers) == 0 else { return -1 }

@@ -83,20 +83,6 @@ public final class Session: Sendable {
         .frameInterval(perSecond: maxFPS ?? player.info.frameRate ?? 30)
     }
 
-    /// Starts the parts that run by themselves: the publisher, then the decode thread.
-    func startParts() {
-        publisher?.start()
-        player.start()
-    }
-
-    /// Stops them (after the processing loop): the publisher, a recording (finished and saved),
-    /// then the decode thread.
-    func stopParts() {
-        publisher?.stop()
-        _ = try? record(start: false, filtered: false)
-        player.stop()
-    }
-
     /// Why the source is offline, naming it as clients know it (a library file by its
     /// reference, not the server's path).
     func offlineReason(_ playback: PlaybackState) -> String? {

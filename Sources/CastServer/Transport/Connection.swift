@@ -1,8 +1,7 @@
-/// What the server knows about one connection. Touched only on the network (service) thread.
+/// What the adapter knows about one HTTP connection with something under way (viewers are the
+/// core's). Touched only on the network (service) thread.
 final class Connection {
     enum Kind {
-        /// A `/ws` client: protocol v1, its rules in its `ViewerSession`.
-        case viewer(ViewerSession)
         /// A `GET /stream.mjpg` reader, of a JPEG rendition (its index in the offer).
         case mjpeg(rendition: Int)
         /// A one-off HTTP response waiting to be written.
@@ -19,11 +18,10 @@ final class Connection {
     let address: String
     let connectedAt = ContinuousClock.now
 
-    // HTTP connections (a viewer's close is its session's)
     /// Set when the server stops: the connection is closed at its next writable callback.
     var closing = false
 
-    // MJPEG readers and waiting snapshots (a viewer's frames are counted by its session)
+    // MJPEG readers and waiting snapshots
     /// Sequence of the last frame sent (0: none).
     var lastSent: UInt64 = 0
     var readerFramesSent = 0
@@ -40,45 +38,10 @@ final class Connection {
         self.address = address
     }
 
-    /// The viewer's session, for a `/ws` client.
-    var viewer: ViewerSession? {
-        if case .viewer(let session) = kind { return session }
-        return nil
-    }
-
-    var isViewer: Bool { viewer != nil }
-
     /// The upload, for a `PUT /api/uploads/NAME` connection.
     var upload: UploadReceiver? {
         if case .upload(let receiver) = kind { return receiver }
         return nil
-    }
-
-    /// Frames written to this client so far.
-    var framesSent: Int { viewer?.flow.framesSent ?? readerFramesSent }
-
-    /// How logs and metrics name the kind.
-    var kindName: String {
-        switch kind {
-        case .viewer: "viewer"
-        case .mjpeg: "mjpeg"
-        case .response: "response"
-        case .snapshot: "snapshot"
-        case .file: "file"
-        case .upload: "upload"
-        }
-    }
-
-    /// The renditions (their indices in the offer) that must be encoded for this connection: the
-    /// viewer's while it may watch (and the one it moves to), an MJPEG reader's, full-size JPEG
-    /// for a waiting snapshot.
-    var watching: [Int] {
-        switch kind {
-        case .viewer(let session): session.watchedRenditions
-        case .mjpeg(let rendition): [rendition]
-        case .snapshot: [0]
-        case .response, .file, .upload: []
-        }
     }
 }
 

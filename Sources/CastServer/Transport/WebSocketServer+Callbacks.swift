@@ -8,6 +8,7 @@ extension WebSocketServer {
     /// Dispatches one lws event (service thread).
     func handle(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
                 _ data: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        defer { flushWriteRequests() }
         switch reason {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             // Raised once per protocol: act on one of them.
@@ -47,47 +48,19 @@ extension WebSocketServer {
 
     // MARK: - Clients
 
-    /// Whether `--max-clients` viewers and MJPEG readers are connected (then logs the refusal
-    /// of `wsi`).
-    func atClientLimit(_ wsi: OpaquePointer) -> Bool {
-        guard viewerCount + mjpegReaderCount >= configuration.maxClients else { return false }
-        Log.warning("client refused: --max-clients reached",
-                    ["address": .string(peerAddress(wsi)), "max_clients": .int(configuration.maxClients)])
-        return true
-    }
-
     private func disconnected(_ wsi: OpaquePointer) {
-        guard let connection = connections.removeValue(forKey: wsi) else { return }
+        guard let connection = connections.removeValue(forKey: wsi) else { return core.viewerLeft(id(wsi)) }
         switch connection.kind {
-        case .viewer:
-            logDisconnected(connection)
-            sharerLeft(wsi)
-            broadcastState()
         case .mjpeg:
-            logDisconnected(connection)
+            core.watcherLeft(id(wsi))
+            core.logDisconnected("mjpeg", connection.address, since: connection.connectedAt, frames: connection.readerFramesSent)
+        case .snapshot:
+            core.watcherLeft(id(wsi))
         case .upload(let receiver):
             uploadClosed(receiver)
-        case .response, .snapshot, .file:
+        case .response, .file:
             break
         }
-        audienceChanged()
-    }
-
-    /// One line per viewer or MJPEG reader that connects.
-    func logConnected(_ connection: Connection) {
-        Log.info("client connected", ["client": .string(connection.kindName), "address": .string(connection.address),
-                                      "viewers": .int(viewerCount), "mjpeg_readers": .int(mjpegReaderCount)])
-    }
-
-    /// One line per viewer or MJPEG reader that leaves, with the frame rate it got over its lifetime.
-    private func logDisconnected(_ connection: Connection) {
-        let seconds = connection.connectedAt.duration(to: .now).seconds
-        let fps = seconds > 0 ? Double(connection.framesSent) / seconds : 0
-        Log.info("client disconnected", [
-            "client": .string(connection.kindName), "address": .string(connection.address),
-            "seconds": .double((seconds * 10).rounded() / 10), "frames": .int(connection.framesSent),
-            "fps": .double((fps * 10).rounded() / 10), "viewers": .int(viewerCount), "mjpeg_readers": .int(mjpegReaderCount),
-        ])
     }
 
     /// Writes `buffer` past its headroom; the result of `lws_write`.
@@ -98,16 +71,6 @@ extension WebSocketServer {
         }
         if written >= 0 { counters.bytesSent.increment(by: UInt64(count)) }
         return written
-    }
-
-    /// Counts frame `sequence`, just written in `bytes` to a client whose previous frame was
-    /// `previous` (0: none), and the frames the client skipped in between.
-    func countSent(_ sequence: UInt64, bytes: Int, after previous: UInt64) {
-        counters.framesSent.increment()
-        counters.bytesSent.increment(by: UInt64(bytes))
-        if previous > 0 && sequence > previous + 1 {
-            counters.droppedSlowClient.increment(by: sequence - previous - 1)
-        }
     }
 
     // MARK: - Request helpers

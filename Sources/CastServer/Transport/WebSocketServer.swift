@@ -7,32 +7,28 @@ import MediaKit
 import Synchronization
 import Telemetry
 
-/// The libwebsockets server: HTTP files and endpoints and the `/ws` protocol on one port, all
-/// served by one thread.
+/// The libwebsockets adapter: one port for HTTP and the `/ws` protocol, served by one thread.
+/// It translates each lws event into a call on the ``ServerCore`` and writes what the core hands
+/// back; it serves the HTTP bodies the core names (files, snapshots, MJPEG parts, uploads).
 ///
-/// Threading contract: every lws call and every `Connection` belong to the service thread. Other
-/// threads only call `lws_cancel_service` (through `wake()`), which makes the service thread
-/// look at the broadcaster, the clock and the stop flag.
+/// Threading contract: every lws call, the core and every `Connection` belong to the service
+/// thread. Other threads only ring the ``NetworkWake`` (`lws_cancel_service`), which makes the
+/// service thread look at the outputs, the clock and the stop flag.
 public final class WebSocketServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
+    let core: ServerCore
     let session: Session
-    /// `--token`, checked in constant time.
-    let accessToken: AccessToken?
-    /// The viewers' outputs, a JPEG and an H.264 stream per rung of the ladder; their audiences
-    /// are kept here.
+    /// The viewers' outputs, a JPEG and an H.264 stream per rung of the ladder.
     let outputs: ViewerOutputs
     /// The full-size JPEG's: snapshots'.
     let broadcaster: Broadcaster
-    let files: StaticFiles
     let counters: TransportCounters
-    /// Everything `/metrics` shows.
-    let metrics: Metrics
     /// The uploads under way (nil without `--uploads`).
     let uploadDesk: UploadDesk?
-    /// Why recordings stopped by themselves, not yet told to the viewers (any thread → service thread).
-    let recordingFailures = Mutex<[String]>([])
+    /// How other threads wake the service thread (armed while lws runs).
+    let networkWake: NetworkWake
 
-    // Set once in listen(); read by other threads only through `wake()` and `port`.
+    // Set once in listen(); read by other threads only through `port`.
     nonisolated(unsafe) private var context: OpaquePointer?
     private let listeningPort = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
@@ -43,28 +39,19 @@ public final class WebSocketServer: @unchecked Sendable {
     nonisolated(unsafe) private var retainedCStrings: [UnsafeMutablePointer<CChar>] = []
     nonisolated(unsafe) private var protocols: UnsafeMutablePointer<lws_protocols>?
 
-    // Service thread only.
+    /// HTTP connections with something under way (service thread only); viewers are the core's.
     var connections: [OpaquePointer: Connection] = [:]
-    /// When `state` goes to every viewer besides after commands.
-    private var stateSchedule = StateBroadcastSchedule(now: .now)
-    /// When viewers' delivery was last judged.
-    private var lastAdaptation = ContinuousClock.now
 
-    /// Prepares the transport for `session`'s viewers (the page's folder is checked here);
-    /// `listen()` binds.
-    init(configuration: ServerConfiguration, session: Session, outputs: ViewerOutputs, counters: TransportCounters,
-         metrics: Metrics) throws {
+    /// The lws adapter of `core`; `uploadDesk` takes `--uploads`' bodies. `listen()` binds.
+    init(configuration: ServerConfiguration, core: ServerCore, uploadDesk: UploadDesk?, wake: NetworkWake) {
         self.configuration = configuration
-        self.session = session
-        self.outputs = outputs
-        broadcaster = outputs.fullJPEG.broadcaster
-        self.counters = counters
-        self.metrics = metrics
-        accessToken = AccessToken(configuration.token)
-        files = try StaticFiles(root: configuration.webRoot)
-        uploadDesk = session.library?.uploads.map { _ in
-            UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
-        }
+        self.core = core
+        session = core.session
+        outputs = core.outputs
+        broadcaster = core.outputs.fullJPEG.broadcaster
+        counters = core.counters
+        self.uploadDesk = uploadDesk
+        networkWake = wake
     }
 
     /// The port the server listens on (useful with `port: 0`).
@@ -96,6 +83,7 @@ public final class WebSocketServer: @unchecked Sendable {
         if let tls = configuration.tls { useTLS(tls, &info) }
         let context = try createContext(&info)
         self.context = context
+        networkWake.arm(context)
         let vhost = lws_get_vhost_by_name(context, "default")
         let listening = Int(lws_get_vhost_listen_port(vhost))
         guard listening > 0 else {
@@ -156,6 +144,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Lets go of lws; after `closeConnections()` and once nothing else calls `wake()`.
     func release() {
+        networkWake.disarm()
         if let context { lws_context_destroy(context) }
         context = nil
         retainedCStrings.forEach { free($0) }
@@ -165,9 +154,7 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     /// Any thread: makes the service thread run `serviceWoken()`.
-    func wake() {
-        if let context, !stopped.load(ordering: .acquiring) { lws_cancel_service(context) }
-    }
+    func wake() { networkWake.ring() }
 
     // MARK: - Service thread
 
@@ -177,7 +164,7 @@ public final class WebSocketServer: @unchecked Sendable {
             if stopping.load(ordering: .acquiring) {
                 let deadline = closeDeadline ?? .now + .milliseconds(700)
                 closeDeadline = deadline
-                if connections.isEmpty || ContinuousClock.now >= deadline { break }
+                if (connections.isEmpty && core.viewers.isEmpty) || ContinuousClock.now >= deadline { break }
             }
             if lws_service(context, 0) < 0 { break }
         }
@@ -186,22 +173,17 @@ public final class WebSocketServer: @unchecked Sendable {
     /// `LWS_CALLBACK_EVENT_WAIT_CANCELLED`: a new frame, a tick, or the stop flag.
     func serviceWoken() {
         if stopping.load(ordering: .acquiring) {
+            core.shutDown()
             for (wsi, connection) in connections {
-                if let viewer = connection.viewer { viewer.shutDown() } else { connection.closing = true }
+                connection.closing = true
                 lws_callback_on_writable(wsi)
             }
             return
         }
-        tellRecordingFailures()
         answerProbedUploads()
-        endSilentSharing()
-        if stateSchedule.isDue(session.playback, recording: session.recordingActive, now: .now) { broadcastState() }
-        let supply = outputs.supply
-        if adaptViewers(supply) { audienceChanged() }
+        let supply = core.woken(queuedBytes: { [self] in wsi($0).map(queuedBytes) ?? 0 })
         for (wsi, connection) in connections {
             switch connection.kind {
-            case .viewer(let viewer):
-                requestWriteIfDue(wsi, viewer, supply)
             case .mjpeg(let rendition):
                 if supply.jpeg[rendition] ?? 0 > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
             case .snapshot(let headOnly):
@@ -209,107 +191,6 @@ public final class WebSocketServer: @unchecked Sendable {
             case .response, .file, .upload:
                 break
             }
-        }
-    }
-
-    /// Moves viewers between renditions: their delivery judged every quarter second, H.264 moves
-    /// made at the new rendition's keyframe, a padded probe stopped as soon as the socket's queue
-    /// grows. True when any viewer's renditions changed.
-    private func adaptViewers(_ supply: FrameSupply) -> Bool {
-        let judge = lastAdaptation.duration(to: supply.now) >= .milliseconds(250)
-        if judge { lastAdaptation = supply.now }
-        let rates = judge ? outputs.rates : [:]
-        var changed = false
-        for (wsi, connection) in connections {
-            guard let viewer = connection.viewer else { continue }
-            let from = viewer.watching.rendition
-            if viewer.isPadding { viewer.socketQueued(queuedBytes(wsi), frameInterval: frameInterval) }
-            if judge && viewer.adapt(rates: rates, frameInterval: frameInterval) { changed = true }
-            if viewer.switchIfReady(supply: supply) { changed = true }
-            if viewer.watching.rendition != from { renditionSwitched(connection, from: from, to: viewer.watching.rendition) }
-        }
-        return changed
-    }
-
-    /// Counts and logs a viewer's move from rendition `from` to `to`.
-    private func renditionSwitched(_ connection: Connection, from: Int, to: Int) {
-        (to > from ? counters.switchesDown : counters.switchesUp).increment()
-        if Log.enabled(.debug) {
-            Log.debug("viewer moved", ["address": .string(connection.address), "from": .string(outputs.offer[from].id),
-                                       "to": .string(outputs.offer[to].id)])
-        }
-    }
-
-    /// Any thread: a recording stopped by itself; the viewers are told on the service thread.
-    func recordingEnded(_ reason: String) {
-        Log.warning("recording stopped: \(reason)")
-        recordingFailures.withLock { $0.append(reason) }
-        wake()
-    }
-
-    /// Sends every viewer a `recording_failed` error for each recording that stopped by itself.
-    private func tellRecordingFailures() {
-        let reasons = recordingFailures.withLock { failures -> [String] in
-            defer { failures.removeAll() }
-            return failures
-        }
-        guard !reasons.isEmpty else { return }
-        for (wsi, connection) in connections {
-            guard let viewer = connection.viewer else { continue }
-            reasons.forEach(viewer.recordingStopped)
-            requestWriteIfDue(wsi, viewer)
-        }
-        broadcastState()
-    }
-
-    /// Marks a fresh `state` due for every viewer allowed to watch.
-    func broadcastState() {
-        stateSchedule.broadcast(session.playback, at: .now)
-        for (wsi, connection) in connections {
-            guard let viewer = connection.viewer else { continue }
-            viewer.stateChanged()
-            requestWriteIfDue(wsi, viewer)
-        }
-    }
-
-    /// How often the session encodes a frame (from `--max-fps` or the source's rate).
-    var frameInterval: Duration { session.frameInterval(maxFPS: configuration.maxFPS) }
-
-    var viewerCount: Int { connections.values.reduce(0) { $0 + ($1.isViewer ? 1 : 0) } }
-
-    var mjpegReaderCount: Int {
-        connections.values.reduce(0) { count, connection in
-            if case .mjpeg = connection.kind { return count + 1 }
-            return count
-        }
-    }
-
-    var currentState: SessionState {
-        var state = session.state(viewers: viewerCount, fps: outputs.fps)
-        state.renditions = outputs.uses
-        return state
-    }
-
-    /// Keeps the outputs' audience counts and the client gauges in step with the connections.
-    func audienceChanged() {
-        var audience: [Int: Int] = [:]
-        for rendition in connections.values.flatMap(\.watching) { audience[rendition, default: 0] += 1 }
-        counters.viewers.set(viewerCount)
-        counters.mjpegReaders.set(mjpegReaderCount)
-        listenersChanged()
-        for (index, stream) in outputs.h264 {
-            stream.audience.store(audience[index] ?? 0, ordering: .relaxed)
-            stream.counters.viewers.set(audience[index] ?? 0)
-        }
-        var joined = false
-        for (index, stream) in outputs.jpeg {
-            let before = stream.audience.exchange(audience[index] ?? 0, ordering: .relaxed)
-            joined = joined || (before == 0 && audience[index] ?? 0 > 0)
-        }
-        if joined {
-            // Nothing was encoded while nobody watched: render the current frame for the newcomer
-            // at once (it matters when paused; while playing the next frame follows anyway).
-            session.rerender.request()
         }
     }
 

@@ -1,0 +1,65 @@
+/// Who watches what, counted from the connections: what each rendition's output must make, and
+/// how many listen. Pure: `ServerCore` counts it after every change and hands it to the outputs.
+struct Audience: Equatable {
+    /// Clients per rendition (its index in the offer): viewers (on it and moving to it), MJPEG
+    /// readers, snapshots waiting (full-size JPEG).
+    var renditions: [Int: Int] = [:]
+    /// Viewers that may watch and asked for sound.
+    var listeners = 0
+    var viewers = 0
+    var mjpegReaders = 0
+
+    /// The audience of `viewers` (each the renditions it needs now and whether it listens) and
+    /// of HTTP `watchers`.
+    init(viewers: some Sequence<ViewerSession>, watchers: some Sequence<HTTPWatcher>) {
+        for viewer in viewers {
+            self.viewers += 1
+            for rendition in viewer.watchedRenditions { renditions[rendition, default: 0] += 1 }
+            if viewer.isListening { listeners += 1 }
+        }
+        for watcher in watchers {
+            renditions[watcher.rendition, default: 0] += 1
+            if case .mjpeg = watcher { mjpegReaders += 1 }
+        }
+    }
+
+    func count(of rendition: Int) -> Int { renditions[rendition] ?? 0 }
+}
+
+/// The audience book: what the connections demand of the outputs, kept in step after every change.
+extension ServerCore {
+    /// An MJPEG reader or a waiting snapshot joined (the adapter serves it).
+    func watcherJoined(_ id: ConnectionID, _ watcher: HTTPWatcher) {
+        watchers[id] = watcher
+        audienceChanged()
+    }
+
+    /// It left (or the snapshot was answered).
+    func watcherLeft(_ id: ConnectionID) {
+        guard watchers.removeValue(forKey: id) != nil else { return }
+        audienceChanged()
+    }
+
+    /// The audience now.
+    var audience: Audience { Audience(viewers: viewers.values.lazy.map(\.session), watchers: watchers.values) }
+
+    /// Hands the audience to the outputs (each encodes only while watched; the sound is decoded
+    /// only while somebody listens) and the client gauges. A JPEG rendition nobody watched until
+    /// now re-renders the current frame at once: it matters when paused, when no frame comes.
+    func audienceChanged() {
+        let audience = self.audience
+        counters.viewers.set(audience.viewers)
+        counters.mjpegReaders.set(audience.mjpegReaders)
+        outputs.audio?.setAudience(audience.listeners)
+        for (index, stream) in outputs.h264 {
+            stream.audience.store(audience.count(of: index), ordering: .relaxed)
+            stream.counters.viewers.set(audience.count(of: index))
+        }
+        var joined = false
+        for (index, stream) in outputs.jpeg {
+            let before = stream.audience.exchange(audience.count(of: index), ordering: .relaxed)
+            joined = joined || (before == 0 && audience.count(of: index) > 0)
+        }
+        if joined { session.rerender.request() }
+    }
+}

@@ -1,0 +1,37 @@
+/// What a route answers; the lws adapter writes it. Bodies that are not known when the request
+/// is routed (a file, the next snapshot, an MJPEG stream, an upload's body) are named, and the
+/// adapter serves them as their own kind of connection.
+enum HTTPAnswer: Sendable {
+    /// A whole body of `type` (HEAD: its headers only).
+    case body(status: UInt32, type: String, bytes: [UInt8])
+    /// An error (or other plain-text status) with `message` as its body, and extra headers
+    /// (name with its colon).
+    case status(UInt32, String, headers: [(String, String)])
+    /// The file at `path`, with byte ranges.
+    case file(path: String, mimeType: String)
+    /// The newest full-size JPEG, or the next one when none is encoded now.
+    case snapshot
+    /// `multipart/x-mixed-replace` JPEGs of JPEG rendition `rendition`, for as long as the reader stays.
+    case mjpeg(rendition: Int)
+    /// An upload named `name` (validated later, with its size): its body is taken.
+    case upload(name: String)
+
+    /// 200 with a JSON body.
+    static func json(_ bytes: [UInt8]) -> HTTPAnswer { .body(status: 200, type: "application/json", bytes: bytes) }
+
+    /// A plain-text status without extra headers.
+    static func status(_ code: UInt32, _ message: String) -> HTTPAnswer { .status(code, message, headers: []) }
+
+    /// 401, with the challenge RFC 9110 asks of it: the same on every route.
+    static let tokenRequired = HTTPAnswer.status(401, "token required (?token=SECRET or Authorization: Bearer SECRET)",
+                                                 headers: [("www-authenticate:", "Bearer realm=\"filtercast\"")])
+
+    /// The status code (for tests and the log).
+    var code: UInt32 {
+        switch self {
+        case .body(let status, _, _): status
+        case .status(let code, _, _): code
+        case .file, .snapshot, .mjpeg, .upload: 200
+        }
+    }
+}

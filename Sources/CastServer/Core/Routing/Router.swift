@@ -1,0 +1,51 @@
+import Logging
+
+/// Answers HTTP requests from one route table, in a stated order of checks: the method, the
+/// route, a foreign origin (for routes that change things), the access the route declares —
+/// and only then the route's handler, which never checks access itself.
+///
+/// Service thread only (the handlers read the session's state).
+struct Router {
+    let routes: [Route]
+    let access: AccessPolicy
+    /// `--allow-origin`: origins besides the server's own.
+    let allowedOrigins: [String]
+
+    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        guard request.method != .other else { return .status(405, "only GET and HEAD are served") }
+        guard let (route, rest) = match(request) else {
+            return request.method == .get || request.method == .head
+                ? .status(404, "not found")
+                : .status(405, "only GET and HEAD are served here; uploads go to PUT /api/uploads/NAME")
+        }
+        if route.refusesForeignOrigins, let origin = foreignOrigin(request) {
+            Log.warning("request refused: origin not allowed", ["address": .string(request.address), "origin": .string(origin),
+                                                                "path": .string(request.path)])
+            return .status(403, "origin not allowed")
+        }
+        guard granted(request) >= route.access else { return .tokenRequired }
+        return route.handle(request, rest)
+    }
+
+    /// The first route whose methods and path take the request, and the rest of its path.
+    func match(_ request: HTTPRequest) -> (Route, String)? {
+        for route in routes where route.methods.contains(request.method) {
+            if let rest = route.path.match(request.path) { return (route, rest) }
+        }
+        return nil
+    }
+
+    /// The access `request`'s credentials grant.
+    func granted(_ request: HTTPRequest) -> AccessLevel {
+        let credentials = request.credentials
+        return access.level(presenting: credentials.query, credentials.bearer)
+    }
+
+    /// The request's `Origin` when it is another site's (not the server's own, not allowed by
+    /// `--allow-origin`); nil for allowed origins and for clients that send none (tools).
+    func foreignOrigin(_ request: HTTPRequest) -> String? {
+        let origin = request.header(.origin)
+        let allowed = origin.isEmpty || OriginPolicy.allows(origin: origin, host: request.header(.host), allowed: allowedOrigins)
+        return allowed ? nil : origin
+    }
+}

@@ -1,0 +1,77 @@
+import CastProtocol
+import FilterKit
+import Foundation
+import Telemetry
+
+/// What the server's routes answer from. Service thread only.
+struct RouteContext {
+    let session: Session
+    let outputs: ViewerOutputs
+    let metrics: Metrics
+    let files: StaticFiles
+    /// `--uploads` is on.
+    let takesUploads: Bool
+    /// The state as `/api/state` and the viewers see it.
+    let state: () -> SessionState
+    /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
+    let atClientLimit: (HTTPRequest) -> Bool
+}
+
+/// The route table of `filtercast serve`: every HTTP path and the WebSocket endpoint, each with
+/// the access it needs. The first route that takes a request answers it; the page's files come last.
+enum ServerRoutes {
+    static func table(_ context: RouteContext) -> [Route] {
+        sessionRoutes(context) + libraryRoutes(context) + [
+            .get(.exact("/healthz"), access: .anyone) { _, _ in
+                .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
+            },
+            .get(.exact("/metrics"), access: .watch) { _, _ in
+                .body(status: 200, type: Metrics.contentType, bytes: Array(context.metrics.exposition().utf8))
+            },
+            .get(.exact("/ws"), access: .anyone) { _, _ in
+                .status(426, "this is the WebSocket endpoint (subprotocol \(ProtocolVersion.subprotocol))")
+            },
+            .get(.prefix("/"), access: .anyone) { request, _ in
+                guard let file = context.files.resolve(request.path) else { return .status(404, "not found") }
+                return .file(path: file.path, mimeType: file.mimeType)
+            },
+        ]
+    }
+
+    /// The session's state, its filters and its pictures.
+    private static func sessionRoutes(_ context: RouteContext) -> [Route] {
+        [
+            .get(.exact("/api/state"), access: .watch) { _, _ in .json(encoding: context.state()) },
+            .get(.exact("/api/filters"), access: .anyone) { _, _ in
+                struct Catalog: Encodable { let filters: [FilterDescriptor] }
+                return .json(encoding: Catalog(filters: context.session.catalog.descriptors))
+            },
+            .get(.exact("/snapshot.jpg"), access: .watch) { _, _ in .snapshot },
+            .get(.exact("/stream.mjpg"), access: .watch) { request, _ in mjpeg(request, context) },
+        ]
+    }
+
+    /// `/stream.mjpg`, of the JPEG rendition nearest to `?width=` (default: full size).
+    private static func mjpeg(_ request: HTTPRequest, _ context: RouteContext) -> HTTPAnswer {
+        if context.atClientLimit(request) { return .status(503, "too many clients") }
+        guard let width = request.argument("width") else { return .mjpeg(rendition: 0) }
+        guard let pixels = Int(width), (1...16384).contains(pixels) else {
+            return .status(400, "width must be a whole number of pixels, 1 to 16384")
+        }
+        return .mjpeg(rendition: context.outputs.jpegRung(nearestWidth: pixels))
+    }
+}
+
+extension HTTPAnswer {
+    /// 200 with `value` as JSON (sorted keys, slashes as they are).
+    static func json(encoding value: some Encodable) -> HTTPAnswer { .json(JSONBody.encoded(value)) }
+}
+
+/// The JSON of HTTP bodies and of the answers the transport writes itself.
+enum JSONBody {
+    static func encoded(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { Array($0) } ?? []
+    }
+}

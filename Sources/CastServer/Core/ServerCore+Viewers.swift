@@ -1,0 +1,110 @@
+import CastProtocol
+import Foundation
+import Logging
+
+/// `/ws` viewers: the upgrade, their messages in, their writes out, their leaving.
+extension ServerCore {
+    /// Before the upgrade to `/ws`: nil admits; else the refusal (503 over `--max-clients`, 403 for
+    /// another site's page). A client without the token is admitted: it may send `auth` first.
+    func admit(_ request: HTTPRequest) -> HTTPAnswer? {
+        if atClientLimit(address: request.address) { return .status(503, "too many clients") }
+        if let origin = router.foreignOrigin(request) {
+            Log.warning("client refused: origin not allowed", ["address": .string(request.address), "origin": .string(origin)])
+            return .status(403, "origin not allowed")
+        }
+        return nil
+    }
+
+    /// A viewer connected with `token` (`?token=` of its URL, nil without): its hello is due, and
+    /// everybody's state (the viewer count changed).
+    func viewerConnected(_ id: ConnectionID, token: String?, address: String) {
+        let viewer = ViewerSession(token: token, accessToken: accessToken, publicView: configuration.publicView,
+                                   offer: outputs.offer, features: features, now: now)
+        let connection = ViewerConnection(session: viewer, address: address, connectedAt: now())
+        viewers[id] = connection
+        logConnected("viewer", address: address)
+        viewer.greet(filters: session.catalog.descriptors, state: currentState)
+        audienceChanged()
+        broadcastState()
+    }
+
+    /// One fragment of a viewer's message; `roundTrip` (its socket's) is asked only for a `frameAck`.
+    func received(_ id: ConnectionID, _ fragment: UnsafeRawBufferPointer, isBinary: Bool, isLast: Bool,
+                  roundTrip: () -> Duration) {
+        guard let connection = viewers[id] else { return }
+        let viewer = connection.session
+        let outcome = viewer.receive(fragment, isBinary: isBinary, isLast: isLast, roundTrip: roundTrip,
+                                     apply: { command throws(ProtocolError) in try apply(command, from: id) },
+                                     ingest: { picture throws(ProtocolError) in try ingest(picture, from: id) })
+        switch outcome {
+        case .none:
+            break
+        case .applied(let command):
+            if Log.enabled(.debug) {
+                Log.debug("command applied", ["address": .string(connection.address), "command": .string("\(command)")])
+            }
+            broadcastState()
+        case .authorized:
+            audienceChanged()  // a viewer who could not watch before may now
+        case .watching:
+            Log.debug("viewer watches", ["address": .string(connection.address),
+                                         "rendition": .string(outputs.offer[viewer.watching.rendition].id)])
+            audienceChanged()
+        }
+        requestWriteIfDue(id, viewer)
+    }
+
+    /// A viewer left: if it shared its camera, what played before comes back.
+    func viewerLeft(_ id: ConnectionID) {
+        guard let connection = viewers.removeValue(forKey: id) else { return }
+        writeRequests.remove(id)
+        logDisconnected("viewer", connection.address, since: connection.connectedAt, frames: connection.session.flow.framesSent)
+        sharerLeft(id)
+        broadcastState()
+        audienceChanged()
+    }
+
+    /// Asks for a writable callback while the viewer has something to write (`supply`: what the
+    /// outputs hold, when the caller read it already), and for a keyframe when it needs one.
+    func requestWriteIfDue(_ id: ConnectionID, _ viewer: ViewerSession, _ supply: FrameSupply? = nil) {
+        let supply = supply ?? self.supply
+        if let rendition = viewer.keyframeNeeded(supply: supply, frameInterval: frameInterval) {
+            outputs.h264[rendition]?.requestKeyframe()
+        }
+        if viewer.hasWork(supply: supply, frameInterval: frameInterval) { requestWrite(id) }
+    }
+
+    /// Marks a fresh `state` due for every viewer allowed to watch.
+    func broadcastState() {
+        stateSchedule.broadcast(session.playback, at: now())
+        for (id, connection) in viewers {
+            connection.session.stateChanged()
+            requestWriteIfDue(id, connection.session)
+        }
+    }
+
+    /// The server stops: every viewer is due a close (1001).
+    func shutDown() {
+        for (id, connection) in viewers {
+            connection.session.shutDown()
+            requestWrite(id)
+        }
+    }
+
+    /// One line per viewer or MJPEG reader that connects.
+    func logConnected(_ kind: String, address: String) {
+        Log.info("client connected", ["client": .string(kind), "address": .string(address),
+                                      "viewers": .int(viewerCount), "mjpeg_readers": .int(mjpegReaderCount)])
+    }
+
+    /// One line per viewer or MJPEG reader that leaves, with the frame rate it got over its lifetime.
+    func logDisconnected(_ kind: String, _ address: String, since connectedAt: ContinuousClock.Instant, frames: Int) {
+        let seconds = connectedAt.duration(to: now()).seconds
+        let fps = seconds > 0 ? Double(frames) / seconds : 0
+        Log.info("client disconnected", [
+            "client": .string(kind), "address": .string(address),
+            "seconds": .double((seconds * 10).rounded() / 10), "frames": .int(frames),
+            "fps": .double((fps * 10).rounded() / 10), "viewers": .int(viewerCount), "mjpeg_readers": .int(mjpegReaderCount),
+        ])
+    }
+}

@@ -1,0 +1,122 @@
+@testable import CastServer
+import CastProtocol
+import FilterKit
+import Foundation
+import MediaKit
+import Telemetry
+import Testing
+
+/// The route table: every route's access level stated here, checked by the router before any
+/// handler runs, for requests with each level of credentials. No socket: requests are values.
+@Suite struct RouteTableTests {
+    /// Every route of the table and the access it needs. A route added to the table and not here
+    /// (or here with another level) fails `everyRouteDeclaresTheLevelListedHere`.
+    static let expectedLevels: [String: AccessLevel] = [
+        "GET /api/state": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
+        "GET /stream.mjpg": .watch, "GET /api/recordings": .watch, "GET /api/media": .watch,
+        "GET /api/uploads": .watch, "GET /recordings/*": .watch, "GET /api/recordings/*": .watch,
+        "PUT /api/uploads/*": .control, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
+        "GET /*": .anyone,
+    ]
+
+    /// A request to `route`'s path (a prefix route's with a name after it) with credentials of
+    /// `level` on a server with `--token secret` (and `--public-view` for watch).
+    static func request(_ route: Route, presenting level: AccessLevel) -> HTTPRequest {
+        let path = switch route.path {
+        case .exact(let path): path
+        case .prefix(let prefix): prefix + "a.mp4"
+        }
+        let method: HTTPRequest.Method = route.methods.contains(.get) ? .get : .put
+        return HTTPRequest(method: method, path: path, arguments: level == .control ? ["token": "secret"] : [:])
+    }
+
+    @Test func everyRouteDeclaresTheLevelListedHere() throws {
+        let fixture = try CoreFixture(uploads: true)
+        var listed: [String: AccessLevel] = [:]
+        for route in fixture.routes {
+            let method = route.methods.contains(.get) ? "GET" : "PUT"
+            listed["\(method) \(route.path)"] = route.access
+        }
+        #expect(listed == Self.expectedLevels)
+    }
+
+    @Test(arguments: [false, true])
+    func noHandlerRunsForARequestBelowItsRoutesLevel(publicView: Bool) throws {
+        let fixture = try CoreFixture(uploads: true)
+        defer { withExtendedLifetime(fixture) {} }
+        let router = Router(routes: fixture.routes, access: AccessPolicy(token: AccessToken("secret"), publicView: publicView),
+                            allowedOrigins: [])
+        for route in fixture.routes {
+            for level in AccessLevel.allCases {
+                let granted: AccessLevel = level == .control ? .control : publicView ? .watch : .anyone
+                let answer = router.answer(Self.request(route, presenting: level))
+                if granted < route.access {
+                    #expect(answer.code == 401, "\(route.path) answered \(answer.code) to \(level) credentials")
+                } else {
+                    #expect(answer.code != 401, "\(route.path) refused \(level) credentials")
+                }
+            }
+        }
+    }
+
+    @Test func theBearerTokenGrantsControlLikeTheQuery() throws {
+        let fixture = try CoreFixture(uploads: true)
+        defer { withExtendedLifetime(fixture) {} }
+        let router = Router(routes: fixture.routes, access: AccessPolicy(token: AccessToken("secret"), publicView: false),
+                            allowedOrigins: [])
+        let bearer = HTTPRequest(method: .get, path: "/api/state", arguments: [:], headers: [.authorization: "Bearer secret"])
+        let wrong = HTTPRequest(method: .get, path: "/api/state", arguments: [:], headers: [.authorization: "Bearer nope"])
+        #expect(router.answer(bearer).code == 200)
+        #expect(router.answer(wrong).code == 401)
+    }
+
+    @Test func methodsAndPathsOutsideTheTableAreRefusedByName() throws {
+        let fixture = try CoreFixture(uploads: false)
+        let router = fixture.router
+        defer { withExtendedLifetime(fixture) {} }
+        let delete = router.answer(HTTPRequest(method: .other, path: "/api/state", arguments: [:]))
+        let put = router.answer(HTTPRequest(method: .put, path: "/api/state", arguments: [:]))
+        let noUploads = router.answer(HTTPRequest(method: .put, path: "/api/uploads/a.mp4", arguments: [:]))
+        let missing = router.answer(HTTPRequest(method: .get, path: "/nope.html", arguments: [:]))
+        #expect(delete.code == 405 && put.code == 405 && missing.code == 404)
+        guard case .status(404, let message, _) = noUploads else { Issue.record("\(noUploads)"); return }
+        #expect(message.contains("--uploads"))
+    }
+
+    @Test func aForeignPageCannotUploadEvenWithTheToken() throws {
+        let fixture = try CoreFixture(uploads: true)
+        let headers: [HTTPRequest.Header: String] = [.origin: "http://evil.example", .host: "127.0.0.1:8080"]
+        let foreign = HTTPRequest(method: .put, path: "/api/uploads/a.mp4", arguments: ["token": "secret"], headers: headers)
+        let own = HTTPRequest(method: .put, path: "/api/uploads/a%20b.mp4", arguments: [:],
+                              headers: [.origin: "http://127.0.0.1:8080", .host: "127.0.0.1:8080"])
+        #expect(fixture.router.answer(foreign).code == 403)
+        guard case .upload(let name) = fixture.router.answer(own) else { Issue.record("not admitted"); return }
+        #expect(name == "a b.mp4", "the name is percent-decoded")
+    }
+
+    @Test func recordingsAreNamedByThePathAndResolvedInTheLibrary() throws {
+        let fixture = try CoreFixture(uploads: false)
+        let recordings = fixture.library.recordings.root
+        _ = FileManager.default.createFile(atPath: recordings + "/a b.mp4", contents: Data([0]))
+        for path in ["/recordings/a%20b.mp4", "/api/recordings/a%20b.mp4"] {
+            guard case .file(let file, let type) = fixture.router.answer(HTTPRequest(method: .get, path: path, arguments: [:])) else {
+                Issue.record("\(path) is not the file"); continue
+            }
+            #expect(file == recordings + "/a b.mp4" && type == "video/mp4")
+        }
+        #expect(fixture.router.answer(HTTPRequest(method: .get, path: "/recordings/missing.mp4", arguments: [:])).code == 404)
+        #expect(fixture.router.answer(HTTPRequest(method: .get, path: "/recordings/..%2F..%2Fetc", arguments: [:])).code == 403)
+    }
+
+    @Test func mjpegReadersGetTheRungNearestTheirWidth() throws {
+        let fixture = try CoreFixture(uploads: false)
+        let router = fixture.router
+        defer { withExtendedLifetime(fixture) {} }
+        func answer(_ width: String) -> HTTPAnswer {
+            router.answer(HTTPRequest(method: .get, path: "/stream.mjpg", arguments: ["width": width]))
+        }
+        guard case .mjpeg(let full) = answer("64"), case .mjpeg(let half) = answer("30") else { Issue.record("no stream"); return }
+        #expect(full == 0 && half == 1)
+        #expect(answer("0").code == 400 && answer("wide").code == 400)
+    }
+}
