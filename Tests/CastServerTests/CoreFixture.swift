@@ -24,8 +24,9 @@ final class CoreFixture {
     var routes: [Route] { core.router.routes }
     var router: Router { core.router }
 
-    /// A server with `--uploads` or not, `--token` (nil: none), `--public-view` and `--max-clients`.
-    init(uploads: Bool = false, token: String? = nil, publicView: Bool = false, maxClients: Int = 200) throws {
+    /// A server with `--uploads` or not, `--token` (nil: none), `--public-view`, `--max-clients` and `--allow-origin`.
+    init(uploads: Bool = false, token: String? = nil, publicView: Bool = false, maxClients: Int = 200,
+         allowedOrigins: [String] = []) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         library = try MediaLibrary(recordingsPath: base + "/recordings", mediaPath: nil, uploadsPath: uploads ? base + "/uploads" : nil)
         let spec = InputSpec.testPattern(width: 64, height: 48, rate: 30)
@@ -42,6 +43,7 @@ final class CoreFixture {
         configuration.token = token
         configuration.publicView = publicView
         configuration.maxClients = maxClients
+        configuration.allowedOrigins = allowedOrigins
         core = ServerCore(configuration: configuration, session: session, outputs: outputs, counters: counters, metrics: Metrics(),
                           files: try StaticFiles(root: base + "/web"), wake: wake,
                           uploads: uploads ? UploadOffer(maxBytes: 1_000_000) : nil, now: { [clock] in clock.now })

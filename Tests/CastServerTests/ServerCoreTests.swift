@@ -55,6 +55,14 @@ import Testing
         return written
     }
 
+    /// A core with viewers `ids` connected, their hellos written.
+    func viewersConnected(_ ids: ConnectionID...) throws -> CoreFixture {
+        let fixture = try CoreFixture()
+        for id in ids { fixture.core.viewerConnected(id, token: nil, address: "viewer \(id)") }
+        _ = drainAll(fixture.core)
+        return fixture
+    }
+
     func types(_ written: [Written]) -> [String] {
         written.map { item in
             switch item {
@@ -128,11 +136,8 @@ import Testing
     // MARK: - Commands
 
     @Test func aCommandIsAcknowledgedAndEveryViewerGetsTheNewState() throws {
-        let fixture = try CoreFixture()
+        let fixture = try viewersConnected(1, 2)
         let core = fixture.core
-        core.viewerConnected(1, token: nil, address: "a")
-        core.viewerConnected(2, token: nil, address: "b")
-        _ = drainAll(core)
         send(#"{"type": "setFilter", "name": "sepia", "params": {"intensity": 0.5}, "id": 7}"#, from: 1, to: core)
         let written = drainAll(core)
         #expect(types(written[1] ?? []) == ["ack", "state"])
@@ -211,11 +216,8 @@ import Testing
     }
 
     @Test func aRecordingThatStoppedByItselfIsToldToEveryViewer() throws {
-        let fixture = try CoreFixture()
+        let fixture = try viewersConnected(1, 2)
         let core = fixture.core
-        core.viewerConnected(1, token: nil, address: "a")
-        core.viewerConnected(2, token: nil, address: "b")
-        _ = drainAll(core)
         fixture.wake.recordingEnded("the disk is full")
         core.woken(queuedBytes: { _ in 0 })
         let all = drainAll(core)

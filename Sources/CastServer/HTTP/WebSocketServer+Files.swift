@@ -49,7 +49,7 @@ extension WebSocketServer {
         }
         let written = lws_write(wsi, piece.buffer, piece.count, piece.isLast ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP)
         if written < piece.count { return -1 }
-        counters.bytesSent.increment(by: UInt64(piece.count))
+        core.counters.bytesSent.increment(by: UInt64(piece.count))
         // lws would end the response `timeout_secs` after the request whatever its progress: a
         // download is cut only when its reader takes nothing for that long.
         lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.stalledDownloadSeconds)

@@ -66,12 +66,12 @@ extension WebSocketServer {
     /// `/snapshot.jpg`: the newest full-size JPEG when one is encoded now; else the request
     /// waits (as an audience of one) for the next.
     private func awaitSnapshot(_ wsi: OpaquePointer, headOnly: Bool) -> Int32 {
-        if outputs.fullJPEG.audience.load(ordering: .relaxed) > 0, broadcaster.latestSequence != nil {
+        if core.outputs.fullJPEG.audience.load(ordering: .relaxed) > 0, core.outputs.fullJPEG.broadcaster.latestSequence != nil {
             answerSnapshot(wsi, headOnly: headOnly)
             return 0
         }
         let waiting = Connection(kind: .snapshot(headOnly: headOnly), address: peerAddress(wsi))
-        waiting.lastSent = broadcaster.latestSequence ?? 0
+        waiting.lastSent = core.outputs.fullJPEG.broadcaster.latestSequence ?? 0
         connections[wsi] = waiting
         core.watcherJoined(id(wsi), .snapshot)
         // A source that produces nothing (failed, offline, a live stream not sending) must not
@@ -92,7 +92,7 @@ extension WebSocketServer {
             connections[wsi] = nil
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case .mjpeg(let rendition):
-            return writeMJPEGPart(wsi, connection, outputs.jpeg[rendition]!.broadcaster)
+            return writeMJPEGPart(wsi, connection, core.outputs.jpeg[rendition]!.broadcaster)
         case .file(let download):
             return writeFilePiece(wsi, download)
         case .snapshot, .upload:
@@ -104,7 +104,7 @@ extension WebSocketServer {
     func answerSnapshot(_ wsi: OpaquePointer, headOnly: Bool) {
         connections[wsi] = nil
         core.watcherLeft(id(wsi))
-        guard let jpeg = broadcaster.latestJPEG() else {
+        guard let jpeg = core.outputs.fullJPEG.broadcaster.latestJPEG() else {
             if status(wsi, 503, "no frame yet") != 0 { lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC) }
             return
         }

@@ -23,7 +23,7 @@ extension WebSocketServer {
     /// An upload to NAME the router admitted (the route is there with `--uploads`, the origin and
     /// the access were checked): its name and size are checked, then lws delivers its body.
     func uploadRequest(_ wsi: OpaquePointer, name: String) -> Int32 {
-        guard let desk = uploadDesk, let folder = session.library?.uploads else {
+        guard let desk = uploadDesk, let folder = core.session.library?.uploads else {
             return refuseUpload(wsi, 404, "this server takes no uploads (--uploads)")
         }
         do throws(UploadPolicy.Refusal) {
@@ -92,7 +92,7 @@ extension WebSocketServer {
         for (receiver, result) in desk.takeFinished() {
             guard case .probing(abandoned: false) = receiver.phase, connections[receiver.wsi]?.upload === receiver else {
                 receiver.discard()
-                counters.uploads.count(.abandoned)
+                core.counters.uploads.count(.abandoned)
                 continue
             }
             connections[receiver.wsi] = nil
@@ -111,7 +111,7 @@ extension WebSocketServer {
             _ = failUpload(wsi, receiver, 415, message, result: .notVideo)
             return
         }
-        guard let folder = session.library?.uploads else { return }
+        guard let folder = core.session.library?.uploads else { return }
         let name: String
         do {
             name = try folder.place(receiver.temporaryPath, as: receiver.name)
@@ -120,7 +120,7 @@ extension WebSocketServer {
             return
         }
         receiver.phase = .done
-        counters.uploads.count(.accepted)
+        core.counters.uploads.count(.accepted)
         Log.info("upload stored", ["name": .string(name), "bytes": .int(Int(receiver.expected)), "codec": .string(report.codec),
                                    "width": .int(report.width), "height": .int(report.height)])
         struct Stored: Encodable {
@@ -148,7 +148,7 @@ extension WebSocketServer {
     /// ``refusedBodySeconds`` at most.
     func refuseUpload(_ wsi: OpaquePointer, _ code: UInt32, _ message: String, headers: [(String, String)] = [],
                               result: UploadCounters.Result = .refused) -> Int32 {
-        counters.uploads.count(result)
+        core.counters.uploads.count(result)
         guard status(wsi, code, message, headers: headers) == 0 else { return -1 }
         lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.refusedBodySeconds)
         return 0
@@ -159,7 +159,7 @@ extension WebSocketServer {
         if case .receiving = receiver.phase {
             Log.info("upload cut short", ["name": .string(receiver.name), "received": .int(Int(receiver.received)),
                                           "expected": .int(Int(receiver.expected))])
-            counters.uploads.count(.cutShort)
+            core.counters.uploads.count(.cutShort)
         }
         uploadDesk?.abandon(receiver)
     }

@@ -69,7 +69,7 @@ extension WebSocketServer {
         let written = buffer.withUnsafeMutableBufferPointer { bytes in
             lws_write(wsi, bytes.baseAddress! + EncodedFrame.headroom, count, protocolKind)
         }
-        if written >= 0 { counters.bytesSent.increment(by: UInt64(count)) }
+        if written >= 0 { core.counters.bytesSent.increment(by: UInt64(count)) }
         return written
     }
 

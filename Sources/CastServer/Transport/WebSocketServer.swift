@@ -17,12 +17,6 @@ import Telemetry
 public final class WebSocketServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     let core: ServerCore
-    let session: Session
-    /// The viewers' outputs, a JPEG and an H.264 stream per rung of the ladder.
-    let outputs: ViewerOutputs
-    /// The full-size JPEG's: snapshots'.
-    let broadcaster: Broadcaster
-    let counters: TransportCounters
     /// The uploads under way (nil without `--uploads`).
     let uploadDesk: UploadDesk?
     /// How other threads wake the service thread (armed while lws runs).
@@ -46,10 +40,6 @@ public final class WebSocketServer: @unchecked Sendable {
     init(configuration: ServerConfiguration, core: ServerCore, uploadDesk: UploadDesk?, wake: NetworkWake) {
         self.configuration = configuration
         self.core = core
-        session = core.session
-        outputs = core.outputs
-        broadcaster = core.outputs.fullJPEG.broadcaster
-        counters = core.counters
         self.uploadDesk = uploadDesk
         networkWake = wake
     }

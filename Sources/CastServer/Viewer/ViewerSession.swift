@@ -33,29 +33,19 @@ final class ViewerSession {
     private let offer: [Rendition]
     /// What else it offers (`hello`'s media folder, uploads and sound).
     private let features: ServerFeatures
-    /// The client asked for sound (`watch {audio: true}`).
-    private(set) var listening = false
-    /// The last sound packet sent (0: none since it asked).
-    private var audioLastSent: UInt64 = 0
+    /// Where it is in the sound's log, once it asked for sound.
+    private var sound = SoundCursor()
     /// The rendition this viewer gets frames from.
     private(set) var watching: Watching
-    /// For a viewer that lets the server choose (`watch` with `rendition` `auto`): the rung of its
-    /// transport's ladder its delivery allows.
-    private var chooser: RungChooser?
-    /// A padded probe's padding: bytes owed, accrued until `since`.
-    private var padding: (owed: Double, since: ContinuousClock.Instant?) = (0, nil)
-    /// An H.264 rendition the viewer moves to at that rendition's first keyframe made since.
-    private(set) var pendingRendition: Int?
-    private var pendingSince: ContinuousClock.Instant?
+    /// Moves between the rungs of its transport, for a viewer that lets the server choose.
+    private var moves = RungMoves()
     /// May send control commands (always, without `--token`).
     private(set) var authorized: Bool
     private(set) var flow = ViewerFlow()
     /// Fragments of the message being received.
     private var incoming: [UInt8] = []
-    /// The binary message (a shared camera's picture) being gathered, and whether it is over the limit.
-    private var incomingPicture: [UInt8] = []
-    private var pictureTooLarge = false
-    private var lastKeyframeRequest: ContinuousClock.Instant?
+    /// The pictures of a shared camera, gathered from their fragments.
+    private var pictures = PictureAssembly()
     private var commandBudget: CommandBudget
     private var outbox = ViewerOutbox()
 
@@ -94,7 +84,7 @@ final class ViewerSession {
                  ingest: (UnsafeRawBufferPointer) throws(ProtocolError) -> Bool = { _ throws(ProtocolError) in throw .binaryMessage }) -> Outcome {
         guard outbox.closing == nil else { return .none }
         if isBinary {
-            receivePicture(fragment, isLast: isLast, ingest: ingest)
+            if let answer = pictures.receive(fragment, isLast: isLast, now: now(), ingest: ingest) { outbox.enqueue(answer) }
             return .none
         }
         let size = incoming.count + fragment.count
@@ -118,43 +108,6 @@ final class ViewerSession {
             return .none
         }
     }
-
-    /// One fragment of a binary message: a picture of the camera this client shares, gathered
-    /// (at most ``IngestLimits/maximumMessageBytes``; a larger one is dropped whole and refused)
-    /// and handed to `ingest`, which says whether it was taken; when it was not, the client is
-    /// asked for a keyframe (at most every ``keyframeRequestInterval``). A message that came in
-    /// one fragment is handed over as it is: its only copy is the one into the decoder's queue.
-    private func receivePicture(_ fragment: UnsafeRawBufferPointer, isLast: Bool,
-                                ingest: (UnsafeRawBufferPointer) throws(ProtocolError) -> Bool) {
-        defer { if isLast { incomingPicture.removeAll(keepingCapacity: true); pictureTooLarge = false } }
-        guard !pictureTooLarge else { return }
-        guard incomingPicture.count + fragment.count <= IngestLimits.maximumMessageBytes else {
-            pictureTooLarge = true
-            incomingPicture.removeAll(keepingCapacity: true)
-            outbox.enqueue(.error(ProtocolError(code: .tooLarge, message: "a picture message is over the limit of "
-                + "\(IngestLimits.maximumMessageBytes) bytes (dropped)")))
-            return
-        }
-        if isLast && incomingPicture.isEmpty { return hand(fragment, to: ingest) }
-        incomingPicture.append(contentsOf: fragment)
-        guard isLast else { return }
-        incomingPicture.withUnsafeBytes { hand($0, to: ingest) }
-    }
-
-    /// One whole picture message to `ingest`; a keyframe request when it was not taken.
-    private func hand(_ picture: UnsafeRawBufferPointer, to ingest: (UnsafeRawBufferPointer) throws(ProtocolError) -> Bool) {
-        do throws(ProtocolError) {
-            if try !ingest(picture), lastKeyframeRequest.map({ $0.duration(to: now()) >= Self.keyframeRequestInterval }) ?? true {
-                lastKeyframeRequest = now()
-                outbox.enqueue(.keyframeRequest)
-            }
-        } catch {
-            outbox.enqueue(.error(error))
-        }
-    }
-
-    /// Keyframe requests to a sharing client come at most this often.
-    static let keyframeRequestInterval = Duration.milliseconds(250)
 
     /// This client's camera is no longer the source (another took over, silence, the limits).
     func sharingEnded(_ reason: String) {
@@ -195,7 +148,7 @@ final class ViewerSession {
         switch command {
         case .frameAck(let sequence):
             if let delay = flow.acknowledge(sequence, roundTrip: roundTrip(), now: now()) {
-                chooser?.delivered(delay: delay, at: now())
+                moves.delivered(delay: delay, at: now())
             }
             return .none
         case .flow(let window):
@@ -203,11 +156,8 @@ final class ViewerSession {
             return .none
         case .watch(let transport, let rendition, let audio):
             let requested = try Watching.requested(transport, rendition: rendition, in: offer)
-            let listensAgain = try listen(audio)
-            chooser = requested.pinned ? nil
-                : RungChooser(rungCount: rungs(of: transport).count, padsProbes: transport == .h264, now: now())
-            pendingRendition = nil
-            pendingSince = nil
+            let listensAgain = try sound.listen(audio, offered: features.audio != nil)
+            moves.restart(pinned: requested.pinned, rungCount: rungs(of: transport).count, padsProbes: transport == .h264, now: now())
             guard requested != watching else { return listensAgain ? .watching : .none }
             if requested.rendition != watching.rendition { flow.restart() }
             watching = requested
@@ -224,33 +174,13 @@ final class ViewerSession {
         }
     }
 
-    /// `watch.audio`: sound from now on (`true`), or none; nil leaves it as it is. True when that
-    /// changed (the listeners changed). Refused, changing nothing, when the server sends no sound.
-    private func listen(_ audio: Bool?) throws(ProtocolError) -> Bool {
-        guard let audio, audio != listening else { return false }
-        if audio && features.audio == nil {
-            throw ProtocolError(code: .outOfRange, message: "watch.audio: this server sends no sound (hello.audio is null: its FFmpeg has no Opus encoder, or --speed is not 1)")
-        }
-        listening = audio
-        audioLastSent = 0
-        return true
-    }
-
     /// Whether this viewer is sent sound now: it asked, and may watch.
-    var isListening: Bool { listening && mayWatch }
-
-    /// The next sound packet due: the one after the last sent, or — starting, or more than the log
-    /// holds behind (its socket did not take the packets in time) — the newest.
-    private func audioDue(_ supply: FrameSupply) -> UInt64? {
-        guard isListening, let log = supply.audio, log.latest > audioLastSent else { return nil }
-        return audioLastSent == 0 || audioLastSent + 1 < log.oldest ? log.latest : audioLastSent + 1
-    }
+    var isListening: Bool { sound.listening && mayWatch }
 
     /// Sound packet `sequence` was written; returns how many were skipped before it.
-    func audioSent(_ sequence: UInt64) -> UInt64 {
-        defer { audioLastSent = sequence }
-        return audioLastSent == 0 ? 0 : sequence - audioLastSent - 1
-    }
+    func audioSent(_ sequence: UInt64) -> UInt64 { sound.sent(sequence) }
+
+    private func audioDue(_ supply: FrameSupply) -> UInt64? { mayWatch ? sound.due(in: supply.audio) : nil }
 
     /// The shared state changed: a `state` is due, if this viewer may watch.
     func stateChanged() {
@@ -285,7 +215,7 @@ final class ViewerSession {
     /// asks it: ``H264Stream/requestKeyframe()``): the one it starts on, or moves to.
     func keyframeNeeded(supply: FrameSupply, frameInterval: Duration) -> Int? {
         guard mayWatch, watching.transport == .h264 else { return nil }
-        if let pending = pendingRendition { return hasKeyframeSinceDecision(pending, supply) ? nil : pending }
+        if let pending = moves.pending { return moves.hasKeyframeSinceDecision(pending, supply) ? nil : pending }
         switch cursor(supply, frameInterval: frameInterval) {
         case .needKeyframe, .sendFarBehind: return watching.rendition  // keyframes are rare: TCP loses nothing
         case .send, .wait: return nil
@@ -296,7 +226,7 @@ final class ViewerSession {
     /// its own, and the one it is moving to.
     var watchedRenditions: [Int] {
         guard mayWatch else { return [] }
-        return [watching.rendition] + (pendingRendition.map { [$0] } ?? [])
+        return [watching.rendition] + (moves.pending.map { [$0] } ?? [])
     }
 
     /// Every quarter second, for a viewer that lets the server choose: moves it to the rung its
@@ -304,73 +234,47 @@ final class ViewerSession {
     /// rendition's next keyframe (``switchIfReady(supply:)``). `rates`: frames a second each
     /// rendition makes. True when its renditions changed.
     func adapt(rates: [Int: Double], frameInterval: Duration) -> Bool {
-        guard var chooser, mayWatch else { return false }
-        defer { self.chooser = chooser }
-        let ladder = rungs(of: watching.transport)
-        guard let rung = chooser.evaluate(now: now(), produced: rates[watching.rendition] ?? 0,
-                                          frameInterval: frameInterval, oldestUnacknowledged: flow.oldestWaiting(now: now())) else {
-            return false
-        }
-        let target = ladder[rung]
-        if watching.transport == .jpeg {
-            move(to: target)
-        } else {
-            pendingRendition = target == watching.rendition ? nil : target
-            pendingSince = now()
-        }
-        return true
+        guard mayWatch else { return false }
+        let decision = moves.adapt(watching: watching, ladder: rungs(of: watching.transport), produced: rates[watching.rendition] ?? 0,
+                                   frameInterval: frameInterval, oldestUnacknowledged: flow.oldestWaiting(now: now()), now: now())
+        if let target = decision.moveNow { move(to: target) }
+        return decision.changed
     }
 
     /// An H.264 viewer moving to another rendition moves once that rendition has a keyframe made
-    /// since the decision, where its decoder starts over (not an older one: the units since then
-    /// would come as a burst): true when it moved (its renditions changed).
+    /// since the decision (``RungMoves/switchIfReady(_:)``): true when it moved (its renditions changed).
     func switchIfReady(supply: FrameSupply) -> Bool {
-        guard let pending = pendingRendition, hasKeyframeSinceDecision(pending, supply) else { return false }
-        pendingRendition = nil
-        move(to: pending)
+        guard let target = moves.switchIfReady(supply) else { return false }
+        move(to: target)
         return true
     }
 
     /// A padded probe: padding owed at the difference between the caps of the rung probed and its
-    /// own (the larger rung at its worst: link buffers absorb a milder overshoot for seconds),
-    /// written in pieces of at most 16 KB once 2 KB are owed — with the frame wake-ups, about one
-    /// piece a frame.
+    /// own (the larger rung at its worst: link buffers absorb a milder overshoot for seconds).
     private func paddingDue() -> Int? {
-        guard let target = chooser?.padding.map({ rungs(of: watching.transport)[$0.rung] }) else {
-            padding = (0, nil)
-            return nil
+        let rate = moves.probedRung.map { rung in
+            Double((offer[rungs(of: watching.transport)[rung]].bitsPerSecond ?? 0) - (offer[watching.rendition].bitsPerSecond ?? 0)) / 8
         }
-        let now = now()
-        let rate = Double((offer[target].bitsPerSecond ?? 0) - (offer[watching.rendition].bitsPerSecond ?? 0)) / 8
-        if let since = padding.since { padding.owed = min(padding.owed + rate * since.duration(to: now).seconds, 64 * 1024) }
-        padding.since = now
-        return padding.owed >= 2048 ? Int(min(padding.owed, 16 * 1024)) : nil
+        return moves.paddingDue(rate: rate, now: now())
     }
 
     /// Whether this viewer is being sent padding (the transport then reports its socket's queue).
-    var isPadding: Bool { chooser?.padding != nil }
+    var isPadding: Bool { moves.isPadding }
 
     /// During a padded probe: `bytes` wait in the socket unsent or unacknowledged. More than a
     /// frame of the viewer's rendition and 12 KB means the link does not take the padding: it
     /// stops at once, before the frames behind it lag.
     func socketQueued(_ bytes: Int, frameInterval: Duration) {
         let frameBytes = Double(offer[watching.rendition].bitsPerSecond ?? 0) / 8 * frameInterval.seconds
-        if Double(bytes) > 12 * 1024 + frameBytes { chooser?.stopPadding() }
+        if Double(bytes) > 12 * 1024 + frameBytes { moves.stopPadding() }
     }
 
     /// `bytes` of padding were written.
-    func paddingSent(_ bytes: Int) {
-        padding.owed = max(0, padding.owed - Double(bytes))
-    }
+    func paddingSent(_ bytes: Int) { moves.paddingSent(bytes) }
 
     private func move(to rendition: Int) {
         watching.rendition = rendition
         flow.restart()
-    }
-
-    private func hasKeyframeSinceDecision(_ rendition: Int, _ supply: FrameSupply) -> Bool {
-        guard let log = supply.units[rendition], log.keyframe > 0, let made = log.keyframeTime, let pendingSince else { return false }
-        return made >= pendingSince
     }
 
     /// The renditions of `transport`, largest first (the offer's order): its ladder.
