@@ -52,7 +52,7 @@ build: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(TEST_ENV) $(PYTHON) -m pytest -q --timeout 300 Tests/EndToEnd bench/test_bench_server.py bench/test_delivery.py
+	$(TEST_ENV) $(PYTHON) -m pytest -q --durations=25 --timeout 300 Tests/EndToEnd bench/test_bench_server.py bench/test_delivery.py
 	$(MAKE) soak SOAK_SECONDS=60
 
 ## docker-test: build docker/Dockerfile with podman on local base-image stand-ins, run it, check
