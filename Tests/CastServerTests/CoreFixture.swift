@@ -30,7 +30,8 @@ final class CoreFixture {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         library = try MediaLibrary(recordingsPath: base + "/recordings", mediaPath: nil, uploadsPath: uploads ? base + "/uploads" : nil)
         let spec = InputSpec.testPattern(width: 64, height: 48, rate: 30)
-        session = Session(player: Player(source: try spec.open()), input: spec, filter: .none, library: library)
+        session = Session(player: Player(source: try spec.open()), input: spec, filter: .none, library: library,
+                          inputOpener: spec.opener(SourceOptions(), width: 64, height: 48))
         let processing = ProcessingCounters()
         let jpeg = try [64, 32].map { width in
             try ViewerStream(rendition: Rendition(id: "jpeg-\(width)", transport: .jpeg, width: width, height: width * 3 / 4),
