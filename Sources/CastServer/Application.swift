@@ -75,13 +75,9 @@ public final class Application: Sendable {
         let transportCounters = TransportCounters()
         let metrics = Self.makeMetrics(player: player, processing: counters, transport: transportCounters,
                                        viewers: viewers, recorder: recorder, publisher: publisher, session: session)
-        let uploadDesk = session.library?.uploads.map { _ in
-            UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
-        }
         let core = ServerCore(configuration: configuration, session: session, outputs: viewers, counters: transportCounters,
-                              metrics: metrics, files: try StaticFiles(root: configuration.webRoot), wake: wake,
-                              uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) })
-        transport = WebSocketServer(configuration: configuration, core: core, uploadDesk: uploadDesk, wake: wake)
+                              metrics: metrics, files: try StaticFiles(root: configuration.webRoot), wake: wake)
+        transport = WebSocketServer(configuration: configuration, core: core, wake: wake)
         services = ServiceList(Self.services(configuration, session: session, viewers: viewers, processor: processor,
                                              transport: transport))
     }

@@ -45,9 +45,10 @@ final class CoreFixture {
         configuration.publicView = publicView
         configuration.maxClients = maxClients
         configuration.allowedOrigins = allowedOrigins
+        configuration.maxUploadBytes = 1_000_000
+        configuration.recording.minimumFreeBytes = 0
         core = ServerCore(configuration: configuration, session: session, outputs: outputs, counters: counters, metrics: Metrics(),
-                          files: try StaticFiles(root: base + "/web"), wake: wake,
-                          uploads: uploads ? UploadOffer(maxBytes: 1_000_000) : nil, now: { [clock] in clock.now })
+                          files: try StaticFiles(root: base + "/web"), wake: wake, now: { [clock] in clock.now })
     }
 
     /// A new picture in every JPEG rendition, as the processing loop would hand it over.

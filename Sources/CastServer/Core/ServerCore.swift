@@ -26,6 +26,8 @@ final class ServerCore {
     let accessToken: AccessToken?
     /// What `hello` offers besides the renditions.
     let features: ServerFeatures
+    /// `--uploads`: the uploads under way and their probes (nil: none taken).
+    let uploadDesk: UploadDesk?
     /// Every HTTP route and the access each needs.
     private(set) var router: Router
     let now: () -> ContinuousClock.Instant
@@ -35,6 +37,8 @@ final class ServerCore {
     /// MJPEG readers and snapshots waiting for a frame: HTTP connections the adapter serves, which
     /// count in the audience of a JPEG rendition.
     var watchers: [ConnectionID: HTTPWatcher] = [:]
+    /// Uploads whose body is arriving or being probed, by connection.
+    var uploads: [ConnectionID: UploadReceiver] = [:]
     /// Connections that have something to write: the adapter asks lws for their writable callbacks.
     var writeRequests = Set<ConnectionID>()
     var stateSchedule: StateBroadcastSchedule
@@ -42,9 +46,10 @@ final class ServerCore {
     var lastAdaptation: ContinuousClock.Instant
 
     /// A core for `session`'s viewers of `outputs`; `metrics` and `files` are what `/metrics` and
-    /// the page's routes serve, `uploads` what `--uploads` takes (nil: none).
+    /// the page's routes serve. With the session's library taking uploads (`--uploads`), the core
+    /// takes them within `maxUploadBytes` and `configuration`'s free-space reserve.
     init(configuration: ServerConfiguration, session: Session, outputs: ViewerOutputs, counters: TransportCounters,
-         metrics: Metrics, files: StaticFiles, wake: NetworkWake, uploads: UploadOffer?,
+         metrics: Metrics, files: StaticFiles, wake: NetworkWake,
          now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.configuration = configuration
         self.session = session
@@ -53,7 +58,11 @@ final class ServerCore {
         self.wake = wake
         self.now = now
         accessToken = AccessToken(configuration.token)
-        features = ServerFeatures(mediaFolder: session.library?.media != nil, uploads: uploads,
+        uploadDesk = session.library?.uploads.map { _ in
+            UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
+        }
+        features = ServerFeatures(mediaFolder: session.library?.media != nil,
+                                  uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) },
                                   audio: outputs.audio.map { _ in SourceAudio.wire })
         router = Router(routes: [], access: AccessPolicy(token: accessToken, publicView: configuration.publicView),
                         allowedOrigins: configuration.allowedOrigins)

@@ -18,7 +18,8 @@ extension WebSocketServer {
         }
         let answer = core.router.answer(request)
         if request.method == .put || request.method == .post, case .status(let code, let message, let headers) = answer {
-            return refuseUpload(wsi, code, message, headers: headers)
+            _ = core.refuseUpload(code, message)
+            return refuse(wsi, code, message, headers: headers)
         }
         switch answer {
         case .body(let code, let type, let bytes):
@@ -32,7 +33,7 @@ extension WebSocketServer {
         case .mjpeg(let rendition):
             return startMJPEG(wsi, rendition: rendition)
         case .upload(let name):
-            return uploadRequest(wsi, name: name)
+            return uploadRequest(wsi, request, name: name)
         }
     }
 
@@ -95,7 +96,7 @@ extension WebSocketServer {
             return writeMJPEGPart(wsi, connection, core.outputs.jpeg[rendition]!.broadcaster)
         case .file(let download):
             return writeFilePiece(wsi, download)
-        case .snapshot, .upload:
+        case .snapshot:
             return 0
         }
     }

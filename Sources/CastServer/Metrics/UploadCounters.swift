@@ -18,7 +18,7 @@ struct UploadCounters: Sendable {
         case abandoned
     }
 
-    private let counters = Dictionary(uniqueKeysWithValues: Result.allCases.map { ($0, Counter()) })
+    let counters = Dictionary(uniqueKeysWithValues: Result.allCases.map { ($0, Counter()) })
 
     func count(_ result: Result) { counters[result]!.increment() }
 

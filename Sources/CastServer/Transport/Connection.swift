@@ -10,8 +10,6 @@ final class Connection {
         case snapshot(headOnly: Bool)
         /// A file being sent (the page's files, a recording).
         case file(FileDownload)
-        /// An upload being received or probed (`PUT /api/uploads/NAME`).
-        case upload(UploadReceiver)
     }
 
     let kind: Kind
@@ -36,12 +34,6 @@ final class Connection {
     init(kind: Kind, address: String) {
         self.kind = kind
         self.address = address
-    }
-
-    /// The upload, for a `PUT /api/uploads/NAME` connection.
-    var upload: UploadReceiver? {
-        if case .upload(let receiver) = kind { return receiver }
-        return nil
     }
 }
 

@@ -49,15 +49,17 @@ extension WebSocketServer {
     // MARK: - Clients
 
     private func disconnected(_ wsi: OpaquePointer) {
-        guard let connection = connections.removeValue(forKey: wsi) else { return core.viewerLeft(id(wsi)) }
+        guard let connection = connections.removeValue(forKey: wsi) else {
+            core.viewerLeft(id(wsi))
+            core.uploadClosed(id(wsi))
+            return
+        }
         switch connection.kind {
         case .mjpeg:
             core.watcherLeft(id(wsi))
             core.logDisconnected("mjpeg", connection.address, since: connection.connectedAt, frames: connection.readerFramesSent)
         case .snapshot:
             core.watcherLeft(id(wsi))
-        case .upload(let receiver):
-            uploadClosed(receiver)
         case .response, .file:
             break
         }

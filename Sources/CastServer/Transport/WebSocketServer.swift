@@ -17,8 +17,6 @@ import Telemetry
 public final class WebSocketServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     let core: ServerCore
-    /// The uploads under way (nil without `--uploads`).
-    let uploadDesk: UploadDesk?
     /// How other threads wake the service thread (armed while lws runs).
     let networkWake: NetworkWake
 
@@ -36,11 +34,10 @@ public final class WebSocketServer: @unchecked Sendable {
     /// HTTP connections with something under way (service thread only); viewers are the core's.
     var connections: [OpaquePointer: Connection] = [:]
 
-    /// The lws adapter of `core`; `uploadDesk` takes `--uploads`' bodies. `listen()` binds.
-    init(configuration: ServerConfiguration, core: ServerCore, uploadDesk: UploadDesk?, wake: NetworkWake) {
+    /// The lws adapter of `core`. `listen()` binds.
+    init(configuration: ServerConfiguration, core: ServerCore, wake: NetworkWake) {
         self.configuration = configuration
         self.core = core
-        self.uploadDesk = uploadDesk
         networkWake = wake
     }
 
@@ -178,7 +175,7 @@ public final class WebSocketServer: @unchecked Sendable {
                 if supply.jpeg[rendition] ?? 0 > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
             case .snapshot(let headOnly):
                 if supply.jpeg[0] ?? 0 > connection.lastSent { answerSnapshot(wsi, headOnly: headOnly) }
-            case .response, .file, .upload:
+            case .response, .file:
                 break
             }
         }

@@ -4,7 +4,7 @@ import MediaKit
 /// One upload's body on its way to disk: written to a hidden temporary file piece by piece as
 /// lws hands it over (never held whole in memory), then probed, then placed or removed.
 ///
-/// Belongs to the service thread (its probe thread sees only the temporary path). Whatever
+/// Belongs to the core's thread (its probe thread sees only the temporary path). Whatever
 /// happens — refused, cut short, not a video, the server stopping — ``discard()`` or placing
 /// the file leaves nothing of it behind; the descriptor is closed in `deinit` at the latest.
 final class UploadReceiver {
@@ -22,22 +22,22 @@ final class UploadReceiver {
     let name: String
     let temporaryPath: String
     let expected: Int64
-    /// The connection it came on (compared with `connections` before answering: a closed
-    /// connection's pointer may be reused by a new one).
-    let wsi: OpaquePointer
+    /// The connection it came on (compared with the core's uploads before answering: a closed
+    /// connection's name may be reused by a new one).
+    let connection: ConnectionID
     private(set) var received: Int64 = 0
     var phase = Phase.receiving
     /// The thread probing the file, joined when its result is taken.
     var probeThread: WorkerThread?
     private var descriptor: Int32
 
-    init(id: Int, name: String, temporary: (path: String, descriptor: Int32), expected: Int64, wsi: OpaquePointer) {
+    init(id: Int, name: String, temporary: (path: String, descriptor: Int32), expected: Int64, connection: ConnectionID) {
         self.id = id
         self.name = name
         temporaryPath = temporary.path
         descriptor = temporary.descriptor
         self.expected = expected
-        self.wsi = wsi
+        self.connection = connection
     }
 
     deinit { closeFile() }
