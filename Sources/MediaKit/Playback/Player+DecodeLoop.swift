@@ -70,7 +70,10 @@ extension Player {
                 return .decode(speed: state.speed, speedChanged: speedChanged)
             }
             if needsFrame && !state.hasEnded && state.error == nil { return .showNextFrame }
+            decodeThreadIdle = true
+            condition.broadcast()
             condition.wait()
+            decodeThreadIdle = false
         }
     }
 

@@ -51,6 +51,8 @@ public final class Player: @unchecked Sendable {
     var interruption: Interruption
     /// The sound of the source that plays now.
     var sourceAudio: AudioStreamInfo?
+    /// The decode thread waits for a command with nothing to do (paused, ended, failed).
+    var decodeThreadIdle = false
 
     private var thread: WorkerThread?
     /// Only the decode thread touches the source (and replaces it on reconnection) after `start()`.
@@ -129,6 +131,21 @@ public final class Player: @unchecked Sendable {
     public var playbackState: PlaybackState {
         condition.lock()
         defer { condition.unlock() }
+        return state
+    }
+
+    /// Waits until `condition` holds of the state (checked at every change), and with `idle`
+    /// until the decode thread has also settled with nothing to do; that state, or nil when
+    /// `timeout` passes first. For whoever must see a change happen (tests). Any thread.
+    func waitForState(timeout: Duration, idle: Bool = false, until condition: (PlaybackState) -> Bool) -> PlaybackState? {
+        let deadline = ContinuousClock.now + timeout
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        while !condition(state) || (idle && !decodeThreadIdle) {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return nil }
+            _ = self.condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))
+        }
         return state
     }
 
