@@ -51,44 +51,42 @@ struct JSONParser {
     }
 
     private mutating func parseObject() throws(Failure) -> JSONValue {
-        try enterContainer()
         var fields: [String: JSONValue] = [:]
-        skipWhitespace()
-        if skip(UInt8(ascii: "}")) {
-            depth -= 1
-            return .object(fields)
+        try parseElements(closing: UInt8(ascii: "}")) { (parser: inout JSONParser) throws(Failure) in
+            guard parser.currentByte == UInt8(ascii: "\"") else { throw parser.failure("expected a string key") }
+            let key = try parser.parseString()
+            parser.skipWhitespace()
+            try parser.expect(UInt8(ascii: ":"))
+            parser.skipWhitespace()
+            fields[key] = try parser.parseValue()
         }
-        repeat {
-            skipWhitespace()
-            guard currentByte == UInt8(ascii: "\"") else { throw failure("expected a string key") }
-            let key = try parseString()
-            skipWhitespace()
-            try expect(UInt8(ascii: ":"))
-            skipWhitespace()
-            fields[key] = try parseValue()
-            skipWhitespace()
-        } while skip(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "}"), orElse: "expected ',' or '}'")
-        depth -= 1
         return .object(fields)
     }
 
     private mutating func parseArray() throws(Failure) -> JSONValue {
-        try enterContainer()
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if skip(UInt8(ascii: "]")) {
-            depth -= 1
-            return .array(elements)
+        try parseElements(closing: UInt8(ascii: "]")) { (parser: inout JSONParser) throws(Failure) in
+            elements.append(try parser.parseValue())
         }
-        repeat {
-            skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-        } while skip(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "]"), orElse: "expected ',' or ']'")
-        depth -= 1
         return .array(elements)
+    }
+
+    /// Parses an array's or an object's elements, each with `element` (whitespace around it
+    /// skipped), separated by commas, from the opening bracket (the current byte) to the
+    /// `closing` one.
+    private mutating func parseElements(closing: UInt8,
+                                        _ element: (inout JSONParser) throws(Failure) -> Void) throws(Failure) {
+        try enterContainer()
+        skipWhitespace()
+        if !skip(closing) {
+            repeat {
+                skipWhitespace()
+                try element(&self)
+                skipWhitespace()
+            } while skip(UInt8(ascii: ","))
+            try expect(closing, orElse: "expected ',' or '\(Character(Unicode.Scalar(closing)))'")
+        }
+        depth -= 1
     }
 
     /// Steps over the opening bracket of an array or object, counting the nesting.

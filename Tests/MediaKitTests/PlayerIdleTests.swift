@@ -54,11 +54,16 @@ struct PlayerIdleTests {
     @Test func theClockLoopsAtTheEndWhileNobodyWatches() throws {
         let player = try Self.startedUnwatched(speed: 2)
         defer { player.stop() }
-        // 0.8 s at × 2 is 1.6 s of a 1 s clip: at least one loop, which reads frame 0 again.
-        Thread.sleep(forTimeInterval: 0.8)
-        let state = player.playbackState
+        // The position runs on to the end and starts again from 0: a loop, which reads frame 0 again.
+        var last = player.playbackState.position
+        var highest = last
+        let wrapped = player.waitForState(timeout: .seconds(5)) { state in
+            defer { last = state.position; highest = max(highest, state.position) }
+            return state.position < last
+        }
+        let state = try #require(wrapped, "the position did not wrap: it reached \(highest) s")
+        #expect(highest > 0.5, "the position went back before the end: from \(highest) s")
         #expect(state.isPlaying && !state.hasEnded)
-        #expect(state.position < 0.95, "the position did not wrap: \(state.position)")
         Self.drain(player)
         #expect(player.setConsumersPresent(true))
         let frame = try #require(player.output.take(timeout: .seconds(2)))
@@ -69,9 +74,9 @@ struct PlayerIdleTests {
     @Test func theEndStopsPlaybackWhileNobodyWatchesAndShowsTheLastFrameAfter() throws {
         let player = try Self.startedUnwatched(speed: 4, loops: false)
         defer { player.stop() }
-        Thread.sleep(forTimeInterval: 0.5)  // 2 s of the 1 s clip at × 4
-        let state = player.playbackState
-        #expect(state.hasEnded && !state.isPlaying, "\(state)")
+        let ended = player.waitForState(timeout: .seconds(5)) { $0.hasEnded }
+        let state = try #require(ended, "the end never came: \(player.playbackState)")
+        #expect(!state.isPlaying, "\(state)")
         #expect(player.setConsumersPresent(true))
         let frame = try #require(player.output.take(timeout: .seconds(2)))
         #expect(abs(frame.time - 0.95) < 1e-6, "the last frame, not \(frame.time)")
@@ -82,17 +87,14 @@ struct PlayerIdleTests {
     @Test func aPauseWhileNobodyWatchesHoldsThePositionForTheReturningViewer() throws {
         let player = try Self.startedUnwatched(speed: 0.5)
         defer { player.stop() }
-        Thread.sleep(forTimeInterval: 0.4)
+        let start = player.playbackState.position
+        try #require(player.waitForState(timeout: .seconds(5)) { $0.position >= start + 0.1 } != nil,
+                     "the position does not follow the clock")
         player.pause()
-        // The decode thread stops the position where the pause finds it (late on a busy machine).
-        var paused = player.playbackState.position
-        for _ in 0..<20 {
-            Thread.sleep(forTimeInterval: 0.05)
-            let now = player.playbackState.position
-            if now == paused { break }
-            paused = now
-        }
-        Thread.sleep(forTimeInterval: 0.3)
+        // The decode thread stops the position where the pause finds it, then waits for a command:
+        // were the clock still running, it would never settle.
+        let settled = player.waitForState(timeout: .seconds(5), idle: true) { !$0.isPlaying }
+        let paused = try #require(settled, "the decode thread did not settle after the pause").position
         #expect(player.playbackState.position == paused, "the position moved while paused")
         #expect(player.setConsumersPresent(true))
         let frame = try #require(player.output.take(timeout: .seconds(2)))
@@ -102,16 +104,20 @@ struct PlayerIdleTests {
         #expect(player.output.take(timeout: .milliseconds(300)) == nil, "still paused")
     }
 
-    /// A file whose seeks take up to a second unless interrupted (a slow disk or server): the
-    /// interruption fails the seek as FFmpeg's does ("Immediate exit requested").
+    /// A file whose seeks wait until the test lets them go on (a slow disk or server): a seek
+    /// interrupted meanwhile fails as FFmpeg's does ("Immediate exit requested").
     final class SlowSeek: SeekableVideoSource {
         let inner: any SeekableVideoSource
+        /// Signalled when a seek begins; the seek waits for `proceed`.
+        let seekBegan = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
         init(_ inner: any SeekableVideoSource) { self.inner = inner }
         var info: SourceInfo { inner.info }
         func read(into frame: Frame) throws(MediaError) -> Bool { try inner.read(into: frame) }
         func read(into picture: DecodedPicture) throws(MediaError) -> Bool { try inner.read(into: picture) }
         func seek(to seconds: Double, into frame: Frame) throws(MediaError) {
-            for _ in 0..<100 where !interruption.isRequested { Thread.sleep(forTimeInterval: 0.01) }
+            seekBegan.signal()
+            _ = proceed.wait(timeout: .now() + 10)
             if interruption.isRequested { throw .readFailed(input: info.name, reason: "Immediate exit requested") }
             try inner.seek(to: seconds, into: frame)
         }
@@ -133,8 +139,9 @@ struct PlayerIdleTests {
         player.setConsumersPresent(false)
         Self.drain(player)
         #expect(player.setConsumersPresent(true))  // the catch-up seek starts, slowly
-        Thread.sleep(forTimeInterval: 0.1)
+        try #require(slow.seekBegan.wait(timeout: .now() + 5) == .success, "no catch-up seek")
         try player.switchSource(to: try InputSpec.file(clip).open())  // interrupts it
+        slow.proceed.signal()
         let times = PlayerTests.take(6, from: player).map(\.time)
         let state = player.playbackState
         #expect(state.error == nil && state.isPlaying && state.isOnline, "the interrupted seek failed playback: \(state)")

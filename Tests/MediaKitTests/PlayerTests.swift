@@ -95,19 +95,24 @@ import Testing
         player.pool.recycle(next)
     }
 
-    /// A file whose first read takes `delay` (a stream that takes a while to start).
+    /// A file whose first read waits until the test lets it go on (a stream that takes a while
+    /// to start).
     final class SlowStart: VideoSource {
         let inner: any VideoSource
-        let delay: TimeInterval
+        /// Signalled when the first read begins; it waits for `proceed`.
+        let firstReadBegan = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
         private var reads = 0
-        init(_ inner: any VideoSource, delay: TimeInterval) {
+        init(_ inner: any VideoSource) {
             self.inner = inner
-            self.delay = delay
         }
         var info: SourceInfo { inner.info }
         func read(into frame: Frame) throws(MediaError) -> Bool {
             reads += 1
-            if reads == 1 { Thread.sleep(forTimeInterval: delay) }
+            if reads == 1 {
+                firstReadBegan.signal()
+                _ = proceed.wait(timeout: .now() + 10)
+            }
             return try inner.read(into: frame)
         }
         func read(into picture: DecodedPicture) throws(MediaError) -> Bool { try inner.read(into: picture) }
@@ -119,12 +124,13 @@ import Testing
     }
 
     @Test func pausedWhileTheFirstFrameDecodesShowsThatFrameThenPlaysOnInOrder() throws {
-        let source = SlowStart(try InputSpec.file(try Self.clip()).open(), delay: 0.4)
+        let source = SlowStart(try InputSpec.file(try Self.clip()).open())
         let player = Player(source: source, options: PlaybackOptions(loops: true))
         player.start()
         defer { player.stop() }
-        Thread.sleep(forTimeInterval: 0.1)  // the first read is under way
-        player.pause()
+        try #require(source.firstReadBegan.wait(timeout: .now() + 5) == .success)
+        player.pause()  // while the first read is under way
+        source.proceed.signal()
         let first = try #require(player.output.take(timeout: .seconds(2)))
         #expect(first.time == 0, "the frame decoded when the pause came is the one shown")
         player.pool.recycle(first)

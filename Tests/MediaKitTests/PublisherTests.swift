@@ -1,7 +1,6 @@
 import FilterKit
 import Foundation
 @testable import MediaKit
-import Synchronization
 import Testing
 
 /// `--publish` URLs, and the publisher against servers that are not there or never answer (real
@@ -55,23 +54,14 @@ import Testing
         return (publisher, frame)
     }
 
-    /// Offers `frame` every 30 ms until `condition` holds or `seconds` pass; whether it held.
-    static func feed(_ publisher: Publisher, _ frame: Frame, seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            publisher.publish(frame)
-            usleep(30_000)
-        }
-        return condition()
-    }
-
     @Test func aRefusedConnectionIsReportedAndRetried() throws {
         let changes = ConnectionLog()
         let port = LiveFeed.freePort(udp: false)
         let (publisher, frame) = try Self.publisher("rtmp://127.0.0.1:\(port)/live/test", changes: changes)
         publisher.start()
-        #expect(Self.feed(publisher, frame, seconds: 10) { publisher.counters.failures.value >= 3 })
+        publisher.publish(frame)  // a picture to send, were there a server
+        #expect(changes.wait(timeout: .seconds(10)) { $0.count(of: .retrying) >= 3 }, "\(changes.all)")
+        #expect(publisher.counters.failures.value >= 3)
         let status = publisher.status
         #expect(status.connection == .retrying || status.connection == .connecting)
         #expect(status.reason == "Connection refused",
@@ -92,15 +82,19 @@ import Testing
         let (publisher, frame) = try Self.publisher("rtmp://127.0.0.1:\(server.port)/live/test",
                                                     connectTimeout: .seconds(1), changes: changes)
         publisher.start()
-        #expect(Self.feed(publisher, frame, seconds: 10) { publisher.counters.failures.value >= 1 })
+        publisher.publish(frame)
+        #expect(changes.wait(timeout: .seconds(10)) { $0.contains(.retrying) }, "\(changes.all)")
+        #expect(publisher.counters.failures.value >= 1)
         #expect(publisher.status.reason?.hasSuffix("the server did not answer within 1 s") == true, "\(publisher.status)")
         publisher.stop()
 
-        // A connect that would wait a minute is cut short by stop().
-        let (patient, _) = try Self.publisher("rtmp://127.0.0.1:\(server.port)/live/test",
-                                              connectTimeout: .seconds(60), changes: changes)
+        // A connect that would wait a minute is cut short by stop(): stopped once the server has
+        // its connection (a server of its own, whose queue holds no earlier one).
+        let patientServer = try SilentServer()
+        let (patient, _) = try Self.publisher("rtmp://127.0.0.1:\(patientServer.port)/live/test",
+                                              connectTimeout: .seconds(60), changes: ConnectionLog())
         patient.start()
-        usleep(500_000)
+        #expect(patientServer.waitForConnection(timeout: .seconds(10)), "the publisher never connected")
         #expect(patient.status.connection == .connecting)
         let clock = ContinuousClock()
         let stopping = clock.now
@@ -110,13 +104,38 @@ import Testing
     }
 }
 
-/// The connection states a publisher went through, in order.
-final class ConnectionLog: Sendable {
-    private let entries = Mutex<[PublishStatus.Connection]>([])
+/// The connection states a publisher went through, in order; a test waits for the ones it expects.
+final class ConnectionLog: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var entries: [PublishStatus.Connection] = []  // guarded by `condition`
 
-    func append(_ connection: PublishStatus.Connection) { entries.withLock { $0.append(connection) } }
+    func append(_ connection: PublishStatus.Connection) {
+        condition.lock()
+        entries.append(connection)
+        condition.broadcast()
+        condition.unlock()
+    }
 
-    var all: [PublishStatus.Connection] { entries.withLock { $0 } }
+    var all: [PublishStatus.Connection] {
+        condition.lock()
+        defer { condition.unlock() }
+        return entries
+    }
+
+    /// Whether `holds` became true of the states within `timeout` (checked at every change).
+    func wait(timeout: Duration, until holds: ([PublishStatus.Connection]) -> Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout.seconds)
+        while !holds(entries) {
+            guard condition.wait(until: deadline) else { return holds(entries) }
+        }
+        return true
+    }
+}
+
+extension [PublishStatus.Connection] {
+    func count(of connection: PublishStatus.Connection) -> Int { filter { $0 == connection }.count }
 }
 
 /// A TCP socket on 127.0.0.1 that listens and never accepts: connections complete in the kernel
@@ -140,6 +159,12 @@ final class SilentServer {
         }
         guard bound else { throw TestClipError(description: "cannot listen on 127.0.0.1: errno \(errno)") }
         port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether a connection is waiting to be accepted (never accepted: it stays) within `timeout`.
+    func waitForConnection(timeout: Duration) -> Bool {
+        var pending = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&pending, 1, Int32(timeout.seconds * 1000)) == 1
     }
 
     deinit { close(descriptor) }

@@ -61,9 +61,9 @@ import Testing
         let dropped = Counter()
         let feed = AccessUnitFeed(source: encode, capacity: 4, droppedTotal: dropped)
         feed.attach()
-        // Nobody takes the units: the fifth overflows the queue.
+        // Nobody takes the units: the fifth overflows the queue. `play` returns once the feed has
+        // been handed the unit of every frame.
         try encode.play(12, from: RecorderTests.pattern())
-        usleep(200_000)
         #expect(dropped.value >= 5, "\(dropped.value) dropped")
         #expect(encode.keyframeRequests.load(ordering: .relaxed) >= 2, "the feed asked for a keyframe to start again")
         // What is queued now starts at a keyframe: after an overflow, nothing is taken before one.
@@ -80,15 +80,17 @@ private final class PatternEncode: SharedEncode, @unchecked Sendable {
     let height = 240
     let encoder: LiveVideoEncoder
     private let sinks = Sinks()
+    private let handedOut = HandedOut()
     let keyframeRequests = Atomic<Int>(0)
     var encoderName: String { encoder.name }
 
     init() throws {
-        let sinks = sinks
+        let sinks = sinks, handedOut = handedOut
         encoder = try LiveVideoEncoder(name: "test-h264", source: (320, 240), width: 320, height: 240, frameRate: 30,
                                        cap: BitRateCap(bitsPerSecond: 1_000_000, bufferBits: 100_000),
                                        keyframeInterval: .seconds(10), preset: "ultrafast", threads: 1) { unit in
             for sink in sinks.byToken.withLock({ Array($0.values) }) { sink(unit) }
+            handedOut.record(unit.time)
         }
     }
 
@@ -107,14 +109,52 @@ private final class PatternEncode: SharedEncode, @unchecked Sendable {
         encoder.requestKeyframe()
     }
 
-    /// Encodes `count` test-pattern frames, one every 10 ms.
+    /// Encodes `count` test-pattern frames, each once the sinks have been handed the unit of
+    /// the one before (so the encoder drops none).
     func play(_ count: Int, from source: any VideoSource) throws {
         let frame = Frame(width: width, height: height)
         for _ in 0..<count {
             _ = try source.read(into: frame)
+            let before = handedOut.units
             encoder.offer(frame, changed: false)
-            usleep(10_000)
+            guard handedOut.wait(after: before, forTime: frame.time, timeout: .seconds(5)) else {
+                throw TestClipError(description: "the encoder gave no unit for the frame at \(frame.time) s")
+            }
         }
+    }
+}
+
+/// The units handed to the sinks (how many, and the latest's picture time), for waiting on them.
+private final class HandedOut: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var count = 0
+    private var latestTime: Double?
+
+    func record(_ time: Double) {
+        condition.lock()
+        count += 1
+        latestTime = time
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var units: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return count
+    }
+
+    /// Whether, within `timeout`, a unit after the first `units` was handed out for the picture
+    /// at `time` (a refinement of an earlier picture carries that picture's time).
+    func wait(after units: Int, forTime time: Double, timeout: Duration) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout.seconds)
+        while count <= units || latestTime != time {
+            guard condition.wait(until: deadline) else { return count > units && latestTime == time }
+        }
+        return true
     }
 }
 

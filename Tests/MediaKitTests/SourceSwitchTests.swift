@@ -58,11 +58,9 @@ import Testing
         #expect(player.info.width == 160)
     }
 
-    /// Waits (5 s at most) for the player's state to satisfy `condition`.
+    /// Waits (5 s at most) for the player's state to satisfy `condition`, checked at every change.
     static func eventually(_ player: Player, _ condition: (PlaybackState) -> Bool) -> PlaybackState {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !condition(player.playbackState) && ContinuousClock.now < deadline { usleep(20_000) }
-        return player.playbackState
+        player.waitForState(timeout: .seconds(5), until: condition) ?? player.playbackState
     }
 
     /// The test pattern at the player's size.

@@ -5,7 +5,9 @@ import FilterKit
 ///
 /// Owns every FFmpeg object it creates and frees them in `deinit`. Not thread-safe: one thread
 /// opens, reads and seeks it. The decoder's own `AVFrame` is never written to; pixels are copied
-/// out (and converted to the frame format) by ``FrameConverter``.
+/// out (and converted to the frame format) by ``FrameConverter``. Its helpers: the opening
+/// (`Decoder+Opening.swift`), the frames' timestamps (``TimestampReconstruction``), the sound
+/// read ahead of the pictures (``SoundReadAhead``) and the warnings' rate (``WarningRateLimit``).
 final class Decoder {
     let input: String
     /// The input's audio stream, passed on unread to whoever listens; nil without one.
@@ -13,28 +15,28 @@ final class Decoder {
     private var formatContext: UnsafeMutablePointer<AVFormatContext>?
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
-    /// Video packets read past the last picture while reading its sound ahead (files only).
-    private let lookahead = PacketLookahead(capacity: Decoder.lookaheadPackets)
+    private let packets: SoundReadAhead
     private let decoded: UnsafeMutablePointer<AVFrame>
-    private let stream: UnsafeMutablePointer<AVStream>
     private let streamIndex: Int32
     private let converter: FrameConverter
     /// Stream time base in seconds per tick, and the stream's first timestamp.
     private let timeBase: Double
     private let startTimestamp: Int64
+    private var timestamps: TimestampReconstruction
+    /// The timestamp of the frame in `decoded` (stream ticks); nil when unknown.
+    private var decodedTimestamp: Int64?
     private var draining = false
     /// Packets the decoder refused as corrupt since the last frame.
     private var corruptPackets = 0
     /// Whether a long run of corrupt packets ends the input. Not for files that can seek: they
     /// end by themselves, so a damaged stretch is skipped however long it is.
-    private var limitsCorruption = true
+    private let limitsCorruption: Bool
     /// Breaks blocking reads (see ``Interruption``); must outlive the format context.
     let interruption: Interruption
     /// Called with a one-line message for recoverable problems (corrupt packets, concealed
     /// errors), at most once a second: a damaged stream must not flood the log.
     var onWarning: (String) -> Void = { _ in }
-    private var lastWarning: ContinuousClock.Instant?
-    private var suppressedWarnings = 0
+    private var warnings = WarningRateLimit()
 
     let width: Int
     let height: Int
@@ -46,6 +48,8 @@ final class Decoder {
     let frameRate: Double?
     /// Seconds; nil for live or unknown-length inputs.
     let duration: Double?
+    /// Whether the container supports seeking (files do; pipes, devices and lavfi do not).
+    let canSeek: Bool
 
     /// Opens `url` (with `inputFormat` such as "lavfi" or "v4l2" when not probed), finds the
     /// best video stream and opens its decoder with `threads` threads (0 = automatic). Opening —
@@ -57,71 +61,32 @@ final class Decoder {
         input = url
         self.interruption = interruption
         interruption.reset()  // a reopened source shares it with the read that failed
-        avdevice_register_all()
-        FFmpegLog.install()
-
-        var demuxer: UnsafePointer<AVInputFormat>? = nil
-        if let inputFormat {
-            demuxer = av_find_input_format(inputFormat)
-            guard demuxer != nil else {
-                throw .openFailed(input: url, reason: "this FFmpeg build has no '\(inputFormat)' input")
-            }
-        }
-        interruption.arm(for: openTimeout)
-        defer { interruption.disarm() }
-        let format = try FFmpegLog.whileOpening { () throws(MediaError) in
-            try Decoder.openInput(url, demuxer: demuxer, options: options, interruption: interruption, timeout: openTimeout)
-        }
+        let format = try Decoder.openInput(url, inputFormat: inputFormat, options: options,
+                                           interruption: interruption, timeout: openTimeout)
+        let video = try Decoder.openVideoStream(of: format, url: url, threads: threads)
         formatContext = format
-        var codec: UnsafePointer<AVCodec>? = nil
-        let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0)
-        guard index >= 0, let videoStream = format.pointee.streams[Int(index)] else {
-            let noDecoder = index == CFFmpeg_AVERROR_DECODER_NOT_FOUND()
-            let codecName = noDecoder ? Decoder.firstVideoCodecName(format) : nil
-            Decoder.release(format: &formatContext, codec: &codecContext)
-            if let codecName { throw .unsupportedCodec(input: url, codec: codecName) }
-            throw .noVideoStream(input: url)
-        }
-        stream = videoStream
-        streamIndex = index
-        let parameters = videoStream.pointee.codecpar!
-        codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
-        guard let codec, let context = avcodec_alloc_context3(codec) else {
-            Decoder.release(format: &formatContext, codec: &codecContext)
-            throw .unsupportedCodec(input: url, codec: codecName)
-        }
-        codecContext = context
-        avcodec_parameters_to_context(context, parameters)
-        context.pointee.thread_count = Int32(threads)
-        context.pointee.pkt_timebase = videoStream.pointee.time_base
-        let result = avcodec_open2(context, codec, nil)
-        guard result >= 0, parameters.pointee.width > 0, parameters.pointee.height > 0 else {
-            Decoder.release(format: &formatContext, codec: &codecContext)
-            throw .openFailed(input: url, reason: result < 0 ? averrorDescription(result) : "video stream has no picture size")
-        }
-
-        let base = videoStream.pointee.time_base
-        timeBase = av_q2d(base)
-        startTimestamp = videoStream.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : videoStream.pointee.start_time
-        audio = AudioDemux(format: format, videoIndex: index, offset: Double(startTimestamp) * timeBase)
+        codecContext = video.context
+        streamIndex = video.index
+        codecName = video.codecName
+        timeBase = av_q2d(video.stream.pointee.time_base)
+        startTimestamp = video.stream.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : video.stream.pointee.start_time
+        audio = AudioDemux(format: format, videoIndex: video.index, offset: Double(startTimestamp) * timeBase)
+        let parameters = video.stream.pointee.codecpar!
         nativeWidth = Int(parameters.pointee.width)
         nativeHeight = Int(parameters.pointee.height)
         width = outputSize?.width ?? nativeWidth
         height = outputSize?.height ?? nativeHeight
         pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.pointee.format)).map { String(cString: $0) } ?? "unknown"
-        let rate = av_guess_frame_rate(format, videoStream, nil)
-        frameRate = rate.num > 0 && rate.den > 0 ? av_q2d(rate) : nil
-        if videoStream.pointee.duration != CFFmpeg_AV_NOPTS_VALUE(), videoStream.pointee.duration > 0 {
-            duration = Double(videoStream.pointee.duration) * timeBase
-        } else if format.pointee.duration != CFFmpeg_AV_NOPTS_VALUE(), format.pointee.duration > 0 {
-            duration = Double(format.pointee.duration) / Double(AV_TIME_BASE)
-        } else {
-            duration = nil
-        }
+        frameRate = Decoder.frameRate(of: video.stream, in: format)
+        duration = Decoder.duration(of: video.stream, in: format)
+        canSeek = Decoder.canSeek(format)
+        limitsCorruption = !canSeek
+        timestamps = TimestampReconstruction(startTimestamp: startTimestamp, frameRate: frameRate, timeBase: timeBase)
+        packets = SoundReadAhead(format: format, audio: audio, videoIndex: video.index, isLive: !canSeek,
+                                 startTimestamp: startTimestamp, timeBase: timeBase)
         converter = FrameConverter(width: width, height: height)
         packet = av_packet_alloc()
         decoded = av_frame_alloc()
-        limitsCorruption = !canSeek
     }
 
     deinit {
@@ -132,45 +97,13 @@ final class Decoder {
         av_frame_free(&decoded)
     }
 
-    /// Whether the container supports seeking (files do; pipes, devices and lavfi do not).
-    var canSeek: Bool {
-        guard let format = formatContext, let iformat = format.pointee.iformat else { return false }
-        if iformat.pointee.flags & AVFMT_NOFILE != 0 { return false }
-        guard let io = format.pointee.pb else { return false }
-        return io.pointee.seekable & AVIO_SEEKABLE_NORMAL != 0
-    }
-
     /// Frames delivered since the open or the last seek (the next frame's `sequence`).
     private var sequence = 0
-
-    /// The timestamp of the frame in `decoded` (stream ticks): FFmpeg's guess when the frame
-    /// has a presentation time, else counted; nil when neither is known.
-    private var decodedTimestamp: Int64?
-    /// The timestamp the next frame without a presentation time gets: the first keyframe
-    /// packet's after the open or a seek (the decoder's first picture), then one frame later
-    /// per frame. Such frames (AVI, raw streams) carry only their packet's decode time, which
-    /// FFmpeg's guess would use: late by the B-frame delay, and none at all for the frames
-    /// drained at the end. Before a keyframe's time is known: the stream's start after the
-    /// open, unknown after a seek.
-    private var countedTimestamp: Int64?
-    /// Whether `countedTimestamp` waits for the first keyframe packet after the open or a seek.
-    private var countingFromNextKeyframe = true
-    /// Whether a seek came since the open: until a keyframe says where it landed, the count
-    /// cannot start from the stream's start.
-    private var hasSought = false
-
-    /// How far the sound of a file is demuxed ahead of the picture decoded last (s): a packet must
-    /// reach the page, be decoded and pass the browser's output latency (~40 ms) before its
-    /// picture is drawn, and an Opus packet is complete only ~50 ms after its start is demuxed.
-    static let soundLead = 0.15
-    /// At most this many video packets are held while reading ahead (2 s at 30 fps): a file
-    /// whose sound is interleaved more coarsely gets less lead, never unbounded memory.
-    static let lookaheadPackets = 64
 
     /// Decodes the next frame into `frame`; false at the end.
     func decodeNext(into frame: Frame) throws(MediaError) -> Bool {
         guard try receiveFrame() else { return false }
-        readSoundAhead(of: decodedSeconds)
+        readSoundAhead()
         frame.time = decodedSeconds
         frame.sequence = nextSequence()
         converter.convert(decoded, into: frame)
@@ -182,7 +115,7 @@ final class Decoder {
     /// false at the end.
     func decodeNext(into picture: DecodedPicture) throws(MediaError) -> Bool {
         guard try receiveFrame() else { return false }
-        readSoundAhead(of: decodedSeconds)
+        readSoundAhead()
         picture.release()
         picture.time = decodedSeconds
         av_frame_move_ref(picture.avFrame, decoded)
@@ -195,6 +128,11 @@ final class Decoder {
         return sequence
     }
 
+    /// Reads the sound ahead of the picture in `decoded` (see ``SoundReadAhead``).
+    private func readSoundAhead() {
+        packets.readAhead(of: decodedSeconds, using: packet, draining: draining)
+    }
+
     /// Seeks so that the next frame decoded is the first with time ≥ `seconds`, decoding (and
     /// discarding) frames from the keyframe before it. Past the end, leaves the last frame in
     /// `frame`. Returns that frame's time.
@@ -204,7 +142,7 @@ final class Decoder {
         let ticks = min((max(0, seconds) / timeBase - 1e-6).rounded(.up), Double(Int64.max / 4))
         let target = startTimestamp &+ Int64(ticks)
         audio?.seeking(to: max(0, seconds))
-        lookahead.clear()
+        packets.clear()
         // Some files' indexes land after the target: back off further until they do not.
         for backoff in [0.0, 1, 5, 30, .infinity] {
             let seekTarget = backoff.isInfinite ? startTimestamp : target &- Int64(backoff / timeBase)
@@ -215,9 +153,7 @@ final class Decoder {
             }
             avcodec_flush_buffers(codecContext)
             draining = false
-            countingFromNextKeyframe = true
-            countedTimestamp = nil
-            hasSought = true
+            timestamps.sought()
             var haveFrame = false
             while try receiveFrame() {
                 let timestamp = decodedTimestamp
@@ -226,7 +162,7 @@ final class Decoder {
                 }
                 haveFrame = true
                 if timestamp.map({ $0 >= target }) ?? true {
-                    readSoundAhead(of: decodedSeconds)
+                    readSoundAhead()
                     return take(into: frame)
                 }
                 // Keep the latest frame before the target in case the stream ends first.
@@ -254,39 +190,13 @@ final class Decoder {
         return Double(decodedTimestamp &- startTimestamp) * timeBase
     }
 
-    /// Sets `decodedTimestamp` for the frame just received, and what the next one counts from.
-    private func timestampDecoded() {
-        let noTimestamp = CFFmpeg_AV_NOPTS_VALUE()
-        let guessed = decoded.pointee.best_effort_timestamp
-        let counted = countedTimestamp ?? (hasSought ? nil : startTimestamp)
-        decodedTimestamp = decoded.pointee.pts != noTimestamp && guessed != noTimestamp ? guessed : counted
-        let rate = frameRate ?? 30
-        let ticksPerFrame = Int64(max(1, (1 / (rate * timeBase)).rounded()))
-        countedTimestamp = decodedTimestamp.map { $0 &+ ticksPerFrame }
-    }
-
-    /// Starts the count for frames without a presentation time at the first keyframe packet
-    /// after the open or a seek: a file without an index may seek to any frame, and the
-    /// decoder shows nothing before a keyframe.
-    private func startCounting(at packet: UnsafeMutablePointer<AVPacket>) {
-        guard countingFromNextKeyframe, packet.pointee.flags & AV_PKT_FLAG_KEY != 0 else { return }
-        countingFromNextKeyframe = false
-        let noTimestamp = CFFmpeg_AV_NOPTS_VALUE()
-        let time = packet.pointee.dts != noTimestamp ? packet.pointee.dts : packet.pointee.pts
-        if time != noTimestamp { countedTimestamp = time }
-    }
-
     /// Runs the send/receive loop until the decoder yields a frame (true) or the stream ends.
     /// Corrupt packets are skipped with a warning; after 500 in a row a live input is given up.
     private func receiveFrame() throws(MediaError) -> Bool {
         while true {
             let received = avcodec_receive_frame(codecContext, decoded)
             if received == 0 {
-                corruptPackets = 0
-                timestampDecoded()
-                if decoded.pointee.decode_error_flags != 0 || decoded.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
-                    warn("frame at \(milliseconds(decodedSeconds)) s has decoding errors (concealed)")
-                }
+                frameReceived()
                 return true
             }
             if received == CFFmpeg_AVERROR_EOF() { return false }
@@ -295,68 +205,49 @@ final class Decoder {
                 continue
             }
             if draining { return false }
-            let read = nextPacket()
-            if read == CFFmpeg_AVERROR_EOF() {
-                draining = true
-                audio?.ended()
-                avcodec_send_packet(codecContext, nil)
-                continue
-            }
-            if read < 0 {
-                if read == CFFmpeg_AVERROR_INVALIDDATA() {
-                    try skipCorrupt(read, at: "packet")
-                    continue
-                }
-                throw .readFailed(input: input, reason: averrorDescription(read))
-            }
-            defer { av_packet_unref(packet) }
-            if audio?.take(packet) == true { continue }
-            guard packet.pointee.stream_index == streamIndex else { continue }
-            startCounting(at: packet)
-            let sent = avcodec_send_packet(codecContext, packet)
-            if sent < 0 && sent != CFFmpeg_AVERROR(EAGAIN) {
-                let time = Double(packet.pointee.pts &- startTimestamp) * timeBase
-                try skipCorrupt(sent, at: "packet at \(milliseconds(time)) s")
-            }
+            try sendNextPacket()
         }
     }
 
-    /// The next packet of the input: the oldest one read ahead, else a new read (av_read_frame's result).
-    private func nextPacket() -> Int32 {
-        if lookahead.pop(into: packet) { return 0 }
-        if lookahead.reachedEnd {
-            lookahead.reachedEnd = false
-            return CFFmpeg_AVERROR_EOF()
-        }
-        return av_read_frame(formatContext, packet)
-    }
-
-    /// While somebody listens to the sound, reads on past the picture at `seconds` until its
-    /// sound is demuxed `soundLead` ahead of it (passed on at once), keeping the video packets read
-    /// on the way for the next pictures — at most `lookaheadPackets`. The pictures are paced by
-    /// the player, the sound is not: so the sound leaves the server ahead of its pictures. A live
-    /// input is read ahead as it comes: its picture waits for its sound (a stream's muxer gathers
-    /// a tenth of a second of sound or more into a packet, after the pictures of that time), at
-    /// most until the pictures read on reach ``maximumLiveWait`` past it. A read error ends the
-    /// look ahead and is met again by the next read of the decode loop.
-    private func readSoundAhead(of seconds: Double) {
-        guard let audio, audio.isListened else { return }
-        while audio.demuxedUntil < seconds + Self.soundLead, !lookahead.isFull, !lookahead.reachedEnd, !draining {
-            let read = av_read_frame(formatContext, packet)
-            if read == CFFmpeg_AVERROR_EOF() { lookahead.reachedEnd = true }
-            guard read >= 0 else { return }
-            defer { av_packet_unref(packet) }
-            if audio.take(packet) { continue }
-            guard packet.pointee.stream_index == streamIndex else { continue }
-            let pictureTime = Double(packet.pointee.pts &- startTimestamp) * timeBase
-            lookahead.push(movingFrom: packet)
-            if !canSeek, packet.pointee.pts != CFFmpeg_AV_NOPTS_VALUE(), pictureTime > seconds + Self.maximumLiveWait { return }
+    /// The frame just received in `decoded`: its timestamp, and a warning when it is damaged.
+    private func frameReceived() {
+        corruptPackets = 0
+        let noTimestamp = CFFmpeg_AV_NOPTS_VALUE()
+        let pts = decoded.pointee.pts, guessed = decoded.pointee.best_effort_timestamp
+        decodedTimestamp = timestamps.frameDecoded(presentationTime: pts == noTimestamp ? nil : pts,
+                                                   bestEffort: guessed == noTimestamp ? nil : guessed)
+        if decoded.pointee.decode_error_flags != 0 || decoded.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+            warn("frame at \(milliseconds(decodedSeconds)) s has decoding errors (concealed)")
         }
     }
 
-    /// How far a live input's pictures are read on while waiting for a picture's sound: a sound
-    /// that lags more plays out of sync rather than the pictures late.
-    static let maximumLiveWait = 0.5
+    /// Reads the next packet and sends it to the decoder when it is a picture's (a sound's goes
+    /// to `audio`); at the end, starts draining the decoder.
+    private func sendNextPacket() throws(MediaError) {
+        let read = packets.nextPacket(into: packet)
+        if read == CFFmpeg_AVERROR_EOF() {
+            draining = true
+            audio?.ended()
+            avcodec_send_packet(codecContext, nil)
+            return
+        }
+        if read < 0 {
+            if read == CFFmpeg_AVERROR_INVALIDDATA() { return try skipCorrupt(read, at: "packet") }
+            throw .readFailed(input: input, reason: averrorDescription(read))
+        }
+        defer { av_packet_unref(packet) }
+        if audio?.take(packet) == true { return }
+        guard packet.pointee.stream_index == streamIndex else { return }
+        let noTimestamp = CFFmpeg_AV_NOPTS_VALUE()
+        let dts = packet.pointee.dts, pts = packet.pointee.pts
+        timestamps.packetSent(isKeyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0,
+                              decodeTime: dts == noTimestamp ? nil : dts, presentationTime: pts == noTimestamp ? nil : pts)
+        let sent = avcodec_send_packet(codecContext, packet)
+        if sent < 0 && sent != CFFmpeg_AVERROR(EAGAIN) {
+            let time = Double(pts &- startTimestamp) * timeBase
+            try skipCorrupt(sent, at: "packet at \(milliseconds(time)) s")
+        }
+    }
 
     private func skipCorrupt(_ code: Int32, at place: String) throws(MediaError) {
         // An interrupted read cuts packets short: that is the interruption, not a damaged file.
@@ -369,85 +260,11 @@ final class Decoder {
     }
 
     private func warn(_ message: String) {
-        let now = ContinuousClock.now
-        if let lastWarning, lastWarning.duration(to: now) < .seconds(1) {
-            suppressedWarnings += 1
-            return
-        }
-        let suppressed = suppressedWarnings > 0 ? " (and \(suppressedWarnings) more since the last warning)" : ""
+        guard let held = warnings.admit(at: .now) else { return }
+        let suppressed = held > 0 ? " (and \(held) more since the last warning)" : ""
         onWarning("\(input): \(message)\(suppressed)")
-        lastWarning = now
-        suppressedWarnings = 0
     }
 
     /// Seconds rounded to milliseconds, for messages.
     private func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
-
-    /// `avformat_open_input` and `avformat_find_stream_info` under `interruption` (armed by the
-    /// caller); an interrupted or timed-out open says so instead of FFmpeg's "Immediate exit requested".
-    private static func openInput(_ url: String, demuxer: UnsafePointer<AVInputFormat>?, options: [String: String],
-                                  interruption: Interruption, timeout: Duration) throws(MediaError)
-        -> UnsafeMutablePointer<AVFormatContext> {
-        var format: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
-        format?.pointee.interrupt_callback = interruption.callback
-        var dictionary: OpaquePointer? = nil
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        if url.contains("://") {
-            // Network reads give up after 10 s without data instead of waiting for ever.
-            av_dict_set(&dictionary, "rw_timeout", "10000000", AV_DICT_DONT_OVERWRITE)
-        }
-        defer { av_dict_free(&dictionary) }
-        func failure(_ code: Int32) -> MediaError {
-            if interruption.isRequested { return .openFailed(input: url, reason: "interrupted") }
-            if interruption.hasTimedOut {
-                return .openFailed(input: url, reason: "no answer within \(timeout.secondsText) s (the open timeout)")
-            }
-            return .openFailed(input: url, reason: openFailureReason(code))
-        }
-        var result = avformat_open_input(&format, url, demuxer, &dictionary)
-        guard result >= 0, let opened = format else { throw failure(result) }
-        result = findStreamInfo(opened)
-        guard result >= 0 else {
-            format = opened
-            avformat_close_input(&format)
-            throw failure(result)
-        }
-        return opened
-    }
-
-    /// `avformat_find_stream_info` with one decoding thread per probed stream: probing frames on
-    /// FFmpeg's own frame threads would log their errors there, outside ``FFmpegLog/whileOpening(_:)``,
-    /// and a few frames are not worth threads anyway.
-    private static func findStreamInfo(_ format: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
-        var options = [OpaquePointer?](repeating: nil, count: Int(format.pointee.nb_streams))
-        for index in options.indices { av_dict_set(&options[index], "threads", "1", 0) }
-        defer { for index in options.indices { av_dict_free(&options[index]) } }
-        return options.withUnsafeMutableBufferPointer { avformat_find_stream_info(format, $0.baseAddress) }
-    }
-
-    private static func openFailureReason(_ code: Int32) -> String {
-        if code == CFFmpeg_AVERROR_INVALIDDATA() {
-            return "not a video file or an unsupported format (\(averrorDescription(code)))"
-        }
-        if code == CFFmpeg_AVERROR(EBUSY) {
-            return "the device is busy: another program is using it (\(averrorDescription(code)))"
-        }
-        return averrorDescription(code)
-    }
-
-    /// The codec of the first video stream, for saying which decoder is missing.
-    static func firstVideoCodecName(_ format: UnsafeMutablePointer<AVFormatContext>) -> String? {
-        for i in 0..<Int(format.pointee.nb_streams) {
-            guard let parameters = format.pointee.streams[i]?.pointee.codecpar,
-                  parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { continue }
-            return String(cString: avcodec_get_name(parameters.pointee.codec_id))
-        }
-        return nil
-    }
-
-    private static func release(format: inout UnsafeMutablePointer<AVFormatContext>?,
-                                codec: inout UnsafeMutablePointer<AVCodecContext>?) {
-        avcodec_free_context(&codec)
-        avformat_close_input(&format)
-    }
 }

@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// The video packets a ``Decoder`` read past the picture it decoded while looking for the sound
-/// ahead of it (see `Decoder.readSoundAhead`): a FIFO of `capacity` packets, allocated once,
+/// ahead of it (see ``SoundReadAhead``): a FIFO of `capacity` packets, allocated once,
 /// filled and emptied by moving references (no copy, no allocation in the steady state).
 ///
 /// Decode thread only (like its decoder).

@@ -46,6 +46,21 @@ public struct Benchmark: Sendable {
         var filter: Duration = .zero
         var encode: Duration = .zero
         var bytes = 0
+
+        /// Filters and encodes `frame`, counting it with its times (`decodeTime`: its decoding,
+        /// or its conversion when decoding runs on a thread of its own).
+        mutating func filterAndEncode(_ frame: Frame, decoded decodeTime: Duration, runner: FilterRunner,
+                                      encoder: JPEGEncoder, clock: ContinuousClock) throws {
+            let t1 = clock.now
+            runner.apply(to: frame)
+            let t2 = clock.now
+            bytes += try encoder.encode(frame) { $0.count }
+            let t3 = clock.now
+            decode += decodeTime
+            filter += t2 - t1
+            encode += t3 - t2
+            frames += 1
+        }
     }
 
     public func run(warning: @escaping @Sendable (String) -> Void = { _ in }) throws -> Result {
@@ -81,15 +96,7 @@ public struct Benchmark: Sendable {
         while totals.frames < (frameLimit ?? .max) {
             let t0 = clock.now
             guard try source.read(into: frame) else { break }
-            let t1 = clock.now
-            runner.apply(to: frame)
-            let t2 = clock.now
-            totals.bytes += try encoder.encode(frame) { $0.count }
-            let t3 = clock.now
-            totals.decode += t1 - t0
-            totals.filter += t2 - t1
-            totals.encode += t3 - t2
-            totals.frames += 1
+            try totals.filterAndEncode(frame, decoded: t0.duration(to: clock.now), runner: runner, encoder: encoder, clock: clock)
         }
         return totals
     }
@@ -100,15 +107,52 @@ public struct Benchmark: Sendable {
     /// `picturesInFlight` ahead.
     private func runPipelined(_ clock: ContinuousClock, _ warning: @escaping @Sendable (String) -> Void) throws -> Totals {
         // The source moves to the decode thread and is used only there from now on.
-        nonisolated(unsafe) let source = try open(decoderThreads: threads - 1, warning)
+        let source = try open(decoderThreads: threads - 1, warning)
         var totals = Totals(width: source.info.width, height: source.info.height)
         let picturesInFlight = 3
         let decoded = HandoffQueue<DecodedPicture>(capacity: picturesInFlight, policy: .blocking)
         let released = HandoffQueue<DecodedPicture>(capacity: picturesInFlight, policy: .blocking)
         for _ in 0..<picturesInFlight { released.put(DecodedPicture()) }
-        let decodeOutcome = Mutex<(time: Duration, error: MediaError?)>((.zero, nil))
+        let decodeOutcome = DecodeOutcome()
+        let decodeThread = startDecoding(source, from: released, to: decoded, outcome: decodeOutcome, clock)
+
+        let frame = Frame(width: totals.width, height: totals.height)
+        let converter = FrameConverter(width: totals.width, height: totals.height)
+        let runner = FilterRunner(selection: FilterSelection(filter), threads: threads - 1)
+        do {
+            let encoder = try JPEGEncoder(width: totals.width, height: totals.height, quality: quality)
+            while let picture = decoded.take() {
+                let t0 = clock.now
+                converter.convert(picture, into: frame)
+                picture.release()
+                released.put(picture)
+                try totals.filterAndEncode(frame, decoded: t0.duration(to: clock.now), runner: runner,
+                                           encoder: encoder, clock: clock)
+            }
+        } catch {
+            released.close()
+            decoded.close()
+            decodeThread.join()
+            throw error
+        }
+        released.close()
+        decodeThread.join()
+        let outcome = decodeOutcome.value.withLock { $0 }
+        if let error = outcome.error { throw error }
+        totals.decode += outcome.time
+        return totals
+    }
+
+    /// The decode thread of `runPipelined`: reads `source` into the pictures `released` gives
+    /// back and puts them in `decoded` (closed at the end), until the frame limit; its decoding
+    /// time and error go to `outcome`.
+    private func startDecoding(_ source: any VideoSource, from released: HandoffQueue<DecodedPicture>,
+                               to decoded: HandoffQueue<DecodedPicture>,
+                               outcome: DecodeOutcome, _ clock: ContinuousClock) -> WorkerThread {
+        // Used only on the decode thread from now on.
+        nonisolated(unsafe) let source = source
         let limit = frameLimit ?? .max
-        let decodeThread = WorkerThread(name: "bench-decode") {
+        return WorkerThread(name: "bench-decode") {
             var count = 0
             var time: Duration = .zero
             do throws(MediaError) {
@@ -120,44 +164,15 @@ public struct Benchmark: Sendable {
                     decoded.put(picture)
                 }
             } catch {
-                decodeOutcome.withLock { $0.error = error }
+                outcome.value.withLock { $0.error = error }
             }
-            decodeOutcome.withLock { $0.time = time }
+            outcome.value.withLock { $0.time = time }
             decoded.close()
         }
-
-        let frame = Frame(width: totals.width, height: totals.height)
-        let converter = FrameConverter(width: totals.width, height: totals.height)
-        let runner = FilterRunner(selection: FilterSelection(filter), threads: threads - 1)
-        let encoder: JPEGEncoder
-        do {
-            encoder = try JPEGEncoder(width: totals.width, height: totals.height, quality: quality)
-            while let picture = decoded.take() {
-                let t0 = clock.now
-                converter.convert(picture, into: frame)
-                picture.release()
-                released.put(picture)
-                let t1 = clock.now
-                runner.apply(to: frame)
-                let t2 = clock.now
-                totals.bytes += try encoder.encode(frame) { $0.count }
-                let t3 = clock.now
-                totals.decode += t1 - t0
-                totals.filter += t2 - t1
-                totals.encode += t3 - t2
-                totals.frames += 1
-            }
-        } catch {
-            released.close()
-            decoded.close()
-            decodeThread.join()
-            throw error
-        }
-        released.close()
-        decodeThread.join()
-        let outcome = decodeOutcome.withLock { $0 }
-        if let error = outcome.error { throw error }
-        totals.decode += outcome.time
-        return totals
     }
+}
+
+/// What the decode thread of a pipelined benchmark measured: read once the thread has ended.
+private final class DecodeOutcome: Sendable {
+    let value = Mutex<(time: Duration, error: MediaError?)>((.zero, nil))
 }

@@ -17,6 +17,21 @@ public struct PlaybackState: Sendable, Equatable {
     public var offlineReason: String?
     /// When the next reconnection attempt starts; nil while one is under way or when online.
     public var retryAt: ContinuousClock.Instant?
+
+    /// The source delivers (again): no error, online, nothing to retry.
+    mutating func markOnline() {
+        error = nil
+        isOnline = true
+        offlineReason = nil
+        retryAt = nil
+    }
+
+    /// Offline for `reason`; the next attempt at `retryAt` (nil: `error` stopped playback for good).
+    mutating func markOffline(_ reason: String, retryAt: ContinuousClock.Instant?) {
+        isOnline = false
+        offlineReason = reason
+        self.retryAt = retryAt
+    }
 }
 
 /// How to play a source.

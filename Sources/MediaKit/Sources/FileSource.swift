@@ -1,27 +1,13 @@
 import FilterKit
 
 /// A seekable file or URL.
-public final class FileSource: SeekableVideoSource {
-    public let info: SourceInfo
-    private let decoder: Decoder
+public final class FileSource: DecodedSource, SeekableVideoSource {
     /// The file as opened; nil for a URL.
     private let identity: FileIdentity?
 
     init(decoder: Decoder) {
-        self.decoder = decoder
-        info = SourceInfo(decoder: decoder, name: decoder.input, isLive: false)
         identity = FileIdentity(path: decoder.input)
-    }
-
-    public var interruption: Interruption { decoder.interruption }
-
-    public func routeAudio(to queue: AudioPacketQueue?) {
-        decoder.audio?.route(to: queue)
-    }
-
-    public var onWarning: (String) -> Void {
-        get { decoder.onWarning }
-        set { decoder.onWarning = newValue }
+        super.init(decoder: decoder, info: SourceInfo(decoder: decoder, name: decoder.input, isLive: false))
     }
 
     public func read(into frame: Frame) throws(MediaError) -> Bool {

@@ -3,26 +3,12 @@ import FilterKit
 /// A live source — the test pattern, a camera, a network stream: endless, with no timeline.
 /// Its end is an error: a live stream that stops has failed, and so has one that gives no frame
 /// for `stallTimeout`.
-public final class LiveSource: VideoSource {
-    public let info: SourceInfo
-    private let decoder: Decoder
+public final class LiveSource: DecodedSource, VideoSource {
     private let stallTimeout: Duration
 
     init(decoder: Decoder, name: String, stallTimeout: Duration) {
-        self.decoder = decoder
         self.stallTimeout = stallTimeout
-        info = SourceInfo(decoder: decoder, name: name, isLive: true)
-    }
-
-    public var interruption: Interruption { decoder.interruption }
-
-    public func routeAudio(to queue: AudioPacketQueue?) {
-        decoder.audio?.route(to: queue)
-    }
-
-    public var onWarning: (String) -> Void {
-        get { decoder.onWarning }
-        set { decoder.onWarning = newValue }
+        super.init(decoder: decoder, info: SourceInfo(decoder: decoder, name: name, isLive: true))
     }
 
     public func read(into frame: Frame) throws(MediaError) -> Bool {

@@ -112,23 +112,9 @@ enum ServeCommand: Subcommand {
         configuration.maxUploadBytes = try options.string("--max-upload-size")
             .map { try parseByteCount($0, options.source("--max-upload-size")) } ?? 2_000_000_000
         configuration.cameraFormat = options.string("--camera-format")
-        configuration.publish = try options.string("--publish").map { url in
-            do throws(MediaError) {
-                return try PublishTarget(url)
-            } catch {
-                throw UsageError(description: "\(options.source("--publish")) \(error)")
-            }
-        }
+        configuration.publish = try parsePublish(options)
         configuration.publishRendition = options.string("--publish-rendition").map { $0 == "own" ? .own : .named($0) } ?? .sourceSize
-        configuration.allowedSources = try options.string("--allow-source").map { text in
-            try text.split(separator: ",").map { part in
-                guard let pattern = SourcePattern(part.trimmingCharacters(in: .whitespaces)) else {
-                    throw UsageError(description: "\(options.source("--allow-source")) must be URL patterns with a scheme, "
-                        + "such as rtsp://cams.local/*, got '\(part)'")
-                }
-                return pattern
-            }
-        } ?? []
+        configuration.allowedSources = try parseAllowedSources(options)
         if let bits = try options.string("--max-ingest-bitrate").map({ try parseByteCount($0, options.source("--max-ingest-bitrate")) }) {
             guard (100_000...100_000_000).contains(bits) else {
                 throw UsageError(description: "\(options.source("--max-ingest-bitrate")) must be 100k…100M bits a second, got \(bits)")
@@ -153,6 +139,29 @@ enum ServeCommand: Subcommand {
     }
 
     /// `--host`: an IPv4 address (or `localhost`).
+    private static func parsePublish(_ options: ParsedOptions) throws -> PublishTarget? {
+        try options.string("--publish").map { url in
+            do throws(MediaError) {
+                return try PublishTarget(url)
+            } catch {
+                throw UsageError(description: "\(options.source("--publish")) \(error)")
+            }
+        }
+    }
+
+    /// `--allow-source`: comma-separated URL patterns; none when not given.
+    private static func parseAllowedSources(_ options: ParsedOptions) throws -> [SourcePattern] {
+        try options.string("--allow-source").map { text in
+            try text.split(separator: ",").map { part in
+                guard let pattern = SourcePattern(part.trimmingCharacters(in: .whitespaces)) else {
+                    throw UsageError(description: "\(options.source("--allow-source")) must be URL patterns with a scheme, "
+                        + "such as rtsp://cams.local/*, got '\(part)'")
+                }
+                return pattern
+            }
+        } ?? []
+    }
+
     private static func parseHost(_ options: ParsedOptions) throws -> String {
         guard let text = options.string("--host") else { return "127.0.0.1" }
         guard let host = ListenAddress.parse(text) else {

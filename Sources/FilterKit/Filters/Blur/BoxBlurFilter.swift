@@ -3,22 +3,23 @@
 /// ``Frame/pixels(fromReference:)``); `r` is it at the frame's size, rounded. Separable running
 /// sums, so the cost does not depend on the radius. Chroma planes (half resolution) use r / 2,
 /// rounded up. Runs as passes over bands of rows, then of columns (see ``SeparableBlur``).
-public final class BoxBlurFilter: PassFilter {
+public final class BoxBlurFilter: ForwardingPassFilter {
     public static let descriptor = FilterDescriptor(
         name: "boxBlur", label: "Box Blur", category: .blur,
         params: [ParameterDescriptor(name: "radius", label: "Radius", default: 10, min: 0, max: 100, step: 0.5,
                                      identity: 0)])
 
     public let radius: Double
-    private let blur: SeparableBlur
+    public let passes: FilterPasses
 
     public init(settings: FilterSettings) {
-        let radius = settings["radius"]
-        self.radius = radius
-        blur = SeparableBlur { frame in
-            let radii = Self.pixelRadii(radius, for: frame)
-            return (BoxStack(radii.luma), BoxStack(radii.chroma))
-        }
+        radius = settings["radius"]
+        passes = FilterPasses(SeparableBlur(radius: radius, stacks: Self.stacks))
+    }
+
+    private static func stacks(_ radius: Double, for frame: Frame) -> (luma: BoxStack, chroma: BoxStack) {
+        let radii = pixelRadii(radius, for: frame)
+        return (BoxStack(radii.luma), BoxStack(radii.chroma))
     }
 
     /// The box radii, in samples, of the luma and the chroma planes of `frame`.
@@ -27,11 +28,5 @@ public final class BoxBlurFilter: PassFilter {
     private static func pixelRadii(_ radius: Double, for frame: Frame) -> (luma: Int, chroma: Int) {
         let luma = Int(frame.pixels(fromReference: radius).rounded())
         return (luma, (luma + 1) / 2)
-    }
-
-    public func preparePasses(for frame: Frame, parts: Int) -> Int { blur.preparePasses(for: frame, parts: parts) }
-
-    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
-        blur.run(pass: pass, part: part, of: parts, on: frame)
     }
 }

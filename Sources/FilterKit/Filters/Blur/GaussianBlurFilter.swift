@@ -3,7 +3,7 @@
 /// in pixels of a 1080-line frame (see ``Frame/pixels(fromReference:)``). Edges are clamped.
 /// Chroma planes (half resolution) use sigma / 2. Runs as passes over bands of rows, then of
 /// columns (see ``SeparableBlur``).
-public final class GaussianBlurFilter: PassFilter {
+public final class GaussianBlurFilter: ForwardingPassFilter {
     public static let descriptor = FilterDescriptor(
         name: "gaussianBlur", label: "Gaussian Blur", category: .blur,
         params: [ParameterDescriptor(name: "radius", label: "Radius", default: 10, min: 0, max: 100,
@@ -14,16 +14,15 @@ public final class GaussianBlurFilter: PassFilter {
     static let maximumSigma = 120.0
 
     public let radius: Double
-    private let blur: SeparableBlur
+    public let passes: FilterPasses
 
     public init(settings: FilterSettings) {
-        let radius = settings["radius"]
-        self.radius = radius
-        blur = SeparableBlur { frame in
+        radius = settings["radius"]
+        passes = FilterPasses(SeparableBlur(radius: radius) { radius, frame in
             let radii = Self.boxRadii(radius, for: frame)
             return (BoxStack(radii.luma.0, radii.luma.1, radii.luma.2),
                     BoxStack(radii.chroma.0, radii.chroma.1, radii.chroma.2))
-        }
+        })
     }
 
     /// The radii of the three box blurs of luma and of chroma for `frame`'s size.
@@ -45,11 +44,5 @@ public final class GaussianBlurFilter: PassFilter {
         let m = Int(((12 * sigma * sigma - n * wl * wl - 4 * n * wl - 3 * n) / (-4 * wl - 4)).rounded())
         func radius(_ index: Int) -> Int { ((index < m ? lower : lower + 2) - 1) / 2 }
         return (radius(0), radius(1), radius(2))
-    }
-
-    public func preparePasses(for frame: Frame, parts: Int) -> Int { blur.preparePasses(for: frame, parts: parts) }
-
-    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
-        blur.run(pass: pass, part: part, of: parts, on: frame)
     }
 }

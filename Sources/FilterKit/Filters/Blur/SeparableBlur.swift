@@ -8,9 +8,10 @@ final class SeparableBlur {
     private var stacksHeight = 0
     private let scratch = BlurScratch()
 
-    /// `stacks` gives the luma and the chroma stack for a frame (of its height).
-    init(stacks: @escaping (Frame) -> (luma: BoxStack, chroma: BoxStack)) {
-        stacksForFrame = stacks
+    /// `stacks` gives the luma and the chroma stack of a blur of `radius` (in pixels of a
+    /// 1080-line frame) for a frame (of its height).
+    init(radius: Double, stacks: @escaping (_ radius: Double, Frame) -> (luma: BoxStack, chroma: BoxStack)) {
+        stacksForFrame = { stacks(radius, $0) }
     }
 
     func preparePasses(for frame: Frame, parts: Int) -> Int {

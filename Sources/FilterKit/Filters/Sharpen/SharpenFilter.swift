@@ -1,7 +1,7 @@
 /// CISharpenLuminance: an unsharp mask on luma (``LumaSharpener``) with Core Image's defaults,
 /// `sharpness` as the amount and a small `radius`. Chroma is untouched; sharpness 0 gives the
 /// input back.
-public final class SharpenFilter: PassFilter {
+public final class SharpenFilter: ForwardingPassFilter {
     public static let descriptor = FilterDescriptor(
         name: "sharpen", label: "Sharpen", category: .sharpen,
         params: [
@@ -10,15 +10,9 @@ public final class SharpenFilter: PassFilter {
             ParameterDescriptor(name: "radius", label: "Radius", default: 1.69, min: 0, max: 20, step: 0.01),
         ])
 
-    private let sharpener: LumaSharpener
+    public let passes: FilterPasses
 
     public init(settings: FilterSettings) {
-        sharpener = LumaSharpener(radius: settings["radius"], amount: settings["sharpness"])
-    }
-
-    public func preparePasses(for frame: Frame, parts: Int) -> Int { sharpener.preparePasses(for: frame, parts: parts) }
-
-    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
-        sharpener.run(pass: pass, part: part, of: parts, on: frame)
+        passes = FilterPasses(LumaSharpener(radius: settings["radius"], amount: settings["sharpness"]))
     }
 }

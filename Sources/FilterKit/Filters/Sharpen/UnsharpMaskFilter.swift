@@ -1,7 +1,7 @@
 /// CIUnsharpMask: `y' = y + intensity × (y − blur(y))` on luma, with a blur of `radius`
 /// in pixels of a 1080-line frame, scaled with the frame (see ``LumaSharpener``). Chroma is untouched;
 /// intensity 0 gives the input back.
-public final class UnsharpMaskFilter: PassFilter {
+public final class UnsharpMaskFilter: ForwardingPassFilter {
     public static let descriptor = FilterDescriptor(
         name: "unsharpMask", label: "Unsharp Mask", category: .sharpen,
         params: [
@@ -10,15 +10,9 @@ public final class UnsharpMaskFilter: PassFilter {
                                 step: 0.01, identity: 0),
         ])
 
-    private let sharpener: LumaSharpener
+    public let passes: FilterPasses
 
     public init(settings: FilterSettings) {
-        sharpener = LumaSharpener(radius: settings["radius"], amount: settings["intensity"])
-    }
-
-    public func preparePasses(for frame: Frame, parts: Int) -> Int { sharpener.preparePasses(for: frame, parts: parts) }
-
-    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
-        sharpener.run(pass: pass, part: part, of: parts, on: frame)
+        passes = FilterPasses(LumaSharpener(radius: settings["radius"], amount: settings["intensity"]))
     }
 }

@@ -1,14 +1,8 @@
 /// CIBloom: softens edges and lets bright areas glow into their darker surroundings (see
 /// ``LumaGlow``). Intensity 0 or radius 0 give the input back.
-public final class BloomFilter: PassFilter {
+public final class BloomFilter: ForwardingPassFilter {
     public static let descriptor = LumaGlow.descriptor(name: "bloom", label: "Bloom")
-    private let glow: LumaGlow
+    public let passes: FilterPasses
 
-    public init(settings: FilterSettings) { glow = LumaGlow(settings: settings, brightens: true) }
-
-    public func preparePasses(for frame: Frame, parts: Int) -> Int { glow.preparePasses(for: frame, parts: parts) }
-
-    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
-        glow.run(pass: pass, part: part, of: parts, on: frame)
-    }
+    public init(settings: FilterSettings) { passes = FilterPasses(LumaGlow(settings: settings, brightens: true)) }
 }

@@ -78,20 +78,10 @@ struct CellRuns {
     /// entries, zeroed first, also when `rows` is empty).
     func sum(_ plane: Plane, rows: Range<Int>, into sums: UnsafeMutablePointer<UInt32>) {
         sums.update(repeating: 0, count: counts.count)
-        ends.withUnsafeBufferPointer { ends in
-            cells.withUnsafeBufferPointer { cells in
-                for y in rows {
-                    let row = plane.row(y)
-                    var x = 0
-                    for run in rowStarts[y]..<rowStarts[y &+ 1] {
-                        let end = Int(ends[run])
-                        var sum: UInt32 = 0
-                        for i in x..<end { sum &+= UInt32(row[i]) }
-                        sums[Int(cells[run])] &+= sum
-                        x = end
-                    }
-                }
-            }
+        forEachRun(of: plane, rows: rows) { row, x, end, cell in
+            var sum: UInt32 = 0
+            for i in x..<end { sum &+= UInt32(row[i]) }
+            sums[cell] &+= sum
         }
     }
 
@@ -112,6 +102,16 @@ struct CellRuns {
 
     /// Fills rows `rows` of `plane`, run by run, with `means` of the runs' cells.
     func paint(_ plane: Plane, rows: Range<Int>, from means: UnsafePointer<UInt8>) {
+        forEachRun(of: plane, rows: rows) { row, x, end, cell in
+            (row + x).update(repeating: means[cell], count: end &- x)
+        }
+    }
+
+    /// Calls `body` for each run of rows `rows` of `plane`, row by row: the run covers samples
+    /// `x..<end` of `row` and belongs to `cell`. Inlined: the pixel loops run inside `body`.
+    @inline(__always)
+    private func forEachRun(of plane: Plane, rows: Range<Int>,
+                            _ body: (_ row: UnsafeMutablePointer<UInt8>, _ x: Int, _ end: Int, _ cell: Int) -> Void) {
         ends.withUnsafeBufferPointer { ends in
             cells.withUnsafeBufferPointer { cells in
                 for y in rows {
@@ -119,7 +119,7 @@ struct CellRuns {
                     var x = 0
                     for run in rowStarts[y]..<rowStarts[y &+ 1] {
                         let end = Int(ends[run])
-                        (row + x).update(repeating: means[Int(cells[run])], count: end &- x)
+                        body(row, x, end, Int(cells[run]))
                         x = end
                     }
                 }

@@ -1,0 +1,88 @@
+/// Decode thread: what a failed read, a failed opening and the end of a file lead to.
+extension Player {
+    /// After a failed read: reconnects a live source, skips a file past the failure, or stops
+    /// with the error. Returns true when the source was replaced (its timeline starts afresh).
+    func recover(from error: MediaError) -> Bool {
+        if stoppingOrSwitching { return false }  // the read was interrupted on purpose
+        if let reopen {
+            reconnect(after: error, using: reopen)
+            return true
+        }
+        let position = playbackState.position
+        // The skip is a seek: it stops with the reason when the file was deleted or changed.
+        if let source = source as? any SeekableVideoSource, let duration = source.info.duration, position + 1 < duration {
+            source.onWarning("\(error.description); skipping to \(position + 1) s")
+            update { _ in pendingSeek = position + 1 }
+        } else {
+            fail(error)
+        }
+        return false
+    }
+
+    /// Stays offline, retrying with ``RetryPolicy``'s delays, until the source opens again (its
+    /// first frame then sets `isOnline`), the player stops or another source is switched to.
+    /// `warn` receives the warnings when there is no source to give them (the current one's).
+    func reconnect(after error: MediaError, using reopen: SourceOpener, warn: ((String) -> Void)? = nil) {
+        let clock = ContinuousClock()
+        let name = info.name
+        var reason = error.description
+        let warn = warn ?? source?.onWarning ?? { _ in }
+        source = nil
+        offlineSince = offlineSince ?? .now
+        while true {
+            let delay = retry.nextDelay()
+            let retryAt = clock.now + delay
+            warn("\(name) is offline (\(reason)); retrying in \(delay.components.seconds) s")
+            update { $0.markOffline(reason, retryAt: retryAt) }
+            guard waitUntil(retryAt, clock, onlyStop: true) else { return }
+            update { $0.retryAt = nil }
+            do {
+                let reopened = try reopen()
+                guard reopened.info.width == pool.width, reopened.info.height == pool.height else {
+                    reason = "\(name) came back at \(reopened.info.width)x\(reopened.info.height), not \(pool.width)x\(pool.height)"
+                    continue
+                }
+                reopened.onWarning = warn
+                source = reopened
+                return
+            } catch {
+                if stoppingOrSwitching { return }  // the attempt was interrupted on purpose
+                reason = error.description
+            }
+        }
+    }
+
+    /// Whether a stop or a switch is under way: a read or an opening that fails now was
+    /// interrupted on purpose.
+    var stoppingOrSwitching: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping || pendingSource != nil
+    }
+
+    /// The file ended: checked unchanged, then looped or ended.
+    func endOfFile() {
+        do throws(MediaError) {
+            try (source as? any SeekableVideoSource)?.verifyUnchanged()
+        } catch {
+            return fail(error)
+        }
+        if loops {
+            update { _ in pendingSeek = 0 }
+        } else {
+            update { $0.hasEnded = true; $0.isPlaying = false }
+        }
+    }
+
+    /// Stops playback with `error`; offline (so viewers get the placeholder) until a switch.
+    /// `warn` receives the warning when there is no source to give it.
+    func fail(_ error: MediaError, warn: ((String) -> Void)? = nil) {
+        (warn ?? source?.onWarning)?("\(error.description); playback stopped")
+        update {
+            coasting = false  // nothing to catch up with: the source is gone
+            $0.error = error.description
+            $0.isPlaying = false
+            $0.markOffline(error.description, retryAt: nil)
+        }
+    }
+}

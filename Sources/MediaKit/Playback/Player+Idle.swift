@@ -1,0 +1,46 @@
+/// Nobody watching: a file's clock runs on without decoding ("coasting").
+extension Player {
+    /// Tells the player whether anything takes its frames (viewers, a recording, a publisher).
+    /// With none, a file that plays is not decoded and nothing is put in `output`: its clock runs
+    /// on — `position` follows it at `speed`, and the end loops or ends playback as it would —
+    /// and commands work as usual. When consumers come back, the frame at the clock's position
+    /// is decoded (a frame-accurate seek) and delivered at once, marked as a discontinuity, and
+    /// playback goes on from it. A live source, which cannot wait, is read regardless; a paused
+    /// player decodes nothing anyway. Consumers are assumed present until told otherwise.
+    /// Returns true when consumers came back and such a fresh frame is on its way: the last
+    /// frame delivered is stale.
+    @discardableResult
+    public func setConsumersPresent(_ present: Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        consumersPresent = present
+        condition.broadcast()
+        return present && coasting
+    }
+
+    /// Between two looks at the clock while nobody watches: long enough to cost nothing, short
+    /// enough that `position` (as `/api/state` shows it) is never far behind.
+    static let coastTick: Duration = .milliseconds(100)
+
+    /// Decode thread: one stretch of playing while nobody watches: no decoding; `position`
+    /// follows the clock until the next tick, a command or the consumers' return, and at
+    /// `duration` the file ends as it does when decoded (checked unchanged, then looped or ended).
+    func coast(_ clock: inout PlaybackClock<ContinuousClock>, speed: Double, speedChanged: Bool,
+               duration: Double) {
+        let now = clock.clock.now
+        if speedChanged || !clock.isAnchored {
+            clock = PlaybackClock(clock: clock.clock, speed: speed)
+            clock.anchor(playbackState.position, at: now)
+        }
+        let end = clock.deadline(for: duration, now: now)
+        let wake = min(now + Self.coastTick, end)
+        let undisturbed = waitUntil(wake, clock.clock, untilConsumersReturn: true)
+        let position = min(clock.mediaTime(at: clock.clock.now) ?? duration, duration)
+        update { $0.position = position }
+        if (undisturbed && wake == end) || position >= duration {
+            endOfFile()
+        } else if !undisturbed {
+            clock.invalidate()  // a command: decide again, from `position`
+        }
+    }
+}
