@@ -12,9 +12,8 @@
 // frames); null fields without sound. Packets are scheduled on that output time, so the output
 // latency is made up for.
 import { on, session } from "./session.js";
+import { FLAGS, MAGIC, SOUND_FORMAT } from "./wire.js";
 
-const AUDIO_MAGIC = 0x31414346; // "FCA1" read little-endian
-const CONFIG = { codec: "opus", sampleRate: 48000, numberOfChannels: 2 };
 const STORAGE_KEY = "filtercast.sound";
 const SYNC_WINDOW = 30;
 /// A packet due this close to where the one before ends follows it seamlessly (no click, no gap);
@@ -101,14 +100,14 @@ function clockPicture(pts) {
 
 function makeDecoder() {
   decoder = new AudioDecoder({ output: schedule, error: () => { decoder = null; } });
-  decoder.configure(CONFIG);
+  decoder.configure(SOUND_FORMAT);
 }
 
 /// A binary message that is a sound packet is taken (true); anything else is left to frames.js.
 export function receiveSound(buffer, header) {
-  if (!header || header.magic !== AUDIO_MAGIC) return false;
+  if (!header || header.magic !== MAGIC.sound) return false;
   if (!supported || muted || !context) return true;
-  if (header.flags & 1) {
+  if (header.flags & FLAGS.restart) {
     restart();
     restartPts = header.pts;
     offsets.length = 0;
@@ -217,7 +216,7 @@ function restart() {
   silence();
   held = [];
   if (decoder && decoder.state === "configured") decoder.reset();
-  if (decoder && decoder.state !== "closed") decoder.configure(CONFIG);
+  if (decoder && decoder.state !== "closed") decoder.configure(SOUND_FORMAT);
 }
 
 /// The sound heard now: the time of the scheduled packet playing, or null.
@@ -232,7 +231,7 @@ function setMuted(value) {
   muted = value;
   try { sessionStorage.setItem(STORAGE_KEY, muted ? "off" : "on"); } catch { /* storage refused: not remembered */ }
   if (!muted && !context) {
-    context = new AudioContext({ sampleRate: CONFIG.sampleRate });
+    context = new AudioContext({ sampleRate: SOUND_FORMAT.sampleRate });
     fader = context.createGain();
     gain = context.createGain();
     gain.gain.value = Number(volume.value);

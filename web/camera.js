@@ -14,6 +14,7 @@ import { announcement, microphoneWanted, startMicrophone, stopMicrophone } from 
 import { stats } from "./picture.js";
 import { emit, on, session } from "./session.js";
 import { toast } from "./toast.js";
+import { BASELINE_CODEC, FLAGS, HEADER_LENGTH, MAGIC, newMessage } from "./wire.js";
 
 const button = document.getElementById("camera-share");
 const label = document.getElementById("camera-share-label");
@@ -161,7 +162,7 @@ async function h264Supported(width, height) {
 }
 
 function encoderConfig(width, height) {
-  return { codec: "avc1.42E01F", width, height, bitrate: BITRATE, framerate: 30, latencyMode: "realtime",
+  return { codec: BASELINE_CODEC, width, height, bitrate: BITRATE, framerate: 30, latencyMode: "realtime",
            avc: { format: "annexb" } };
 }
 
@@ -224,17 +225,11 @@ async function encode(shared, frame, capture) {
   transmit(shared, new Uint8Array(await blob.arrayBuffer()), true, capture);
 }
 
-/** One FCI1 message: the 32-byte header (little-endian), then the picture. */
+/** One FCI1 message: the header, then the picture captured at `capture` (ms, performance.now()). */
 function transmit(shared, bytes, keyframe, capture) {
   if (sharing !== shared) return;
-  const message = new Uint8Array(32 + bytes.byteLength);
-  const view = new DataView(message.buffer);
-  message.set([0x46, 0x43, 0x49, 0x31]); // "FCI1"
-  view.setUint16(4, 32, true);
-  view.setUint16(6, keyframe ? 2 : 0, true);
-  view.setBigUint64(8, BigInt(shared.sequence++), true);
-  view.setBigInt64(16, BigInt(Math.round(capture * 1000)), true);
-  message.set(bytes, 32);
+  const message = newMessage(MAGIC.picture, keyframe ? FLAGS.keyframe : 0, shared.sequence++, capture * 1000, bytes.byteLength);
+  message.set(bytes, HEADER_LENGTH);
   sendBinary(message.buffer);
 }
 

@@ -3,8 +3,8 @@
 // binary messages (frames) go to the receiver given to connect().
 import { emit, session } from "./session.js";
 import { toast } from "./toast.js";
+import { PROTOCOL_VERSION, SUBPROTOCOL } from "./wire.js";
 
-const SUBPROTOCOL = "filtercast.v1";
 const RECONNECT_FIRST_MS = 500;
 const RECONNECT_MAX_MS = 10000;
 const COMMAND_TIMEOUT_MS = 3000;
@@ -145,7 +145,7 @@ function receiveText(text) {
 }
 
 function receiveHello(hello) {
-  if (hello.version !== 1) {
+  if (hello.version !== PROTOCOL_VERSION) {
     const ws = socket;
     socket = null; // no reconnection: this page cannot talk to this server
     ws.close();

@@ -8,30 +8,10 @@ import { acknowledge } from "./connection.js";
 import { receiveUnit, resetDecoder } from "./h264.js";
 import { countReceived, drawPicture } from "./picture.js";
 import { on } from "./session.js";
-
-const JPEG_MAGIC = 0x31464346; // "FCF1" read little-endian
-const UNIT_MAGIC = 0x31484346; // "FCH1"
-const HEADER_LENGTH = 32;
+import { MAGIC, readHeader } from "./wire.js";
 
 let decoding = false;
 let pendingFrame = null; // the newest frame that arrived while another one was decoding
-
-/// The header fields every frame message has (bytes 0–31), or null when it is not one.
-export function readHeader(buffer, ws) {
-  if (buffer.byteLength < HEADER_LENGTH) return null;
-  const view = new DataView(buffer);
-  const headerLength = view.getUint16(4, true);
-  if (headerLength < HEADER_LENGTH || headerLength > buffer.byteLength) return null;
-  return {
-    ws,
-    magic: view.getUint32(0, true),
-    headerLength,
-    flags: view.getUint16(6, true),
-    seq: Number(view.getBigUint64(8, true)),
-    pts: Number(view.getBigInt64(16, true)) / 1e6,
-    sentAt: Number(view.getBigInt64(24, true)) / 1000, // ms since the epoch, like Date.now()
-  };
-}
 
 /// A binary message from `ws`: a JPEG decoded now or kept as the one waiting frame, an access
 /// unit for the H.264 decoder, or a sound packet for audio.js.
@@ -39,9 +19,9 @@ export function receiveFrame(buffer, ws) {
   const frame = readHeader(buffer, ws);
   if (receiveSound(buffer, frame)) return; // a sound packet (FCA1): audio.js
   // Anything else — the padding of the server's probes (FCP1) — is skipped, and not counted.
-  if (!frame || (frame.magic !== UNIT_MAGIC && frame.magic !== JPEG_MAGIC)) return;
+  if (!frame || (frame.magic !== MAGIC.unit && frame.magic !== MAGIC.frame)) return;
   countReceived(buffer.byteLength);
-  if (frame.magic === UNIT_MAGIC) return receiveUnit(buffer, frame);
+  if (frame.magic === MAGIC.unit) return receiveUnit(buffer, frame);
   frame.jpeg = new Uint8Array(buffer, frame.headerLength);
   if (decoding || document.hidden) {
     pendingFrame = frame; // only the newest waiting frame is kept

@@ -6,8 +6,8 @@
 import { acknowledge } from "./connection.js";
 import { drawPicture, stats } from "./picture.js";
 import { emit } from "./session.js";
+import { BASELINE_CODEC, FLAGS, readUnitSize } from "./wire.js";
 
-const KEYFRAME_FLAG = 2;
 // The server's pictures are full-range BT.601, like JPEG's (docs/PROTOCOL.md). The decoder is
 // told so (it would assume limited-range BT.709 and draw them washed out), and that the colours
 // are sRGB, as a JPEG's are taken to be.
@@ -21,11 +21,9 @@ const headers = new Map(); // seq → the header of a unit in the decoder
 
 /// An access unit message (`frame`: its parsed header fields).
 export function receiveUnit(buffer, frame) {
-  const view = new DataView(buffer);
-  const width = view.getUint16(32, true);
-  const height = view.getUint16(34, true);
+  const { width, height } = readUnitSize(buffer);
   const data = new Uint8Array(buffer, frame.headerLength);
-  const keyframe = (frame.flags & KEYFRAME_FLAG) !== 0;
+  const keyframe = (frame.flags & FLAGS.keyframe) !== 0;
   stats.transport = "h264";
   if (keyframe) waitingForKeyframe = false;
   if (waitingForKeyframe || (!keyframe && !decoder)) return acknowledge(frame.ws, frame.seq);
@@ -83,5 +81,5 @@ export function codecOf(data) {
       return `avc1.${hex(data[i + 4])}${hex(data[i + 5])}${hex(data[i + 6])}`;
     }
   }
-  return "avc1.42e01f"; // no SPS: Constrained Baseline, level 3.1
+  return BASELINE_CODEC; // no SPS
 }

@@ -26,13 +26,14 @@ import "./sources.js";
 import "./transport.js";
 import "./upload.js";
 import { updateStatus } from "./status.js";
+import { PROTOCOL_VERSION } from "./wire.js";
 
 const REFRESH_MS = 250;
 
 stats.audio = audioStats;
 
 window.filtercast = {
-  version: 1,
+  version: PROTOCOL_VERSION,
   stats,
   latencyHistory,
   cameraRoundTripHistory,

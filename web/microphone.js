@@ -7,6 +7,7 @@
 // shared without sound and the page says so.
 import { sendBinary, sendingBacklog } from "./connection.js";
 import { toast } from "./toast.js";
+import { HEADER_LENGTH, MAGIC, SOUND_FORMAT, newMessage } from "./wire.js";
 
 const toggle = document.getElementById("camera-mic");
 const CHOSEN_KEY = "filtercast.cameraMic"; // sessionStorage: "1" when this tab shares its microphone
@@ -36,7 +37,7 @@ export function microphoneWanted() {
 export function announcement(track) {
   if (!track) return undefined;
   const channels = Math.min(2, Math.max(1, track.getSettings().channelCount || 1));
-  return { codec: "opus", channels, rate: 48000 };
+  return { codec: SOUND_FORMAT.codec, channels, rate: SOUND_FORMAT.sampleRate };
 }
 
 /** Encodes and sends `track`'s sound until `stopMicrophone`; `failed(reason)` when it cannot go on. */
@@ -81,15 +82,10 @@ async function pump(mic) {
   }
 }
 
-/** One FCM1 message: the 32-byte header (little-endian), then the Opus packet. */
+/** One FCM1 message: the header, then the Opus packet. */
 function transmit(mic, chunk) {
   if (mic.stopped || mic.seen <= SETTLING_DATA) return;
-  const message = new Uint8Array(32 + chunk.byteLength);
-  const view = new DataView(message.buffer);
-  message.set([0x46, 0x43, 0x4d, 0x31]); // "FCM1"
-  view.setUint16(4, 32, true);
-  view.setBigUint64(8, BigInt(mic.sequence++), true);
-  view.setBigInt64(16, BigInt(Math.round(chunk.timestamp + mic.offset)), true);
-  chunk.copyTo(message.subarray(32));
+  const message = newMessage(MAGIC.microphone, 0, mic.sequence++, chunk.timestamp + mic.offset, chunk.byteLength);
+  chunk.copyTo(message.subarray(HEADER_LENGTH));
   sendBinary(message.buffer);
 }

@@ -11,9 +11,10 @@ import { resetDecoder } from "./h264.js";
 import { stats } from "./picture.js";
 import { on } from "./session.js";
 import { toast } from "./toast.js";
+import { BASELINE_CODEC } from "./wire.js";
 
 const CHOICES = ["auto", "jpeg", "h264"];
-const PROBE = { codec: "avc1.42e01f", optimizeForLatency: true };
+const PROBE = { codec: BASELINE_CODEC, optimizeForLatency: true };
 
 const parameters = new URLSearchParams(location.search);
 const asked = parameters.get("transport") || "auto";
