@@ -4,6 +4,7 @@
 // URL (the HTTP API gets it as `Authorization: Bearer`). A `?token=` on the page URL still works
 // as before (connection.js and library.js pass it on).
 import { send } from "./connection.js";
+import { byId, store, stored } from "./helpers.js";
 import { emit, on } from "./session.js";
 
 const STORAGE_KEY = "filtercast.token";
@@ -16,27 +17,24 @@ const MESSAGES = {
   savedRefused: "The saved token was refused: enter the current one.",
   unauthorized: "This needs the token: enter it to control the session.",
 };
-const $ = (id) => document.getElementById(id);
 const ui = {
-  form: $("token-form"),
-  message: $("token-message"),
-  input: $("token-input"),
-  submit: $("token-submit"),
-  placeholder: $("placeholder"),
+  form: byId("token-form"),
+  message: byId("token-message"),
+  input: byId("token-input"),
+  submit: byId("token-submit"),
+  placeholder: byId("placeholder"),
 };
 const ACCESS_LEVELS = ["control", "watch", "none"];
 let access = "control"; // hello.access of the current connection
 let authPending = false;
 
+/// The token this tab gave (kept for the tab: where storage is refused, for this connection only).
 function savedToken() {
-  try { return sessionStorage.getItem(STORAGE_KEY) || ""; } catch { return ""; }
+  return stored(STORAGE_KEY);
 }
 
 function saveToken(token) {
-  try {
-    if (token) sessionStorage.setItem(STORAGE_KEY, token);
-    else sessionStorage.removeItem(STORAGE_KEY);
-  } catch { /* storage disabled: the token lasts for this connection only */ }
+  store(STORAGE_KEY, token);
 }
 
 /// Headers for fetch() of the HTTP API: the tab's token as a Bearer credential, if any.

@@ -11,6 +11,7 @@
 // mapped to the source's time — minus the drawn picture's time (ms, median of the last 30 drawn
 // frames); null fields without sound. Packets are scheduled on that output time, so the output
 // latency is made up for.
+import { byId, median, pushBounded, store, stored } from "./helpers.js";
 import { on, session } from "./session.js";
 import { FLAGS, MAGIC, SOUND_FORMAT } from "./wire.js";
 
@@ -34,15 +35,15 @@ const LEAD_S = 0.005;
 /// seek, a new source) fades out over it, so that the sound starts and stops without a click.
 const FADE_S = 0.01;
 
-const button = document.getElementById("mute");
-const label = document.getElementById("mute-label");
-const volume = document.getElementById("volume");
+const button = byId("mute");
+const label = byId("mute-label");
+const volume = byId("volume");
 
 /** window.filtercast.stats.audio. */
 export const audioStats = { playing: null, syncMs: null };
 
 const supported = "AudioDecoder" in window && window.isSecureContext;
-let muted = remembered() !== "on";
+let muted = stored(STORAGE_KEY) !== "on";
 let context = null; // the AudioContext, made at the first unmute (a gesture)
 let fader = null; // the fades in and out → gain
 let gain = null; // the volume → the output
@@ -59,11 +60,6 @@ let restartPts = null; // where the sound restarted, until a picture near it is 
 /// however late a single picture is drawn.
 const offsets = [];
 const recentSync = [];
-
-/// The tab's remembered choice ("on": sound), "" where storage is refused.
-function remembered() {
-  try { return sessionStorage.getItem(STORAGE_KEY) || ""; } catch { return ""; }
-}
 
 /// Whether this page asks the server for sound (`watch {audio: true}`, transport.js): the server
 /// offers it and this browser can play it.
@@ -93,8 +89,7 @@ function clockPicture(pts) {
   }
   const offset = pts - performance.now() / 1000;
   if (offsets.length > 0 && Math.abs(offset - median(offsets)) > 0.25) offsets.length = 0;
-  offsets.push(offset);
-  if (offsets.length > SYNC_WINDOW) offsets.shift();
+  pushBounded(offsets, offset, SYNC_WINDOW);
   lastPts = pts;
 }
 
@@ -126,9 +121,8 @@ function schedule(data) {
   for (let channel = 0; channel < data.numberOfChannels; channel += 1) {
     data.copyTo(buffer.getChannelData(channel), { planeIndex: channel, format: "f32-planar" });
   }
-  held.push({ buffer, pts: data.timestamp / 1e6 });
+  pushBounded(held, { buffer, pts: data.timestamp / 1e6 }, HELD_MAX);
   data.close();
-  if (held.length > HELD_MAX) held.shift();
   playHeld();
 }
 
@@ -229,7 +223,7 @@ function audioNow() {
 
 function setMuted(value) {
   muted = value;
-  try { sessionStorage.setItem(STORAGE_KEY, muted ? "off" : "on"); } catch { /* storage refused: not remembered */ }
+  store(STORAGE_KEY, muted ? "off" : "on");
   if (!muted && !context) {
     context = new AudioContext({ sampleRate: SOUND_FORMAT.sampleRate });
     fader = context.createGain();
@@ -262,19 +256,13 @@ function render() {
   volume.disabled = button.disabled || muted;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 on("drawn", (frame) => {
   clockPicture(frame.pts);
   if (held.length > 0) playHeld();
   const heard = audioNow();
   audioStats.playing = offered && supported ? heard !== null : null;
   if (heard === null) return;
-  recentSync.push((heard - frame.pts) * 1000);
-  if (recentSync.length > SYNC_WINDOW) recentSync.shift();
+  pushBounded(recentSync, (heard - frame.pts) * 1000, SYNC_WINDOW);
   audioStats.syncMs = median(recentSync);
 });
 

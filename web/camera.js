@@ -10,20 +10,22 @@
 // goes with the pictures (microphone.js).
 import { guard } from "./access.js";
 import { send, sendBinary, sendingBacklog } from "./connection.js";
+import { byId, median, pushBounded, store, stored } from "./helpers.js";
 import { announcement, microphoneWanted, startMicrophone, stopMicrophone } from "./microphone.js";
 import { stats } from "./picture.js";
 import { emit, on, session } from "./session.js";
 import { toast } from "./toast.js";
 import { BASELINE_CODEC, FLAGS, HEADER_LENGTH, MAGIC, newMessage } from "./wire.js";
 
-const button = document.getElementById("camera-share");
-const label = document.getElementById("camera-share-label");
-const picker = document.getElementById("camera-device");
+const button = byId("camera-share");
+const label = byId("camera-share-label");
+const picker = byId("camera-device");
 const CHOSEN_KEY = "filtercast.camera"; // sessionStorage: the deviceId last picked in this tab
 const KEYFRAME_INTERVAL_MS = 2000;
 const BITRATE = 2_500_000;
 const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which frames are skipped
 const ROUND_TRIP_WINDOW = 30;
+const ROUND_TRIP_HISTORY_MAX = 10000;
 
 let sharing = null; // {track, reader, encoder, captures, ...} while the camera is shared
 const roundTrips = [];
@@ -59,7 +61,7 @@ export function cameraState() {
 button.addEventListener("click", toggleCamera);
 
 picker.addEventListener("change", () => {
-  sessionStorage.setItem(CHOSEN_KEY, picker.value);
+  store(CHOSEN_KEY, picker.value);
   if (sharing) start(picker.value);
 });
 
@@ -109,7 +111,7 @@ async function openCamera(deviceId, audio) {
 
 /** Starts sharing `deviceId` (else the one picked last in this tab, else the browser's
  *  choice); while sharing, this switches cameras. */
-async function start(deviceId = sessionStorage.getItem(CHOSEN_KEY)) {
+async function start(deviceId = stored(CHOSEN_KEY)) {
   if (!navigator.mediaDevices?.getUserMedia) return toast("This browser cannot share a camera here (it needs https or localhost)");
   render("starting", "Starting…");
   let stream;
@@ -266,12 +268,9 @@ on("drawn", (frame) => {
   if (!sharing || session.state?.source?.kind !== "browser") return;
   const roundTrip = performance.now() - frame.pts * 1000;
   if (!(roundTrip >= 0 && roundTrip < 10000)) return; // another sharer's clock
-  roundTrips.push(roundTrip);
-  cameraRoundTripHistory.push(roundTrip);
-  if (cameraRoundTripHistory.length > 10000) cameraRoundTripHistory.shift();
-  if (roundTrips.length > ROUND_TRIP_WINDOW) roundTrips.shift();
-  const sorted = [...roundTrips].sort((a, b) => a - b);
-  stats.cameraRoundTripMs = Math.round(sorted[Math.floor(sorted.length / 2)]);
+  pushBounded(roundTrips, roundTrip, ROUND_TRIP_WINDOW);
+  pushBounded(cameraRoundTripHistory, roundTrip, ROUND_TRIP_HISTORY_MAX);
+  stats.cameraRoundTripMs = Math.round(median(roundTrips));
 });
 
 render("off", "My camera");

@@ -4,18 +4,18 @@
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
 import { buildPicker, pickedButton, showPicked } from "./filters.js";
+import { byId } from "./helpers.js";
 import { buildSliders, cancelParamEdits, syncSliders } from "./params.js";
 import { currentChain, on } from "./session.js";
 
 /// The longest chain of servers whose hello has no `maxChainLength`.
 const MAX_CHAIN_LENGTH_BEFORE_HELLO = 8;
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  currentFilter: $("current-filter"),
-  chain: $("chain"),
-  add: $("chain-add"),
-  reset: $("reset"),
+  currentFilter: byId("current-filter"),
+  chain: byId("chain"),
+  add: byId("chain-add"),
+  reset: byId("reset"),
 };
 let maxChainLength = MAX_CHAIN_LENGTH_BEFORE_HELLO;
 let shownChain = null; // the link names the chips and sliders were built for

@@ -1,6 +1,7 @@
 // FilterCast page, connection: the WebSocket to the server (protocol v1, docs/PROTOCOL.md), its
 // reconnection (shown in the top bar's indicator), commands and their answers. Text messages become session events (session.js);
 // binary messages (frames) go to the receiver given to connect().
+import { byId, pageParameter } from "./helpers.js";
 import { emit, session } from "./session.js";
 import { toast } from "./toast.js";
 import { PROTOCOL_VERSION, SUBPROTOCOL } from "./wire.js";
@@ -9,7 +10,7 @@ const RECONNECT_FIRST_MS = 500;
 const RECONNECT_MAX_MS = 10000;
 const COMMAND_TIMEOUT_MS = 3000;
 
-const indicator = document.getElementById("connection");
+const indicator = byId("connection");
 let socket = null;
 let receiveFrame = () => {};
 let reconnectAttempt = 0;
@@ -74,7 +75,7 @@ function socketURL() {
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   url.hash = "";
   url.search = "";
-  const token = new URLSearchParams(location.search).get("token");
+  const token = pageParameter("token");
   if (token) url.searchParams.set("token", token);
   return url.href;
 }

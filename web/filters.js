@@ -2,8 +2,9 @@
 // always in sight, the others under a heading per category in a box that scrolls when the
 // catalog is long.
 import { catalog, categoryOf, categoryTitle } from "./catalog.js";
+import { byId } from "./helpers.js";
 
-const picker = document.getElementById("filters");
+const picker = byId("filters");
 let scroller = null; // the box of the category groups
 let shownPick = null; // the filter last highlighted
 

@@ -3,17 +3,17 @@
 import { guard, needsToken } from "./access.js";
 import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
 import { send } from "./connection.js";
-import { formatSize, formatTime } from "./format.js";
+import { formatEntry } from "./format.js";
+import { byId } from "./helpers.js";
 import { on } from "./session.js";
 import { markSource, sourceReference } from "./source.js";
 import { toast } from "./toast.js";
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  refresh: $("library-refresh"),
-  input: $("library-input"),
-  empty: $("library-empty"),
-  list: $("recordings"),
+  refresh: byId("library-refresh"),
+  input: byId("library-input"),
+  empty: byId("library-empty"),
+  list: byId("recordings"),
 };
 const INPUT_TITLE = "Play the input the server was started with again";
 let recordingActive = false; // state.recording.active, as last broadcast
@@ -73,8 +73,7 @@ function item(entry) {
   name.title = entry.name;
   const meta = document.createElement("div");
   meta.className = "recording-meta";
-  const duration = Number.isFinite(entry.duration) ? formatTime(entry.duration, false, true) : "–";
-  meta.textContent = `${duration} · ${formatSize(entry.size)} · ${formatCreated(entry.created)}`;
+  meta.textContent = `${formatEntry(entry)} · ${formatCreated(entry.created)}`;
   info.append(name, meta);
 
   const play = actionButton("play", "Play", entry.name);

@@ -6,10 +6,11 @@
 // capture reached the page). Where AudioEncoder (or a track processor) is missing, the camera is
 // shared without sound and the page says so.
 import { sendBinary, sendingBacklog } from "./connection.js";
+import { byId, store, stored } from "./helpers.js";
 import { toast } from "./toast.js";
 import { HEADER_LENGTH, MAGIC, SOUND_FORMAT, newMessage } from "./wire.js";
 
-const toggle = document.getElementById("camera-mic");
+const toggle = byId("camera-mic");
 const CHOSEN_KEY = "filtercast.cameraMic"; // sessionStorage: "1" when this tab shares its microphone
 const BITRATE = 64_000;
 const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which sound is skipped
@@ -18,11 +19,11 @@ const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which so
 const SETTLING_DATA = 25;
 
 const supported = typeof AudioEncoder === "function" && typeof MediaStreamTrackProcessor === "function";
-toggle.checked = sessionStorage.getItem(CHOSEN_KEY) === "1";
+toggle.checked = stored(CHOSEN_KEY) === "1";
 toggle.title = supported ? "Share the microphone's sound with the camera"
   : "No sound from this browser: it cannot encode it (no AudioEncoder); the camera is shared alone";
 toggle.addEventListener("change", () => {
-  sessionStorage.setItem(CHOSEN_KEY, toggle.checked ? "1" : "0");
+  store(CHOSEN_KEY, toggle.checked ? "1" : "0");
   if (toggle.checked && !supported) toast("No sound in this browser: the camera will be shared without it");
 });
 

@@ -3,10 +3,11 @@
 // value.
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
+import { byId } from "./helpers.js";
 import { currentChain, on, session } from "./session.js";
 import { CONFIRM_TIMEOUT_MS, SEND_INTERVAL_MS, Throttle } from "./throttle.js";
 
-const box = document.getElementById("params");
+const box = byId("params");
 // What the user set and the server has not shown yet (see paramHeld).
 const paramIntents = new Map(); // "link:parameter" → {value, since}
 let paramThrottles = []; // one per link: its sliders' setParams

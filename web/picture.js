@@ -2,13 +2,14 @@
 // or an H.264 access unit), and what was drawn and received — window.filtercast.stats and
 // latencyHistory, the test contract in docs/PROTOCOL.md.
 import { acknowledge } from "./connection.js";
+import { byId, median, pushBounded } from "./helpers.js";
 import { emit, on } from "./session.js";
 
 const LATENCY_WINDOW = 30; // frames in the recent latency median
 const LATENCY_HISTORY_MAX = 10000;
 
-const canvas = document.getElementById("view");
-const placeholder = document.getElementById("placeholder");
+const canvas = byId("view");
+const placeholder = byId("placeholder");
 const context = canvas.getContext("2d", { alpha: false });
 
 /** window.filtercast.stats, updated in place. */
@@ -67,18 +68,9 @@ export function measureDeliveredRate() {
 }
 
 function recordLatency(latency) {
-  recentLatencies.push(latency);
-  if (recentLatencies.length > LATENCY_WINDOW) recentLatencies.shift();
-  latencyHistory.push(latency);
-  if (latencyHistory.length > LATENCY_HISTORY_MAX) latencyHistory.splice(0, latencyHistory.length - LATENCY_HISTORY_MAX);
+  pushBounded(recentLatencies, latency, LATENCY_WINDOW);
+  pushBounded(latencyHistory, latency, LATENCY_HISTORY_MAX);
   stats.latencyMs = median(recentLatencies);
-}
-
-function median(values) {
-  if (values.length === 0) return null;
-  const sorted = values.slice().sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 on("hello", () => { stats.connected = true; });

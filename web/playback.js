@@ -2,6 +2,7 @@
 // slider (throttled `seek` while dragged), the time label, the LIVE badge and the paused mark.
 import { send } from "./connection.js";
 import { formatTime } from "./format.js";
+import { byId } from "./helpers.js";
 import { on, session } from "./session.js";
 import { CONFIRM_TIMEOUT_MS, SEND_INTERVAL_MS, Throttle } from "./throttle.js";
 
@@ -9,14 +10,13 @@ const SEEK_STEP_S = 5;
 /// A playing state this far past a seek's target can still be that seek's result.
 const SEEK_MATCH_PLAYING_S = 1;
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  playPause: $("play-pause"),
-  seek: $("seek"),
-  time: $("time"),
-  liveBadge: $("live-badge"),
-  pausedMark: $("paused-mark"),
-  canvas: $("view"),
+  playPause: byId("play-pause"),
+  seek: byId("seek"),
+  time: byId("time"),
+  liveBadge: byId("live-badge"),
+  pausedMark: byId("paused-mark"),
+  canvas: byId("view"),
 };
 // What the user set and the server has not shown yet (see seekHeld).
 let seekIntent = null; // {position, since}

@@ -2,10 +2,11 @@
 // a red dot and the elapsed time while one runs.
 import { send } from "./connection.js";
 import { formatTime } from "./format.js";
+import { byId } from "./helpers.js";
 import { on } from "./session.js";
 
-const button = document.getElementById("record");
-const time = document.getElementById("record-time");
+const button = byId("record");
+const time = byId("record-time");
 let recording = null; // state.recording, as last broadcast
 
 function renderRecord() {

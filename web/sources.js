@@ -7,28 +7,28 @@ import { guard, needsToken } from "./access.js";
 import { fetchJSON, oneAtATime } from "./api.js";
 import { cameraState, toggleCamera } from "./camera.js";
 import { send } from "./connection.js";
-import { formatSize, formatTime } from "./format.js";
+import { formatEntry } from "./format.js";
+import { byId } from "./helpers.js";
 import { on, session } from "./session.js";
 import { displayName, markSource, sourceReference } from "./source.js";
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  panel: $("sources"),
-  main: $("sources-main"),
+  panel: byId("sources"),
+  main: byId("sources-main"),
   input: document.querySelector('#sources-main [data-source="input"] button'),
-  inputName: $("sources-input-name"),
-  camera: $("sources-camera"),
-  cameraTitle: $("sources-camera-title"),
-  cameraMeta: $("sources-camera-meta"),
-  refresh: $("library-refresh"),
-  mediaGroup: $("media-group"),
-  mediaUp: $("media-up"),
-  mediaPath: $("media-path"),
-  mediaEmpty: $("media-empty"),
-  mediaList: $("media-entries"),
-  uploadsGroup: $("uploads-group"),
-  uploadsEmpty: $("uploads-empty"),
-  uploadsList: $("uploads"),
+  inputName: byId("sources-input-name"),
+  camera: byId("sources-camera"),
+  cameraTitle: byId("sources-camera-title"),
+  cameraMeta: byId("sources-camera-meta"),
+  refresh: byId("library-refresh"),
+  mediaGroup: byId("media-group"),
+  mediaUp: byId("media-up"),
+  mediaPath: byId("media-path"),
+  mediaEmpty: byId("media-empty"),
+  mediaList: byId("media-entries"),
+  uploadsGroup: byId("uploads-group"),
+  uploadsEmpty: byId("uploads-empty"),
+  uploadsList: byId("uploads"),
 };
 const INPUT_META = "What the server was started with";
 
@@ -43,11 +43,6 @@ function span(className, text) {
   element.className = className;
   element.textContent = text;
   return element;
-}
-
-function entryMeta(entry) {
-  const duration = Number.isFinite(entry.duration) ? formatTime(entry.duration, false, true) : "–";
-  return `${duration} · ${formatSize(entry.size)}`;
 }
 
 /// Sends `open {source: reference}` for `button`, which waits (disabled) for the answer.
@@ -125,7 +120,7 @@ function renderMedia(folder, entries, message) {
   const prefix = folder ? `${folder}/` : "";
   ui.mediaList.replaceChildren(...entries.map((entry) => (entry.kind === "folder"
     ? folderItem(entry.name, prefix + entry.name)
-    : sourceItem(`media/${prefix}${entry.name}`, entry.name, entryMeta(entry)))));
+    : sourceItem(`media/${prefix}${entry.name}`, entry.name, formatEntry(entry)))));
   ui.mediaEmpty.textContent = message || "";
   ui.mediaEmpty.hidden = !message;
   ui.mediaList.dataset.loaded = "true";
@@ -182,7 +177,7 @@ const loadUploads = oneAtATime(async () => {
   }
   ui.uploadsGroup.hidden = false;
   const entries = answer.ok && Array.isArray(answer.body.uploads) ? answer.body.uploads : [];
-  ui.uploadsList.replaceChildren(...entries.map((entry) => sourceItem(`uploads/${entry.name}`, entry.name, entryMeta(entry))));
+  ui.uploadsList.replaceChildren(...entries.map((entry) => sourceItem(`uploads/${entry.name}`, entry.name, formatEntry(entry))));
   ui.uploadsEmpty.textContent = answer.ok ? "No uploads yet." : `Cannot list the uploads (HTTP ${answer.status}).`;
   ui.uploadsEmpty.hidden = entries.length > 0;
 });

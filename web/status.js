@@ -1,15 +1,15 @@
 // FilterCast page, status: the status line (delivered fps, latency, what the page gets —
 // "1280×720", "H.264 · 2.1 Mbit/s" — and viewers).
+import { byId } from "./helpers.js";
 import { measureDeliveredRate, stats } from "./picture.js";
 import { on } from "./session.js";
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  fps: $("stat-fps"),
-  latency: $("stat-latency"),
-  resolution: $("stat-resolution"),
-  stream: $("stat-stream"),
-  viewers: $("stat-viewers"),
+  fps: byId("stat-fps"),
+  latency: byId("stat-latency"),
+  resolution: byId("stat-resolution"),
+  stream: byId("stat-stream"),
+  viewers: byId("stat-viewers"),
 };
 
 /// Redraws the status line from `stats` (called every 250 ms and on a disconnection).

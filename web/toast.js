@@ -1,8 +1,9 @@
 // FilterCast page, the toast: one short message at a time — the server's errors and the page's own.
+import { byId } from "./helpers.js";
 import { on } from "./session.js";
 
 const TOAST_MS = 4000;
-const element = document.getElementById("toast");
+const element = byId("toast");
 let hideTimer = 0;
 /** hello.errors: a name per error code; servers before it send none (the code is shown). */
 let errorNames = {};

@@ -8,6 +8,7 @@
 import { wantsSound } from "./audio.js";
 import { send } from "./connection.js";
 import { resetDecoder } from "./h264.js";
+import { pageParameter } from "./helpers.js";
 import { stats } from "./picture.js";
 import { on } from "./session.js";
 import { toast } from "./toast.js";
@@ -16,10 +17,9 @@ import { BASELINE_CODEC } from "./wire.js";
 const CHOICES = ["auto", "jpeg", "h264"];
 const PROBE = { codec: BASELINE_CODEC, optimizeForLatency: true };
 
-const parameters = new URLSearchParams(location.search);
-const asked = parameters.get("transport") || "auto";
+const asked = pageParameter("transport") || "auto";
 const requested = CHOICES.includes(asked) ? asked : "auto";
-const pinned = parameters.get("rendition");
+const pinned = pageParameter("rendition");
 let fellBack = false;
 
 /// Whether this browser decodes H.264 with WebCodecs here.

@@ -4,16 +4,16 @@
 // server takes uploads (`hello.uploads`) and this client may control the session.
 import { authorizationHeaders } from "./access.js";
 import { send } from "./connection.js";
+import { byId, pageParameter } from "./helpers.js";
 import { on } from "./session.js";
 import { toast } from "./toast.js";
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  box: $("upload"),
-  button: $("upload-file"),
-  input: $("upload-input"),
-  progress: $("upload-progress"),
-  status: $("upload-status"),
+  box: byId("upload"),
+  button: byId("upload-file"),
+  input: byId("upload-input"),
+  progress: byId("upload-progress"),
+  status: byId("upload-status"),
 };
 let offer = null; // hello.uploads: { maxBytes }, or null when the server takes none
 let access = "control";
@@ -30,7 +30,7 @@ function render() {
 
 /// The token as the HTTP API takes it: the page URL's ?token=, else the one typed into the page.
 function uploadHeaders() {
-  const token = new URLSearchParams(location.search).get("token");
+  const token = pageParameter("token");
   return token ? { Authorization: `Bearer ${token}` } : authorizationHeaders();
 }
 
