@@ -41,14 +41,33 @@ export function announcement(track) {
   return { codec: SOUND_FORMAT.codec, channels, rate: SOUND_FORMAT.sampleRate };
 }
 
+/** A microphone's sound being sent (a Sharing's `sound`, camera.js). */
+class MicrophoneSending {
+  constructor(track, failed) {
+    /// The microphone's audio track.
+    this.track = track;
+    /// The next packet's sequence number (FCM1 bytes 8–15).
+    this.sequence = 0;
+    /// The page's clock (µs, performance.now()) less the sound's timestamps: the least of the
+    /// first SETTLING_DATA data's; Infinity before the first.
+    this.offset = Infinity;
+    /// How many data were read: packets are sent once the offset is settled.
+    this.seen = 0;
+    /// The sending ended (stopMicrophone): no more is read, encoded or sent.
+    this.stopped = false;
+    /// WebCodecs' AudioEncoder (Opus), configured for the first data.
+    this.encoder = new AudioEncoder({
+      output: (chunk) => transmit(this, chunk),
+      error: (error) => { if (!this.stopped) failed(`the sound encoder failed: ${error.message}`); },
+    });
+    /// The reader of the microphone's data.
+    this.reader = new MediaStreamTrackProcessor({ track }).readable.getReader();
+  }
+}
+
 /** Encodes and sends `track`'s sound until `stopMicrophone`; `failed(reason)` when it cannot go on. */
 export function startMicrophone(track, failed) {
-  const mic = { track, sequence: 0, offset: Infinity, seen: 0, stopped: false };
-  mic.encoder = new AudioEncoder({
-    output: (chunk) => transmit(mic, chunk),
-    error: (error) => { if (!mic.stopped) failed(`the sound encoder failed: ${error.message}`); },
-  });
-  mic.reader = new MediaStreamTrackProcessor({ track }).readable.getReader();
+  const mic = new MicrophoneSending(track, failed);
   pump(mic);
   return mic;
 }

@@ -3,13 +3,13 @@
 import { send } from "./connection.js";
 import { formatTime } from "./format.js";
 import { byId } from "./helpers.js";
-import { on } from "./session.js";
+import { player } from "./player.js";
 
 const button = byId("record");
 const time = byId("record-time");
-let recording = null; // state.recording, as last broadcast
 
 function renderRecord() {
+  const recording = player.state?.recording || null;
   const active = !!recording?.active;
   button.setAttribute("aria-pressed", String(active));
   button.setAttribute("aria-label", active ? "Stop recording" : "Start recording");
@@ -21,15 +21,12 @@ function renderRecord() {
 }
 
 button.addEventListener("click", () => {
-  const start = !recording?.active;
+  const start = !player.state?.recording?.active;
   button.disabled = true;
   const sent = send({ type: "record", action: start ? "start" : "stop" }, () => { button.disabled = false; });
   if (!sent) button.disabled = false;
 });
 
-on("state", ({ state }) => {
-  recording = state.recording || null;
-  renderRecord();
-});
+player.on("state", renderRecord);
 
 renderRecord();

@@ -1,7 +1,7 @@
 // FilterCast page, the source: its name in the top bar and, for a live source that failed, the
 // "No signal" badge on the picture.
 import { byId } from "./helpers.js";
-import { on } from "./session.js";
+import { player } from "./player.js";
 
 const sourceName = byId("source-name");
 const signalBadge = byId("signal-badge");
@@ -55,7 +55,7 @@ export function markSource(li, reference) {
   else li.removeAttribute("aria-current");
 }
 
-on("state", ({ state, previous }) => {
+player.on("state", ({ state, previous }) => {
   const source = state.source || {};
   if (!previous || previous.source?.name !== source.name) {
     sourceName.textContent = sourceName.title = displayName(source);

@@ -1,9 +1,10 @@
 // FilterCast page, status: the status line (delivered fps, latency, what the page gets —
 // "1280×720", "H.264 · 2.1 Mbit/s" — and viewers).
 import { byId } from "./helpers.js";
-import { measureDeliveredRate, stats } from "./picture.js";
-import { on } from "./session.js";
+import { measureDeliveredRate } from "./picture.js";
+import { player } from "./player.js";
 
+const stats = player.stats;
 const ui = {
   fps: byId("stat-fps"),
   latency: byId("stat-latency"),
@@ -23,7 +24,7 @@ export function updateStatus() {
   if (!stats.connected) ui.viewers.textContent = "–";
 }
 
-on("state", ({ state }) => {
+player.on("state", ({ state }) => {
   ui.viewers.textContent = Number.isFinite(state.viewers) ? String(state.viewers) : "–";
 });
-on("disconnected", updateStatus);
+player.on("disconnected", updateStatus);
