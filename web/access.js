@@ -4,7 +4,8 @@
 // URL (the HTTP API gets it as `Authorization: Bearer`). A `?token=` on the page URL still works
 // as before (connection.js and library.js pass it on).
 import { send } from "./connection.js";
-import { emit, on } from "./session.js";
+import { byId, store, stored } from "./helpers.js";
+import { player } from "./player.js";
 
 const STORAGE_KEY = "filtercast.token";
 const WAITING_TEXT = "Waiting for the first frame…";
@@ -16,27 +17,23 @@ const MESSAGES = {
   savedRefused: "The saved token was refused: enter the current one.",
   unauthorized: "This needs the token: enter it to control the session.",
 };
-const $ = (id) => document.getElementById(id);
 const ui = {
-  form: $("token-form"),
-  message: $("token-message"),
-  input: $("token-input"),
-  submit: $("token-submit"),
-  placeholder: $("placeholder"),
+  form: byId("token-form"),
+  message: byId("token-message"),
+  input: byId("token-input"),
+  submit: byId("token-submit"),
+  placeholder: byId("placeholder"),
 };
 const ACCESS_LEVELS = ["control", "watch", "none"];
-let access = "control"; // hello.access of the current connection
-let authPending = false;
+const access = player.access;
 
+/// The token this tab gave (kept for the tab: where storage is refused, for this connection only).
 function savedToken() {
-  try { return sessionStorage.getItem(STORAGE_KEY) || ""; } catch { return ""; }
+  return stored(STORAGE_KEY);
 }
 
 function saveToken(token) {
-  try {
-    if (token) sessionStorage.setItem(STORAGE_KEY, token);
-    else sessionStorage.removeItem(STORAGE_KEY);
-  } catch { /* storage disabled: the token lasts for this connection only */ }
+  store(STORAGE_KEY, token);
 }
 
 /// Headers for fetch() of the HTTP API: the tab's token as a Bearer credential, if any.
@@ -47,12 +44,12 @@ export function authorizationHeaders() {
 
 /// Whether nothing but `auth` may be asked of the server now (no token given, none saved).
 export function needsToken() {
-  return access === "none" && !savedToken();
+  return access.level === "none" && !savedToken();
 }
 
 /// Whether this page may change the session now (`hello.access` "control", or the token given).
 export function mayControl() {
-  return access === "control";
+  return access.level === "control";
 }
 
 const WATCH_ONLY_TITLE = "You are watching only: enter the token to change the source";
@@ -66,18 +63,18 @@ export function guard(control, title) {
 
 /// Emits "access" when what this page may do changed.
 function setAccess(level) {
-  const changed = level !== access;
-  access = level;
-  if (changed) emit("access", access);
+  const changed = level !== access.level;
+  access.level = level;
+  if (changed) player.emit("access", access.level);
 }
 
 function showForm(message) {
   ui.message.textContent = message;
-  ui.form.dataset.access = access;
+  ui.form.dataset.access = access.level;
   const wasHidden = ui.form.hidden;
   ui.form.hidden = false;
   ui.submit.disabled = false;
-  if (access === "none") ui.placeholder.textContent = LOCKED_TEXT;
+  if (access.level === "none") ui.placeholder.textContent = LOCKED_TEXT;
   if (wasHidden || message === MESSAGES.refused) {
     ui.input.focus();
     ui.input.select();
@@ -92,10 +89,10 @@ function hideForm() {
 
 /// Sends `auth`; `refusedMessage` is shown when the server says no.
 function authenticate(token, refusedMessage) {
-  authPending = true;
+  access.authPending = true;
   ui.submit.disabled = true;
   const sent = send({ type: "auth", token }, (ok) => {
-    authPending = false;
+    access.authPending = false;
     if (!ok) {
       if (token === savedToken()) saveToken("");
       showForm(refusedMessage);
@@ -104,30 +101,30 @@ function authenticate(token, refusedMessage) {
     saveToken(token);
     setAccess("control");
     hideForm();
-    emit("authorized");
+    player.emit("authorized");
   });
   if (!sent) {
-    authPending = false;
+    access.authPending = false;
     ui.submit.disabled = false;
   }
 }
 
 // Servers before `access` allowed everything or said so with `unauthorized` errors.
-on("hello", (hello) => {
+player.on("hello", (hello) => {
   setAccess(ACCESS_LEVELS.includes(hello.access) ? hello.access : "control");
-  if (access === "control") {
+  if (access.level === "control") {
     hideForm();
     return;
   }
   const token = savedToken();
   if (token) authenticate(token, MESSAGES.savedRefused);
-  else showForm(MESSAGES[access] || MESSAGES.none);
+  else showForm(MESSAGES[access.level] || MESSAGES.none);
 });
 
-on("error", (error) => {
-  if (error.code !== "unauthorized" || authPending) return;
-  if (access === "control") setAccess("watch"); // the server thinks otherwise
-  showForm(access === "none" ? MESSAGES.none : MESSAGES.unauthorized);
+player.on("error", (error) => {
+  if (error.code !== "unauthorized" || access.authPending) return;
+  if (access.level === "control") setAccess("watch"); // the server thinks otherwise
+  showForm(access.level === "none" ? MESSAGES.none : MESSAGES.unauthorized);
 });
 
 ui.form.addEventListener("submit", (event) => {

@@ -1,10 +1,11 @@
 // FilterCast page, the HTTP API: the token passed on to it, JSON fetched with it, and lists
 // fetched one request at a time (library.js, sources.js).
 import { authorizationHeaders } from "./access.js";
+import { pageParameter } from "./helpers.js";
 
 /// `path` with the page's ?token=, passed on to the HTTP API (servers run with --token).
 export function withToken(path) {
-  const token = new URLSearchParams(location.search).get("token");
+  const token = pageParameter("token");
   if (!token) return path;
   return `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
 }
@@ -12,7 +13,7 @@ export function withToken(path) {
 /// The token typed into the page (access.js), as fetch() headers; {} when there is none or the
 /// page URL carries ?token= (which withToken passes on).
 export function tabAuthorization() {
-  if (new URLSearchParams(location.search).has("token")) return {};
+  if (pageParameter("token") !== null) return {};
   return authorizationHeaders();
 }
 

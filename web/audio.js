@@ -11,10 +11,10 @@
 // mapped to the source's time — minus the drawn picture's time (ms, median of the last 30 drawn
 // frames); null fields without sound. Packets are scheduled on that output time, so the output
 // latency is made up for.
-import { on, session } from "./session.js";
+import { byId, median, pushBounded, store, stored } from "./helpers.js";
+import { player } from "./player.js";
+import { FLAGS, MAGIC, SOUND_FORMAT } from "./wire.js";
 
-const AUDIO_MAGIC = 0x31414346; // "FCA1" read little-endian
-const CONFIG = { codec: "opus", sampleRate: 48000, numberOfChannels: 2 };
 const STORAGE_KEY = "filtercast.sound";
 const SYNC_WINDOW = 30;
 /// A packet due this close to where the one before ends follows it seamlessly (no click, no gap);
@@ -35,51 +35,28 @@ const LEAD_S = 0.005;
 /// seek, a new source) fades out over it, so that the sound starts and stops without a click.
 const FADE_S = 0.01;
 
-const button = document.getElementById("mute");
-const label = document.getElementById("mute-label");
-const volume = document.getElementById("volume");
-
-/** window.filtercast.stats.audio. */
-export const audioStats = { playing: null, syncMs: null };
+const button = byId("mute");
+const label = byId("mute-label");
+const volume = byId("volume");
 
 const supported = "AudioDecoder" in window && window.isSecureContext;
-let muted = remembered() !== "on";
-let context = null; // the AudioContext, made at the first unmute (a gesture)
-let fader = null; // the fades in and out → gain
-let gain = null; // the volume → the output
-let quietUntil = 0; // context time when the last fade-out ends: a new chain starts after it
-let decoder = null;
-let offered = false; // the server sends sound (hello.audio)
-let scheduled = []; // [{source, buffer, when, end, pts}] in start order
-let held = []; // [{buffer, pts}] decoded sound waiting for the pictures' clock to run, in order
-let nextStart = null; // where the last scheduled packet ends (context time), for seamless joins
-let lastPts = null; // the last drawn picture's time
-let restartPts = null; // where the sound restarted, until a picture near it is drawn
-/// The pictures' clock: each drawn picture's time less when it was drawn (s), the last
-/// SYNC_WINDOW of them; their median is the clock's offset from performance.now(), steady
-/// however late a single picture is drawn.
-const offsets = [];
-const recentSync = [];
-
-/// The tab's remembered choice ("on": sound), "" where storage is refused.
-function remembered() {
-  try { return sessionStorage.getItem(STORAGE_KEY) || ""; } catch { return ""; }
-}
+const sound = player.sound;
+const audioStats = player.stats.audio;
 
 /// Whether this page asks the server for sound (`watch {audio: true}`, transport.js): the server
 /// offers it and this browser can play it.
 export function wantsSound(hello) {
-  offered = Boolean(hello && hello.audio);
+  sound.offered = Boolean(hello && hello.audio);
   render();
-  return offered && supported;
+  return sound.offered && supported;
 }
 
 /// The pictures' clock now, seconds: while playing, where the drawn pictures say it runs; paused,
 /// the drawn picture's time.
 function mediaNow() {
-  if (lastPts === null || offsets.length === 0) return null;
-  const playing = session.state ? session.state.playing : true;
-  return playing ? performance.now() / 1000 + median(offsets) : lastPts;
+  if (sound.lastPts === null || sound.offsets.length === 0) return null;
+  const playing = player.state ? player.state.playing : true;
+  return playing ? performance.now() / 1000 + median(sound.offsets) : sound.lastPts;
 }
 
 /// A drawn picture's time: the clock goes on from it, or starts over after a jump (a seek, a
@@ -87,34 +64,33 @@ function mediaNow() {
 /// `restartPts`), pictures far from there are the old position's, still on their way: the clock
 /// waits for the first one near it, and the sound waits with it (held).
 function clockPicture(pts) {
-  if (restartPts !== null) {
-    if (Math.abs(pts - restartPts) > RESTART_NEAR_S) return;
-    restartPts = null;
-    offsets.length = 0;
+  if (sound.restartPts !== null) {
+    if (Math.abs(pts - sound.restartPts) > RESTART_NEAR_S) return;
+    sound.restartPts = null;
+    sound.offsets.length = 0;
   }
   const offset = pts - performance.now() / 1000;
-  if (offsets.length > 0 && Math.abs(offset - median(offsets)) > 0.25) offsets.length = 0;
-  offsets.push(offset);
-  if (offsets.length > SYNC_WINDOW) offsets.shift();
-  lastPts = pts;
+  if (sound.offsets.length > 0 && Math.abs(offset - median(sound.offsets)) > 0.25) sound.offsets.length = 0;
+  pushBounded(sound.offsets, offset, SYNC_WINDOW);
+  sound.lastPts = pts;
 }
 
 function makeDecoder() {
-  decoder = new AudioDecoder({ output: schedule, error: () => { decoder = null; } });
-  decoder.configure(CONFIG);
+  sound.decoder = new AudioDecoder({ output: schedule, error: () => { sound.decoder = null; } });
+  sound.decoder.configure(SOUND_FORMAT);
 }
 
 /// A binary message that is a sound packet is taken (true); anything else is left to frames.js.
 export function receiveSound(buffer, header) {
-  if (!header || header.magic !== AUDIO_MAGIC) return false;
-  if (!supported || muted || !context) return true;
-  if (header.flags & 1) {
+  if (!header || header.magic !== MAGIC.sound) return false;
+  if (!supported || sound.muted || !sound.context) return true;
+  if (header.flags & FLAGS.restart) {
     restart();
-    restartPts = header.pts;
-    offsets.length = 0;
+    sound.restartPts = header.pts;
+    sound.offsets.length = 0;
   }
-  if (!decoder || decoder.state === "closed") makeDecoder();
-  decoder.decode(new EncodedAudioChunk({ type: "key", timestamp: Math.round(header.pts * 1e6),
+  if (!sound.decoder || sound.decoder.state === "closed") makeDecoder();
+  sound.decoder.decode(new EncodedAudioChunk({ type: "key", timestamp: Math.round(header.pts * 1e6),
                                          data: new Uint8Array(buffer, header.headerLength) }));
   return true;
 }
@@ -122,23 +98,22 @@ export function receiveSound(buffer, header) {
 /// Decoded sound: played at its time on the pictures' clock, or held until that clock runs
 /// (paused, or no picture drawn since play).
 function schedule(data) {
-  if (muted || !context) return data.close();
-  const buffer = context.createBuffer(data.numberOfChannels, data.numberOfFrames, data.sampleRate);
+  if (sound.muted || !sound.context) return data.close();
+  const buffer = sound.context.createBuffer(data.numberOfChannels, data.numberOfFrames, data.sampleRate);
   for (let channel = 0; channel < data.numberOfChannels; channel += 1) {
     data.copyTo(buffer.getChannelData(channel), { planeIndex: channel, format: "f32-planar" });
   }
-  held.push({ buffer, pts: data.timestamp / 1e6 });
+  pushBounded(sound.held, { buffer, pts: data.timestamp / 1e6 }, HELD_MAX);
   data.close();
-  if (held.length > HELD_MAX) held.shift();
   playHeld();
 }
 
 /// Plays what is held, in order, once the pictures' clock runs.
 function playHeld() {
   const now = mediaNow();
-  if (now === null || !context || (session.state && !session.state.playing)) return;
-  for (const { buffer, pts } of held) play(buffer, pts, now);
-  held = [];
+  if (now === null || !sound.context || (player.state && !player.state.playing)) return;
+  for (const { buffer, pts } of sound.held) play(buffer, pts, now);
+  sound.held = [];
 }
 
 /// Plays `buffer` (sound at `pts`) where the pictures' clock, at `now` now, reaches `pts` at the
@@ -146,32 +121,32 @@ function playHeld() {
 /// at once; far off, it is dropped.
 function play(buffer, pts, now) {
   let when = heardNow() + (pts - now);
-  const joins = nextStart !== null && Math.abs(when - nextStart) < JOIN_S && nextStart > context.currentTime;
-  if (joins) when = nextStart;
-  if (when < context.currentTime - LATE_S) return;
+  const joins = sound.nextStart !== null && Math.abs(when - sound.nextStart) < JOIN_S && sound.nextStart > sound.context.currentTime;
+  if (joins) when = sound.nextStart;
+  if (when < sound.context.currentTime - LATE_S) return;
   // Off the chain of packets still to play by more than a join: it starts over from this one.
-  if (!joins && nextStart !== null && nextStart > context.currentTime) silence();
-  when = Math.max(when, context.currentTime + LEAD_S);
+  if (!joins && sound.nextStart !== null && sound.nextStart > sound.context.currentTime) silence();
+  when = Math.max(when, sound.context.currentTime + LEAD_S);
   if (!joins) when = fadeIn(when);
-  const source = context.createBufferSource();
+  const source = sound.context.createBufferSource();
   source.buffer = buffer;
-  source.connect(fader);
+  source.connect(sound.fader);
   source.start(when);
-  nextStart = when + buffer.duration;
+  sound.nextStart = when + buffer.duration;
   const heard = heardNow(); // what was scheduled is kept until it has been heard (audioNow)
-  scheduled = scheduled.filter((item) => item.end > heard);
-  scheduled.push({ source, buffer, when, end: nextStart, pts });
+  sound.scheduled = sound.scheduled.filter((item) => item.end > heard);
+  sound.scheduled.push({ source, buffer, when, end: sound.nextStart, pts });
 }
 
 /// A pause: the sound fades out at once; what was scheduled and not yet heard (the server sends
 /// the sound ahead of its pictures) is held for the play that follows, and the pictures' clock
 /// waits for the next drawn picture.
 function pause() {
-  if (context) {
+  if (sound.context) {
     const heard = heardNow();
-    held = scheduled.filter((item) => item.when > heard).map(({ buffer, pts }) => ({ buffer, pts })).concat(held);
+    sound.held = sound.scheduled.filter((item) => item.when > heard).map(({ buffer, pts }) => ({ buffer, pts })).concat(sound.held);
   }
-  offsets.length = 0;
+  sound.offsets.length = 0;
   silence();
 }
 
@@ -179,67 +154,67 @@ function pause() {
 /// starts. A fade-out that ends there is kept: cancelling from its end would drop it, and the old
 /// sound would stop at full level (a click, at every seek).
 function fadeIn(when) {
-  const start = Math.max(when, quietUntil);
-  fader.gain.cancelScheduledValues(start > quietUntil ? start : start + 1e-6);
-  fader.gain.setValueAtTime(0, start);
-  fader.gain.linearRampToValueAtTime(1, start + FADE_S);
+  const start = Math.max(when, sound.quietUntil);
+  sound.fader.gain.cancelScheduledValues(start > sound.quietUntil ? start : start + 1e-6);
+  sound.fader.gain.setValueAtTime(0, start);
+  sound.fader.gain.linearRampToValueAtTime(1, start + FADE_S);
   return start;
 }
 
 /// Fades out and stops what is scheduled: the next packet starts a new chain.
 function silence() {
-  if (context && scheduled.length > 0) {
-    const now = context.currentTime;
-    quietUntil = now + FADE_S;
-    fader.gain.cancelScheduledValues(now);
-    fader.gain.setValueAtTime(fader.gain.value, now);
-    fader.gain.linearRampToValueAtTime(0, quietUntil);
-    for (const item of scheduled) {
-      try { item.source.stop(quietUntil); } catch { /* already ended */ }
+  if (sound.context && sound.scheduled.length > 0) {
+    const now = sound.context.currentTime;
+    sound.quietUntil = now + FADE_S;
+    sound.fader.gain.cancelScheduledValues(now);
+    sound.fader.gain.setValueAtTime(sound.fader.gain.value, now);
+    sound.fader.gain.linearRampToValueAtTime(0, sound.quietUntil);
+    for (const item of sound.scheduled) {
+      try { item.source.stop(sound.quietUntil); } catch { /* already ended */ }
     }
   }
-  scheduled = [];
-  nextStart = null;
+  sound.scheduled = [];
+  sound.nextStart = null;
 }
 
 /// The context time heard now: what leaves the output (its timestamp, run on to now), else the
 /// rendering time less the latencies the context reports.
 function heardNow() {
-  const stamp = context.getOutputTimestamp ? context.getOutputTimestamp() : null;
+  const stamp = sound.context.getOutputTimestamp ? sound.context.getOutputTimestamp() : null;
   if (stamp && stamp.contextTime > 0) {
     return stamp.contextTime + (performance.now() - stamp.performanceTime) / 1000;
   }
-  return context.currentTime - (context.outputLatency || 0) - (context.baseLatency || 0);
+  return sound.context.currentTime - (sound.context.outputLatency || 0) - (sound.context.baseLatency || 0);
 }
 
 /// Drops what is scheduled and what the decoder holds: the sound starts over at the next packet.
 function restart() {
   silence();
-  held = [];
-  if (decoder && decoder.state === "configured") decoder.reset();
-  if (decoder && decoder.state !== "closed") decoder.configure(CONFIG);
+  sound.held = [];
+  if (sound.decoder && sound.decoder.state === "configured") sound.decoder.reset();
+  if (sound.decoder && sound.decoder.state !== "closed") sound.decoder.configure(SOUND_FORMAT);
 }
 
 /// The sound heard now: the time of the scheduled packet playing, or null.
 function audioNow() {
-  if (!context) return null;
+  if (!sound.context) return null;
   const heard = heardNow();
-  const item = scheduled.find((candidate) => candidate.when <= heard && heard < candidate.end);
+  const item = sound.scheduled.find((candidate) => candidate.when <= heard && heard < candidate.end);
   return item ? item.pts + (heard - item.when) : null;
 }
 
 function setMuted(value) {
-  muted = value;
-  try { sessionStorage.setItem(STORAGE_KEY, muted ? "off" : "on"); } catch { /* storage refused: not remembered */ }
-  if (!muted && !context) {
-    context = new AudioContext({ sampleRate: CONFIG.sampleRate });
-    fader = context.createGain();
-    gain = context.createGain();
-    gain.gain.value = Number(volume.value);
-    fader.connect(gain);
-    gain.connect(context.destination);
+  sound.muted = value;
+  store(STORAGE_KEY, sound.muted ? "off" : "on");
+  if (!sound.muted && !sound.context) {
+    sound.context = new AudioContext({ sampleRate: SOUND_FORMAT.sampleRate });
+    sound.fader = sound.context.createGain();
+    sound.gain = sound.context.createGain();
+    sound.gain.gain.value = Number(volume.value);
+    sound.fader.connect(sound.gain);
+    sound.gain.connect(sound.context.destination);
   }
-  if (context && !muted) context.resume();
+  if (sound.context && !sound.muted) sound.context.resume();
   restart();
   render();
 }
@@ -247,55 +222,48 @@ function setMuted(value) {
 /// A test hook (window.filtercast.soundOutput): the AudioContext and the node that feeds its
 /// destination — what the page outputs — or null before the first unmute.
 export function soundOutput() {
-  return context ? { context, node: gain } : null;
+  return sound.context ? { context: sound.context, node: sound.gain } : null;
 }
 
 /// Toggles the sound (the key m, #mute).
 export function toggleMute() {
-  if (supported && offered) setMuted(!muted);
+  if (supported && sound.offered) setMuted(!sound.muted);
 }
 
 function render() {
-  button.disabled = !supported || !offered;
-  button.setAttribute("aria-pressed", String(!muted && supported && offered));
-  label.textContent = !supported ? "no sound in this browser" : !offered ? "no sound" : muted ? "Unmute" : "Mute";
-  button.setAttribute("aria-label", supported && offered ? (muted ? "Unmute" : "Mute") : label.textContent);
-  volume.disabled = button.disabled || muted;
+  button.disabled = !supported || !sound.offered;
+  button.setAttribute("aria-pressed", String(!sound.muted && supported && sound.offered));
+  label.textContent = !supported ? "no sound in this browser" : !sound.offered ? "no sound" : sound.muted ? "Unmute" : "Mute";
+  button.setAttribute("aria-label", supported && sound.offered ? (sound.muted ? "Unmute" : "Mute") : label.textContent);
+  volume.disabled = button.disabled || sound.muted;
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-on("drawn", (frame) => {
+player.on("drawn", (frame) => {
   clockPicture(frame.pts);
-  if (held.length > 0) playHeld();
+  if (sound.held.length > 0) playHeld();
   const heard = audioNow();
-  audioStats.playing = offered && supported ? heard !== null : null;
+  audioStats.playing = sound.offered && supported ? heard !== null : null;
   if (heard === null) return;
-  recentSync.push((heard - frame.pts) * 1000);
-  if (recentSync.length > SYNC_WINDOW) recentSync.shift();
-  audioStats.syncMs = median(recentSync);
+  pushBounded(sound.recentSync, (heard - frame.pts) * 1000, SYNC_WINDOW);
+  audioStats.syncMs = median(sound.recentSync);
 });
 
-on("state", ({ state, previous }) => {
+player.on("state", ({ state, previous }) => {
   if (!state.source.audio) audioStats.syncMs = null;
   if (previous && previous.playing && !state.playing) pause(); // silence at once
 });
 
-on("disconnected", () => {
+player.on("disconnected", () => {
   restart();
   audioStats.playing = null;
 });
 
 button.addEventListener("click", toggleMute);
 volume.addEventListener("input", () => {
-  if (gain) gain.gain.setValueAtTime(Number(volume.value), context.currentTime);
+  if (sound.gain) sound.gain.gain.setValueAtTime(Number(volume.value), sound.context.currentTime);
 });
 // A tab that had the sound on asks again at its first gesture (an AudioContext needs one).
-if (!muted) {
-  muted = true;
-  document.addEventListener("pointerdown", () => { if (muted && offered && supported) setMuted(false); }, { once: true });
+if (stored(STORAGE_KEY) === "on") {
+  document.addEventListener("pointerdown", () => { if (sound.muted && sound.offered && supported) setMuted(false); }, { once: true });
 }
 render();

@@ -10,62 +10,91 @@
 // goes with the pictures (microphone.js).
 import { guard } from "./access.js";
 import { send, sendBinary, sendingBacklog } from "./connection.js";
+import { byId, median, pushBounded, store, stored } from "./helpers.js";
 import { announcement, microphoneWanted, startMicrophone, stopMicrophone } from "./microphone.js";
-import { stats } from "./picture.js";
-import { emit, on, session } from "./session.js";
+import { player } from "./player.js";
 import { toast } from "./toast.js";
+import { BASELINE_CODEC, FLAGS, HEADER_LENGTH, MAGIC, newMessage } from "./wire.js";
 
-const button = document.getElementById("camera-share");
-const label = document.getElementById("camera-share-label");
-const picker = document.getElementById("camera-device");
+const button = byId("camera-share");
+const label = byId("camera-share-label");
+const picker = byId("camera-device");
 const CHOSEN_KEY = "filtercast.camera"; // sessionStorage: the deviceId last picked in this tab
 const KEYFRAME_INTERVAL_MS = 2000;
 const BITRATE = 2_500_000;
 const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which frames are skipped
 const ROUND_TRIP_WINDOW = 30;
+const ROUND_TRIP_HISTORY_MAX = 10000;
 
-let sharing = null; // {track, reader, encoder, captures, ...} while the camera is shared
-const roundTrips = [];
-/** window.filtercast.cameraRoundTripHistory: every round trip measured, oldest first (at most 10 000). */
-export const cameraRoundTripHistory = [];
+const camera = player.camera;
+
+/** A sharing under way (player.camera.sharing): one camera's pictures encoded and sent. */
+class Sharing {
+  constructor(track, microphone, width, height, codec) {
+    /// The camera's video track.
+    this.track = track;
+    /// The microphone's track; undefined when the camera is shared without sound.
+    this.microphone = microphone;
+    /// The picture size announced in `share start`: frames of another size are skipped.
+    this.width = width;
+    this.height = height;
+    /// "h264" or "jpeg": how the pictures are encoded.
+    this.codec = codec;
+    /// The next picture's sequence number (FCI1 bytes 8–15).
+    this.sequence = 0;
+    /// The next picture is to be a keyframe: the first, one the server asked for, one after a skip.
+    this.keyframeDue = true;
+    /// The capture time (ms, performance.now()) of the last keyframe.
+    this.lastKeyframe = 0;
+    /// VideoFrame timestamp → capture time (ms), for the frames in the encoder.
+    this.captures = new Map();
+    /// WebCodecs' VideoEncoder (H.264); null for JPEG, and until the pictures flow.
+    this.encoder = null;
+    /// The reader of the camera's frames; null until the pictures flow.
+    this.reader = null;
+    /// The microphone's sending (microphone.js); null without sound.
+    this.sound = null;
+  }
+}
 
 function render(state, text) {
+  camera.state = state;
   button.dataset.state = state;
   button.setAttribute("aria-pressed", String(state === "sharing"));
   label.textContent = text;
   button.setAttribute("aria-label", state === "sharing" ? "Stop sharing my camera" : "Share my camera");
-  const title = state === "sharing" ? `Sharing ${sharing?.track.label || "the camera"}: click to stop`
+  const title = state === "sharing" ? `Sharing ${camera.sharing?.track.label || "the camera"}: click to stop`
     : "Share this browser's camera as the source everybody watches";
   // Only a page that may control may start; one that shares may always stop.
   if (state === "off") guard(button, title);
   else button.title = title;
-  emit("camera", state);
+  player.emit("camera", state);
 }
 
-on("access", () => { if (button.dataset.state === "off") render("off", "My camera"); });
+player.on("access", () => { if (camera.state === "off") render("off", "My camera"); });
 
 /** What the camera button (and the Sources panel's My camera) does: start sharing, or stop. */
 export function toggleCamera() {
-  if (sharing) stop("stopped");
-  else if (button.dataset.state === "off") start();
+  if (camera.sharing) stop("stopped");
+  else if (camera.state === "off") start();
 }
 
 /** "off", "starting" or "sharing": this page's camera. */
 export function cameraState() {
-  return button.dataset.state;
+  return camera.state;
 }
 
 button.addEventListener("click", toggleCamera);
 
 picker.addEventListener("change", () => {
-  sessionStorage.setItem(CHOSEN_KEY, picker.value);
-  if (sharing) start(picker.value);
+  store(CHOSEN_KEY, picker.value);
+  if (camera.sharing) start(picker.value);
 });
 
 /** The session's frame size: pictures are sent at most its pixels, no side longer than its
  *  longer side (the server's bounds; it scales them to this size, keeping their shape). */
 function sessionSize() {
-  const source = session.state?.source;
+  const source = player.state?.source;
   return { width: source?.width || 1280, height: source?.height || 720 };
 }
 
@@ -108,30 +137,30 @@ async function openCamera(deviceId, audio) {
 
 /** Starts sharing `deviceId` (else the one picked last in this tab, else the browser's
  *  choice); while sharing, this switches cameras. */
-async function start(deviceId = sessionStorage.getItem(CHOSEN_KEY)) {
+async function start(deviceId = stored(CHOSEN_KEY)) {
   if (!navigator.mediaDevices?.getUserMedia) return toast("This browser cannot share a camera here (it needs https or localhost)");
   render("starting", "Starting…");
   let stream;
   try {
     stream = await openCamera(deviceId, microphoneWanted());
   } catch (error) {
-    if (sharing) return stop(`the camera could not be opened (${error.message || error.name})`);
+    if (camera.sharing) return stop(`the camera could not be opened (${error.message || error.name})`);
     render("off", "My camera");
     return toast(`No camera: ${error.message || error.name}`);
   }
   const track = stream.getVideoTracks()[0];
   await fitToSession(track);
-  release(sharing);
+  release(camera.sharing);
   const { width, height } = track.getSettings();
   const codec = (await h264Supported(width, height)) ? "h264" : "jpeg";
   const microphone = stream.getAudioTracks()[0];
-  sharing = { track, microphone, width, height, codec, sequence: 0, keyframeDue: true, lastKeyframe: 0, captures: new Map() };
-  const shared = sharing;
+  camera.sharing = new Sharing(track, microphone, width, height, codec);
+  const shared = camera.sharing;
   const audio = announcement(microphone);
   const sent = send({ type: "share", action: "start", codec, width, height, label: track.label, audio }, (ok) => {
     if (!ok) return stop(null);
-    if (sharing !== shared) return;
-    if (microphone) shared.sound = startMicrophone(microphone, (reason) => sharing === shared && stop(reason));
+    if (camera.sharing !== shared) return;
+    if (microphone) shared.sound = startMicrophone(microphone, (reason) => camera.sharing === shared && stop(reason));
     pump(shared);
   });
   if (!sent) stop(null);
@@ -143,12 +172,12 @@ async function start(deviceId = sessionStorage.getItem(CHOSEN_KEY)) {
 async function listCameras(track) {
   const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((device) => device.kind === "videoinput");
   const current = track.getSettings().deviceId;
-  picker.replaceChildren(...cameras.map((camera, index) => {
-    const option = new Option(camera.label || `Camera ${index + 1}`, camera.deviceId);
-    option.selected = camera.deviceId === current;
+  picker.replaceChildren(...cameras.map((device, index) => {
+    const option = new Option(device.label || `Camera ${index + 1}`, device.deviceId);
+    option.selected = device.deviceId === current;
     return option;
   }));
-  picker.hidden = cameras.length < 2 || !sharing;
+  picker.hidden = cameras.length < 2 || !camera.sharing;
 }
 
 async function h264Supported(width, height) {
@@ -161,7 +190,7 @@ async function h264Supported(width, height) {
 }
 
 function encoderConfig(width, height) {
-  return { codec: "avc1.42E01F", width, height, bitrate: BITRATE, framerate: 30, latencyMode: "realtime",
+  return { codec: BASELINE_CODEC, width, height, bitrate: BITRATE, framerate: 30, latencyMode: "realtime",
            avc: { format: "annexb" } };
 }
 
@@ -177,14 +206,14 @@ async function pump(shared) {
         shared.captures.delete(chunk.timestamp);
         transmit(shared, bytes, chunk.type === "key", capture);
       },
-      error: (error) => sharing === shared && stop(`the encoder failed: ${error.message}`),
+      error: (error) => camera.sharing === shared && stop(`the encoder failed: ${error.message}`),
     });
     shared.encoder.configure(encoderConfig(shared.width, shared.height));
   }
   shared.reader = new MediaStreamTrackProcessor({ track: shared.track }).readable.getReader();
-  while (sharing === shared) {
+  while (camera.sharing === shared) {
     const { value: frame, done } = await shared.reader.read();
-    if (sharing !== shared) { // stopped, or another camera chosen
+    if (camera.sharing !== shared) { // stopped, or another camera chosen
       frame?.close();
       return;
     }
@@ -224,24 +253,18 @@ async function encode(shared, frame, capture) {
   transmit(shared, new Uint8Array(await blob.arrayBuffer()), true, capture);
 }
 
-/** One FCI1 message: the 32-byte header (little-endian), then the picture. */
+/** One FCI1 message: the header, then the picture captured at `capture` (ms, performance.now()). */
 function transmit(shared, bytes, keyframe, capture) {
-  if (sharing !== shared) return;
-  const message = new Uint8Array(32 + bytes.byteLength);
-  const view = new DataView(message.buffer);
-  message.set([0x46, 0x43, 0x49, 0x31]); // "FCI1"
-  view.setUint16(4, 32, true);
-  view.setUint16(6, keyframe ? 2 : 0, true);
-  view.setBigUint64(8, BigInt(shared.sequence++), true);
-  view.setBigInt64(16, BigInt(Math.round(capture * 1000)), true);
-  message.set(bytes, 32);
+  if (camera.sharing !== shared) return;
+  const message = newMessage(MAGIC.picture, keyframe ? FLAGS.keyframe : 0, shared.sequence++, capture * 1000, bytes.byteLength);
+  message.set(bytes, HEADER_LENGTH);
   sendBinary(message.buffer);
 }
 
 /** Stops the capture and encoding of `shared` (nothing is told to the server). */
 function release(shared) {
   if (!shared) return;
-  if (sharing === shared) sharing = null;
+  if (camera.sharing === shared) camera.sharing = null;
   shared.reader?.cancel().catch(() => {});
   shared.track.stop();
   shared.microphone?.stop();
@@ -251,32 +274,29 @@ function release(shared) {
 
 /** Ends the sharing here; `reason` (null: silently) tells the user why, and the server is told. */
 function stop(reason) {
-  const shared = sharing;
+  const shared = camera.sharing;
   if (!shared) return;
   release(shared);
   picker.hidden = true;
   if (reason === "stopped") send({ type: "share", action: "stop" });
   else if (reason) toast(`Camera sharing ended: ${reason}`);
-  roundTrips.length = 0;
-  stats.cameraRoundTripMs = null;
+  camera.roundTrips.length = 0;
+  player.stats.cameraRoundTripMs = null;
   render("off", "My camera");
 }
 
-on("keyframeRequest", () => { if (sharing) sharing.keyframeDue = true; });
-on("shareEnded", ({ reason }) => stop(reason || "the server ended it"));
-on("disconnected", () => stop("the connection was lost"));
+player.on("keyframeRequest", () => { if (camera.sharing) camera.sharing.keyframeDue = true; });
+player.on("shareEnded", ({ reason }) => stop(reason || "the server ended it"));
+player.on("disconnected", () => stop("the connection was lost"));
 
 /** A frame drawn here: while this page's camera is the source, its time is our capture time. */
-on("drawn", (frame) => {
-  if (!sharing || session.state?.source?.kind !== "browser") return;
+player.on("drawn", (frame) => {
+  if (!camera.sharing || player.state?.source?.kind !== "browser") return;
   const roundTrip = performance.now() - frame.pts * 1000;
   if (!(roundTrip >= 0 && roundTrip < 10000)) return; // another sharer's clock
-  roundTrips.push(roundTrip);
-  cameraRoundTripHistory.push(roundTrip);
-  if (cameraRoundTripHistory.length > 10000) cameraRoundTripHistory.shift();
-  if (roundTrips.length > ROUND_TRIP_WINDOW) roundTrips.shift();
-  const sorted = [...roundTrips].sort((a, b) => a - b);
-  stats.cameraRoundTripMs = Math.round(sorted[Math.floor(sorted.length / 2)]);
+  pushBounded(camera.roundTrips, roundTrip, ROUND_TRIP_WINDOW);
+  pushBounded(player.cameraRoundTripHistory, roundTrip, ROUND_TRIP_HISTORY_MAX);
+  player.stats.cameraRoundTripMs = Math.round(median(camera.roundTrips));
 });
 
 render("off", "My camera");

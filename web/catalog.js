@@ -1,6 +1,6 @@
 // FilterCast page, the catalog: the filters of `hello`, in picker order, and what the page
 // shows of them (labels, category headings).
-import { on } from "./session.js";
+import { player } from "./player.js";
 
 /// Headings for servers whose hello has no `categories` (they had these categories).
 const CATEGORY_TITLES_BEFORE_HELLO = {
@@ -13,12 +13,10 @@ const CATEGORY_TITLES_BEFORE_HELLO = {
   distortion: "Distortion",
 };
 
-/** hello.filters in picker order, "none" first (window.filtercast.filters); a live binding. */
-export let catalog = [];
-let categoryTitles = CATEGORY_TITLES_BEFORE_HELLO;
+const filters = player.filters;
 
 export function descriptorOf(name) {
-  return catalog.find((filter) => filter.name === name);
+  return filters.catalog.find((filter) => filter.name === name);
 }
 
 export function labelOf(name) {
@@ -32,7 +30,8 @@ export function categoryOf(filter) {
 /// The server's heading for `category`; unknown ones get a readable form of their name
 /// ("colorEffect" → "Color effect").
 export function categoryTitle(category) {
-  if (Object.hasOwn(categoryTitles, category) && typeof categoryTitles[category] === "string") return categoryTitles[category];
+  const titles = filters.categoryTitles || CATEGORY_TITLES_BEFORE_HELLO;
+  if (Object.hasOwn(titles, category) && typeof titles[category] === "string") return titles[category];
   const words = category.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -52,8 +51,8 @@ function groupCatalog(filters) {
   return [...none, ...[...groups.values()].flat()];
 }
 
-on("hello", (hello) => {
-  catalog = groupCatalog(Array.isArray(hello.filters) ? hello.filters : []);
+player.on("hello", (hello) => {
+  filters.catalog = groupCatalog(Array.isArray(hello.filters) ? hello.filters : []);
   const titles = hello.categories;
-  categoryTitles = titles && typeof titles === "object" && !Array.isArray(titles) ? titles : CATEGORY_TITLES_BEFORE_HELLO;
+  filters.categoryTitles = titles && typeof titles === "object" && !Array.isArray(titles) ? titles : null;
 });

@@ -4,46 +4,49 @@
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
 import { buildPicker, pickedButton, showPicked } from "./filters.js";
+import { byId } from "./helpers.js";
 import { buildSliders, cancelParamEdits, syncSliders } from "./params.js";
-import { currentChain, on } from "./session.js";
+import { player } from "./player.js";
 
 /// The longest chain of servers whose hello has no `maxChainLength`.
 const MAX_CHAIN_LENGTH_BEFORE_HELLO = 8;
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  currentFilter: $("current-filter"),
-  chain: $("chain"),
-  add: $("chain-add"),
-  reset: $("reset"),
+  currentFilter: byId("current-filter"),
+  chain: byId("chain"),
+  add: byId("chain-add"),
+  reset: byId("reset"),
 };
-let maxChainLength = MAX_CHAIN_LENGTH_BEFORE_HELLO;
-let shownChain = null; // the link names the chips and sliders were built for
-let selectedLink = 0; // the link the picker edits (clamped to the chain when shown)
+const filters = player.filters;
+
+/// The longest chain this server takes.
+function maxChainLength() {
+  return filters.maxChainLength ?? MAX_CHAIN_LENGTH_BEFORE_HELLO;
+}
 
 function pickedLink(chain) {
-  return Math.max(0, Math.min(selectedLink, chain.length - 1));
+  return Math.max(0, Math.min(filters.selectedLink, chain.length - 1));
 }
 
 /// Shows the session's chain: the picker's pressed filter, the title, the chips and sliders
 /// (rebuilt when the links changed), and what "+" may do.
 export function renderChain() {
-  const chain = currentChain();
+  const chain = player.currentChain();
   const picked = chain.length ? chain[pickedLink(chain)].name : "none";
   showPicked(picked);
   const title = chain.length ? chain.map((link) => labelOf(link.name)).join(" → ") : labelOf("none");
   if (ui.currentFilter.textContent !== title) ui.currentFilter.textContent = title;
   const names = chain.map((link) => link.name).join("|");
-  if (shownChain !== names) {
-    shownChain = names;
+  if (filters.shownChain !== names) {
+    filters.shownChain = names;
     buildChain(chain);
   }
   for (const button of ui.chain.querySelectorAll("[data-link]")) {
     button.setAttribute("aria-pressed", String(chain.length > 1 && Number(button.dataset.link) === pickedLink(chain)));
   }
-  const full = chain.length >= maxChainLength;
+  const full = chain.length >= maxChainLength();
   ui.add.disabled = chain.length === 0 || full;
-  ui.add.title = full ? `A chain holds at most ${maxChainLength} filters`
+  ui.add.title = full ? `A chain holds at most ${maxChainLength()} filters`
     : chain.length ? `Add ${labelOf(picked)} after the last filter, then pick what it should be` : "Pick a filter first";
   syncSliders();
 }
@@ -75,7 +78,7 @@ function linkChip(name, index, count) {
   select.setAttribute("aria-label", `Filter ${index + 1} of ${count}: ${label}`);
   select.setAttribute("aria-pressed", "false");
   select.addEventListener("click", () => {
-    selectedLink = index;
+    filters.selectedLink = index;
     renderChain();
   });
   select.addEventListener("keydown", (event) => {
@@ -105,7 +108,7 @@ function sendChain(links) {
 /// The picker: with one filter or none it switches filters (`setFilter {name}`); in a longer
 /// chain it replaces the picked link, and "None" removes it.
 function chooseFilter(name) {
-  const chain = currentChain();
+  const chain = player.currentChain();
   if (chain.length <= 1) {
     cancelParamEdits();
     send({ type: "setFilter", name });
@@ -121,22 +124,22 @@ function chooseFilter(name) {
 
 /// "+": appends the picked filter as a new link, which the picker then edits.
 function addToChain() {
-  const chain = currentChain();
-  if (chain.length === 0 || chain.length >= maxChainLength) return;
-  selectedLink = chain.length;
+  const chain = player.currentChain();
+  if (chain.length === 0 || chain.length >= maxChainLength()) return;
+  filters.selectedLink = chain.length;
   sendChain([...chain, { name: chain[pickedLink(chain)].name }]);
 }
 
 function removeLink(index) {
-  const chain = currentChain();
+  const chain = player.currentChain();
   if (index >= chain.length) return;
-  if (selectedLink > index) selectedLink -= 1;
+  if (filters.selectedLink > index) filters.selectedLink -= 1;
   sendChain(chain.filter((_, i) => i !== index));
 }
 
 /// Every link's parameters back to their defaults.
 function resetParams() {
-  const chain = currentChain();
+  const chain = player.currentChain();
   if (chain.length <= 1) {
     cancelParamEdits();
     send({ type: "setFilter", name: chain[0]?.name || "none" });
@@ -148,11 +151,11 @@ function resetParams() {
 ui.reset.addEventListener("click", resetParams);
 ui.add.addEventListener("click", addToChain);
 
-on("hello", (hello) => {
+player.on("hello", (hello) => {
   const limit = hello.maxChainLength;
-  maxChainLength = Number.isInteger(limit) && limit > 0 ? limit : MAX_CHAIN_LENGTH_BEFORE_HELLO;
+  filters.maxChainLength = Number.isInteger(limit) && limit > 0 ? limit : null;
   buildPicker(chooseFilter);
   ui.chain.replaceChildren();
-  shownChain = null;
+  filters.shownChain = null;
 });
-on("state", renderChain);
+player.on("state", renderChain);

@@ -1,65 +1,60 @@
 // FilterCast page, connection: the WebSocket to the server (protocol v1, docs/PROTOCOL.md), its
-// reconnection (shown in the top bar's indicator), commands and their answers. Text messages become session events (session.js);
-// binary messages (frames) go to the receiver given to connect().
-import { emit, session } from "./session.js";
+// reconnection (shown in the top bar's indicator), commands and their answers. Text messages become
+// the player's events (player.js); binary messages (frames) go to the receiver given to connect().
+import { byId, pageParameter } from "./helpers.js";
+import { player } from "./player.js";
 import { toast } from "./toast.js";
+import { PROTOCOL_VERSION, SUBPROTOCOL } from "./wire.js";
 
-const SUBPROTOCOL = "filtercast.v1";
 const RECONNECT_FIRST_MS = 500;
 const RECONNECT_MAX_MS = 10000;
 const COMMAND_TIMEOUT_MS = 3000;
 
-const indicator = document.getElementById("connection");
-let socket = null;
-let receiveFrame = () => {};
-let reconnectAttempt = 0;
-let reconnectTimer = 0;
-let countdownTimer = 0;
-let nextCommandId = 1;
-const inFlight = new Map(); // command id → done(ok) for commands awaiting ack/error
+const indicator = byId("connection");
+const connection = player.connection;
 
 /// Opens the connection (and keeps reopening it); `frameReceiver(buffer, ws)` gets every binary
 /// message, `ws` being what acknowledge() wants back.
 export function connect(frameReceiver) {
-  receiveFrame = frameReceiver;
+  connection.receiveFrame = frameReceiver;
   open();
 }
 
 /// Sends a command; `done(ok)` runs when the server answers it (ack or error), or with false
 /// when it does not within a few seconds. Returns whether it was sent.
 export function send(message, done) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) {
+  if (!connection.socket || connection.socket.readyState !== WebSocket.OPEN) {
     toast("Not connected: the command was not sent");
     return false;
   }
   if (done) {
-    const id = nextCommandId++;
+    const id = connection.nextCommandId++;
     message.id = id;
-    inFlight.set(id, done);
+    connection.inFlight.set(id, done);
     // A command dropped without an answer that names it (rate_limited carries no id) must
     // not leave the page waiting forever.
     setTimeout(() => settle(id, false), COMMAND_TIMEOUT_MS);
   }
-  socket.send(JSON.stringify(message));
+  connection.socket.send(JSON.stringify(message));
   return true;
 }
 
 /// Sends a binary message (a shared camera's picture); false when not connected.
 export function sendBinary(buffer) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-  socket.send(buffer);
+  if (!connection.socket || connection.socket.readyState !== WebSocket.OPEN) return false;
+  connection.socket.send(buffer);
   return true;
 }
 
 /// Bytes given to the socket and not yet sent (a slow link).
 export function sendingBacklog() {
-  return socket ? socket.bufferedAmount : 0;
+  return connection.socket ? connection.socket.bufferedAmount : 0;
 }
 
 /// `frameAck {seq}` for a frame that came over `ws`, unless that connection is gone.
 export function acknowledge(ws, seq) {
-  if (ws === socket && socket.readyState === WebSocket.OPEN) {
-    socket.send(JSON.stringify({ type: "frameAck", seq }));
+  if (ws === connection.socket && connection.socket.readyState === WebSocket.OPEN) {
+    connection.socket.send(JSON.stringify({ type: "frameAck", seq }));
   }
 }
 
@@ -74,15 +69,15 @@ function socketURL() {
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   url.hash = "";
   url.search = "";
-  const token = new URLSearchParams(location.search).get("token");
+  const token = pageParameter("token");
   if (token) url.searchParams.set("token", token);
   return url.href;
 }
 
 function open() {
-  clearTimeout(reconnectTimer);
-  clearInterval(countdownTimer);
-  showConnection(reconnectAttempt === 0 ? "connecting" : "reconnecting", "Connecting…");
+  clearTimeout(connection.reconnectTimer);
+  clearInterval(connection.countdownTimer);
+  showConnection(connection.reconnectAttempt === 0 ? "connecting" : "reconnecting", "Connecting…");
   let ws;
   try {
     ws = new WebSocket(socketURL(), SUBPROTOCOL);
@@ -91,17 +86,17 @@ function open() {
     return;
   }
   ws.binaryType = "arraybuffer";
-  socket = ws;
+  connection.socket = ws;
   ws.onmessage = (event) => {
-    if (ws !== socket) return;
+    if (ws !== connection.socket) return;
     if (typeof event.data === "string") receiveText(event.data);
-    else receiveFrame(event.data, ws);
+    else connection.receiveFrame(event.data, ws);
   };
   ws.onclose = (event) => {
-    if (ws !== socket) return;
-    socket = null;
-    inFlight.clear();
-    emit("disconnected");
+    if (ws !== connection.socket) return;
+    connection.socket = null;
+    connection.inFlight.clear();
+    player.emit("disconnected");
     scheduleReconnect(event.reason || "");
   };
   // An error is always followed by a close event, which does the work.
@@ -111,9 +106,9 @@ function open() {
 /// Exponential backoff: 0.5 s, 1 s, 2 s, … up to 10 s, with a little jitter so that many
 /// pages do not all come back at the same instant.
 function scheduleReconnect(reason) {
-  const base = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** reconnectAttempt);
+  const base = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** connection.reconnectAttempt);
   const delay = Math.round(base * (0.85 + Math.random() * 0.3));
-  reconnectAttempt += 1;
+  connection.reconnectAttempt += 1;
   const due = performance.now() + delay;
   const show = () => {
     const seconds = Math.max(0, Math.ceil((due - performance.now()) / 1000));
@@ -121,8 +116,8 @@ function scheduleReconnect(reason) {
     showConnection("reconnecting", reason ? `${text} (${reason})` : text);
   };
   show();
-  countdownTimer = setInterval(show, 250);
-  reconnectTimer = setTimeout(open, delay);
+  connection.countdownTimer = setInterval(show, 250);
+  connection.reconnectTimer = setTimeout(open, delay);
 }
 
 function receiveText(text) {
@@ -138,42 +133,42 @@ function receiveText(text) {
     case "state": return receiveState(message);
     case "error": return receiveError(message);
     case "ack": return settle(message.id, true);
-    case "keyframeRequest": return emit("keyframeRequest");
-    case "shareEnded": return emit("shareEnded", message);
+    case "keyframeRequest": return player.emit("keyframeRequest");
+    case "shareEnded": return player.emit("shareEnded", message);
     default: return; // unknown types are ignored (forward compatibility)
   }
 }
 
 function receiveHello(hello) {
-  if (hello.version !== 1) {
-    const ws = socket;
-    socket = null; // no reconnection: this page cannot talk to this server
+  if (hello.version !== PROTOCOL_VERSION) {
+    const ws = connection.socket;
+    connection.socket = null; // no reconnection: this page cannot talk to this server
     ws.close();
-    emit("disconnected");
+    player.emit("disconnected");
     showConnection("error", `Unsupported protocol version ${hello.version}`);
     return;
   }
-  reconnectAttempt = 0;
+  connection.reconnectAttempt = 0;
   showConnection("live", "Connected");
-  session.state = null; // rebuild everything from this server's state
-  emit("hello", hello);
+  player.state = null; // rebuild everything from this server's state
+  player.emit("hello", hello);
   if (hello.state) receiveState(hello.state);
 }
 
 function receiveState(next) {
-  const previous = session.state;
-  session.state = next;
-  emit("state", { state: next, previous });
+  const previous = player.state;
+  player.state = next;
+  player.emit("state", { state: next, previous });
 }
 
 function receiveError(error) {
-  emit("error", error);
+  player.emit("error", error);
   if (error.id !== undefined) settle(error.id, false);
 }
 
 function settle(id, ok) {
-  const done = inFlight.get(id);
+  const done = connection.inFlight.get(id);
   if (!done) return;
-  inFlight.delete(id);
+  connection.inFlight.delete(id);
   done(ok);
 }

@@ -1,20 +1,21 @@
 // FilterCast page, the filter picker: a button per catalog filter — "None" on its own row,
 // always in sight, the others under a heading per category in a box that scrolls when the
 // catalog is long.
-import { catalog, categoryOf, categoryTitle } from "./catalog.js";
+import { categoryOf, categoryTitle } from "./catalog.js";
+import { byId } from "./helpers.js";
+import { player } from "./player.js";
 
-const picker = document.getElementById("filters");
-let scroller = null; // the box of the category groups
-let shownPick = null; // the filter last highlighted
+const picker = byId("filters");
+const filters = player.filters;
 
 /// Builds the buttons for the current catalog; `choose(name)` runs when one is clicked.
 export function buildPicker(choose) {
   const pinned = document.createElement("div");
   pinned.className = "chips chips-pinned";
-  scroller = document.createElement("div");
-  scroller.className = "filter-groups";
+  filters.scroller = document.createElement("div");
+  filters.scroller.className = "filter-groups";
   const groups = new Map(); // category → its chips' box
-  for (const filter of catalog) {
+  for (const filter of filters.catalog) {
     if (filter.name === "none") {
       pinned.append(filterButton(filter, choose));
       continue;
@@ -23,8 +24,8 @@ export function buildPicker(choose) {
     if (!groups.has(category)) groups.set(category, categoryGroup(category, groups.size));
     groups.get(category).append(filterButton(filter, choose));
   }
-  picker.replaceChildren(...[pinned, scroller].filter((part) => part.childElementCount > 0));
-  shownPick = null;
+  picker.replaceChildren(...[pinned, filters.scroller].filter((part) => part.childElementCount > 0));
+  filters.shownPick = null;
 }
 
 /// Presses the button of `name` (and no other), and scrolls it into sight when it changed.
@@ -35,8 +36,8 @@ export function showPicked(name) {
     button.setAttribute("aria-pressed", String(pressed));
     if (pressed) current = button;
   }
-  if (shownPick === name) return;
-  shownPick = name;
+  if (filters.shownPick === name) return;
+  filters.shownPick = name;
   if (current) revealInPicker(current);
 }
 
@@ -60,7 +61,7 @@ function categoryGroup(category, index) {
   chips.setAttribute("role", "group");
   chips.setAttribute("aria-labelledby", title.id);
   group.append(title, chips);
-  scroller.append(group);
+  filters.scroller.append(group);
   return chips;
 }
 
@@ -88,13 +89,13 @@ function revealInPicker(button) {
     if (chip.left < strip.left || chip.right > strip.right) picker.scrollLeft += chip.left - strip.left - (strip.width - chip.width) / 2;
     return;
   }
-  if (!scroller || !scroller.contains(button) || scroller.scrollHeight <= scroller.clientHeight) return;
+  if (!filters.scroller || !filters.scroller.contains(button) || filters.scroller.scrollHeight <= filters.scroller.clientHeight) return;
   const margin = 6;
-  const box = scroller.getBoundingClientRect();
+  const box = filters.scroller.getBoundingClientRect();
   const chip = button.getBoundingClientRect();
   const row = button.parentElement.getBoundingClientRect();
   const group = button.closest(".filter-group")?.getBoundingClientRect();
   const top = group && chip.top - row.top < 2 ? group.top : chip.top;
-  if (top < box.top + margin) scroller.scrollTop += top - box.top - margin;
-  else if (chip.bottom > box.bottom - margin) scroller.scrollTop += chip.bottom - box.bottom + margin;
+  if (top < box.top + margin) filters.scroller.scrollTop += top - box.top - margin;
+  else if (chip.bottom > box.bottom - margin) filters.scroller.scrollTop += chip.bottom - box.bottom + margin;
 }

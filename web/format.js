@@ -11,6 +11,12 @@ export function formatTime(seconds, long = false, round = false) {
   return hours > 0 || long ? `${hours}:${two(minutes)}:${two(secs)}` : `${two(minutes)}:${two(secs)}`;
 }
 
+/// A listed file's line: "01:05 · 3.4 MB" (its duration rounded, "–" when unknown; its size).
+export function formatEntry(entry) {
+  const duration = Number.isFinite(entry.duration) ? formatTime(entry.duration, false, true) : "–";
+  return `${duration} · ${formatSize(entry.size)}`;
+}
+
 /// "12 kB", "3.4 MB", "1.2 GB"; "–" when unknown.
 export function formatSize(bytes) {
   if (!Number.isFinite(bytes)) return "–";

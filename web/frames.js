@@ -7,31 +7,10 @@ import { receiveSound } from "./audio.js";
 import { acknowledge } from "./connection.js";
 import { receiveUnit, resetDecoder } from "./h264.js";
 import { countReceived, drawPicture } from "./picture.js";
-import { on } from "./session.js";
+import { player } from "./player.js";
+import { MAGIC, readHeader } from "./wire.js";
 
-const JPEG_MAGIC = 0x31464346; // "FCF1" read little-endian
-const UNIT_MAGIC = 0x31484346; // "FCH1"
-const HEADER_LENGTH = 32;
-
-let decoding = false;
-let pendingFrame = null; // the newest frame that arrived while another one was decoding
-
-/// The header fields every frame message has (bytes 0–31), or null when it is not one.
-export function readHeader(buffer, ws) {
-  if (buffer.byteLength < HEADER_LENGTH) return null;
-  const view = new DataView(buffer);
-  const headerLength = view.getUint16(4, true);
-  if (headerLength < HEADER_LENGTH || headerLength > buffer.byteLength) return null;
-  return {
-    ws,
-    magic: view.getUint32(0, true),
-    headerLength,
-    flags: view.getUint16(6, true),
-    seq: Number(view.getBigUint64(8, true)),
-    pts: Number(view.getBigInt64(16, true)) / 1e6,
-    sentAt: Number(view.getBigInt64(24, true)) / 1000, // ms since the epoch, like Date.now()
-  };
-}
+const frames = player.frames;
 
 /// A binary message from `ws`: a JPEG decoded now or kept as the one waiting frame, an access
 /// unit for the H.264 decoder, or a sound packet for audio.js.
@@ -39,34 +18,34 @@ export function receiveFrame(buffer, ws) {
   const frame = readHeader(buffer, ws);
   if (receiveSound(buffer, frame)) return; // a sound packet (FCA1): audio.js
   // Anything else — the padding of the server's probes (FCP1) — is skipped, and not counted.
-  if (!frame || (frame.magic !== UNIT_MAGIC && frame.magic !== JPEG_MAGIC)) return;
+  if (!frame || (frame.magic !== MAGIC.unit && frame.magic !== MAGIC.frame)) return;
   countReceived(buffer.byteLength);
-  if (frame.magic === UNIT_MAGIC) return receiveUnit(buffer, frame);
+  if (frame.magic === MAGIC.unit) return receiveUnit(buffer, frame);
   frame.jpeg = new Uint8Array(buffer, frame.headerLength);
-  if (decoding || document.hidden) {
-    pendingFrame = frame; // only the newest waiting frame is kept
+  if (frames.decoding || document.hidden) {
+    frames.pendingFrame = frame; // only the newest waiting frame is kept
     return;
   }
   decode(frame);
 }
 
 function decodePending() {
-  if (!pendingFrame || document.hidden) return;
-  const next = pendingFrame;
-  pendingFrame = null;
+  if (!frames.pendingFrame || document.hidden) return;
+  const next = frames.pendingFrame;
+  frames.pendingFrame = null;
   decode(next);
 }
 
 async function decode(frame) {
-  decoding = true;
+  frames.decoding = true;
   try {
     const bitmap = await createImageBitmap(new Blob([frame.jpeg], { type: "image/jpeg" }));
-    if (!(pendingFrame && pendingFrame.ws === frame.ws)) drawPicture(bitmap, bitmap.width, bitmap.height, frame);
+    if (!(frames.pendingFrame && frames.pendingFrame.ws === frame.ws)) drawPicture(bitmap, bitmap.width, bitmap.height, frame);
     bitmap.close(); // drawn, or a newer frame is already here: show that one instead
   } catch {
     acknowledge(frame.ws, frame.seq); // undecodable: skip it, but keep the flow going
   } finally {
-    decoding = false;
+    frames.decoding = false;
     decodePending();
   }
 }
@@ -74,10 +53,10 @@ async function decode(frame) {
 // A hidden tab decodes nothing and acknowledges nothing, so the server stops sending to it
 // once the window is full; when it shows again, the newest frame is drawn and acknowledged.
 document.addEventListener("visibilitychange", () => {
-  if (!decoding) decodePending();
+  if (!frames.decoding) decodePending();
 });
 
-on("disconnected", () => {
-  pendingFrame = null;
+player.on("disconnected", () => {
+  frames.pendingFrame = null;
   resetDecoder();
 });

@@ -1,9 +1,10 @@
 // FilterCast page, fullscreen: the button and `f` put the picture (with its badges) in
 // fullscreen and back; the button hides where fullscreen is not available.
+import { byId } from "./helpers.js";
 import { toast } from "./toast.js";
 
-const stage = document.getElementById("stage");
-const button = document.getElementById("fullscreen");
+const stage = byId("stage");
+const button = byId("fullscreen");
 
 function fullscreenElement() {
   return document.fullscreenElement || document.webkitFullscreenElement || null;

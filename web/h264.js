@@ -4,36 +4,31 @@
 // is configured from the keyframe's SPS. A decoder that fails is reported ("decoderFailed"), and
 // transport.js falls back to JPEG.
 import { acknowledge } from "./connection.js";
-import { drawPicture, stats } from "./picture.js";
-import { emit } from "./session.js";
+import { drawPicture } from "./picture.js";
+import { player } from "./player.js";
+import { BASELINE_CODEC, FLAGS, readUnitSize } from "./wire.js";
 
-const KEYFRAME_FLAG = 2;
 // The server's pictures are full-range BT.601, like JPEG's (docs/PROTOCOL.md). The decoder is
 // told so (it would assume limited-range BT.709 and draw them washed out), and that the colours
 // are sRGB, as a JPEG's are taken to be.
 const COLOR_SPACE = { fullRange: true, matrix: "smpte170m", primaries: "bt709", transfer: "iec61966-2-1" };
 const MAX_QUEUE = 30; // units waiting in the decoder beyond which it starts over at a keyframe
 
-let decoder = null;
-let configuration = ""; // the codec and size the decoder is configured for
-let waitingForKeyframe = true;
-const headers = new Map(); // seq → the header of a unit in the decoder
+const video = player.video;
 
 /// An access unit message (`frame`: its parsed header fields).
 export function receiveUnit(buffer, frame) {
-  const view = new DataView(buffer);
-  const width = view.getUint16(32, true);
-  const height = view.getUint16(34, true);
+  const { width, height } = readUnitSize(buffer);
   const data = new Uint8Array(buffer, frame.headerLength);
-  const keyframe = (frame.flags & KEYFRAME_FLAG) !== 0;
-  stats.transport = "h264";
-  if (keyframe) waitingForKeyframe = false;
-  if (waitingForKeyframe || (!keyframe && !decoder)) return acknowledge(frame.ws, frame.seq);
+  const keyframe = (frame.flags & FLAGS.keyframe) !== 0;
+  player.stats.transport = "h264";
+  if (keyframe) video.waitingForKeyframe = false;
+  if (video.waitingForKeyframe || (!keyframe && !video.decoder)) return acknowledge(frame.ws, frame.seq);
   try {
     if (keyframe) configure(codecOf(data), width, height);
-    if (decoder.decodeQueueSize > MAX_QUEUE) return startOver(frame);
-    headers.set(frame.seq, frame);
-    decoder.decode(new EncodedVideoChunk({ type: keyframe ? "key" : "delta", timestamp: frame.seq, data }));
+    if (video.decoder.decodeQueueSize > MAX_QUEUE) return startOver(frame);
+    video.headers.set(frame.seq, frame);
+    video.decoder.decode(new EncodedVideoChunk({ type: keyframe ? "key" : "delta", timestamp: frame.seq, data }));
   } catch (error) {
     fail(error);
   }
@@ -41,24 +36,24 @@ export function receiveUnit(buffer, frame) {
 
 /// Forgets the decoder (a new connection starts at a keyframe).
 export function resetDecoder() {
-  if (decoder && decoder.state !== "closed") decoder.close();
-  decoder = null;
-  configuration = "";
-  waitingForKeyframe = true;
-  headers.clear();
+  if (video.decoder && video.decoder.state !== "closed") video.decoder.close();
+  video.decoder = null;
+  video.configuration = "";
+  video.waitingForKeyframe = true;
+  video.headers.clear();
 }
 
 function configure(codec, width, height) {
   const wanted = `${codec} ${width}x${height}`;
-  if (decoder && configuration === wanted) return;
-  if (!decoder) decoder = new VideoDecoder({ output: show, error: fail });
-  decoder.configure({ codec, codedWidth: width, codedHeight: height, optimizeForLatency: true, colorSpace: COLOR_SPACE });
-  configuration = wanted;
+  if (video.decoder && video.configuration === wanted) return;
+  if (!video.decoder) video.decoder = new VideoDecoder({ output: show, error: fail });
+  video.decoder.configure({ codec, codedWidth: width, codedHeight: height, optimizeForLatency: true, colorSpace: COLOR_SPACE });
+  video.configuration = wanted;
 }
 
 function show(picture) {
-  const frame = headers.get(picture.timestamp);
-  for (const seq of headers.keys()) if (seq <= picture.timestamp) headers.delete(seq);
+  const frame = video.headers.get(picture.timestamp);
+  for (const seq of video.headers.keys()) if (seq <= picture.timestamp) video.headers.delete(seq);
   if (frame) drawPicture(picture, picture.displayWidth, picture.displayHeight, frame);
   picture.close();
 }
@@ -71,7 +66,7 @@ function startOver(frame) {
 
 function fail(error) {
   resetDecoder();
-  emit("decoderFailed", String((error && error.message) || error));
+  player.emit("decoderFailed", String((error && error.message) || error));
 }
 
 /// The RFC 6381 codec string from the SPS in front of a keyframe: `avc1.` and the profile,
@@ -83,5 +78,5 @@ export function codecOf(data) {
       return `avc1.${hex(data[i + 4])}${hex(data[i + 5])}${hex(data[i + 6])}`;
     }
   }
-  return "avc1.42e01f"; // no SPS: Constrained Baseline, level 3.1
+  return BASELINE_CODEC; // no SPS
 }

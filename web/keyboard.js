@@ -3,10 +3,11 @@
 // a control clicked with a pointer gives the focus back so that space keeps meaning play/pause.
 import { toggleMute } from "./audio.js";
 import { toggleFullscreen } from "./fullscreen.js";
+import { byId } from "./helpers.js";
 import { isLive, seekStep, togglePlay } from "./playback.js";
 
-const chain = document.getElementById("chain");
-const seek = document.getElementById("seek");
+const chain = byId("chain");
+const seek = byId("seek");
 
 // A button or link clicked with a pointer gives up the focus it took, so that space goes on
 // meaning play/pause instead of clicking it again (a filter chip would re-apply its filter).

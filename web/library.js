@@ -3,22 +3,20 @@
 import { guard, needsToken } from "./access.js";
 import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
 import { send } from "./connection.js";
-import { formatSize, formatTime } from "./format.js";
-import { on } from "./session.js";
+import { formatEntry } from "./format.js";
+import { byId } from "./helpers.js";
+import { player } from "./player.js";
 import { markSource, sourceReference } from "./source.js";
 import { toast } from "./toast.js";
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  refresh: $("library-refresh"),
-  input: $("library-input"),
-  empty: $("library-empty"),
-  list: $("recordings"),
+  refresh: byId("library-refresh"),
+  input: byId("library-input"),
+  empty: byId("library-empty"),
+  list: byId("recordings"),
 };
 const INPUT_TITLE = "Play the input the server was started with again";
-let recordingActive = false; // state.recording.active, as last broadcast
-let currentSource = null; // state.source's reference
-let entries = []; // the last listing
+const sources = player.sources;
 
 /// A download link cannot send a header, and a typed token never goes into a URL: with one,
 /// the file is fetched with the token and handed to the browser as a blob.
@@ -63,7 +61,7 @@ function item(entry) {
   li.className = "recording";
   li.dataset.recording = entry.name;
   li.dataset.source = `recordings/${entry.name}`;
-  markSource(li, currentSource);
+  markSource(li, sourceReference(player.state?.source));
 
   const info = document.createElement("div");
   info.className = "recording-info";
@@ -73,8 +71,7 @@ function item(entry) {
   name.title = entry.name;
   const meta = document.createElement("div");
   meta.className = "recording-meta";
-  const duration = Number.isFinite(entry.duration) ? formatTime(entry.duration, false, true) : "–";
-  meta.textContent = `${duration} · ${formatSize(entry.size)} · ${formatCreated(entry.created)}`;
+  meta.textContent = `${formatEntry(entry)} · ${formatCreated(entry.created)}`;
   info.append(name, meta);
 
   const play = actionButton("play", "Play", entry.name);
@@ -108,14 +105,14 @@ function item(entry) {
 }
 
 function redraw() {
-  ui.list.replaceChildren(...entries.map(item));
-  ui.empty.hidden = entries.length > 0;
+  ui.list.replaceChildren(...sources.recordings.map(item));
+  ui.empty.hidden = sources.recordings.length > 0;
 }
 
 /// Fetches GET /api/recordings and redraws the list.
 const reload = oneAtATime(async () => {
   if (needsToken()) {
-    entries = [];
+    sources.recordings = [];
     redraw();
     ui.empty.textContent = "Enter the token to see the recordings.";
     return;
@@ -123,13 +120,13 @@ const reload = oneAtATime(async () => {
   try {
     const answer = await fetchJSON("api/recordings");
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-    entries = Array.isArray(answer.body.recordings) ? answer.body.recordings : [];
+    sources.recordings = Array.isArray(answer.body.recordings) ? answer.body.recordings : [];
     redraw();
     ui.list.dataset.loaded = "true";
     ui.empty.textContent = "No recordings yet.";
   } catch (error) {
     // Said in the panel, not in a toast: a server without a library is not an error.
-    entries = [];
+    sources.recordings = [];
     redraw();
     ui.empty.textContent = `Cannot list the recordings (${error.message || error}).`;
   }
@@ -138,7 +135,7 @@ const reload = oneAtATime(async () => {
 ui.refresh.addEventListener("click", reload);
 guard(ui.input, INPUT_TITLE);
 // A token given in the page (access.js) opens the list.
-on("authorized", reload);
+player.on("authorized", reload);
 
 // The way back from a recording or media file (also one that was deleted or failed).
 ui.input.addEventListener("click", () => {
@@ -148,20 +145,16 @@ ui.input.addEventListener("click", () => {
 });
 
 // A token given or refused changes what the buttons may do.
-on("access", () => {
+player.on("access", () => {
   guard(ui.input, INPUT_TITLE);
   redraw();
 });
 
-on("state", ({ state, previous }) => {
-  const wasActive = recordingActive;
-  recordingActive = !!state.recording?.active;
-  const source = sourceReference(state.source);
+player.on("state", ({ state, previous }) => {
   ui.input.hidden = state.source?.startInput !== false;
-  const sourceChanged = source !== currentSource;
-  currentSource = source;
-  // A new connection, a recording that started or ended, or another source: list again.
-  if (!previous || wasActive !== recordingActive) reload();
-  else if (sourceChanged) for (const li of ui.list.children) markSource(li, currentSource);
+  const source = sourceReference(state.source);
+  // A new connection, or a recording that started or ended: list again; another source: mark it.
+  if (!previous || !!previous.recording?.active !== !!state.recording?.active) reload();
+  else if (sourceReference(previous.source) !== source) for (const li of ui.list.children) markSource(li, source);
 });
 

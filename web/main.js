@@ -3,12 +3,14 @@
 //
 // ES modules, no build step and nothing from other hosts (the server's Content-Security-Policy
 // allows scripts from 'self' only, and no inline scripts or styles). Each module holds one
-// concern and imports what it uses; they hear the server through session.js's events. This one
-// wires them up and publishes window.filtercast, the test contract (docs/PROTOCOL.md).
+// concern and imports what it uses; the page's state is one object, the player (player.js), whose
+// events tell the modules what the server said; protocol v1's numbers are in wire.js. This one
+// wires them up and publishes window.filtercast, the test contract (docs/PROTOCOL.md), from the
+// player's fields.
 import "./access.js";
-import { audioStats, soundOutput } from "./audio.js";
-import { cameraRoundTripHistory } from "./camera.js";
-import { catalog } from "./catalog.js";
+import { soundOutput } from "./audio.js";
+import "./camera.js";
+import "./catalog.js";
 import "./chain.js";
 import { connect } from "./connection.js";
 import { formatTime } from "./format.js";
@@ -17,27 +19,26 @@ import "./fullscreen.js";
 import "./keyboard.js";
 import "./library.js";
 import { syncSliders } from "./params.js";
-import { latencyHistory, stats } from "./picture.js";
+import "./picture.js";
 import { renderPlayback } from "./playback.js";
+import { player } from "./player.js";
 import "./record.js";
-import { session } from "./session.js";
 import "./source.js";
 import "./sources.js";
 import "./transport.js";
 import "./upload.js";
 import { updateStatus } from "./status.js";
+import { PROTOCOL_VERSION } from "./wire.js";
 
 const REFRESH_MS = 250;
 
-stats.audio = audioStats;
-
 window.filtercast = {
-  version: 1,
-  stats,
-  latencyHistory,
-  cameraRoundTripHistory,
-  get state() { return session.state; },
-  get filters() { return catalog; },
+  version: PROTOCOL_VERSION,
+  stats: player.stats,
+  latencyHistory: player.latencyHistory,
+  cameraRoundTripHistory: player.cameraRoundTripHistory,
+  get state() { return player.state; },
+  get filters() { return player.filters.catalog; },
   formatTime,
   soundOutput, // a test hook: {context, node} that feeds the page's sound output
 };

@@ -6,9 +6,11 @@
 // capture reached the page). Where AudioEncoder (or a track processor) is missing, the camera is
 // shared without sound and the page says so.
 import { sendBinary, sendingBacklog } from "./connection.js";
+import { byId, store, stored } from "./helpers.js";
 import { toast } from "./toast.js";
+import { HEADER_LENGTH, MAGIC, SOUND_FORMAT, newMessage } from "./wire.js";
 
-const toggle = document.getElementById("camera-mic");
+const toggle = byId("camera-mic");
 const CHOSEN_KEY = "filtercast.cameraMic"; // sessionStorage: "1" when this tab shares its microphone
 const BITRATE = 64_000;
 const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which sound is skipped
@@ -17,11 +19,11 @@ const BACKLOG_LIMIT = 512 * 1024; // bytes waiting in the socket beyond which so
 const SETTLING_DATA = 25;
 
 const supported = typeof AudioEncoder === "function" && typeof MediaStreamTrackProcessor === "function";
-toggle.checked = sessionStorage.getItem(CHOSEN_KEY) === "1";
+toggle.checked = stored(CHOSEN_KEY) === "1";
 toggle.title = supported ? "Share the microphone's sound with the camera"
   : "No sound from this browser: it cannot encode it (no AudioEncoder); the camera is shared alone";
 toggle.addEventListener("change", () => {
-  sessionStorage.setItem(CHOSEN_KEY, toggle.checked ? "1" : "0");
+  store(CHOSEN_KEY, toggle.checked ? "1" : "0");
   if (toggle.checked && !supported) toast("No sound in this browser: the camera will be shared without it");
 });
 
@@ -36,17 +38,36 @@ export function microphoneWanted() {
 export function announcement(track) {
   if (!track) return undefined;
   const channels = Math.min(2, Math.max(1, track.getSettings().channelCount || 1));
-  return { codec: "opus", channels, rate: 48000 };
+  return { codec: SOUND_FORMAT.codec, channels, rate: SOUND_FORMAT.sampleRate };
+}
+
+/** A microphone's sound being sent (a Sharing's `sound`, camera.js). */
+class MicrophoneSending {
+  constructor(track, failed) {
+    /// The microphone's audio track.
+    this.track = track;
+    /// The next packet's sequence number (FCM1 bytes 8–15).
+    this.sequence = 0;
+    /// The page's clock (µs, performance.now()) less the sound's timestamps: the least of the
+    /// first SETTLING_DATA data's; Infinity before the first.
+    this.offset = Infinity;
+    /// How many data were read: packets are sent once the offset is settled.
+    this.seen = 0;
+    /// The sending ended (stopMicrophone): no more is read, encoded or sent.
+    this.stopped = false;
+    /// WebCodecs' AudioEncoder (Opus), configured for the first data.
+    this.encoder = new AudioEncoder({
+      output: (chunk) => transmit(this, chunk),
+      error: (error) => { if (!this.stopped) failed(`the sound encoder failed: ${error.message}`); },
+    });
+    /// The reader of the microphone's data.
+    this.reader = new MediaStreamTrackProcessor({ track }).readable.getReader();
+  }
 }
 
 /** Encodes and sends `track`'s sound until `stopMicrophone`; `failed(reason)` when it cannot go on. */
 export function startMicrophone(track, failed) {
-  const mic = { track, sequence: 0, offset: Infinity, seen: 0, stopped: false };
-  mic.encoder = new AudioEncoder({
-    output: (chunk) => transmit(mic, chunk),
-    error: (error) => { if (!mic.stopped) failed(`the sound encoder failed: ${error.message}`); },
-  });
-  mic.reader = new MediaStreamTrackProcessor({ track }).readable.getReader();
+  const mic = new MicrophoneSending(track, failed);
   pump(mic);
   return mic;
 }
@@ -81,15 +102,10 @@ async function pump(mic) {
   }
 }
 
-/** One FCM1 message: the 32-byte header (little-endian), then the Opus packet. */
+/** One FCM1 message: the header, then the Opus packet. */
 function transmit(mic, chunk) {
   if (mic.stopped || mic.seen <= SETTLING_DATA) return;
-  const message = new Uint8Array(32 + chunk.byteLength);
-  const view = new DataView(message.buffer);
-  message.set([0x46, 0x43, 0x4d, 0x31]); // "FCM1"
-  view.setUint16(4, 32, true);
-  view.setBigUint64(8, BigInt(mic.sequence++), true);
-  view.setBigInt64(16, BigInt(Math.round(chunk.timestamp + mic.offset)), true);
-  chunk.copyTo(message.subarray(32));
+  const message = newMessage(MAGIC.microphone, 0, mic.sequence++, chunk.timestamp + mic.offset, chunk.byteLength);
+  chunk.copyTo(message.subarray(HEADER_LENGTH));
   sendBinary(message.buffer);
 }

@@ -3,32 +3,31 @@
 // value.
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
-import { currentChain, on, session } from "./session.js";
+import { byId } from "./helpers.js";
+import { player } from "./player.js";
 import { CONFIRM_TIMEOUT_MS, SEND_INTERVAL_MS, Throttle } from "./throttle.js";
 
-const box = document.getElementById("params");
-// What the user set and the server has not shown yet (see paramHeld).
-const paramIntents = new Map(); // "link:parameter" → {value, since}
-let paramThrottles = []; // one per link: its sliders' setParams
+const box = byId("params");
+const filters = player.filters;
 
 /// Every link's sliders (under its name when the chain has several links), in chain order.
 export function buildSliders(chain) {
   cancelParamEdits();
-  paramThrottles = chain.map((_, index) => paramThrottleFor(index));
+  filters.paramThrottles = chain.map(() => new Throttle(SEND_INTERVAL_MS, (older, newer) => ({ ...older, ...newer })));
   box.replaceChildren(...chain.flatMap((link, index) => linkSliders(link.name, index, chain.length)));
 }
 
 /// Drops the edits not sent or not confirmed yet (the chain changes, or the connection closed).
 export function cancelParamEdits() {
-  for (const throttle of paramThrottles) throttle.cancel();
-  paramIntents.clear();
+  for (const throttle of filters.paramThrottles) throttle.cancel();
+  filters.paramIntents.clear();
 }
 
 /// Shows the server's parameter values, except on a slider the user is moving (it would jump
 /// back under the finger) or whose last value the server has not shown yet.
 export function syncSliders() {
-  if (!session.state) return;
-  const chain = currentChain();
+  if (!player.state) return;
+  const chain = player.currentChain();
   for (const slider of box.querySelectorAll("input[data-param]")) {
     const index = Number(slider.dataset.link);
     const link = chain[index];
@@ -100,30 +99,29 @@ function editParam(param, index, slider, output, isChange) {
   // `change` repeats the last `input` value when the slider is let go: send it once.
   if (isChange && slider.dataset.lastInput === String(value)) return;
   slider.dataset.lastInput = String(value);
-  paramThrottles[index]?.push({ [param.name]: value });
+  filters.paramThrottles[index]?.push({ [param.name]: value }, (params) => sendParams(index, params));
 }
 
-function paramThrottleFor(index) {
-  return new Throttle(SEND_INTERVAL_MS, (params) => {
-    const now = performance.now();
-    for (const [name, value] of Object.entries(params)) paramIntents.set(`${index}:${name}`, { value, since: now });
-    // Refused (or unanswered): show the server's values again.
-    send({ type: "setParams", index, params }, (ok) => {
-      if (ok) return;
-      for (const name of Object.keys(params)) paramIntents.delete(`${index}:${name}`);
-      syncSliders();
-    });
-  }, (older, newer) => ({ ...older, ...newer }));
+/// `setParams` of link `index`; what it sets is shown until a state confirms it.
+function sendParams(index, params) {
+  const now = performance.now();
+  for (const [name, value] of Object.entries(params)) filters.paramIntents.set(`${index}:${name}`, { value, since: now });
+  // Refused (or unanswered): show the server's values again.
+  send({ type: "setParams", index, params }, (ok) => {
+    if (ok) return;
+    for (const name of Object.keys(params)) filters.paramIntents.delete(`${index}:${name}`);
+    syncSliders();
+  });
 }
 
 function paramHeld(slider, index, name, serverValue) {
-  if (slider.dataset.dragging === "true" || paramThrottles[index]?.pending()) return true;
+  if (slider.dataset.dragging === "true" || filters.paramThrottles[index]?.pending()) return true;
   const key = `${index}:${name}`;
-  const intent = paramIntents.get(key);
+  const intent = filters.paramIntents.get(key);
   if (!intent) return false;
   const confirmed = Math.abs(serverValue - intent.value) <= 1e-9 * Math.max(1, Math.abs(intent.value));
-  if (confirmed || performance.now() - intent.since > CONFIRM_TIMEOUT_MS) paramIntents.delete(key);
-  return paramIntents.has(key);
+  if (confirmed || performance.now() - intent.since > CONFIRM_TIMEOUT_MS) filters.paramIntents.delete(key);
+  return filters.paramIntents.has(key);
 }
 
 function formatValue(param, value) {
@@ -135,5 +133,5 @@ function formatValue(param, value) {
   return value.toFixed(decimals);
 }
 
-on("hello", () => box.replaceChildren());
-on("disconnected", cancelParamEdits);
+player.on("hello", () => box.replaceChildren());
+player.on("disconnected", cancelParamEdits);

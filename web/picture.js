@@ -2,35 +2,19 @@
 // or an H.264 access unit), and what was drawn and received — window.filtercast.stats and
 // latencyHistory, the test contract in docs/PROTOCOL.md.
 import { acknowledge } from "./connection.js";
-import { emit, on } from "./session.js";
+import { byId, median, pushBounded } from "./helpers.js";
+import { player } from "./player.js";
 
 const LATENCY_WINDOW = 30; // frames in the recent latency median
 const LATENCY_HISTORY_MAX = 10000;
 
-const canvas = document.getElementById("view");
-const placeholder = document.getElementById("placeholder");
+const canvas = byId("view");
+const placeholder = byId("placeholder");
 const context = canvas.getContext("2d", { alpha: false });
 
-/** window.filtercast.stats, updated in place. */
-export const stats = {
-  connected: false,
-  framesDrawn: 0,
-  fps: 0,
-  latencyMs: null,
-  lastSeq: null,
-  lastPts: null,
-  width: 0,
-  height: 0,
-  transport: "jpeg", // what the frames arrive as: "jpeg" or "h264"
-  bitsPerSecond: 0, // frame bytes received during the last second, × 8
-  cameraRoundTripMs: null, // while this page shares its camera: capture → filtered frame drawn, median (camera.js)
-};
-/** window.filtercast.latencyHistory: the latency of every drawn frame, oldest first. */
-export const latencyHistory = [];
-
-const recentLatencies = [];
-const drawTimes = []; // performance.now() of the frames drawn in the last second
-const receipts = []; // [performance.now(), bytes] of the frame messages received in the last second
+const stats = player.stats;
+const latencyHistory = player.latencyHistory;
+const picture = player.picture;
 
 /// Draws `image` (an ImageBitmap or a VideoFrame, `width`×`height`; the caller closes it) as
 /// the frame `frame` ({ws, seq, pts, sentAt}), counts it and acknowledges it.
@@ -47,45 +31,36 @@ export function drawPicture(image, width, height, frame) {
   stats.width = width;
   stats.height = height;
   recordLatency(Date.now() - frame.sentAt);
-  drawTimes.push(performance.now());
+  picture.drawTimes.push(performance.now());
   acknowledge(frame.ws, frame.seq);
-  emit("drawn", frame);
+  player.emit("drawn", frame);
 }
 
 /// Counts a frame message of `bytes` bytes as received now.
 export function countReceived(bytes) {
-  receipts.push([performance.now(), bytes]);
+  picture.receipts.push([performance.now(), bytes]);
 }
 
 /// Sets `stats.fps` and `stats.bitsPerSecond` from the last second.
 export function measureDeliveredRate() {
   const now = performance.now();
-  while (drawTimes.length && now - drawTimes[0] > 1000) drawTimes.shift();
-  while (receipts.length && now - receipts[0][0] > 1000) receipts.shift();
-  stats.fps = drawTimes.length;
-  stats.bitsPerSecond = receipts.reduce((sum, [, bytes]) => sum + bytes * 8, 0);
+  while (picture.drawTimes.length && now - picture.drawTimes[0] > 1000) picture.drawTimes.shift();
+  while (picture.receipts.length && now - picture.receipts[0][0] > 1000) picture.receipts.shift();
+  stats.fps = picture.drawTimes.length;
+  stats.bitsPerSecond = picture.receipts.reduce((sum, [, bytes]) => sum + bytes * 8, 0);
 }
 
 function recordLatency(latency) {
-  recentLatencies.push(latency);
-  if (recentLatencies.length > LATENCY_WINDOW) recentLatencies.shift();
-  latencyHistory.push(latency);
-  if (latencyHistory.length > LATENCY_HISTORY_MAX) latencyHistory.splice(0, latencyHistory.length - LATENCY_HISTORY_MAX);
-  stats.latencyMs = median(recentLatencies);
+  pushBounded(picture.recentLatencies, latency, LATENCY_WINDOW);
+  pushBounded(latencyHistory, latency, LATENCY_HISTORY_MAX);
+  stats.latencyMs = median(picture.recentLatencies);
 }
 
-function median(values) {
-  if (values.length === 0) return null;
-  const sorted = values.slice().sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-on("hello", () => { stats.connected = true; });
-on("disconnected", () => { stats.connected = false; });
+player.on("hello", () => { stats.connected = true; });
+player.on("disconnected", () => { stats.connected = false; });
 
 // The right shape before the first frame arrives.
-on("state", ({ state }) => {
+player.on("state", ({ state }) => {
   const source = state.source || {};
   if (stats.framesDrawn === 0 && source.width > 0 && source.height > 0 &&
       (canvas.width !== source.width || canvas.height !== source.height)) {

@@ -2,45 +2,44 @@
 // slider (throttled `seek` while dragged), the time label, the LIVE badge and the paused mark.
 import { send } from "./connection.js";
 import { formatTime } from "./format.js";
-import { on, session } from "./session.js";
-import { CONFIRM_TIMEOUT_MS, SEND_INTERVAL_MS, Throttle } from "./throttle.js";
+import { byId } from "./helpers.js";
+import { player } from "./player.js";
+import { CONFIRM_TIMEOUT_MS } from "./throttle.js";
 
 const SEEK_STEP_S = 5;
 /// A playing state this far past a seek's target can still be that seek's result.
 const SEEK_MATCH_PLAYING_S = 1;
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  playPause: $("play-pause"),
-  seek: $("seek"),
-  time: $("time"),
-  liveBadge: $("live-badge"),
-  pausedMark: $("paused-mark"),
-  canvas: $("view"),
+  playPause: byId("play-pause"),
+  seek: byId("seek"),
+  time: byId("time"),
+  liveBadge: byId("live-badge"),
+  pausedMark: byId("paused-mark"),
+  canvas: byId("view"),
 };
-// What the user set and the server has not shown yet (see seekHeld).
-let seekIntent = null; // {position, since}
-let scrubbing = false; // the seek slider is held
+const playback = player.playback;
 
-const seekThrottle = new Throttle(SEND_INTERVAL_MS, (position) => {
-  seekIntent = { position, since: performance.now() };
+/// `seek`; its position is shown until a state confirms it.
+function sendSeek(position) {
+  playback.seekIntent = { position, since: performance.now() };
   send({ type: "seek", position }, (ok) => {
-    if (ok || !seekIntent || seekIntent.position !== position) return;
-    seekIntent = null; // refused: back to the server's position
+    if (ok || !playback.seekIntent || playback.seekIntent.position !== position) return;
+    playback.seekIntent = null; // refused: back to the server's position
     renderPlayback();
   });
-});
+}
 
 /// Whether the source is live (or nothing is known yet): no seeking, a LIVE badge.
 export function isLive() {
-  const state = session.state;
+  const state = player.state;
   return !state || state.duration === null || state.duration === undefined || state.source?.seekable === false;
 }
 
 /// Shows the session's state on the controls (the seek slider keeps the user's position while
 /// held, see seekHeld).
 export function renderPlayback() {
-  const state = session.state;
+  const state = player.state;
   if (!state) return;
   const playing = !!state.playing;
   document.body.dataset.playing = String(playing);
@@ -60,32 +59,32 @@ export function renderPlayback() {
 }
 
 export function togglePlay() {
-  if (!session.state) return;
-  send({ type: session.state.playing ? "pause" : "play" });
+  if (!player.state) return;
+  send({ type: player.state.playing ? "pause" : "play" });
 }
 
 /// ←/→: 5 s back or on from where the slider shows.
 export function seekStep(forward) {
-  if (!session.state || isLive()) return;
-  seekTo((seekHeld() ? Number(ui.seek.value) : session.state.position) + (forward ? SEEK_STEP_S : -SEEK_STEP_S));
+  if (!player.state || isLive()) return;
+  seekTo((seekHeld() ? Number(ui.seek.value) : player.state.position) + (forward ? SEEK_STEP_S : -SEEK_STEP_S));
 }
 
 /// Whether the seek slider shows the user's position rather than the server's: while it is
 /// held, while a seek waits to be sent, and until a state shows the last seek's result.
 function seekHeld() {
-  if (scrubbing || seekThrottle.pending()) return true;
-  if (!seekIntent) return false;
-  if (seekConfirmed(seekIntent.position) || performance.now() - seekIntent.since > CONFIRM_TIMEOUT_MS) {
-    seekIntent = null;
+  if (playback.scrubbing || playback.seekThrottle.pending()) return true;
+  if (!playback.seekIntent) return false;
+  if (seekConfirmed(playback.seekIntent.position) || performance.now() - playback.seekIntent.since > CONFIRM_TIMEOUT_MS) {
+    playback.seekIntent = null;
   }
-  return seekIntent !== null;
+  return playback.seekIntent !== null;
 }
 
 /// Whether the state shows the result of a seek to `target`: the server shows the first frame
 /// at or after it (the last frame past the end), then plays on from there. The position of an
 /// earlier seek, still on its way while the user scrubs, does not count.
 function seekConfirmed(target) {
-  const state = session.state;
+  const state = player.state;
   if (!state) return false;
   const frame = 1 / (state.source?.fps > 0 ? state.source.fps : 30);
   const after = state.position - target;
@@ -93,7 +92,7 @@ function seekConfirmed(target) {
 }
 
 function renderTime(position) {
-  const state = session.state;
+  const state = player.state;
   let text;
   if (isLive()) {
     text = formatTime(position);
@@ -105,30 +104,29 @@ function renderTime(position) {
 }
 
 function seekTo(position) {
-  if (!session.state || isLive()) return;
-  const target = Math.min(Math.max(0, position), session.state.duration);
+  if (!player.state || isLive()) return;
+  const target = Math.min(Math.max(0, position), player.state.duration);
   ui.seek.value = String(target);
   renderTime(target);
-  seekThrottle.push(target);
+  playback.seekThrottle.push(target, sendSeek);
 }
 
 function followSeekSlider() {
-  ui.seek.addEventListener("pointerdown", () => { scrubbing = true; });
+  ui.seek.addEventListener("pointerdown", () => { playback.scrubbing = true; });
   const stopScrubbing = () => {
-    scrubbing = false;
+    playback.scrubbing = false;
     queueMicrotask(renderPlayback);
   };
   ui.seek.addEventListener("pointerup", stopScrubbing);
   ui.seek.addEventListener("pointercancel", stopScrubbing);
   ui.seek.addEventListener("lostpointercapture", stopScrubbing);
-  let lastSeekInput = null;
   ui.seek.addEventListener("input", () => {
-    lastSeekInput = Number(ui.seek.value);
-    seekTo(lastSeekInput);
+    playback.seekInput = Number(ui.seek.value);
+    seekTo(playback.seekInput);
   });
   // `change` repeats the last `input` value when the slider is let go: send it once.
   ui.seek.addEventListener("change", () => {
-    if (Number(ui.seek.value) !== lastSeekInput) seekTo(Number(ui.seek.value));
+    if (Number(ui.seek.value) !== playback.seekInput) seekTo(Number(ui.seek.value));
   });
 }
 
@@ -136,9 +134,9 @@ followSeekSlider();
 ui.playPause.addEventListener("click", togglePlay);
 ui.canvas.addEventListener("click", togglePlay);
 
-on("state", renderPlayback);
-on("disconnected", () => {
-  seekThrottle.cancel();
-  seekIntent = null;
-  scrubbing = false;
+player.on("state", renderPlayback);
+player.on("disconnected", () => {
+  playback.seekThrottle.cancel();
+  playback.seekIntent = null;
+  playback.scrubbing = false;
 });

@@ -2,13 +2,14 @@
 // a red dot and the elapsed time while one runs.
 import { send } from "./connection.js";
 import { formatTime } from "./format.js";
-import { on } from "./session.js";
+import { byId } from "./helpers.js";
+import { player } from "./player.js";
 
-const button = document.getElementById("record");
-const time = document.getElementById("record-time");
-let recording = null; // state.recording, as last broadcast
+const button = byId("record");
+const time = byId("record-time");
 
 function renderRecord() {
+  const recording = player.state?.recording || null;
   const active = !!recording?.active;
   button.setAttribute("aria-pressed", String(active));
   button.setAttribute("aria-label", active ? "Stop recording" : "Start recording");
@@ -20,15 +21,12 @@ function renderRecord() {
 }
 
 button.addEventListener("click", () => {
-  const start = !recording?.active;
+  const start = !player.state?.recording?.active;
   button.disabled = true;
   const sent = send({ type: "record", action: start ? "start" : "stop" }, () => { button.disabled = false; });
   if (!sent) button.disabled = false;
 });
 
-on("state", ({ state }) => {
-  recording = state.recording || null;
-  renderRecord();
-});
+player.on("state", renderRecord);
 
 renderRecord();

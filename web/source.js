@@ -1,10 +1,10 @@
 // FilterCast page, the source: its name in the top bar and, for a live source that failed, the
 // "No signal" badge on the picture.
-import { on } from "./session.js";
+import { byId } from "./helpers.js";
+import { player } from "./player.js";
 
-const $ = (id) => document.getElementById(id);
-const sourceName = $("source-name");
-const signalBadge = $("signal-badge");
+const sourceName = byId("source-name");
+const signalBadge = byId("signal-badge");
 
 /** A live source that failed: "No signal — retrying in N s" (or "reconnecting…"), the reason as tooltip. */
 function renderSignal(source) {
@@ -55,7 +55,7 @@ export function markSource(li, reference) {
   else li.removeAttribute("aria-current");
 }
 
-on("state", ({ state, previous }) => {
+player.on("state", ({ state, previous }) => {
   const source = state.source || {};
   if (!previous || previous.source?.name !== source.name) {
     sourceName.textContent = sourceName.title = displayName(source);

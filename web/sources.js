@@ -7,47 +7,38 @@ import { guard, needsToken } from "./access.js";
 import { fetchJSON, oneAtATime } from "./api.js";
 import { cameraState, toggleCamera } from "./camera.js";
 import { send } from "./connection.js";
-import { formatSize, formatTime } from "./format.js";
-import { on, session } from "./session.js";
+import { formatEntry } from "./format.js";
+import { byId } from "./helpers.js";
+import { player } from "./player.js";
 import { displayName, markSource, sourceReference } from "./source.js";
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  panel: $("sources"),
-  main: $("sources-main"),
+  panel: byId("sources"),
+  main: byId("sources-main"),
   input: document.querySelector('#sources-main [data-source="input"] button'),
-  inputName: $("sources-input-name"),
-  camera: $("sources-camera"),
-  cameraTitle: $("sources-camera-title"),
-  cameraMeta: $("sources-camera-meta"),
-  refresh: $("library-refresh"),
-  mediaGroup: $("media-group"),
-  mediaUp: $("media-up"),
-  mediaPath: $("media-path"),
-  mediaEmpty: $("media-empty"),
-  mediaList: $("media-entries"),
-  uploadsGroup: $("uploads-group"),
-  uploadsEmpty: $("uploads-empty"),
-  uploadsList: $("uploads"),
+  inputName: byId("sources-input-name"),
+  camera: byId("sources-camera"),
+  cameraTitle: byId("sources-camera-title"),
+  cameraMeta: byId("sources-camera-meta"),
+  refresh: byId("library-refresh"),
+  mediaGroup: byId("media-group"),
+  mediaUp: byId("media-up"),
+  mediaPath: byId("media-path"),
+  mediaEmpty: byId("media-empty"),
+  mediaList: byId("media-entries"),
+  uploadsGroup: byId("uploads-group"),
+  uploadsEmpty: byId("uploads-empty"),
+  uploadsList: byId("uploads"),
 };
 const INPUT_META = "What the server was started with";
 
-let current = null; // what plays: a reference ("input", "media/PATH", …), "camera" for this page's camera
-let inputName = ""; // the start input's name, from the last state that played it
-let mediaOffered = false; // hello.mediaFolder: the server has a media folder to list
-let mediaFolder = ""; // the folder of the media folder shown, "" for its root
-let uploadsOffered = false; // hello.uploads: the server takes uploads (--uploads), so it lists them
+const sources = player.sources;
 
 function span(className, text) {
   const element = document.createElement("span");
   element.className = className;
   element.textContent = text;
   return element;
-}
-
-function entryMeta(entry) {
-  const duration = Number.isFinite(entry.duration) ? formatTime(entry.duration, false, true) : "–";
-  return `${duration} · ${formatSize(entry.size)}`;
 }
 
 /// Sends `open {source: reference}` for `button`, which waits (disabled) for the answer.
@@ -82,7 +73,7 @@ function sourceItem(reference, name, meta) {
   const { li, button } = buttonItem("source", "open", name, meta, (pressed) => openSource(reference, pressed));
   li.dataset.source = reference;
   guardOpen(button, `Play ${name}`);
-  markSource(li, current);
+  markSource(li, sources.playing);
   return li;
 }
 
@@ -125,7 +116,7 @@ function renderMedia(folder, entries, message) {
   const prefix = folder ? `${folder}/` : "";
   ui.mediaList.replaceChildren(...entries.map((entry) => (entry.kind === "folder"
     ? folderItem(entry.name, prefix + entry.name)
-    : sourceItem(`media/${prefix}${entry.name}`, entry.name, entryMeta(entry)))));
+    : sourceItem(`media/${prefix}${entry.name}`, entry.name, formatEntry(entry)))));
   ui.mediaEmpty.textContent = message || "";
   ui.mediaEmpty.hidden = !message;
   ui.mediaList.dataset.loaded = "true";
@@ -134,13 +125,13 @@ function renderMedia(folder, entries, message) {
 
 /// Fetches GET /api/media for the folder shown and redraws it.
 const loadMedia = oneAtATime(async () => {
-  ui.mediaGroup.hidden = !mediaOffered;
-  if (!mediaOffered) return;
-  const folder = mediaFolder;
+  ui.mediaGroup.hidden = !sources.mediaOffered;
+  if (!sources.mediaOffered) return;
+  const folder = sources.mediaFolder;
   if (needsToken()) return renderMedia(folder, [], "Enter the token to see the media folder.");
   try {
     const answer = await fetchJSON(`api/media?folder=${encodeURIComponent(folder)}`);
-    if (folder !== mediaFolder) return; // browsed elsewhere meanwhile: that listing comes next
+    if (folder !== sources.mediaFolder) return; // browsed elsewhere meanwhile: that listing comes next
     if (!answer.ok) return renderMedia(folder, [], `Cannot list this folder: ${answer.text || `HTTP ${answer.status}`}`);
     const entries = Array.isArray(answer.body.entries) ? answer.body.entries : [];
     const note = answer.body.truncated ? `Only the first ${entries.length} entries are listed.`
@@ -155,21 +146,21 @@ const loadMedia = oneAtATime(async () => {
 /// (`detail` 0) hands the focus on to the new list, whose buttons replaced it; one clicked with a
 /// pointer leaves none behind (keyboard.js), so that space goes on meaning play/pause.
 async function browse(folder, click) {
-  mediaFolder = folder;
+  sources.mediaFolder = folder;
   await loadMedia();
   if (click.detail !== 0) return;
   const target = ui.mediaList.querySelector("button") || (ui.mediaUp.hidden ? ui.mediaPath.querySelector("button") : ui.mediaUp);
   target?.focus();
 }
 
-ui.mediaUp.addEventListener("click", (event) => browse(mediaFolder.split("/").slice(0, -1).join("/"), event));
+ui.mediaUp.addEventListener("click", (event) => browse(sources.mediaFolder.split("/").slice(0, -1).join("/"), event));
 
 // ---- Uploads ---------------------------------------------------------------------------------
 
 /// Fetches GET /api/uploads when the server takes uploads (`hello.uploads`), else the section
 /// stays hidden.
 const loadUploads = oneAtATime(async () => {
-  if (!uploadsOffered || needsToken()) {
+  if (!sources.uploadsOffered || needsToken()) {
     ui.uploadsGroup.hidden = true;
     return;
   }
@@ -182,7 +173,7 @@ const loadUploads = oneAtATime(async () => {
   }
   ui.uploadsGroup.hidden = false;
   const entries = answer.ok && Array.isArray(answer.body.uploads) ? answer.body.uploads : [];
-  ui.uploadsList.replaceChildren(...entries.map((entry) => sourceItem(`uploads/${entry.name}`, entry.name, entryMeta(entry))));
+  ui.uploadsList.replaceChildren(...entries.map((entry) => sourceItem(`uploads/${entry.name}`, entry.name, formatEntry(entry))));
   ui.uploadsEmpty.textContent = answer.ok ? "No uploads yet." : `Cannot list the uploads (HTTP ${answer.status}).`;
   ui.uploadsEmpty.hidden = entries.length > 0;
 });
@@ -200,12 +191,12 @@ function renderCamera() {
 /// Marks what plays in every list of the panel but the recordings (library.js marks those), when
 /// that changed (items drawn later are marked as they are made).
 function markAll() {
-  const source = session.state?.source;
+  const source = player.state?.source;
   const playing = source?.kind === "browser" && cameraState() === "sharing" ? "camera" : sourceReference(source);
-  if (playing === current) return;
-  current = playing;
+  if (playing === sources.playing) return;
+  sources.playing = playing;
   for (const list of [ui.main, ui.mediaList, ui.uploadsList]) {
-    for (const li of list.querySelectorAll("[data-source]")) markSource(li, current);
+    for (const li of list.querySelectorAll("[data-source]")) markSource(li, sources.playing);
   }
 }
 
@@ -220,23 +211,23 @@ ui.camera.addEventListener("click", toggleCamera);
 ui.refresh.addEventListener("click", reloadLists);
 renderCamera();
 
-on("hello", (hello) => {
-  mediaOffered = hello.mediaFolder === true;
-  uploadsOffered = Boolean(hello.uploads);
+player.on("hello", (hello) => {
+  sources.mediaOffered = hello.mediaFolder === true;
+  sources.uploadsOffered = Boolean(hello.uploads);
   reloadLists();
 });
-on("authorized", reloadLists);
-on("access", () => {
+player.on("authorized", reloadLists);
+player.on("access", () => {
   for (const button of ui.panel.querySelectorAll(".source-open[data-title]")) guard(button, button.dataset.title);
 });
-on("camera", () => {
+player.on("camera", () => {
   renderCamera();
   markAll();
 });
-on("state", ({ state, previous }) => {
+player.on("state", ({ state, previous }) => {
   const reference = sourceReference(state.source);
-  if (reference === "input") inputName = displayName(state.source);
-  const inputLine = inputName || INPUT_META;
+  if (reference === "input") sources.inputName = displayName(state.source);
+  const inputLine = sources.inputName || INPUT_META;
   if (ui.inputName.textContent !== inputLine) ui.inputName.textContent = inputLine;
   markAll();
   // Another source: an upload or a file may have come with it.

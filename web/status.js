@@ -1,15 +1,16 @@
 // FilterCast page, status: the status line (delivered fps, latency, what the page gets —
 // "1280×720", "H.264 · 2.1 Mbit/s" — and viewers).
-import { measureDeliveredRate, stats } from "./picture.js";
-import { on } from "./session.js";
+import { byId } from "./helpers.js";
+import { measureDeliveredRate } from "./picture.js";
+import { player } from "./player.js";
 
-const $ = (id) => document.getElementById(id);
+const stats = player.stats;
 const ui = {
-  fps: $("stat-fps"),
-  latency: $("stat-latency"),
-  resolution: $("stat-resolution"),
-  stream: $("stat-stream"),
-  viewers: $("stat-viewers"),
+  fps: byId("stat-fps"),
+  latency: byId("stat-latency"),
+  resolution: byId("stat-resolution"),
+  stream: byId("stat-stream"),
+  viewers: byId("stat-viewers"),
 };
 
 /// Redraws the status line from `stats` (called every 250 ms and on a disconnection).
@@ -23,7 +24,7 @@ export function updateStatus() {
   if (!stats.connected) ui.viewers.textContent = "–";
 }
 
-on("state", ({ state }) => {
+player.on("state", ({ state }) => {
   ui.viewers.textContent = Number.isFinite(state.viewers) ? String(state.viewers) : "–";
 });
-on("disconnected", updateStatus);
+player.on("disconnected", updateStatus);

@@ -9,15 +9,23 @@ export const CONFIRM_TIMEOUT_MS = 3000;
 /// Sends at most one message per `interval` ms; the newest value always goes out last. With
 /// `merge`, values pushed while one waits are merged into it (`merge(older, newer)`).
 export class Throttle {
-  constructor(interval, sendValue, merge) {
+  constructor(interval, merge) {
+    /// The least time between two sends, ms.
     this.interval = interval;
-    this.sendValue = sendValue;
+    /// `merge(older, newer)`, or undefined: the newer value replaces the older.
     this.merge = merge;
+    /// Sends a value: the one given with the last push.
+    this.sendValue = undefined;
+    /// The value waiting to be sent; undefined for none.
     this.value = undefined;
+    /// performance.now() of the last send.
     this.last = -Infinity;
+    /// The timeout of the next send (a setTimeout id; 0 for none).
     this.timer = 0;
   }
-  push(value) {
+  /// Sends `value` with `sendValue(value)` now, or when the interval has passed.
+  push(value, sendValue) {
+    this.sendValue = sendValue;
     this.value = this.merge && this.value !== undefined ? this.merge(this.value, value) : value;
     if (this.timer) return;
     const wait = this.last + this.interval - performance.now();

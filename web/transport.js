@@ -8,18 +8,17 @@
 import { wantsSound } from "./audio.js";
 import { send } from "./connection.js";
 import { resetDecoder } from "./h264.js";
-import { stats } from "./picture.js";
-import { on } from "./session.js";
+import { pageParameter } from "./helpers.js";
+import { player } from "./player.js";
 import { toast } from "./toast.js";
+import { BASELINE_CODEC } from "./wire.js";
 
 const CHOICES = ["auto", "jpeg", "h264"];
-const PROBE = { codec: "avc1.42e01f", optimizeForLatency: true };
+const PROBE = { codec: BASELINE_CODEC, optimizeForLatency: true };
 
-const parameters = new URLSearchParams(location.search);
-const asked = parameters.get("transport") || "auto";
+const asked = pageParameter("transport") || "auto";
 const requested = CHOICES.includes(asked) ? asked : "auto";
-const pinned = parameters.get("rendition");
-let fellBack = false;
+const pinned = pageParameter("rendition");
 
 /// Whether this browser decodes H.264 with WebCodecs here.
 async function canDecodeH264() {
@@ -34,7 +33,7 @@ async function canDecodeH264() {
 /// "h264" or "jpeg", for a server whose hello offers `transports`; says why when the page was
 /// asked for H.264 and cannot have it.
 async function choose(transports) {
-  if (requested === "jpeg" || fellBack) return "jpeg";
+  if (requested === "jpeg" || player.video.fellBack) return "jpeg";
   const offered = Array.isArray(transports) && transports.includes("h264");
   const decodes = await canDecodeH264();
   if (offered && decodes) return "h264";
@@ -49,25 +48,25 @@ async function choose(transports) {
 async function watchFor(hello) {
   const pin = pinned && hello.renditions.find((rendition) => rendition.id === pinned);
   if (pinned && !pin) toast(`Unknown rendition "${pinned}": choosing automatically`);
-  if (pin && (pin.transport === "jpeg" || (!fellBack && await canDecodeH264()))) {
+  if (pin && (pin.transport === "jpeg" || (!player.video.fellBack && await canDecodeH264()))) {
     return { type: "watch", transport: pin.transport, rendition: pin.id };
   }
   return { type: "watch", transport: await choose(hello.transports) };
 }
 
-on("hello", async (hello) => {
-  stats.transport = "jpeg";
+player.on("hello", async (hello) => {
+  player.stats.transport = "jpeg";
   // A server without renditions sends JPEG at its one size: nothing to choose.
   // The sound comes along when the server offers it and this browser plays it (audio.js), muted or not.
   if (Array.isArray(hello.renditions)) send({ ...await watchFor(hello), ...(wantsSound(hello) ? { audio: true } : {}) });
 });
 
-on("decoderFailed", (reason) => {
-  if (fellBack) return;
-  fellBack = true;
+player.on("decoderFailed", (reason) => {
+  if (player.video.fellBack) return;
+  player.video.fellBack = true;
   resetDecoder();
   send({ type: "watch", transport: "jpeg" });
-  stats.transport = "jpeg";
+  player.stats.transport = "jpeg";
   toast(`H.264 decoding failed (${reason}) — showing JPEG`);
 });
 

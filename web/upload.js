@@ -2,35 +2,33 @@
 // #upload-file, and it goes up to the server (PUT /api/uploads/NAME, docs/PROTOCOL.md) with a
 // progress bar, then plays (`open` of the `source` the server answers). Shown only when the
 // server takes uploads (`hello.uploads`) and this client may control the session.
-import { authorizationHeaders } from "./access.js";
+import { authorizationHeaders, mayControl } from "./access.js";
 import { send } from "./connection.js";
-import { on } from "./session.js";
+import { byId, pageParameter } from "./helpers.js";
+import { player } from "./player.js";
 import { toast } from "./toast.js";
 
-const $ = (id) => document.getElementById(id);
 const ui = {
-  box: $("upload"),
-  button: $("upload-file"),
-  input: $("upload-input"),
-  progress: $("upload-progress"),
-  status: $("upload-status"),
+  box: byId("upload"),
+  button: byId("upload-file"),
+  input: byId("upload-input"),
+  progress: byId("upload-progress"),
+  status: byId("upload-status"),
 };
-let offer = null; // hello.uploads: { maxBytes }, or null when the server takes none
-let access = "control";
-let uploading = false;
+const sources = player.sources;
 
 function enabled() {
-  return offer !== null && access === "control";
+  return sources.uploadOffer !== null && mayControl();
 }
 
 function render() {
   ui.box.hidden = !enabled();
-  ui.button.disabled = uploading;
+  ui.button.disabled = sources.uploading;
 }
 
 /// The token as the HTTP API takes it: the page URL's ?token=, else the one typed into the page.
 function uploadHeaders() {
-  const token = new URLSearchParams(location.search).get("token");
+  const token = pageParameter("token");
   return token ? { Authorization: `Bearer ${token}` } : authorizationHeaders();
 }
 
@@ -45,7 +43,7 @@ function refusal(xhr) {
 }
 
 function finished(text) {
-  uploading = false;
+  sources.uploading = false;
   ui.progress.hidden = true;
   ui.status.textContent = text;
   render();
@@ -53,12 +51,13 @@ function finished(text) {
 
 /// Sends `file` up with XMLHttpRequest (fetch has no upload progress), then opens it.
 function upload(file) {
-  if (!enabled() || uploading) return;
-  if (file.size > offer.maxBytes) {
-    toast(`${file.name} is ${megabytes(file.size)}: this server takes at most ${megabytes(offer.maxBytes)}`);
+  if (!enabled() || sources.uploading) return;
+  const { maxBytes } = sources.uploadOffer;
+  if (file.size > maxBytes) {
+    toast(`${file.name} is ${megabytes(file.size)}: this server takes at most ${megabytes(maxBytes)}`);
     return;
   }
-  uploading = true;
+  sources.uploading = true;
   render();
   ui.progress.value = 0;
   ui.progress.hidden = false;
@@ -122,14 +121,10 @@ document.addEventListener("drop", (event) => {
   if (file) upload(file);
 });
 
-on("hello", (hello) => {
+player.on("hello", (hello) => {
   const maxBytes = hello.uploads?.maxBytes;
-  offer = Number.isFinite(maxBytes) && maxBytes > 0 ? { maxBytes } : null;
-  access = ["control", "watch", "none"].includes(hello.access) ? hello.access : "control";
+  sources.uploadOffer = Number.isFinite(maxBytes) && maxBytes > 0 ? { maxBytes } : null;
   render();
 });
-on("authorized", () => {
-  access = "control";
-  render();
-});
+player.on("access", render);
 render();

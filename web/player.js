@@ -1,0 +1,260 @@
+// FilterCast page, the player: every piece of state the page's modules keep, in one object whose
+// fields are documented where they are declared, and the events by which the modules hear what
+// the server said. A module keeps no state of its own — only its constants and its elements —
+// and reads and writes its part of `player` (player.sound is audio.js's, player.camera
+// camera.js's, …). window.filtercast, the test contract, is made of its fields (main.js).
+import { SEND_INTERVAL_MS, Throttle } from "./throttle.js";
+
+/// The WebSocket and the commands waiting for an answer (connection.js).
+class ConnectionPart {
+  /// The connection in use, opening or open; null between connections and after a refusal.
+  socket = null;
+  /// Gets every binary message of `socket` as `(buffer, ws)` (connect()'s receiver).
+  receiveFrame = () => {};
+  /// Reconnections tried since the last `hello` (0 for the first connection): the backoff's exponent.
+  reconnectAttempt = 0;
+  /// The timeout that opens the next connection (a setTimeout id).
+  reconnectTimer = 0;
+  /// The interval that counts "Reconnecting in N s…" down (a setInterval id).
+  countdownTimer = 0;
+  /// The id the next command that wants an answer gets.
+  nextCommandId = 1;
+  /// Command id → `done(ok)`, for every command waiting for its ack or error.
+  inFlight = new Map();
+}
+
+/// JPEG frames being decoded (frames.js).
+class FramesPart {
+  /// A JPEG is being decoded: the frames arriving meanwhile wait (only the newest).
+  decoding = false;
+  /// The newest frame that arrived while another was decoding or the tab was hidden; null for none.
+  pendingFrame = null;
+}
+
+/// The H.264 decoder (h264.js) and the transport chosen (transport.js).
+class VideoPart {
+  /// WebCodecs' VideoDecoder; null until a keyframe configures one, and after a reset.
+  decoder = null;
+  /// The codec and size the decoder is configured for ("avc1.42e01f 1280x720"), "" for none.
+  configuration = "";
+  /// Units are skipped (and acknowledged) until a keyframe: after a reset, or a fall behind.
+  waitingForKeyframe = true;
+  /// Sequence number → the header of a unit in the decoder, for drawing its picture.
+  headers = new Map();
+  /// The decoder failed once: the page takes JPEG for the rest of its life.
+  fellBack = false;
+}
+
+/// The recent pictures drawn and frame messages received (picture.js).
+class PicturePart {
+  /// The latencies (ms) of the last drawn frames, for stats.latencyMs.
+  recentLatencies = [];
+  /// performance.now() of each frame drawn in the last second, for stats.fps.
+  drawTimes = [];
+  /// [performance.now(), bytes] of each frame message received in the last second, for stats.bitsPerSecond.
+  receipts = [];
+}
+
+/// The sound: decoding, scheduling on the pictures' clock, the output (audio.js).
+class SoundPart {
+  /// The sound is off: so a page starts, whatever the tab remembers (sound starts only after a gesture).
+  muted = true;
+  /// The server sends sound (`hello.audio`).
+  offered = false;
+  /// The AudioContext, made at the first unmute (a gesture); null before.
+  context = null;
+  /// The gain node of the fades in and out → `gain`.
+  fader = null;
+  /// The gain node of the volume → the context's destination.
+  gain = null;
+  /// The context time when the last fade-out ends: a new chain of packets starts after it.
+  quietUntil = 0;
+  /// WebCodecs' AudioDecoder; null before the first packet and after it failed.
+  decoder = null;
+  /// [{source, buffer, when, end, pts}] the packets scheduled and not yet heard, in start order.
+  scheduled = [];
+  /// [{buffer, pts}] decoded sound waiting for the pictures' clock to run, in order.
+  held = [];
+  /// The context time where the last scheduled packet ends, for seamless joins; null for none.
+  nextStart = null;
+  /// The last drawn picture's time (s); null before the first.
+  lastPts = null;
+  /// Where the sound restarted (s), until a picture near it is drawn; null otherwise.
+  restartPts = null;
+  /// The pictures' clock: each recent drawn picture's time less when it was drawn (s); their
+  /// median is the clock's offset from performance.now(), however late one picture is drawn.
+  offsets = [];
+  /// The audio clock minus the drawn picture's time (ms) of the last drawn frames, for stats.audio.syncMs.
+  recentSync = [];
+}
+
+/// This page's camera shared as the source (camera.js, microphone.js).
+class CameraPart {
+  /// "off", "starting" or "sharing" (#camera-share's data-state).
+  state = "off";
+  /// The sharing under way (camera.js's Sharing: the track, its encoder, …); null when none.
+  sharing = null;
+  /// The camera round trips (ms) of the last drawn frames, for stats.cameraRoundTripMs.
+  roundTrips = [];
+}
+
+/// What this page may do (access.js).
+class AccessPart {
+  /// `hello.access` of this connection, or "control" once a token was accepted: "control", "watch" or "none".
+  level = "control";
+  /// An `auth` waits for its answer: an `unauthorized` error meanwhile is that answer's.
+  authPending = false;
+}
+
+/// The filters: the catalog (catalog.js), the picker (filters.js), the chain (chain.js) and
+/// the parameters' sliders (params.js).
+class FiltersPart {
+  /// `hello.filters` in picker order, "none" first (window.filtercast.filters).
+  catalog = [];
+  /// `hello.categories`: a heading per category; null for a server that sends none.
+  categoryTitles = null;
+  /// `hello.maxChainLength`; null for a server that sends none.
+  maxChainLength = null;
+  /// The link names ("a|b") the chips and sliders were built for; null before any.
+  shownChain = null;
+  /// The link the picker edits (clamped to the chain where it is used).
+  selectedLink = 0;
+  /// The picker's box of category groups; null before the first catalog.
+  scroller = null;
+  /// The filter whose button was last pressed in the picker, scrolled into sight.
+  shownPick = null;
+  /// "link:parameter" → {value, since}: what the user set on a slider and no state showed yet.
+  paramIntents = new Map();
+  /// One throttle of `setParams` per link of the chain.
+  paramThrottles = [];
+}
+
+/// The playback controls (playback.js).
+class PlaybackPart {
+  /// The last seek sent, {position, since}, until a state shows it (or it times out); null for none.
+  seekIntent = null;
+  /// The pointer holds the seek slider.
+  scrubbing = false;
+  /// The pace of `seek` while the slider is dragged.
+  seekThrottle = new Throttle(SEND_INTERVAL_MS);
+  /// The slider's last `input` value: its `change` repeats it when let go.
+  seekInput = null;
+}
+
+/// The Sources panel (sources.js), its recordings (library.js) and the uploads (upload.js).
+class SourcesPart {
+  /// What plays, as the panel marks it: a reference ("input", "media/PATH", …), "camera" for this page's camera.
+  playing = null;
+  /// The start input's name, from the last state that played it; "" before.
+  inputName = "";
+  /// The server has a media folder to list (`hello.mediaFolder`).
+  mediaOffered = false;
+  /// The folder of the media folder shown, "" for its top.
+  mediaFolder = "";
+  /// The server takes uploads (`hello.uploads`), so it lists them.
+  uploadsOffered = false;
+  /// The recordings as last listed (GET /api/recordings).
+  recordings = [];
+  /// `{maxBytes}` when the server takes uploads (`hello.uploads`); null when it takes none.
+  uploadOffer = null;
+  /// An upload is going up (one at a time).
+  uploading = false;
+}
+
+/// The player: one per page.
+class Player {
+  /// The last `state` the server sent (parsed JSON, window.filtercast.state); null until the first of a connection.
+  state = null;
+  /// Event name → its listeners, in the order they subscribed (see on()).
+  listeners = new Map();
+  /// window.filtercast.stats, updated in place (docs/PROTOCOL.md, "Browser page testability contract").
+  stats = {
+    /// From `hello` until the WebSocket closes.
+    connected: false,
+    /// Frames drawn since the page loaded (across reconnections).
+    framesDrawn: 0,
+    /// Frames drawn during the last second.
+    fps: 0,
+    /// The median latency (drawn − sent, ms) of the last 30 drawn frames; null before the first.
+    latencyMs: null,
+    /// The last drawn frame's sequence number and time (s); null before the first.
+    lastSeq: null,
+    lastPts: null,
+    /// The last drawn frame's size; 0 before the first.
+    width: 0,
+    height: 0,
+    /// What the frames arrive as: "jpeg" or "h264".
+    transport: "jpeg",
+    /// Frame bytes received during the last second, × 8.
+    bitsPerSecond: 0,
+    /// While this page's camera is the source: the median of capture → filtered frame drawn (ms); null otherwise.
+    cameraRoundTripMs: null,
+    /// {playing, syncMs}: whether sound plays now, and the audio clock minus the drawn picture's
+    /// time (ms); null fields without sound.
+    audio: { playing: null, syncMs: null },
+  };
+  /// window.filtercast.latencyHistory: the latency (ms) of every drawn frame, oldest first.
+  latencyHistory = [];
+  /// window.filtercast.cameraRoundTripHistory: every camera round trip measured (ms), oldest first.
+  cameraRoundTripHistory = [];
+
+  /// The WebSocket and the commands waiting for an answer.
+  connection = new ConnectionPart();
+  /// JPEG frames being decoded.
+  frames = new FramesPart();
+  /// The H.264 decoder and the fall-back to JPEG.
+  video = new VideoPart();
+  /// The recent pictures drawn and frame messages received.
+  picture = new PicturePart();
+  /// The sound.
+  sound = new SoundPart();
+  /// This page's camera shared as the source.
+  camera = new CameraPart();
+  /// What this page may do.
+  access = new AccessPart();
+  /// The catalog, the picker, the chain and the sliders.
+  filters = new FiltersPart();
+  /// The playback controls.
+  playback = new PlaybackPart();
+  /// The Sources panel, the recordings and the uploads.
+  sources = new SourcesPart();
+  /// The toast's hiding timeout (a setTimeout id).
+  toastTimer = 0;
+  /// `hello.errors`: a name per error code ({} for a server that sends none: the code is shown).
+  errorNames = {};
+
+  /// Calls `listener(detail)` on every `event`:
+  /// - "hello": the `hello` message of a new connection (before its state);
+  /// - "state": `{state, previous}` for every state (`previous` is null for a connection's first);
+  /// - "error": the `error` message;
+  /// - "disconnected": the WebSocket closed (the page reconnects by itself);
+  /// - "authorized": the token typed into the page was accepted (access.js);
+  /// - "access": what this page may do changed (access.js: "control", "watch" or "none");
+  /// - "camera": this page's camera sharing started, stopped or is starting (camera.js: its state);
+  /// - "drawn": a frame ({seq, pts, …}) was drawn on the canvas (picture.js);
+  /// - "decoderFailed": the H.264 decoder failed (h264.js: why);
+  /// - "keyframeRequest", "shareEnded": to the page sharing its camera (camera.js).
+  /// Listeners run in the order they subscribed. A module subscribes when it is first evaluated, and
+  /// ES modules evaluate the modules they import first, so a module hears an event after those.
+  on(event, listener) {
+    if (!this.listeners.has(event)) this.listeners.set(event, []);
+    this.listeners.get(event).push(listener);
+  }
+
+  /// Tells every listener of `event`.
+  emit(event, detail) {
+    for (const listener of this.listeners.get(event) || []) listener(detail);
+  }
+
+  /// The current chain, [{name, params}] in the order the filters apply; [] for no filter. A
+  /// server without chains has its single filter.
+  currentChain() {
+    const state = this.state;
+    if (!state) return [];
+    if (Array.isArray(state.chain)) return state.chain;
+    return state.filter && state.filter.name !== "none" ? [state.filter] : [];
+  }
+}
+
+/// The page's player.
+export const player = new Player();
