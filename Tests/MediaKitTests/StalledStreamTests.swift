@@ -1,7 +1,6 @@
 import FilterKit
 import Foundation
 @testable import MediaKit
-import Synchronization
 import Testing
 
 /// A network stream that stops sending without closing must not hold the player (and so the
@@ -12,7 +11,7 @@ import Testing
     final class StallingServer: @unchecked Sendable {
         let port: UInt16
         private let listener: Int32
-        private let released = Atomic<Bool>(false)
+        private let released = DispatchSemaphore(value: 0)
 
         init(serving data: [UInt8]) throws {
             let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -34,13 +33,13 @@ import Testing
                 let client = accept(listener, nil, nil)
                 guard client >= 0 else { return }
                 _ = data.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                while !released.load(ordering: .acquiring) { usleep(20_000) }
+                released.wait()
                 close(client)
             }
         }
 
         func release() {
-            released.store(true, ordering: .releasing)
+            released.signal()
             close(listener)
         }
     }
