@@ -55,7 +55,7 @@ import Testing
         offerPicture(source, capturedAt: 1_000_000)
         let soundSent = Flag()
         let sender = Thread { [source] in
-            Thread.sleep(forTimeInterval: 0.05)
+            _ = source.audio?.waitForSoundWaiter(timeout: Self.longWait)  // the picture waits
             soundSent.value.store(true, ordering: .sequentiallyConsistent)
             Self.offerSound(source, capturedAt: 1_000_000 + BrowserSource.soundLead)
         }
@@ -80,7 +80,7 @@ import Testing
         Self.offerSound(source, capturedAt: 900_000)
         offerPicture(source, capturedAt: 1_000_000)
         let sender = Thread { [self, source] in
-            Thread.sleep(forTimeInterval: 0.05)
+            _ = source.audio?.waitForSoundWaiter(timeout: Self.longWait)  // the first picture waits
             for index in 1...BrowserSource.hurryBacklog { offerPicture(source, capturedAt: 1_000_000 + Int64(index) * 33_333) }
         }
         sender.start()

@@ -39,6 +39,8 @@ public final class BrowserAudio: @unchecked Sendable {
     // Guarded by `condition`, which a waiting reader waits on.
     private let condition = NSCondition()
     private var route = Route()
+    /// Reading threads waiting in ``waitForSound(capturedAt:until:)`` now.
+    private var soundWaiters = 0
     /// Lent to the queue for one `put` (it moves the contents out), under the lock.
     private let scratch: UnsafeMutablePointer<AVPacket>
 
@@ -76,12 +78,27 @@ public final class BrowserAudio: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         let hurried = route.hurried
+        soundWaiters += 1
+        condition.broadcast()
+        defer { soundWaiters -= 1 }
         while route.latest < time, route.hurried == hurried, isSounding {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return }
             // Waits on the wall clock, a slice at a time: a clock set back cannot stretch it.
             _ = condition.wait(until: Date(timeIntervalSinceNow: min(remaining.seconds, 0.05)))
         }
+    }
+
+    /// Any thread: waits until a reading thread is in ``waitForSound(capturedAt:until:)``, at most
+    /// `timeout`; whether one is. For whoever must act while a picture waits for its sound (tests).
+    func waitForSoundWaiter(timeout: Duration) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout.seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while soundWaiters == 0 {
+            guard condition.wait(until: deadline) else { return soundWaiters > 0 }
+        }
+        return true
     }
 
     /// Any thread: the pictures back up behind a wait — it ends now.
