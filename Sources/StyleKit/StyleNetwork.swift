@@ -5,8 +5,9 @@ import Foundation
 /// `style_weights` (26 weights summing to 1), output 1×3×H×W RGB in 0…1 (values may stray a little
 /// outside). The input buffers are ours, allocated once; OpenVINO reads them in place.
 ///
-/// Not thread-safe: one caller at a time (``StyleEngine`` holds it under its lock).
-final class StyleNetwork {
+/// Not thread-safe: one caller at a time — ``StyleEngine`` hands it out only under its lock, which
+/// is why it may be `@unchecked Sendable`.
+final class StyleNetwork: @unchecked Sendable {
     static let modelName = "multistyle26.onnx"
     static let styleCount = 26
 
