@@ -51,7 +51,7 @@ let package = Package(
 
         // The style filter: neural style transfer through OpenVINO, registered into a catalog when the
         // runtime loads (FilterKit stays pure Swift).
-        .target(name: "StyleKit", dependencies: ["FilterKit", "Logging", "COpenVINO"],
+        .target(name: "StyleKit", dependencies: ["FilterKit", "MediaKit", "Logging", "COpenVINO"],
                 swiftSettings: openVINOInclude + pixelLoopFlags),
 
         // Lock-free counters, gauges and histograms, and the registry that renders them for /metrics.

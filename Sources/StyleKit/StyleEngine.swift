@@ -49,6 +49,8 @@ public final class StyleEngine: Sendable {
 
     private let runtime: OpenVINORuntime
     private let threads: Int
+    /// The folder the runtime was loaded from.
+    var root: URL { runtime.root }
     private let state: Mutex<State>
     /// Runs and their total time, for `bench` (the network's own cost beside the filter's).
     private let runs = Atomic<Int>(0)
@@ -69,12 +71,13 @@ public final class StyleEngine: Sendable {
         state.withLock { state in try? calibrated(&state) }
     }
 
-    /// Styles `frame` in place (see ``StyleScratch``); why not, if the network cannot run (the
-    /// frame is then unchanged).
-    func stylize(_ frame: Frame, style: Int, strength: Float, detail: Float) -> StyleUnavailable? {
+    /// Styles `frame` in place (see ``StyleScratch``) with the network at the calibrated size, or
+    /// at `fixed`; why not, if the network cannot run (the frame is then unchanged).
+    func stylize(_ frame: Frame, style: Int, strength: Float, detail: Float, at fixed: NetworkSize? = nil) -> StyleUnavailable? {
         state.withLock { state in
             do throws(StyleUnavailable) {
-                let size = try networkSize(forFrame: frame.width, frame.height, &state)
+                let size: NetworkSize
+                if let fixed { size = fixed } else { size = try networkSize(forFrame: frame.width, frame.height, &state) }
                 if state.networks[size] == nil {
                     state.networks[size] = try StyleNetwork(runtime: runtime, width: size.width, height: size.height,
                                                             threads: threads)
