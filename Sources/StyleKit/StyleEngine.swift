@@ -7,10 +7,11 @@ import Synchronization
 /// size and kept, and the size it runs at chosen by a short calibration.
 ///
 /// Loading (the library, a core, the model read: ~0.1 s) decides whether the catalog offers
-/// `style`. The calibration — compile at 360 lines, time a few runs, pick the largest of
-/// ``heights`` whose cost fits ``frameBudget``, compile that — runs at the first styled frame of the
-/// process (or at ``prepare()``), so that a server that never styles pays nothing for it; that
-/// first frame waits for it (under a second on an idle machine). The scratch of a frame size
+/// `style`. The calibration — compile at the smallest of ``heights``, time a few runs, pick the
+/// largest height whose cost (scaled by its pixels) fits ``frameBudget``, compile that if it is
+/// another — runs at the first styled frame of the process (or at ``prepare()``), so that a server
+/// that never styles pays nothing for it; that first frame waits for it (~1 s on this 2-core
+/// machine, loaded). The scratch of a frame size
 /// (``StyleScratch``) is kept here too, so a slider moved on a `style` link allocates nothing.
 ///
 /// Thread safety: any thread may use it; calibration and runs are serialised by one lock (two
@@ -129,16 +130,18 @@ public final class StyleEngine: Sendable {
         if let height = state.height { return height }
         if let failure = state.failure { throw failure }
         do throws(StyleUnavailable) {
-            let first = Self.heights[0]
-            let cost = try timedRun(height: first, into: &state.networks)
+            // The smallest height first: the cheapest to compile and run, and on a machine where it
+            // is the one that fits, the only one compiled (the first styled picture waits for this).
+            let smallest = Self.heights[Self.heights.count - 1]
+            let cost = try timedRun(height: smallest, into: &state.networks)
             let fits = Self.heights.first { height in
-                cost.seconds * Double(height * height) / Double(first * first) <= Self.frameBudget.seconds
-            } ?? Self.heights[Self.heights.count - 1]
-            let run = fits == first ? cost : try timedRun(height: fits, into: &state.networks)
+                cost.seconds * Double(height * height) / Double(smallest * smallest) <= Self.frameBudget.seconds
+            } ?? smallest
+            let run = fits == smallest ? cost : try timedRun(height: fits, into: &state.networks)
             state.networks = state.networks.filter { $0.key.height == fits }
             state.height = fits
             Log.info("style: the network runs at \(fits) lines", ["ms": .double(run.seconds * 1000),
-                                                                   "ms360": .double(cost.seconds * 1000)])
+                                                                   "ms\(smallest)": .double(cost.seconds * 1000)])
             return fits
         } catch {
             state.failure = error
@@ -148,8 +151,8 @@ public final class StyleEngine: Sendable {
     }
 
     /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
-    /// returns its fastest of three runs after one to warm up: the least disturbed by whatever
-    /// else the machine does meanwhile.
+    /// returns its faster of two runs after one to warm up: the least disturbed by whatever else
+    /// the machine does meanwhile.
     private func timedRun(height: Int, into networks: inout [NetworkSize: StyleNetwork]) throws(StyleUnavailable) -> Duration {
         let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
         let network = try StyleNetwork(runtime: runtime, width: size.width, height: size.height, threads: threads)
@@ -158,7 +161,7 @@ public final class StyleEngine: Sendable {
         _ = try network.run().get()
         let clock = ContinuousClock()
         var fastest = Duration.seconds(60)
-        for _ in 0..<3 {
+        for _ in 0..<2 {
             let start = clock.now
             _ = try network.run().get()
             fastest = min(fastest, clock.now - start)
