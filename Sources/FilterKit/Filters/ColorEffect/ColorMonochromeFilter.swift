@@ -3,10 +3,7 @@
 public final class ColorMonochromeFilter: RowLocalFilter {
     public static let descriptor = FilterDescriptor(
         name: "monochrome", label: "Monochrome", category: .colorEffect,
-        params: [
-            ParameterDescriptor(name: "red", label: "Red", default: 0.6, min: 0, max: 1, step: 0.01),
-            ParameterDescriptor(name: "green", label: "Green", default: 0.45, min: 0, max: 1, step: 0.01),
-            ParameterDescriptor(name: "blue", label: "Blue", default: 0.3, min: 0, max: 1, step: 0.01),
+        params: ParameterDescriptor.colour(default: (0.6, 0.45, 0.3)) + [
             ParameterDescriptor(name: "intensity", label: "Intensity", default: 1, min: 0, max: 1,
                                 step: 0.01, identity: 0),
         ])
@@ -14,7 +11,7 @@ public final class ColorMonochromeFilter: RowLocalFilter {
     private let palette: LumaPalette
 
     public init(settings: FilterSettings) {
-        let c = (r: settings["red"], g: settings["green"], b: settings["blue"])
+        let c = settings.colour()
         let knee = 0.299 * c.r + 0.587 * c.g + 0.114 * c.b
         palette = LumaPalette(intensity: settings["intensity"]) { grey in
             if knee < 1e-6 { return (grey, grey, grey) }
