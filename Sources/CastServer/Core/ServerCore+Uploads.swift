@@ -24,6 +24,14 @@ extension ServerCore {
         case refuse(UInt32, String)
     }
 
+    /// An HTTP request through the route table; a request with a body (an upload) that a route
+    /// refuses is counted as a refused upload.
+    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        let answer = router.answer(request)
+        if request.method == .put || request.method == .post, case .status = answer { counters.uploads.count(.refused) }
+        return answer
+    }
+
     /// The router admitted an upload to `name` on connection `id` (`request`: its headers).
     func uploadAdmitted(_ id: ConnectionID, name: String, request: HTTPRequest) -> UploadStep {
         guard let desk = uploadDesk, let folder = session.library?.uploads else {

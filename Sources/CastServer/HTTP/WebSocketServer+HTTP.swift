@@ -16,9 +16,8 @@ extension WebSocketServer {
             Log.debug("http request", ["address": .string(request.address), "method": .string(request.method.rawValue),
                                        "path": .string(path)])
         }
-        let answer = core.router.answer(request)
+        let answer = core.answer(request)
         if request.method == .put || request.method == .post, case .status(let code, let message, let headers) = answer {
-            _ = core.refuseUpload(code, message)
             return refuse(wsi, code, message, headers: headers)
         }
         switch answer {
