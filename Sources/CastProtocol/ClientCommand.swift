@@ -7,13 +7,13 @@ import FilterKit
 public enum ClientCommand: Sendable, Equatable {
     /// Switch filters. `params` may be partial (defaults fill the gaps) and is not yet checked
     /// against the catalog.
-    case setFilter(name: String, params: [String: Double])
+    case setFilter(name: String, params: [String: ParameterValue])
     /// Switch to a chain of 1…``FilterChain/maximumLength`` filters applied in order; like
     /// ``setFilter(name:params:)``, each link is not yet checked against the catalog.
     case setFilterChain([FilterLinkRequest])
     /// Change some parameters of link `index` of the current chain (nil: link 0); neither the
     /// parameters nor whether the chain has that link are checked yet.
-    case setParams([String: Double], index: Int?)
+    case setParams([String: ParameterValue], index: Int?)
     case play
     case pause
     /// Seconds from the start: finite and ≥ 0. The upper bound is the session's to check.

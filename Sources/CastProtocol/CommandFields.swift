@@ -1,3 +1,5 @@
+import FilterKit
+
 /// The fields of one client command, read with the checks the protocol promises: a missing field
 /// or one of the wrong type is `invalid_argument`, a value of the right type outside its range is
 /// `out_of_range`, and every message names the field as `type.field` and says what is allowed.
@@ -72,22 +74,24 @@ struct CommandFields {
         return integer
     }
 
-    /// An object of filter parameters: names to numbers. Absent is empty unless `required`.
-    /// Names and ranges are the catalog's to check.
-    func parameters(_ key: String, required isRequired: Bool) throws(ProtocolError) -> [String: Double] {
-        let expected = "an object of parameter names to numbers"
+    /// An object of filter parameters: names to numbers, or to strings (a choice's id, for a
+    /// parameter of the choice kind). Absent is empty unless `required`. Names, ranges and which
+    /// parameters take choices are the catalog's to check.
+    func parameters(_ key: String, required isRequired: Bool) throws(ProtocolError) -> [String: ParameterValue] {
+        let expected = "an object of parameter names to numbers (or choice ids)"
         guard let value = fields[key] else {
             if isRequired { throw missing(key, expected) }
             return [:]
         }
         guard case .object(let entries) = value else { throw invalidArgument(key, expected, got: value) }
-        var parameters: [String: Double] = [:]
+        var parameters: [String: ParameterValue] = [:]
         // In name order, so that of several bad values the same one is reported every time.
         for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            guard case .number(let number) = entry else {
-                throw invalidArgument("\(key).\(name)", "a number", got: entry)
+            switch entry {
+            case .number(let number): parameters[name] = .number(number.value)
+            case .string(let id): parameters[name] = .choice(id)
+            default: throw invalidArgument("\(key).\(name)", "a number or a choice's id (a string)", got: entry)
             }
-            parameters[name] = number.value
         }
         return parameters
     }

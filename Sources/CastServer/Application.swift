@@ -45,7 +45,7 @@ public final class Application: Sendable {
                       onChange: Self.logPublishing)
         }
         session = Session(player: player, input: configuration.input, filter: configuration.filter,
-                          recorder: recorder, publisher: publisher,
+                          catalog: configuration.catalog, recorder: recorder, publisher: publisher,
                           library: try MediaLibrary(recordingsPath: configuration.recording.directory,
                                                     mediaPath: configuration.mediaDirectory,
                                                     uploadsPath: configuration.uploadsDirectory),

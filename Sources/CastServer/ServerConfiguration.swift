@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable {
     /// Scale frames to this size.
     public var outputSize: (width: Int, height: Int)?
     public var filter: FilterChain = .none
+    /// The filters the server offers (`filter` was checked against it).
+    public var catalog: FilterCatalog = .standard
     /// The static page's folder.
     public var webRoot: String
     /// When set, control commands need this token (`?token=` or an `auth` message).

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("FilterError to ProtocolError")
 struct FilterErrorMappingTests {
-    static func filterError(_ name: String, _ parameters: [String: Double]) -> FilterError? {
+    static func filterError(_ name: String, _ parameters: [String: ParameterValue]) -> FilterError? {
         do {
             _ = try FilterSettings(name: name, parameters: parameters)
             return nil
@@ -29,7 +29,7 @@ struct FilterErrorMappingTests {
 
     @Test(arguments: [5, -1, .infinity, .nan] as [Double])
     func invalidValueIsOutOfRange(_ value: Double) throws {
-        let error = try #require(Self.filterError("sepia", ["intensity": value]))
+        let error = try #require(Self.filterError("sepia", ["intensity": .number(value)]))
         let mapped = ProtocolError(error, id: .number(3))
         #expect(mapped.code == .outOfRange)
         #expect(mapped.id == .number(3))
@@ -40,7 +40,7 @@ struct FilterErrorMappingTests {
     /// A chain's errors: the link's own code (its message names the link), a chain too long
     /// `out_of_range`, `none` among other links `invalid_argument`.
     @Test func chainErrorsKeepTheLinksCode() throws {
-        func chainError(_ requests: [(name: String, parameters: [String: Double])]) -> FilterError? {
+        func chainError(_ requests: [(name: String, parameters: [String: ParameterValue])]) -> FilterError? {
             do {
                 _ = try FilterChain(validating: requests)
                 return nil
@@ -48,7 +48,7 @@ struct FilterErrorMappingTests {
                 return error
             }
         }
-        let cases: [([(name: String, parameters: [String: Double])], ErrorCode, [String])] = [
+        let cases: [([(name: String, parameters: [String: ParameterValue])], ErrorCode, [String])] = [
             ([("invert", [:]), ("nope", [:])], .unknownFilter, ["link 1", "nope"]),
             ([("invert", [:]), ("sepia", ["radius": 1])], .invalidArgument, ["link 1", "radius"]),
             ([("sepia", ["intensity": 3]), ("invert", [:])], .outOfRange, ["link 0", "sepia.intensity", "0…1"]),
@@ -62,6 +62,18 @@ struct FilterErrorMappingTests {
             #expect(mapped.message == error.description)
             for word in words { #expect(mapped.message.contains(word), "\(mapped.message) should mention \(word)") }
         }
+    }
+
+    /// A choice's id for a numeric parameter is the wrong type; a choice a parameter of the choice
+    /// kind does not have is out of range, and the message names the choices.
+    @Test func choiceErrorsMap() throws {
+        let wrongType = try #require(Self.filterError("sepia", ["intensity": "strong"]))
+        #expect(ProtocolError(wrongType, id: nil).code == .invalidArgument)
+        #expect(wrongType.description.contains("sepia.intensity must be a number"))
+        let unknown = FilterError.unknownChoice(filter: "style", parameter: "style", value: "wave", known: ["a", "b"])
+        #expect(ProtocolError(unknown, id: nil).code == .outOfRange)
+        #expect(ProtocolError(.inChain(index: 1, unknown), id: nil).code == .outOfRange)
+        #expect(unknown.description == "style.style must be one of 'a', 'b' (or its index 0…1), got 'wave'")
     }
 
     /// What a session does with a parsed `setFilter`: the parser passes any numbers through and

@@ -1,4 +1,5 @@
 import CastProtocol
+import FilterKit
 import Testing
 
 /// A message that must parse, and what it must parse to.
@@ -23,6 +24,13 @@ struct Accepted: Sendable, CustomStringConvertible {
         Accepted(#"{"type":"setFilter","name":"none"}"#, .setFilter(name: "none", params: [:])),
         Accepted(#"{"type":"setFilter","name":"sepia","params":{}}"#, .setFilter(name: "sepia", params: [:])),
         Accepted(#"{"type":"setParams","params":{"scale":12},"id":7}"#, id: .number(7), .setParams(["scale": 12], index: nil)),
+        // A choice's id is a string; which parameters take one is the catalog's to check.
+        Accepted(#"{"type":"setParams","params":{"style":"style-3","strength":0.5}}"#,
+                 .setParams(["style": .choice("style-3"), "strength": 0.5], index: nil)),
+        Accepted(#"{"type":"setFilter","name":"style","params":{"style":"style-2"}}"#,
+                 .setFilter(name: "style", params: ["style": "style-2"])),
+        Accepted(#"{"type":"setFilter","chain":[{"name":"style","params":{"style":""}},{"name":"vignette"}]}"#,
+                 .setFilterChain([FilterLinkRequest(name: "style", params: ["style": ""]), FilterLinkRequest(name: "vignette")])),
         Accepted(#"{"type":"setParams","params":{}}"#, .setParams([:], index: nil)),
         Accepted(#"{"type":"setParams","params":{"intensity":0.5},"index":0}"#, .setParams(["intensity": 0.5], index: 0)),
         Accepted(#"{"type":"setParams","params":{"scale":3},"index":7}"#, .setParams(["scale": 3], index: 7)),

@@ -148,8 +148,10 @@ import Testing
         for filter in filters {
             #expect(Set(filter.keys) == ["name", "label", "category", "params"])
             for parameter in try #require(filter["params"] as? [[String: Any]]) {
-                #expect(Set(parameter.keys) == ["name", "label", "type", "default", "min", "max", "sliderMin",
-                                                "sliderMax", "step", "identity"])
+                // A parameter of the choice kind (style's) has its choices beside the numeric fields.
+                let choiceKeys: Set<String> = parameter["kind"] as? String == "choice" ? ["kind", "choices"] : []
+                #expect(Set(parameter.keys) == choiceKeys.union(["name", "label", "type", "default", "min", "max",
+                                                                  "sliderMin", "sliderMax", "step", "identity"]))
             }
         }
     }

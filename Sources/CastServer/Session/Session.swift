@@ -161,7 +161,7 @@ public final class Session: Sendable {
     }
 
     /// `chain` with `parameters` of link `index` (nil: 0) changed, checked against the catalog.
-    private func withParameters(_ parameters: [String: Double], index: Int?,
+    private func withParameters(_ parameters: [String: ParameterValue], index: Int?,
                                 in chain: FilterChain) throws(ProtocolError) -> FilterChain {
         let link = index ?? 0
         guard link < chain.addressableCount else {

@@ -33,7 +33,7 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
 
     /// Validates every link against `catalog`; a link's error names its index
     /// (``FilterError/inChain(index:_:)``).
-    public init(validating requests: [(name: String, parameters: [String: Double])],
+    public init(validating requests: [(name: String, parameters: [String: ParameterValue])],
                 catalog: FilterCatalog = .standard) throws(FilterError) {
         guard requests.count <= Self.maximumLength else {
             throw .chainTooLong(count: requests.count, maximum: Self.maximumLength)
@@ -62,11 +62,11 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
 
     /// The chain with some parameters of link `index` changed (the others keep their values),
     /// validated against `catalog`. `index` must be below ``addressableCount``.
-    public func replacingParameters(at index: Int, with parameters: [String: Double],
+    public func replacingParameters(at index: Int, with parameters: [String: ParameterValue],
                                     catalog: FilterCatalog = .standard) throws(FilterError) -> FilterChain {
         precondition(index >= 0 && index < addressableCount, "link \(index) of a chain of \(links.count)")
         let link = links.isEmpty ? FilterSettings.none : links[index]
-        let changed = try FilterSettings(name: link.name, parameters: link.values.merging(parameters) { $1 },
+        let changed = try FilterSettings(name: link.name, parameters: link.parameters.merging(parameters) { $1 },
                                          catalog: catalog)
         if links.isEmpty { return self }
         var updated = links

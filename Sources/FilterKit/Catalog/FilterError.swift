@@ -3,6 +3,10 @@ public indirect enum FilterError: Error, Equatable, CustomStringConvertible {
     case unknownFilter(String, known: [String])
     case unknownParameter(filter: String, parameter: String, known: [String])
     case invalidValue(filter: String, parameter: String, value: Double, min: Double, max: Double)
+    /// A choice's id (a string) for a numeric parameter.
+    case notANumber(filter: String, parameter: String, value: ParameterValue)
+    /// A value of a parameter of the choice kind that names none of its choices.
+    case unknownChoice(filter: String, parameter: String, value: ParameterValue, known: [String])
     /// A chain of more than ``FilterChain/maximumLength`` links.
     case chainTooLong(count: Int, maximum: Int)
     /// `none` as a link of a longer chain (alone it is the empty chain).
@@ -20,6 +24,10 @@ public indirect enum FilterError: Error, Equatable, CustomStringConvertible {
                 : "filter '\(filter)' has no parameter '\(parameter)' (known: \(known.joined(separator: ", ")))"
         case .invalidValue(let filter, let parameter, let value, let min, let max):
             "\(filter).\(parameter) must be a number in \(min.plainText)…\(max.plainText), got \(value.plainText)"
+        case .notANumber(let filter, let parameter, let value):
+            "\(filter).\(parameter) must be a number, got \(value)"
+        case .unknownChoice(let filter, let parameter, let value, let known):
+            "\(filter).\(parameter) must be one of \(known.map { "'\($0)'" }.joined(separator: ", ")) (or its index 0…\(known.count - 1)), got \(value)"
         case .chainTooLong(let count, let maximum):
             "a filter chain has at most \(maximum) filters, got \(count)"
         case .noneInChain(let index, let count):

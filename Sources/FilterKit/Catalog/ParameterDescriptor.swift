@@ -26,10 +26,13 @@ public struct ParameterDescriptor: Sendable, Codable, Equatable {
     public let step: Double
     /// The value at which the parameter has no effect, if there is one.
     public let identity: Double?
+    /// For a parameter of the choice kind (``choice(name:label:choices:default:)``), its options in
+    /// picker order; nil for a numeric parameter.
+    public let choices: [Choice]?
 
     public init(name: String, label: String, type: Kind = .number, default defaultValue: Double,
                 min: Double, max: Double, sliderMin: Double? = nil, sliderMax: Double? = nil,
-                step: Double, identity: Double? = nil) {
+                step: Double, identity: Double? = nil, choices: [Choice]? = nil) {
         precondition(min <= defaultValue && defaultValue <= max, "\(name): default outside range")
         self.name = name
         self.label = label
@@ -41,6 +44,16 @@ public struct ParameterDescriptor: Sendable, Codable, Equatable {
         self.sliderMax = sliderMax ?? max
         self.step = step
         self.identity = identity
+        self.choices = choices
+    }
+
+    /// `value` checked as a number: against the hard range (and rounded for integers). A choice's id
+    /// is not a number here (a parameter of the choice kind is checked by ``validateChoice(_:among:filter:)``).
+    public func validate(_ value: ParameterValue, filter: String) throws(FilterError) -> Double {
+        guard case .number(let number) = value else {
+            throw .notANumber(filter: filter, parameter: name, value: value)
+        }
+        return try validate(number, filter: filter)
     }
 
     /// `value` checked against the hard range (and rounded for integers).
@@ -55,7 +68,12 @@ public struct ParameterDescriptor: Sendable, Codable, Equatable {
         return result
     }
 
-    // Encodes `identity: null` explicitly, so that every parameter object has the same keys.
+    private enum ChoiceKeys: String, CodingKey {
+        case kind
+    }
+
+    // Encodes `identity: null` explicitly, so that every numeric parameter object has the same keys;
+    // a choice parameter has those and `kind` and `choices`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
@@ -68,5 +86,10 @@ public struct ParameterDescriptor: Sendable, Codable, Equatable {
         try container.encode(sliderMax, forKey: .sliderMax)
         try container.encode(step, forKey: .step)
         try container.encode(identity, forKey: .identity)
+        if let choices {
+            try container.encode(choices, forKey: .choices)
+            var kind = encoder.container(keyedBy: ChoiceKeys.self)
+            try kind.encode("choice", forKey: .kind)
+        }
     }
 }

@@ -12,6 +12,8 @@ import Synchronization
 public struct Benchmark: Sendable {
     public var input: InputSpec
     public var filter: FilterChain = .none
+    /// The filters `filter` was checked against.
+    public var catalog: FilterCatalog = .standard
     /// Stop after this many frames; nil = until the end of a file (live sources need a count).
     public var frameLimit: Int?
     public var threads: Int = 1
@@ -90,7 +92,7 @@ public struct Benchmark: Sendable {
     private func runSequential(_ clock: ContinuousClock, _ warning: @escaping @Sendable (String) -> Void) throws -> Totals {
         let source = try open(decoderThreads: 1, warning)
         let frame = Frame(width: source.info.width, height: source.info.height)
-        let runner = FilterRunner(selection: FilterSelection(filter))
+        let runner = FilterRunner(selection: FilterSelection(filter), catalog: catalog)
         let encoder = try JPEGEncoder(width: frame.width, height: frame.height, quality: quality)
         var totals = Totals(width: frame.width, height: frame.height)
         while totals.frames < (frameLimit ?? .max) {
@@ -118,7 +120,7 @@ public struct Benchmark: Sendable {
 
         let frame = Frame(width: totals.width, height: totals.height)
         let converter = FrameConverter(width: totals.width, height: totals.height)
-        let runner = FilterRunner(selection: FilterSelection(filter), threads: threads - 1)
+        let runner = FilterRunner(selection: FilterSelection(filter), catalog: catalog, threads: threads - 1)
         do {
             let encoder = try JPEGEncoder(width: totals.width, height: totals.height, quality: quality)
             while let picture = decoded.take() {

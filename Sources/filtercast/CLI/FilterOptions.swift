@@ -14,19 +14,21 @@ enum FilterOptions {
                    repeatable: true, qualifies: "--filter"),
     ]
 
-    /// The validated chain from the `--filter`s and their `--param`s (none without `--filter`).
-    static func chain(from options: ParsedOptions) throws -> FilterChain {
+    /// The validated chain from the `--filter`s and their `--param`s (none without `--filter`),
+    /// checked against `catalog`.
+    static func chain(from options: ParsedOptions, catalog: FilterCatalog) throws -> FilterChain {
         let parameterSource = options.source("--param")
         let requests = try options.groups("--filter").map { group in
             (name: group.value, parameters: try parameters(group.qualifiers.map(\.value), of: group.value,
-                                                           source: parameterSource))
+                                                           source: parameterSource, catalog: catalog))
         }
         do {
             // One filter keeps the plain messages; in a chain they name the link.
             if requests.count == 1 {
-                return FilterChain(try FilterSettings(name: requests[0].name, parameters: requests[0].parameters))
+                return FilterChain(try FilterSettings(name: requests[0].name, parameters: requests[0].parameters,
+                                                      catalog: catalog))
             }
-            return try FilterChain(validating: requests)
+            return try FilterChain(validating: requests, catalog: catalog)
         } catch {
             // Name the variables when the filters or their parameters came from the environment.
             let variables = specs.map { options.source($0.name) }.filter { !$0.hasPrefix("-") }
@@ -49,25 +51,31 @@ enum FilterOptions {
         return "--filter \(index + 1) of \(names.count) (\(names[index])): \(reason)"
     }
 
-    /// `name=value` texts as numbers by name, angles of `filter` converted from degrees; errors
-    /// name the option as `source`.
-    private static func parameters(_ texts: [String], of filter: String, source: String) throws -> [String: Double] {
-        let descriptor = FilterCatalog.standard.descriptor(named: filter)
-        var parameters: [String: Double] = [:]
+    /// `name=value` texts as values by name: numbers (angles of `filter` converted from degrees),
+    /// or a choice's id for a parameter of the choice kind; errors name the option as `source`.
+    private static func parameters(_ texts: [String], of filter: String, source: String,
+                                   catalog: FilterCatalog) throws -> [String: ParameterValue] {
+        let descriptor = catalog.descriptor(named: filter)
+        var parameters: [String: ParameterValue] = [:]
         for text in texts {
             let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty else {
                 throw UsageError(description: "\(source) must look like name=value, got '\(text)'")
             }
-            guard let value = Double(parts[1]) else {
-                throw UsageError(description: "\(source) \(parts[0]) must be a number, got '\(parts[1])'")
-            }
             let name = String(parts[0])
-            guard let parameter = descriptor?.params.first(where: { $0.name == name }), parameter.type == .angle else {
-                parameters[name] = value
+            let parameter = descriptor?.params.first(where: { $0.name == name })
+            guard let value = Double(parts[1]) else {
+                guard parameter?.choices != nil else {
+                    throw UsageError(description: "\(source) \(parts[0]) must be a number, got '\(parts[1])'")
+                }
+                parameters[name] = .choice(String(parts[1]))
                 continue
             }
-            parameters[name] = try radians(fromDegrees: value, of: parameter, filter: filter)
+            guard let parameter, parameter.type == .angle else {
+                parameters[name] = .number(value)
+                continue
+            }
+            parameters[name] = .number(try radians(fromDegrees: value, of: parameter, filter: filter))
         }
         return parameters
     }

@@ -1,6 +1,7 @@
 import FilterKit
 import Foundation
 import MediaKit
+import StyleKit
 
 /// `filtercast bench`: decode → filter → encode as fast as possible, with per-stage timings.
 enum BenchCommand: Subcommand {
@@ -18,10 +19,15 @@ enum BenchCommand: Subcommand {
     static func run(_ options: ParsedOptions) throws {
         let input = try parseInput(options)
         var benchmark = Benchmark(input: input)
-        benchmark.filter = try FilterOptions.chain(from: options)
+        benchmark.catalog = StyleCatalog.standard
+        benchmark.filter = try FilterOptions.chain(from: options, catalog: benchmark.catalog)
         benchmark.frameLimit = try options.int("--frames", in: 1...10_000_000) ?? (input.isLive ? 300 : nil)
         benchmark.threads = try options.int("--threads", in: 1...64) ?? 1
         benchmark.quality = try options.int("--quality", in: 1...100) ?? 80
+        // Calibrated before, so that the first frame's time is the filter's.
+        let styleEngine = benchmark.filter.links.contains { $0.name == StyleFilter.descriptor.name }
+            ? try? StyleEngine.shared.get() : nil
+        let networkHeight = styleEngine?.prepare()
         let result = try benchmark.run(warning: { printWarning($0) })
         if options.has("--json") {
             let encoder = JSONEncoder()
@@ -41,6 +47,10 @@ enum BenchCommand: Subcommand {
             ("jpeg", "\(Int(result.bytesPerFrame.rounded())) bytes/frame"),
         ]
         for (label, value) in rows { print(label.padding(toLength: 9, withPad: " ", startingAt: 0) + value) }
+        // The style network's own time in the same run, to set the filter's cost against.
+        if let run = styleEngine?.averageRun, let networkHeight {
+            print("network  \(fixed(run.seconds * 1000, 2)) ms/run at \(networkHeight) lines")
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import FilterKit
 import Foundation
+import StyleKit
 
 /// `filtercast filters`: the filter catalog with every parameter's metadata.
 enum FiltersCommand: Subcommand {
@@ -15,7 +16,7 @@ enum FiltersCommand: Subcommand {
     }
 
     static func run(_ options: ParsedOptions) throws {
-        let descriptors = FilterCatalog.standard.descriptors
+        let descriptors = StyleCatalog.standard.descriptors
         if options.has("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -29,6 +30,7 @@ enum FiltersCommand: Subcommand {
                 var line = "    \(parameter.name): \(parameter.label), \(parameter.type.rawValue) "
                 line += "\(value(parameter.min))…\(value(parameter.max)), default \(value(parameter.default))"
                 if let identity = parameter.identity { line += ", no effect at \(value(identity))" }
+                if let choices = parameter.choices { line += "; one of " + choices.map(\.id).joined(separator: ", ") + " (or its index)" }
                 print(line)
             }
         }

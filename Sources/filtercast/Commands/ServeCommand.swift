@@ -3,6 +3,7 @@ import FilterKit
 import Foundation
 import Logging
 import MediaKit
+import StyleKit
 
 /// `filtercast serve`: the live preview server (also what `filtercast` alone runs).
 enum ServeCommand: Subcommand {
@@ -92,7 +93,8 @@ enum ServeCommand: Subcommand {
         configuration.quality = try options.int("--quality", in: 1...100) ?? 80
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
-        configuration.filter = try FilterOptions.chain(from: options)
+        configuration.catalog = StyleCatalog.standard
+        configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try LadderOptions.apply(options, to: &configuration)
         configuration.token = options.string("--token")
         configuration.publicView = options.has("--public-view")

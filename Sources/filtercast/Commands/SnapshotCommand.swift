@@ -1,6 +1,7 @@
 import FilterKit
 import Foundation
 import MediaKit
+import StyleKit
 
 /// `filtercast snapshot`: one filtered frame at an exact time, as a JPEG file.
 enum SnapshotCommand: Subcommand {
@@ -19,7 +20,7 @@ enum SnapshotCommand: Subcommand {
         guard let output = options.string("-o") else { throw UsageError(description: "-o OUT.jpg is required") }
         let input = try parseInput(options)
         let time = try options.double("--at", in: 0...1e9) ?? 0
-        let filter = try FilterOptions.chain(from: options)
+        let filter = try FilterOptions.chain(from: options, catalog: StyleCatalog.standard)
         let quality = try options.int("--quality", in: 1...100) ?? 90
 
         let source = try input.open()
@@ -36,7 +37,7 @@ enum SnapshotCommand: Subcommand {
                 guard try source.read(into: frame) else { throw MediaError.endOfStream(input: source.info.name) }
             } while frame.time < time
         }
-        FilterRunner(selection: FilterSelection(filter)).apply(to: frame)
+        FilterRunner(selection: FilterSelection(filter), catalog: StyleCatalog.standard).apply(to: frame)
         let jpeg = try JPEGEncoder(width: frame.width, height: frame.height, quality: quality).encode(frame)
         do {
             try Data(jpeg).write(to: URL(fileURLWithPath: output))

@@ -1,0 +1,29 @@
+import FilterKit
+import Logging
+
+/// The catalog a server or command offers: the standard filters, plus `style` where the style
+/// network can run here (``StyleEngine/shared`` loaded). Where it cannot, it says why once, at
+/// the first call, and the catalog omits `style`.
+public enum StyleCatalog {
+    /// ``FilterCatalog/standard`` with `style` after the other stylize filters, or without it.
+    public static let standard = catalog(for: StyleEngine.shared)
+
+    /// The standard catalog, with `style` when `engine` loaded; without, logging why.
+    static func catalog(for engine: Result<StyleEngine, StyleUnavailable>) -> FilterCatalog {
+        switch engine {
+        case .success:
+            return adding(to: .standard)
+        case .failure(let reason):
+            Log.warning("the style filter is unavailable: \(reason)")
+            return .standard
+        }
+    }
+
+    /// `base` with `style` after its last stylize filter (at the end when it has none).
+    static func adding(to base: FilterCatalog) -> FilterCatalog {
+        var entries = base.entries
+        let position = (entries.lastIndex { $0.descriptor.category == .stylize }).map { $0 + 1 } ?? entries.count
+        entries.insert(FilterCatalog.Entry(StyleFilter.self), at: position)
+        return FilterCatalog(entries)
+    }
+}

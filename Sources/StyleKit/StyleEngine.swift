@@ -1,0 +1,171 @@
+import FilterKit
+import Foundation
+import Logging
+import Synchronization
+
+/// The style network for the whole process: OpenVINO loaded once, the network compiled per picture
+/// size and kept, and the size it runs at chosen by a short calibration.
+///
+/// Loading (the library, a core, the model read: ~0.1 s) decides whether the catalog offers
+/// `style`. The calibration — compile at the smallest of ``heights``, time a few runs, pick the
+/// largest height whose cost (scaled by its pixels) fits ``frameBudget``, compile that if it is
+/// another — runs at the first styled frame of the process (or at ``prepare()``), so that a server
+/// that never styles pays nothing for it; that first frame waits for it (~1 s on this 2-core
+/// machine, loaded). The scratch of a frame size
+/// (``StyleScratch``) is kept here too, so a slider moved on a `style` link allocates nothing.
+///
+/// Thread safety: any thread may use it; calibration and runs are serialised by one lock (two
+/// `style` links take turns). The network's own threads (`threads`, both cores by default) are
+/// OpenVINO's, not pinned, so decoding and encoding keep their share.
+public final class StyleEngine: Sendable {
+    /// The engine loaded from ``OpenVINORuntime/defaultRoot(environment:)``, or why there is none.
+    public static let shared: Result<StyleEngine, StyleUnavailable> = {
+        guard let root = OpenVINORuntime.defaultRoot() else {
+            return .failure(StyleUnavailable(description: "no OpenVINO runtime found (make deps lays it out in "
+                + ".build/openvino; FILTERCAST_OPENVINO names another folder)"))
+        }
+        return Result { () throws(StyleUnavailable) in try StyleEngine(root: root) }
+    }()
+
+    /// The time a network run may take at most: a frame at 25 fps, less what decoding, converting
+    /// and encoding take beside it.
+    public static let frameBudget: Duration = .milliseconds(30)
+    /// The heights the calibration chooses among, largest first (multiples of 4).
+    static let heights = [360, 288, 240, 216, 180, 144]
+
+    struct NetworkSize: Hashable {
+        let width: Int
+        let height: Int
+    }
+
+    private struct State {
+        /// The network's height: fixed, or once calibrated.
+        var height: Int?
+        /// Why the calibration failed (then every use fails).
+        var failure: StyleUnavailable?
+        var networks: [NetworkSize: StyleNetwork] = [:]
+        /// The scratch of the last frame size styled.
+        var scratch: StyleScratch?
+    }
+
+    private let runtime: OpenVINORuntime
+    private let threads: Int
+    /// The folder the runtime was loaded from.
+    var root: URL { runtime.root }
+    private let state: Mutex<State>
+    /// Runs and their total time, for `bench` (the network's own cost beside the filter's).
+    private let runs = Atomic<Int>(0)
+    private let runNanoseconds = Atomic<Int>(0)
+
+    /// Loads the runtime at `root` and checks that the network reads. `height` fixes the network's
+    /// height (no calibration: tests, benchmarks).
+    public init(root: URL, threads: Int = 2, height: Int? = nil) throws(StyleUnavailable) {
+        runtime = try OpenVINORuntime(root: root)
+        runtime.api.ov_model_free!(try runtime.readModel(named: StyleNetwork.modelName))
+        self.threads = threads
+        state = Mutex(State(height: height))
+    }
+
+    /// The network's height, calibrating first if that was not done; nil if it failed (said then).
+    @discardableResult
+    public func prepare() -> Int? {
+        state.withLock { state in try? calibrated(&state) }
+    }
+
+    /// Styles `frame` in place (see ``StyleScratch``) with the network at the calibrated size, or
+    /// at `fixed`; why not, if the network cannot run (the frame is then unchanged).
+    func stylize(_ frame: Frame, style: Int, strength: Float, detail: Float, at fixed: NetworkSize? = nil) -> StyleUnavailable? {
+        state.withLock { state in
+            do throws(StyleUnavailable) {
+                let size: NetworkSize
+                if let fixed { size = fixed } else { size = try networkSize(forFrame: frame.width, frame.height, &state) }
+                if state.networks[size] == nil {
+                    state.networks[size] = try StyleNetwork(runtime: runtime, width: size.width, height: size.height,
+                                                            threads: threads)
+                }
+                if state.scratch.map({ $0.frameSize != (frame.width, frame.height) || $0.networkSize != size }) ?? true {
+                    state.scratch = StyleScratch(width: frame.width, height: frame.height, network: size)
+                }
+                return state.scratch!.stylize(frame, network: state.networks[size]!, style: style,
+                                              strength: strength, detail: detail, engine: self)
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// The network's size for frames of `width × height`: the network's height (fewer lines for a
+    /// smaller frame), the frame's shape, multiples of 4.
+    private func networkSize(forFrame width: Int, _ height: Int, _ state: inout State) throws(StyleUnavailable) -> NetworkSize {
+        let lines = max(4, min(try calibrated(&state), height / 4 * 4))
+        return NetworkSize(width: Self.width(forHeight: lines, aspect: Double(width) / Double(height)), height: lines)
+    }
+
+    /// ``networkSize(forFrame:_:_:)``, calibrating first if need be.
+    func networkSize(forFrame width: Int, _ height: Int) -> Result<NetworkSize, StyleUnavailable> {
+        state.withLock { state in
+            Result { () throws(StyleUnavailable) in try networkSize(forFrame: width, height, &state) }
+        }
+    }
+
+    /// Notes one network run of `duration` (for ``averageRun``).
+    func record(run duration: Duration) {
+        runs.add(1, ordering: .relaxed)
+        runNanoseconds.add(Int(duration.seconds * 1e9), ordering: .relaxed)
+    }
+
+    /// The mean time of the network runs so far, the filter's own work excluded; nil before any.
+    public var averageRun: Duration? {
+        let count = runs.load(ordering: .relaxed)
+        return count == 0 ? nil : .nanoseconds(runNanoseconds.load(ordering: .relaxed) / count)
+    }
+
+    /// A width that keeps `aspect` at `height`, a multiple of 4.
+    static func width(forHeight height: Int, aspect: Double) -> Int {
+        max(4, Int((Double(height) * aspect / 4).rounded()) * 4)
+    }
+
+    /// The height, calibrated now if it was not fixed or calibrated before (under the lock).
+    private func calibrated(_ state: inout State) throws(StyleUnavailable) -> Int {
+        if let height = state.height { return height }
+        if let failure = state.failure { throw failure }
+        do throws(StyleUnavailable) {
+            // The smallest height first: the cheapest to compile and run, and on a machine where it
+            // is the one that fits, the only one compiled (the first styled picture waits for this).
+            let smallest = Self.heights[Self.heights.count - 1]
+            let cost = try timedRun(height: smallest, into: &state.networks)
+            let fits = Self.heights.first { height in
+                cost.seconds * Double(height * height) / Double(smallest * smallest) <= Self.frameBudget.seconds
+            } ?? smallest
+            let run = fits == smallest ? cost : try timedRun(height: fits, into: &state.networks)
+            state.networks = state.networks.filter { $0.key.height == fits }
+            state.height = fits
+            Log.info("style: the network runs at \(fits) lines", ["ms": .double(run.seconds * 1000),
+                                                                   "ms\(smallest)": .double(cost.seconds * 1000)])
+            return fits
+        } catch {
+            state.failure = error
+            Log.error("style: the network cannot run: \(error)")
+            throw error
+        }
+    }
+
+    /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
+    /// returns its faster of two runs after one to warm up: the least disturbed by whatever else
+    /// the machine does meanwhile.
+    private func timedRun(height: Int, into networks: inout [NetworkSize: StyleNetwork]) throws(StyleUnavailable) -> Duration {
+        let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
+        let network = try StyleNetwork(runtime: runtime, width: size.width, height: size.height, threads: threads)
+        networks[size] = network
+        network.select(style: 0)
+        _ = try network.run().get()
+        let clock = ContinuousClock()
+        var fastest = Duration.seconds(60)
+        for _ in 0..<2 {
+            let start = clock.now
+            _ = try network.run().get()
+            fastest = min(fastest, clock.now - start)
+        }
+        return fastest
+    }
+}

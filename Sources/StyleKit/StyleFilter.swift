@@ -1,0 +1,50 @@
+import FilterKit
+import Logging
+
+/// `style`: paints the picture in one of the 26 styles of `multistyle26.onnx` (Dumoulin et al.'s
+/// conditional instance normalisation, Magenta's weights), run through OpenVINO at a reduced size
+/// (``StyleEngine``), enlarged, with `detail` of the source's fine luma put back and mixed with
+/// the source by `strength`.
+///
+/// In the catalog only where the runtime loaded (``StyleCatalog``); its parameters are the
+/// `style` choice, `strength` and `detail`. Deterministic: the same frame in gives the same
+/// picture out. The first frame of a size allocates the scratch for it (the engine keeps it);
+/// later frames allocate nothing.
+public final class StyleFilter: FrameFilter {
+    public static let descriptor = FilterDescriptor(
+        name: "style", label: "Style transfer", category: .stylize,
+        params: [
+            .choice(name: "style", label: "Style", choices: StyleChoices.shipped, default: StyleChoices.shipped[0].id),
+            ParameterDescriptor(name: "strength", label: "Strength", default: 1, min: 0, max: 1, step: 0.01, identity: 0),
+            ParameterDescriptor(name: "detail", label: "Detail", default: 0.5, min: 0, max: 1, step: 0.01),
+        ])
+
+    /// The index of the style in the network's 26.
+    public let style: Int
+    public let strength: Float
+    public let detail: Float
+    private let engine: StyleEngine?
+    private var failed = false
+
+    /// With the process's engine (``StyleEngine/shared``); where there is none the filter changes
+    /// nothing (the catalog offers it only where there is one).
+    public convenience init(settings: FilterSettings) {
+        self.init(settings: settings, engine: try? StyleEngine.shared.get())
+    }
+
+    init(settings: FilterSettings, engine: StyleEngine?) {
+        style = Int(settings["style"])
+        strength = Float(settings["strength"])
+        detail = Float(settings["detail"])
+        self.engine = engine
+    }
+
+    public func apply(to frame: Frame) {
+        guard strength > 0, !failed, let engine else { return }
+        if let error = engine.stylize(frame, style: style, strength: strength, detail: detail) {
+            // Once per link: a network that failed once would fail on every frame.
+            failed = true
+            Log.error("style: \(error); the link passes frames unchanged")
+        }
+    }
+}

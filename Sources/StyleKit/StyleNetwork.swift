@@ -1,0 +1,109 @@
+internal import COpenVINO
+import Foundation
+
+/// `multistyle26.onnx` compiled for one picture size: inputs `image` (1×3×H×W, RGB in 0…1) and
+/// `style_weights` (26 weights summing to 1), output 1×3×H×W RGB in 0…1 (values may stray a little
+/// outside). The input buffers are ours, allocated once; OpenVINO reads them in place.
+///
+/// Not thread-safe: one caller at a time — ``StyleEngine`` hands it out only under its lock, which
+/// is why it may be `@unchecked Sendable`.
+final class StyleNetwork: @unchecked Sendable {
+    static let modelName = "multistyle26.onnx"
+    static let styleCount = 26
+
+    let width: Int
+    let height: Int
+    /// Planar RGB: the R plane, then G, then B, each `width × height`.
+    let input: UnsafeMutableBufferPointer<Float>
+    private let weights: UnsafeMutableBufferPointer<Float>
+    private let runtime: OpenVINORuntime
+    private let compiled: OpaquePointer
+    private let request: OpaquePointer
+    private var tensors: [OpaquePointer] = []
+
+    /// Reads and compiles the network for `width × height` (multiples of 4: it downsamples by 4)
+    /// on the CPU with `threads` inference threads, latency first, f32, threads not pinned (the
+    /// decode and encode threads share the cores).
+    init(runtime: OpenVINORuntime, width: Int, height: Int, threads: Int) throws(StyleUnavailable) {
+        precondition(width % 4 == 0 && height % 4 == 0 && width > 0 && height > 0, "network size \(width)x\(height)")
+        self.runtime = runtime
+        self.width = width
+        self.height = height
+        let api = runtime.api
+        let model = try runtime.readModel(named: Self.modelName)
+        defer { api.ov_model_free!(model) }
+        var shape = ov_partial_shape_t()
+        var dims: [Int64] = [1, 3, Int64(height), Int64(width)]
+        try runtime.check(api.ov_partial_shape_create_static!(4, &dims, &shape), "make a shape")
+        defer { api.ov_partial_shape_free!(&shape) }
+        try runtime.check(api.ov_model_reshape_input_by_name!(model, "image", shape), "reshape to \(width)x\(height)")
+        compiled = try Self.compile(runtime, model, threads: threads)
+        var request: OpaquePointer?
+        try runtime.check(api.ov_compiled_model_create_infer_request!(compiled, &request), "make an infer request")
+        self.request = request!
+        input = .allocate(capacity: 3 * width * height)
+        input.initialize(repeating: 0)
+        weights = .allocate(capacity: Self.styleCount)
+        weights.initialize(repeating: 0)
+        try bind("image", input, dims: [1, 3, Int64(height), Int64(width)])
+        try bind("style_weights", weights, dims: [Int64(Self.styleCount)])
+    }
+
+    deinit {
+        let api = runtime.api
+        tensors.forEach { api.ov_tensor_free!($0) }
+        api.ov_infer_request_free!(request)
+        api.ov_compiled_model_free!(compiled)
+        input.deallocate()
+        weights.deallocate()
+    }
+
+    private static func compile(_ runtime: OpenVINORuntime, _ model: OpaquePointer,
+                                threads: Int) throws(StyleUnavailable) -> OpaquePointer {
+        // Keys as string literals: Swift 6 cannot read the ov_property_key_* globals.
+        let settings = [("INFERENCE_NUM_THREADS", String(threads)), ("PERFORMANCE_HINT", "LATENCY"),
+                        ("ENABLE_CPU_PINNING", "NO"), ("INFERENCE_PRECISION_HINT", "f32")]
+        let strings = settings.map { (strdup($0.0)!, strdup($0.1)!) }
+        defer { strings.forEach { free($0.0); free($0.1) } }
+        var properties = strings.map { ov_property_t(key: $0.0, value: UnsafeRawPointer($0.1)) }
+        var compiled: OpaquePointer?
+        try runtime.check(runtime.api.ov_core_compile_model_props!(runtime.core, model, "CPU", properties.count,
+                                                                   &properties, &compiled), "compile the style network")
+        return compiled!
+    }
+
+    private func bind(_ name: String, _ buffer: UnsafeMutableBufferPointer<Float>, dims: [Int64]) throws(StyleUnavailable) {
+        let api = runtime.api
+        var shape = ov_shape_t()
+        var dims = dims
+        try runtime.check(api.ov_shape_create!(Int64(dims.count), &dims, &shape), "make a shape")
+        defer { _ = api.ov_shape_free!(&shape) }
+        var tensor: OpaquePointer?
+        try runtime.check(api.ov_tensor_create_from_host_ptr!(F32, shape, buffer.baseAddress, &tensor), "wrap \(name)")
+        tensors.append(tensor!)
+        try runtime.check(api.ov_infer_request_set_tensor!(request, name, tensor), "set \(name)")
+    }
+
+    /// Selects style `index` (0…25) for the next runs.
+    func select(style index: Int) {
+        weights.update(repeating: 0)
+        weights[index] = 1
+    }
+
+    /// Runs the network on ``input``; the result, planar RGB `width × height` each, is valid until
+    /// the next run. Nil (with OpenVINO's message) if the run failed.
+    func run() -> Result<UnsafePointer<Float>, StyleUnavailable> {
+        let api = runtime.api
+        var output: OpaquePointer?
+        var data: UnsafeMutableRawPointer?
+        do throws(StyleUnavailable) {
+            try runtime.check(api.ov_infer_request_infer!(request), "run the style network")
+            try runtime.check(api.ov_infer_request_get_output_tensor_by_index!(request, 0, &output), "get the output")
+            defer { api.ov_tensor_free!(output) }
+            try runtime.check(api.ov_tensor_data!(output, &data), "read the output")
+        } catch {
+            return .failure(error)
+        }
+        return .success(UnsafePointer(data!.assumingMemoryBound(to: Float.self)))
+    }
+}

