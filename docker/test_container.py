@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from PIL import ImageChops, ImageStat
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO / "Tests" / "EndToEnd"), str(REPO / "Tests" / "EndToEnd" / "browser")]
@@ -99,6 +100,27 @@ def test_frames_over_websocket_follow_the_filter(pattern):
         assert decode_jpeg(frame.jpeg).size == (1280, 720)
     # The test pattern is balanced (R−B ≈ −4), sepia warm (R−B ≈ +44): see test_e2e_commands.py.
     assert abs(warmth(frames[-1].rgb())) < 12 and warmth(sepia.rgb()) > 25, "sepia warms the picture"
+
+
+def test_style_filter_runs_on_the_images_openvino(pattern):
+    """The image carries OpenVINO and the style networks where the binary looks (next to it):
+    `style` is offered, and a styled frame comes."""
+    async def scenario():
+        async with await Client.connect(pattern.ws_url()) as client:
+            names = [entry["name"] for entry in client.hello["filters"]]
+            assert "style" in names, f"no style filter in the image's catalog: {names}\n{pattern.log_tail()}"
+            before = await client.next_frame(timeout=10)
+            await client.ok({"type": "setFilter", "name": "style", "params": {"style": "style-3"}})
+            styled = await client.next_frame(timeout=30, where=lambda frame: frame.state_changed)
+            await client.ok({"type": "setFilter", "name": "none"})
+        return before, styled
+
+    before, styled = run(scenario())
+    picture, styled_picture = decode_jpeg(before.jpeg).convert("RGB"), decode_jpeg(styled.jpeg).convert("RGB")
+    assert styled_picture.size == (1280, 720)
+    # The pattern moves little between two frames; a painting's style repaints all of it.
+    change = sum(ImageStat.Stat(ImageChops.difference(picture, styled_picture)).mean) / 3
+    assert change > 15, f"the styled frame differs from the source by only {change:.1f} levels"
 
 
 def test_sample_clip_made_at_build_time_plays(clip):
