@@ -64,35 +64,36 @@ public enum ClientMessageParser {
         let command = CommandFields(type: type, fields: fields)
         switch type {
         case "setFilter":
-            return try command.filterChoice()
+            return .session(try command.filterChoice())
         case "setParams":
-            return .setParams(try command.parameters("params", required: true),
-                              index: try command.optionalInteger("index", in: 0...FilterChain.maximumLength - 1))
+            return .session(.setParams(try command.parameters("params", required: true),
+                                        index: try command.optionalInteger("index", in: 0...FilterChain.maximumLength - 1)))
         case "play":
-            return .play
+            return .session(.play)
         case "pause":
-            return .pause
+            return .session(.pause)
         case "seek":
-            return .seek(position: try command.number("position", atLeast: 0, "a finite number of seconds ≥ 0"))
+            return .session(.seek(position: try command.number("position", atLeast: 0, "a finite number of seconds ≥ 0")))
         case "frameAck":
-            return .frameAck(sequence: try command.unsignedInteger("seq"))
+            return .connection(.frameAck(sequence: try command.unsignedInteger("seq")))
         case "flow":
-            return .flow(window: try command.integer("window", in: 0...ClientCommand.maximumWindow))
+            return .connection(.flow(window: try command.integer("window", in: 0...ConnectionCommand.maximumWindow)))
         case "auth":
-            return .auth(token: try command.string("token"))
+            return .connection(.auth(token: try command.string("token")))
         case "record":
             let action = try command.choice("action", of: ["start", "stop"])
-            return .record(start: action == "start", filtered: try command.boolean("filtered") ?? true)
+            return .session(.record(start: action == "start", filtered: try command.boolean("filtered") ?? true))
         case "open":
-            return .open(source: try command.string("source"))
+            return .session(.open(source: try command.string("source")))
         case "delete":
-            return .delete(source: try command.string("source"))
+            return .session(.delete(source: try command.string("source")))
         case "watch":
             let transport = try command.choice("transport", of: FrameTransport.allCases.map(\.rawValue))
-            return .watch(transport: FrameTransport(rawValue: transport)!, rendition: try command.optionalString("rendition"),
-                          audio: try command.boolean("audio"))
+            return .connection(.watch(transport: FrameTransport(rawValue: transport)!, rendition: try command.optionalString("rendition"),
+                                      audio: try command.boolean("audio")))
         case "share":
-            return .share(try command.choice("action", of: ["start", "stop"]) == "start" ? try command.shareRequest() : nil)
+            let starts = try command.choice("action", of: ["start", "stop"]) == "start"
+            return .session(.share(starts ? try command.shareRequest() : nil))
         default:
             throw ProtocolError(code: .unknownType, message: "unknown message type \(typeValue.summary) (\(known))")
         }

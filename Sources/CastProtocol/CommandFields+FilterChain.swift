@@ -3,7 +3,7 @@ import FilterKit
 extension CommandFields {
     /// `setFilter`'s two forms: `name` (+ `params`) for one filter, or `chain` for several;
     /// a message with both is refused rather than guessed at.
-    func filterChoice() throws(ProtocolError) -> ClientCommand {
+    func filterChoice() throws(ProtocolError) -> SessionCommand {
         guard fields["chain"] != nil else {
             return .setFilter(name: try string("name"), params: try parameters("params", required: false))
         }

@@ -52,7 +52,8 @@ public final class Application: Sendable {
                           inputOpener: configuration.input.opener(options, width: info.width, height: info.height),
                           urlSources: configuration.allowedSources.isEmpty ? nil : URLSources(patterns: configuration.allowedSources) { url in
                               InputSpec.file(url).opener(options, width: info.width, height: info.height)
-                          })
+                          },
+                          ingestLimits: configuration.ingestLimits)
         let counters = ProcessingCounters()
         viewers = try Self.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
                                              audio: audioQueue, wake: { wake.ring() })

@@ -186,7 +186,7 @@ struct RejectionTests {
         #expect(error.code == .badJSON)
         #expect(error.message.contains("nested deeper than 64"))
         let allowed = #"{"type":"play","x":"# + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "}"
-        #expect(try ClientMessageParser.parse(allowed).command == .play)
+        #expect(try ClientMessageParser.parse(allowed).command == .session(.play))
     }
 
     @Test func longValuesAreCutInMessages() throws {

@@ -28,8 +28,8 @@ struct RobustnessTests {
         switch result {
         case .success(let message):
             switch message.command {
-            case .seek(let position): #expect(position.isFinite && position >= 0)
-            case .flow(let window): #expect((0...16).contains(window))
+            case .session(.seek(let position)): #expect(position.isFinite && position >= 0)
+            case .connection(.flow(let window)): #expect((0...16).contains(window))
             default: break
             }
             if case .number(let id) = message.id { #expect(id.isFinite) }

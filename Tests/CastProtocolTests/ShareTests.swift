@@ -8,16 +8,16 @@ struct ShareTests {
         let start = try ClientMessageParser.parse(
             #"{"type":"share","action":"start","codec":"h264","width":1280,"height":720,"label":"Cam","id":3}"#)
         #expect(start.id == .number(3))
-        #expect(start.command == .share(ShareRequest(codec: .h264, width: 1280, height: 720, label: "Cam", takeOver: false)))
+        #expect(start.command == .session(.share(ShareRequest(codec: .h264, width: 1280, height: 720, label: "Cam", takeOver: false))))
         let takeOver = try ClientMessageParser.parse(
             #"{"type":"share","action":"start","codec":"jpeg","width":720,"height":1280,"takeOver":true}"#)
-        #expect(takeOver.command == .share(ShareRequest(codec: .jpeg, width: 720, height: 1280, label: "", takeOver: true)))
-        #expect(try ClientMessageParser.parse(#"{"type":"share","action":"stop"}"#).command == .share(nil))
+        #expect(takeOver.command == .session(.share(ShareRequest(codec: .jpeg, width: 720, height: 1280, label: "", takeOver: true))))
+        #expect(try ClientMessageParser.parse(#"{"type":"share","action":"stop"}"#).command == .session(.share(nil)))
         let long = String(repeating: "x", count: 500)
         let cut = try ClientMessageParser.parse(
             #"{"type":"share","action":"start","codec":"h264","width":16,"height":16,"label":"\#(long)"}"#)
-        #expect(cut.command == .share(ShareRequest(codec: .h264, width: 16, height: 16,
-                                                   label: String(repeating: "x", count: ShareRequest.maximumLabelLength), takeOver: false)))
+        #expect(cut.command == .session(.share(ShareRequest(codec: .h264, width: 16, height: 16,
+                                                   label: String(repeating: "x", count: ShareRequest.maximumLabelLength), takeOver: false))))
     }
 
     @Test(arguments: [
@@ -50,10 +50,10 @@ struct ShareTests {
     @Test func audioIsAnnouncedOrNot() throws {
         let start = try ClientMessageParser.parse(#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"#
             + #""audio":{"codec":"opus","channels":1,"rate":48000}}"#)
-        #expect(start.command == .share(ShareRequest(codec: .h264, width: 640, height: 360, label: "", takeOver: false,
-                                                     audio: ShareRequest.Audio(channels: 1, rate: 48_000))))
+        #expect(start.command == .session(.share(ShareRequest(codec: .h264, width: 640, height: 360, label: "", takeOver: false,
+                                                     audio: ShareRequest.Audio(channels: 1, rate: 48_000)))))
         let silent = try ClientMessageParser.parse(#"{"type":"share","action":"start","codec":"h264","width":640,"height":360,"audio":null}"#)
-        #expect(silent.command == .share(ShareRequest(codec: .h264, width: 640, height: 360, label: "", takeOver: false)))
+        #expect(silent.command == .session(.share(ShareRequest(codec: .h264, width: 640, height: 360, label: "", takeOver: false))))
     }
 
     static func message(_ header: [UInt8], _ payload: [UInt8]) -> [UInt8] { header + payload }

@@ -9,6 +9,9 @@ import Testing
 /// deleted or vanished recording, seeks past the end, a recording without frames. Real FFmpeg, real
 /// files, a started player.
 @Suite(.timeLimit(.minutes(3))) struct SessionSourceTests {
+    /// The connection the commands come from (only `share` asks whose it is).
+    let viewer = 1
+
     /// A folder of its own holding `recordings/` with `clip.mp4`: 2 s of testsrc2 at 25 fps.
     static func folder() throws -> URL {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString)")
@@ -86,11 +89,11 @@ import Testing
         try Self.withSession { session, base in
             #expect(session.state(viewers: 1, fps: 0).source.startInput)
 
-            try session.apply(.open(source: "recordings/clip.mp4"))
+            try session.apply(.open(source: "recordings/clip.mp4"), from: viewer)
             let playing = session.state(viewers: 1, fps: 0)
             #expect(playing.source.name == "recordings/clip.mp4" && !playing.source.startInput && playing.duration != nil)
 
-            try session.apply(.open(source: "input"))
+            try session.apply(.open(source: "input"), from: viewer)
             let back = session.state(viewers: 1, fps: 0)
             #expect(back.source == session.startSource && back.source.startInput && back.source.kind == .test)
             #expect(back.duration == nil && session.player.info.isLive)
@@ -108,18 +111,18 @@ import Testing
         try Self.withSession(Self.clipInput) { session, base in
             let start = session.state(viewers: 1, fps: 0).source
             #expect(start.name == "clip.mp4" && start.reference == "input" && start.startInput)
-            try session.apply(.open(source: "recordings//clip.mp4"))
+            try session.apply(.open(source: "recordings//clip.mp4"), from: viewer)
             let file = session.state(viewers: 1, fps: 0).source
             #expect(file.name == "recordings/clip.mp4" && file.reference == "recordings/clip.mp4" && !file.startInput)
-            try session.apply(.open(source: "input"))
+            try session.apply(.open(source: "input"), from: viewer)
             #expect(session.state(viewers: 1, fps: 0).source.reference == "input")
         }
     }
 
     @Test func deletingTheRecordingThatPlaysReturnsToTheStartInput() throws {
         try Self.withSession { session, base in
-            try session.apply(.open(source: "recordings/clip.mp4"))
-            try session.apply(.delete(source: "recordings/clip.mp4"))
+            try session.apply(.open(source: "recordings/clip.mp4"), from: viewer)
+            try session.apply(.delete(source: "recordings//clip.mp4"), from: viewer)  // however it is named
             #expect(!FileManager.default.fileExists(atPath: base.appendingPathComponent("recordings/clip.mp4").path))
             let state = session.state(viewers: 1, fps: 0)
             #expect(state.source.startInput && state.source.kind == .test)
@@ -131,17 +134,17 @@ import Testing
 
     @Test func aRecordingThatVanishedWhilePlayingHasTheWayBack() throws {
         try Self.withSession { session, base in
-            try session.apply(.open(source: "recordings/clip.mp4"))
+            try session.apply(.open(source: "recordings/clip.mp4"), from: viewer)
             try FileManager.default.removeItem(at: base.appendingPathComponent("recordings/clip.mp4"))
-            try session.apply(.seek(position: 1))  // a seek checks the file
+            try session.apply(.seek(position: 1), from: viewer)  // a seek checks the file
             let failed = Self.eventually(session) { !$0.source.online }
             #expect(!failed.source.online && failed.source.reason?.contains("recordings/clip.mp4: the file was deleted") == true,
                     "\(String(describing: failed.source.reason))")
             // Recording has nothing to record now, and says what to do.
-            let refused = #expect(throws: ProtocolError.self) { try session.apply(.record(start: true, filtered: true)) }
+            let refused = #expect(throws: ProtocolError.self) { try session.apply(.record(start: true, filtered: true), from: viewer) }
             #expect(refused?.code == .recordingFailed && refused?.message.contains("go back to the input") == true)
 
-            try session.apply(.open(source: "input"))
+            try session.apply(.open(source: "input"), from: viewer)
             let back = Self.eventually(session) { $0.source.online && $0.playing }
             #expect(back.source.online && back.playing && back.source.startInput)
         }
@@ -149,10 +152,10 @@ import Testing
 
     @Test func openInputRestartsAStartFileAndALiveStartInputGoesOn() throws {
         try Self.withSession(Self.clipInput) { session, base in
-            try session.apply(.seek(position: 1.5))
+            try session.apply(.seek(position: 1.5), from: viewer)
             let sought = try #require(Self.frame(of: session) { $0.isDiscontinuity && $0.time > 1 })
             session.player.pool.recycle(sought)
-            try session.apply(.open(source: "input"))
+            try session.apply(.open(source: "input"), from: viewer)
             let restarted = try #require(Self.frame(of: session) { $0.isDiscontinuity })
             #expect(restarted.time < 0.05, "the start file plays again from its start, not from \(restarted.time) s")
             session.player.pool.recycle(restarted)
@@ -160,22 +163,22 @@ import Testing
             let live = try Self.session(Self.pattern, in: base)
             defer { live.player.stop() }
             let before = live.transportGeneration.load(ordering: .relaxed)
-            try live.apply(.open(source: "input"))
+            try live.apply(.open(source: "input"), from: viewer)
             #expect(live.transportGeneration.load(ordering: .relaxed) == before, "a live start input that plays goes on")
         }
     }
 
     @Test func openInputWithoutAnOpenerIsRefused() throws {
         let session = Session(player: Player(source: try Self.pattern.open()), input: Self.pattern, filter: .none)
-        let error = #expect(throws: ProtocolError.self) { try session.apply(.open(source: "input")) }
+        let error = #expect(throws: ProtocolError.self) { try session.apply(.open(source: "input"), from: viewer) }
         #expect(error?.code == .openFailed && error?.id == nil, "the dispatcher stamps the id")
     }
 
     @Test(arguments: [2.0, 2.5, 1e6])
     func seekPastTheEndShowsTheLastFrame(_ position: Double) throws {
         try Self.withSession(Self.clipInput) { session, _ in
-            try session.apply(.pause)
-            try session.apply(.seek(position: position))
+            try session.apply(.pause, from: viewer)
+            try session.apply(.seek(position: position), from: viewer)
             let last = try #require(Self.frame(of: session) { $0.isDiscontinuity && $0.time > 1 })
             #expect(abs(last.time - 1.96) < 1e-6, "seek to \(position) s gave the frame at \(last.time) s")
             session.player.pool.recycle(last)
@@ -184,10 +187,10 @@ import Testing
 
     @Test func stoppingARecordingThatGotNoFrameSaysSoAndKeepsNoFile() throws {
         try Self.withSession { session, base in
-            try session.apply(.record(start: true, filtered: true))
+            try session.apply(.record(start: true, filtered: true), from: viewer)
             let name = try #require(session.recorder?.status.name)
             // Nobody hands the recorder frames here (no processing thread): it ends empty.
-            let error = #expect(throws: ProtocolError.self) { try session.apply(.record(start: false, filtered: true)) }
+            let error = #expect(throws: ProtocolError.self) { try session.apply(.record(start: false, filtered: true), from: viewer) }
             #expect(error?.code == .recordingFailed && error?.message.contains("no file was kept") == true,
                     "\(String(describing: error))")
             #expect(!FileManager.default.fileExists(atPath: base.appendingPathComponent("recordings/\(name)").path))

@@ -18,7 +18,7 @@ import Testing
 
     /// What the shared session was asked to apply, and what it answers (nil: accepted).
     final class CommandLog {
-        var applied: [ClientCommand] = []
+        var applied: [SessionCommand] = []
         var refusal: ProtocolError?
     }
 

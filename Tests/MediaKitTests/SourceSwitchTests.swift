@@ -39,14 +39,14 @@ import Testing
         #expect(frame.time < 0.05 && frame.width == 160 && frame.height == 120)
         player.pool.recycle(frame)
         // The new source seeks (frame-accurately: 1.2 s is frame 30 at 25 fps).
-        try player.seek(to: 1.2)
+        player.seek(to: 1.2)
         let sought = try #require(Self.nextDiscontinuity(player))
         #expect(abs(sought.time - 1.2) < 0.001, "\(sought.time)")
         player.pool.recycle(sought)
 
         try player.switchSource(to: try InputSpec.testPattern(width: 160, height: 120, rate: 30).open())
         #expect(player.info.isLive && player.playbackState.duration == nil)
-        #expect(throws: MediaError.self) { try player.seek(to: 1) }
+        #expect(!player.seek(to: 1))
         #expect(player.output.take(timeout: .seconds(5)).map { player.pool.recycle($0) } != nil)
     }
 

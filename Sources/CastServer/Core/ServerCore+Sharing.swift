@@ -3,21 +3,10 @@ import CastProtocol
 /// `share`: a viewer's camera as the session's source. The session keeps who shares (by
 /// connection id); the core tells the clients concerned when it ends.
 extension ServerCore {
-    /// A command of viewer `id`, to the session. One that ends a sharing (`share stop`, another
-    /// client's `share start` taking over, an `open`) tells the client whose camera it was.
-    func apply(_ command: ClientCommand, from id: ConnectionID) throws(ProtocolError) {
-        let sharer = session.sharer
-        if case .share(let request) = command {
-            guard let request else {
-                session.endSharing(of: id, because: "the sharer stopped")
-                return
-            }
-            let replaced = try session.startSharing(request, by: id, limits: configuration.ingestLimits)
-            if let replaced { tellSharingEnded(replaced, "another viewer took over the camera") }
-            return
-        }
-        try session.apply(command)
-        if let sharer, session.sharer == nil { tellSharingEnded(sharer, "another source was opened") }
+    /// A session command of viewer `id`. One that ends another client's sharing (its `share
+    /// start` took over, an `open`) tells the client whose camera it was.
+    func apply(_ command: SessionCommand, from id: ConnectionID) throws(ProtocolError) {
+        if let ended = try session.apply(command, from: id) { tellSharingEnded(ended.sharer, ended.reason) }
     }
 
     /// A binary message of viewer `id`: a picture of its camera. A picture that ends the sharing

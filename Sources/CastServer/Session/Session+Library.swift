@@ -58,8 +58,7 @@ extension Session {
         if reference.contains("://") { return try openURL(reference) }
         guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library") }
         let (path, _) = try library.resolve(reference)
-        // The same file however it was named (`media//a.mp4`): what the Sources panel marks.
-        let canonical = (ContainedFolder.components(of: reference) ?? []).joined(separator: "/")
+        let canonical = Self.canonical(reference)
         let size = player.info
         let source: any VideoSource
         do {
@@ -143,7 +142,13 @@ extension Session {
             throw ProtocolError(code: .forbidden, message: "\(reference) is being recorded: stop the recording first")
         }
         try library.delete(reference)
-        let playsIt = sourceState.withLock { !$0.startInput } && player.info.name == path
+        let playsIt = sourceState.withLock { $0.kind == .file && !$0.startInput && $0.reference == Self.canonical(reference) }
         if playsIt, let inputOpener { switchToInput(opening: inputOpener) }
+    }
+
+    /// The same file however it was named (`media//a.mp4` is `media/a.mp4`): the reference the
+    /// state gives, which the Sources panel marks.
+    static func canonical(_ reference: String) -> String {
+        (ContainedFolder.components(of: reference) ?? []).joined(separator: "/")
     }
 }

@@ -2,6 +2,12 @@ import CastProtocol
 import Logging
 import MediaKit
 
+/// A client whose camera stopped being the source because of another's command, and why: it is told.
+public struct SharingEnded: Sendable, Equatable {
+    public let sharer: Int
+    public let reason: String
+}
+
 /// A client whose camera is the session's source (`share`), and what played before it.
 struct CameraShare: Sendable {
     /// The transport's name for the sharing connection.
@@ -19,10 +25,10 @@ struct CameraShare: Sendable {
 extension Session {
     /// The camera of `sharer` becomes the source: decoded pictures at the session's size, filtered
     /// and sent as any source's. Refused when another client shares, unless `takeOver` (then that
-    /// client's sharing ends: its id is returned, to be told). Only one that may control asks.
-    func startSharing(_ request: ShareRequest, by sharer: Int, limits: IngestLimits) throws(ProtocolError) -> Int? {
+    /// client's sharing ends). Only one that may control asks.
+    func startSharing(_ request: ShareRequest, by sharer: Int) throws(ProtocolError) {
         let session = (width: player.pool.width, height: player.pool.height)
-        if let problem = limits.refusal(width: request.width, height: request.height, session: session) {
+        if let problem = ingestLimits.refusal(width: request.width, height: request.height, session: session) {
             throw ProtocolError(code: .outOfRange, message: problem)
         }
         let current = sharing.withLock { $0 }
@@ -48,7 +54,7 @@ extension Session {
         current?.source.end(reason: "another viewer took over the camera")
         sharing.withLock {
             $0 = CameraShare(sharer: sharer, source: source, previous: previous.0, position: previous.1,
-                             budget: IngestBudget(limits), lastPicture: .now)
+                             budget: IngestBudget(ingestLimits), lastPicture: .now)
         }
         sourceState.withLock {
             $0 = SourceState(kind: .browser, name: name, seekable: false, width: session.width, height: session.height,
@@ -58,7 +64,6 @@ extension Session {
         Log.info("camera shared", ["camera": .string(name), "codec": .string(request.codec.rawValue),
                                    "size": .string("\(request.width)x\(request.height)"),
                                    "audio": .string(request.audio.map { "opus, \($0.channels) channels" } ?? "none")])
-        return current.map(\.sharer).flatMap { $0 == sharer ? nil : $0 }
     }
 
     /// One binary message of `sharer`: a picture of its camera, or a packet of its microphone.
@@ -149,11 +154,11 @@ extension Session {
     /// Plays `previous` again: the start input (opened anew), or a library file at `position`.
     private func restore(_ previous: SourceState, at position: Double?) {
         if !previous.startInput, let reference = previous.reference, (try? open(reference)) != nil {
-            if previous.seekable, let position { try? player.seek(to: position) }
+            if previous.seekable, let position { player.seek(to: position) }
             return
         }
         guard let inputOpener else { return }
         switchToInput(opening: inputOpener)
-        if previous.seekable, let position { try? player.seek(to: position) }
+        if previous.seekable, let position { player.seek(to: position) }
     }
 }

@@ -36,14 +36,18 @@ public final class Session: Sendable {
     let rerender: RerenderRequest
     /// The client whose camera is the source (`share`), if any; the transport's thread only.
     let sharing = Mutex<CameraShare?>(nil)
+    /// What a shared camera may send (`--ingest-*`).
+    let ingestLimits: IngestLimits
     let ingestCounters = IngestCounters()
 
     /// `inputOpener` opens `input` again at the player's frame size (see
     /// ``InputSpec/opener(_:width:height:)``).
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
                 recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil,
-                inputOpener: InputOpener? = nil, urlSources: URLSources? = nil) {
+                inputOpener: InputOpener? = nil, urlSources: URLSources? = nil,
+                ingestLimits: IngestLimits = IngestLimits()) {
         self.player = player
+        self.ingestLimits = ingestLimits
         self.urlSources = urlSources
         rerender = RerenderRequest(wake: { player.output.poke() })
         self.inputOpener = inputOpener
@@ -116,11 +120,21 @@ public final class Session: Sendable {
         audio.map { SourceAudio(codec: $0.codec, channels: $0.channels, rate: $0.rate) }
     }
 
-    /// Applies a state-changing command (`setFilter`, `setParams`, `play`, `pause`, `seek`,
-    /// `record`, `open`, `delete`).
-    /// Throws without changing anything when the command is invalid; the error carries no id
-    /// (the transport, which dispatches the command, stamps it).
-    public func apply(_ command: ClientCommand) throws(ProtocolError) {
+    /// Applies `command` of client `client` (the transport's name for its connection). Throws
+    /// without changing anything when the command is invalid; the error carries no id (the
+    /// viewer, which answers the command, stamps it). Returns the client whose camera stopped
+    /// being the source because of it — another client took over, or another source was opened —
+    /// to be told why; nil when no sharing ended, or the sharer stopped it itself.
+    @discardableResult
+    public func apply(_ command: SessionCommand, from client: Int) throws(ProtocolError) -> SharingEnded? {
+        let sharerBefore = sharer
+        try change(command, from: client)
+        guard let sharerBefore, sharer != sharerBefore, command != .share(nil) else { return nil }
+        return SharingEnded(sharer: sharerBefore,
+                            reason: sharer == nil ? "another source was opened" : "another viewer took over the camera")
+    }
+
+    private func change(_ command: SessionCommand, from client: Int) throws(ProtocolError) {
         switch command {
         case .setFilter(let name, let parameters):
             select(FilterChain(try validated { () throws(FilterError) in
@@ -140,24 +154,27 @@ public final class Session: Sendable {
             transportGeneration.add(1, ordering: .relaxed)
             rerender.request()
         case .seek(let position):
-            let source = sourceState.withLock { $0 }
-            guard source.seekable else {
-                throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot seek")
-            }
-            do {
-                try player.seek(to: position)
-            } catch {
-                throw ProtocolError(code: .outOfRange, message: error.description)
-            }
+            try seek(to: position)
         case .record(let start, let filtered):
             try record(start: start, filtered: filtered)
         case .open(let reference):
             try open(reference)
         case .delete(let reference):
             try delete(reference)
-        case .frameAck, .flow, .auth, .watch, .share:
-            preconditionFailure("\(command) is handled by the transport")
+        case .share(let request?):
+            try startSharing(request, by: client)
+        case .share(nil):
+            endSharing(of: client, because: "the sharer stopped")
         }
+    }
+
+    /// Seeks the source, when what plays can: the position was checked by the parser.
+    private func seek(to position: Double) throws(ProtocolError) {
+        let source = sourceState.withLock { $0 }
+        guard source.seekable else {
+            throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot seek")
+        }
+        player.seek(to: position)
     }
 
     /// `chain` with `parameters` of link `index` (nil: 0) changed, checked against the catalog.

@@ -12,8 +12,8 @@ final class ViewerSession {
     /// What a received message asks of the rest of the server.
     enum Outcome: Equatable {
         case none
-        /// A state-changing command was applied: every viewer is due a `state`.
-        case applied(ClientCommand)
+        /// A session command was applied: every viewer is due a `state`.
+        case applied(SessionCommand)
         /// The client gave the token: it may now watch, so the audience may have grown.
         case authorized
         /// The client chose another rendition (`watch`): the audiences changed.
@@ -80,7 +80,7 @@ final class ViewerSession {
     /// which throws without an id: the refusal is stamped with the command's id here).
     /// `roundTrip` is asked only for a `frameAck`.
     func receive(_ fragment: UnsafeRawBufferPointer, isBinary: Bool, isLast: Bool, roundTrip: () -> Duration,
-                 apply: (ClientCommand) throws(ProtocolError) -> Void,
+                 apply: (SessionCommand) throws(ProtocolError) -> Void,
                  ingest: (UnsafeRawBufferPointer) throws(ProtocolError) -> Bool = { _ throws(ProtocolError) in throw .binaryMessage }) -> Outcome {
         guard outbox.closing == nil else { return .none }
         if isBinary {
@@ -117,7 +117,7 @@ final class ViewerSession {
     /// Runs `message` and acknowledges it when it has an id (`frameAck` never is). A refusal is
     /// stamped with the id here, the one place that knows which command it answers.
     private func dispatch(_ message: ClientMessage, roundTrip: () -> Duration,
-                          apply: (ClientCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
+                          apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
         let outcome: Outcome
         do throws(ProtocolError) {
             outcome = try perform(message.command, roundTrip: roundTrip, apply: apply)
@@ -144,7 +144,19 @@ final class ViewerSession {
     }
 
     private func perform(_ command: ClientCommand, roundTrip: () -> Duration,
-                         apply: (ClientCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
+                         apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
+        switch command {
+        case .connection(let command):
+            return try perform(command, roundTrip: roundTrip)
+        case .session(let command):
+            guard authorized else { throw .tokenRequired }
+            try apply(command)
+            return .applied(command)
+        }
+    }
+
+    /// A command about this connection alone.
+    private func perform(_ command: ConnectionCommand, roundTrip: () -> Duration) throws(ProtocolError) -> Outcome {
         switch command {
         case .frameAck(let sequence):
             if let delay = flow.acknowledge(sequence, roundTrip: roundTrip(), now: now()) {
@@ -167,10 +179,6 @@ final class ViewerSession {
             authorized = true
             outbox.markStateDue()  // the state in its hello may be old: nothing was sent since
             return .authorized
-        default:
-            guard authorized else { throw .tokenRequired }
-            try apply(command)
-            return .applied(command)
         }
     }
 
@@ -316,7 +324,7 @@ final class ViewerSession {
 extension ClientCommand {
     /// `frameAck`: not counted against the budget, and not acknowledged.
     var isAcknowledgement: Bool {
-        if case .frameAck = self { return true }
+        if case .connection(.frameAck) = self { return true }
         return false
     }
 }

@@ -165,17 +165,19 @@ public final class Player: @unchecked Sendable {
         update { $0.speed = speed; speedChanged = true }
     }
 
-    /// Seeks to `seconds`: the first frame at or after it; at or past the declared duration
-    /// (a seek slider at its end), the last frame, wherever it really is (a file without an
-    /// index declares the length it could read, which may end before its last frame). Live
-    /// sources refuse.
-    public func seek(to seconds: Double) throws(MediaError) {
-        guard !info.isLive else { throw .notSeekable(input: info.name) }
-        guard seconds.isFinite, seconds >= 0 else {
-            throw .seekFailed(input: info.name, seconds: seconds, reason: "the position must be a number ≥ 0")
-        }
+    /// Seeks to `seconds` (finite and ≥ 0: whoever takes the position from outside checks it):
+    /// the first frame at or after it; at or past the declared duration (a seek slider at its
+    /// end), the last frame, wherever it really is (a file without an index declares the length it
+    /// could read, which may end before its last frame). False, doing nothing, while the source is
+    /// live (what plays may have become live since the caller looked).
+    @discardableResult
+    public func seek(to seconds: Double) -> Bool {
+        precondition(seconds.isFinite && seconds >= 0, "a seek position is finite and ≥ 0, got \(seconds)")
+        let info = info
+        guard !info.isLive else { return false }
         let target = info.duration.map { seconds >= $0 ? max(seconds, $0 + Self.pastTheEnd) : seconds } ?? seconds
         update { $0.hasEnded = false; pendingSeek = target }
+        return true
     }
 
     /// How far past the declared end a seek to the end aims: more than a file holds beyond it.

@@ -17,20 +17,20 @@ func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         return 0
     }
     switch message.command {
-    case .setFilter(let name, let params):
+    case .session(.setFilter(let name, let params)):
         if let settings = try? FilterSettings(name: name, parameters: params) {
             for (key, value) in settings.values {
                 let parameter = FilterCatalog.standard.descriptor(named: name)!.parameter(named: key)!
                 precondition(value.isFinite && parameter.min <= value && value <= parameter.max, "\(key)=\(value) escaped validation")
             }
         }
-    case .seek(let position):
+    case .session(.seek(let position)):
         precondition(position.isFinite && position >= 0, "seek position \(position) escaped validation")
-    case .share(let request?):
+    case .session(.share(let request?)):
         precondition((16...7680).contains(request.width) && (16...4320).contains(request.height)
                      && request.label.count <= ShareRequest.maximumLabelLength, "\(request) escaped validation")
-    case .flow(let window):
-        precondition((0...ClientCommand.maximumWindow).contains(window), "window \(window) escaped validation")
+    case .connection(.flow(let window)):
+        precondition((0...ConnectionCommand.maximumWindow).contains(window), "window \(window) escaped validation")
     default:
         break
     }

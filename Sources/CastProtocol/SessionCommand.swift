@@ -1,0 +1,32 @@
+import FilterKit
+
+/// A command that changes the session every viewer shares (only a client that may control sends
+/// one): the filter, playback, the source, recordings.
+public enum SessionCommand: Sendable, Equatable {
+    /// Switch filters. `params` may be partial (defaults fill the gaps) and is not yet checked
+    /// against the catalog.
+    case setFilter(name: String, params: [String: ParameterValue])
+    /// Switch to a chain of 1…``FilterChain/maximumLength`` filters applied in order; like
+    /// ``setFilter(name:params:)``, each link is not yet checked against the catalog.
+    case setFilterChain([FilterLinkRequest])
+    /// Change some parameters of link `index` of the current chain (nil: link 0); neither the
+    /// parameters nor whether the chain has that link are checked yet.
+    case setParams([String: ParameterValue], index: Int?)
+    case play
+    case pause
+    /// Seconds from the start: finite and ≥ 0 (the parser's check, the only one of the number).
+    /// Whether the source can seek is the session's to check; past the end means the last frame.
+    case seek(position: Double)
+    /// Start (`true`) or stop recording; `filtered` (default true) records the filtered frames,
+    /// else the source's.
+    case record(start: Bool, filtered: Bool)
+    /// Switch the session's source to a file of the library: `recordings/NAME` or `media/PATH`.
+    /// Not yet checked: the library resolves it.
+    case open(source: String)
+    /// Delete a recording: `recordings/NAME`. Not yet checked: the library resolves it.
+    case delete(source: String)
+    /// Make the sender's camera the session's source (`start`, with what it will send; the
+    /// pictures follow as binary ``IngestPicture`` messages), or stop (nil): the source from
+    /// before comes back. Not yet checked against the server's limits.
+    case share(ShareRequest?)
+}
