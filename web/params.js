@@ -1,6 +1,7 @@
 // FilterCast page, parameters: a slider per parameter of every link of the chain. A slider
 // sends `setParams {index, params}` while dragged (throttled) and otherwise shows the server's
-// value.
+// value. A choice parameter (the style filter's styles) also shows its options as pictures: a
+// click moves its slider to the option's index and sends it as the slider would.
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
 import { byId } from "./helpers.js";
@@ -37,6 +38,8 @@ export function syncSliders() {
     if (!param || !(name in values) || paramHeld(slider, index, name, values[name])) continue;
     slider.value = String(values[name]);
     slider.parentElement.querySelector("output").textContent = formatValue(param, values[name]);
+    const picker = slider.parentElement.querySelector(".choices");
+    if (picker) showChoice(picker, values[name]);
   }
 }
 
@@ -76,7 +79,45 @@ function paramRow(param, name, index) {
   slider.addEventListener("change", () => editParam(param, index, slider, output, true));
   followDragging(slider);
   row.append(label, slider, output);
+  if (param.kind === "choice") row.append(choicePicker(param, index, slider, output));
   return row;
+}
+
+/// The options of a choice parameter as buttons with their pictures (`data-choice`: the id).
+function choicePicker(param, index, slider, output) {
+  const picker = document.createElement("div");
+  picker.className = "choices";
+  picker.setAttribute("role", "group");
+  picker.setAttribute("aria-label", param.label || param.name);
+  picker.append(...param.choices.map((choice, position) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "choice";
+    button.dataset.choice = choice.id;
+    button.title = choice.label;
+    button.setAttribute("aria-pressed", "false");
+    if (choice.thumbnail) {
+      const picture = document.createElement("img");
+      Object.assign(picture, { src: choice.thumbnail, alt: "", width: 96, height: 56 });
+      button.append(picture);
+    }
+    const caption = document.createElement("span");
+    caption.textContent = choice.label;
+    button.append(caption);
+    button.addEventListener("click", () => {
+      slider.value = String(position);
+      showChoice(picker, position);
+      editParam(param, index, slider, output, true);
+    });
+    return button;
+  }));
+  showChoice(picker, param.default);
+  return picker;
+}
+
+/// Marks the option at `position` as the chosen one.
+function showChoice(picker, position) {
+  [...picker.children].forEach((button, at) => button.setAttribute("aria-pressed", String(at === Math.round(position))));
 }
 
 /// `data-dragging` while the pointer holds `slider`; the server's value shows again after.
@@ -126,6 +167,7 @@ function paramHeld(slider, index, name, serverValue) {
 
 function formatValue(param, value) {
   if (!Number.isFinite(value)) return "";
+  if (param.kind === "choice") return param.choices[Math.round(value)]?.label ?? "";
   if (param.type === "integer") return String(Math.round(value));
   if (param.type === "angle") return `${Math.round((value * 180) / Math.PI)}°`;
   const step = param.step > 0 ? param.step : 0.01;

@@ -2,25 +2,34 @@
 picture through OpenVINO, choices by id or index, refused choices, chained; and a server whose
 OpenVINO runtime is missing starts anyway, says why once, and offers no `style`."""
 
+import io
 import json
+from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
 from fc_client import Client, run
 
 STYLES = [f"style-{n}" for n in range(1, 27)]
 
 
+REPO = Path(__file__).resolve().parents[2]
+
+
 def test_style_is_in_the_catalog_with_its_choices(start_server):
-    server = start_server("--input", "test:320x240@30")
+    server = start_server("--input", "test:320x240@30", web=REPO / "web")
     filters = json.loads(server.get("/api/filters").body)["filters"]
     style = next(entry for entry in filters if entry["name"] == "style")
     choice, strength, detail = style["params"]
     assert choice["kind"] == "choice" and [c["id"] for c in choice["choices"]] == STYLES
     # A client that knows only numeric parameters sees an integer over the choices' indexes.
     assert (choice["type"], choice["min"], choice["max"], choice["default"]) == ("integer", 0, 25, 0)
-    # No thumbnails yet: the field is there, empty (a route to serve them is still to come).
-    assert all(c["thumbnail"] == "" for c in choice["choices"])
+    # Each has a small picture, served with the page (the repository's web/).
+    for entry in choice["choices"]:
+        answer = server.get(entry["thumbnail"])
+        assert (answer.status, answer.content_type) == (200, "image/jpeg"), entry
+        assert Image.open(io.BytesIO(answer.body)).size == (192, 112), entry
     assert all(c["label"] for c in choice["choices"])
     assert (strength["name"], detail["name"]) == ("strength", "detail") and "kind" not in strength
 
