@@ -10,8 +10,8 @@ enum ServeCommand: Subcommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Serve the live, filtered preview to browsers over WebSocket (the default subcommand).",
-        usage: "filtercast serve [--input SRC] [--host H] [--port P] [--filter NAME [--param K=V …] …] [OPTIONS]",
-        options: [inputOption,
+        usage: "filtercast serve [--input SRC] [--channel NAME=INPUT …] [--host H] [--port P] [--filter NAME [--param K=V …] …] [OPTIONS]",
+        options: [inputOption] + ChannelOptions.specs + [
                   OptionSpec(name: "--host", valueName: "ADDR", help: "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for all)."),
                   OptionSpec(name: "--port", valueName: "P", help: "Port (default 8080; 0 picks a free one)."),
                   OptionSpec(name: "--tls-cert", valueName: "FILE",
@@ -86,7 +86,7 @@ enum ServeCommand: Subcommand {
     /// Everything the options and `FILTERCAST_*` variables say, validated.
     static func configuration(from options: ParsedOptions) throws -> ServerConfiguration {
         var configuration = ServerConfiguration(webRoot: "")
-        configuration.input = try parseInput(options)
+        try ChannelOptions.apply(options, to: &configuration)
         configuration.host = try parseHost(options)
         configuration.port = try options.int("--port", in: 0...65535) ?? 8080
         configuration.tls = try parseTLS(options)
