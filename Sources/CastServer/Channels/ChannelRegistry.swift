@@ -21,6 +21,9 @@ struct ChannelRegistry: Sendable {
         return byName[name]
     }
 
+    /// The channel named `name`, if there is one.
+    subscript(name: ChannelName) -> Channel? { byName[name] }
+
     /// The answer to a request for a channel that is not there: 404, naming those that are.
     func unknown(_ text: String) -> HTTPAnswer {
         .status(404, "no channel '\(text)'; the channels are " + all.map(\.name.description).joined(separator: ", "))

@@ -31,7 +31,7 @@ extension ServerCore {
     /// that stopped by itself.
     private func tellRecordingFailures() {
         for failure in wake.takeRecordingFailures() {
-            guard let channel = channels.channel(named: failure.channel.description) else { continue }
+            guard let channel = channels[failure.channel] else { continue }
             for (id, connection) in viewers(of: channel) {
                 connection.session.recordingStopped(failure.reason)
                 requestWriteIfDue(id, connection)

@@ -77,6 +77,11 @@ enum ServeCommand: Subcommand {
         let url = "\(configuration.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/"
         Log.announce("serving \(info.name) (\(info.width)x\(info.height)) at \(url)",
                      ["url": .string(url), "source": .string(info.name), "width": .int(info.width), "height": .int(info.height)])
+        for channel in server.channels.dropFirst() {
+            let info = channel.session.player.info
+            Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",
+                     ["channel": .string(channel.name.description), "source": .string(info.name)])
+        }
 
         let reason = stopSignals.wait()
         Log.info("\(reason), shutting down")
