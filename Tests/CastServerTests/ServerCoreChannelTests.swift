@@ -60,6 +60,26 @@ import Testing
                 && cam.outputs.jpeg[0]!.audience.load(ordering: .relaxed) == 1, "each channel counts its own audience")
     }
 
+    @Test func aSharedCameraIsTheSourceOfItsChannelOnly() throws {
+        let (fixture, cam) = try twoChannels()
+        io.send(ServerCoreSharingTests.start, from: 2, to: fixture.core)
+        let written = io.drainAll(fixture.core)
+        #expect(io.types(written[2] ?? []) == ["ack", "state"] && written[1] == nil)
+        #expect(fixture.core.state(of: cam).source.kind == .browser && cam.session.sharer == 2)
+        #expect(fixture.core.state(of: fixture.main).source.kind == .test && fixture.session.sharer == nil)
+        fixture.core.viewerLeft(2)
+        #expect(fixture.core.state(of: cam).source.kind == .test, "what the channel played before comes back")
+    }
+
+    @Test func httpWatchersCountInTheirChannelsAudience() throws {
+        let (fixture, cam) = try twoChannels()
+        fixture.core.watcherJoined(5, .mjpeg(rendition: 1), of: cam)
+        #expect(cam.outputs.jpeg[1]!.audience.load(ordering: .relaxed) == 1)
+        #expect(fixture.outputs.jpeg[1]!.audience.load(ordering: .relaxed) == 0)
+        fixture.core.watcherLeft(5)
+        #expect(cam.outputs.jpeg[1]!.audience.load(ordering: .relaxed) == 0)
+    }
+
     @Test func aRecordingThatStoppedIsToldOnItsChannelOnly() throws {
         let (fixture, _) = try twoChannels()
         fixture.wake.recordingEnded("the disk is full", channel: try ChannelName("cam"))
@@ -89,7 +109,7 @@ import Testing
     }
 
     @Test func aChannelThatIsNotThereIs404NamingThoseThatAre() throws {
-        let (fixture, _) = try twoChannels()
+        let fixture = try CoreFixture(uploads: true, others: ["cam"])
         for path in ["/api/state", "/snapshot.jpg", "/stream.mjpg", "/api/recordings", "/recordings/a.mp4"] {
             for name in ["nope", "Bad Name!", ""] {
                 guard case .status(404, let message, _) = get(path, ["channel": name], fixture) else {
@@ -98,6 +118,9 @@ import Testing
                 #expect(message.contains("main, cam"), "\(message)")
             }
         }
+        let upload = { (name: String) in HTTPRequest(method: .put, path: "/api/uploads/a.mp4", arguments: ["channel": name]) }
+        #expect(fixture.core.answer(upload("nope")).code == 404)
+        guard case .upload("a.mp4") = fixture.core.answer(upload("cam")) else { Issue.record("the upload was refused"); return }
         let upgrade = { (name: String) in HTTPRequest(method: .get, path: "/ws", arguments: ["channel": name]) }
         #expect(fixture.core.admit(upgrade("nope"))?.code == 404)
         #expect(fixture.core.admit(upgrade("cam")) == nil && fixture.core.admit(upgrade("main")) == nil)
