@@ -33,8 +33,12 @@ public final class Application: Sendable {
         var channels = [try Channel(name: configuration.defaultChannel, input: configuration.input, isDefault: true,
                                     configuration: configuration, wake: wake)]
         for channel in configuration.channels {
-            channels.append(try Channel(name: channel.name, input: channel.input, isDefault: false,
-                                        configuration: configuration, wake: wake))
+            do {
+                channels.append(try Channel(name: channel.name, input: channel.input, isDefault: false,
+                                            configuration: configuration, wake: wake))
+            } catch {
+                throw ServerError(description: "channel \(channel.name): \(error)")
+            }
         }
         self.channels = channels
         let main = channels[0]

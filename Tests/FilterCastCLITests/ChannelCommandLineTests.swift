@@ -64,6 +64,13 @@ import Testing
         for word in words { #expect(run.errors.contains(word), "\(arguments): \(run.errors) lacks \(word)") }
     }
 
+    @Test func aChannelWhoseInputCannotBeOpenedStopsTheStartNamingIt() throws {
+        let run = try CLI.run(["serve", "--input", "test:64x48@5", "--channel", "cam=/nonexistent/clip.mp4", "--web", "/tmp",
+                               "--port", "0"])
+        #expect(run.status == 1 && run.errorLines.count == 1, "\(run.errors)")
+        #expect(run.errors.contains("channel cam: ") && run.errors.contains("/nonexistent/clip.mp4"), "\(run.errors)")
+    }
+
     @Test func helpNamesTheChannelOptionsAndTheirVariable() throws {
         let run = try CLI.run(["serve", "--help"])
         #expect(run.output.contains("--channel NAME=INPUT") && run.output.contains("--max-channels N"))
