@@ -23,7 +23,8 @@ struct ChannelSummary: Encodable {
     let online: Bool
     let viewers: Int
     let filter: [SessionState.Link]
-    /// The URL of its `/snapshot.jpg`, relative to the server.
+    /// The URL of its `/snapshot.jpg`, relative to the server (a channel's name needs no
+    /// percent-encoding: ``ChannelName``'s characters are a URL's own).
     let snapshot: String
 
     init(_ channel: Channel, state: SessionState) {

@@ -1,8 +1,8 @@
 import CastProtocol
 import Foundation
 
-/// The library's routes: a channel's recordings (`?channel=`), the media folder and the
-/// uploads (one of each for every channel).
+/// The library's routes: a channel's recordings (`?channel=`), and the media folder and the
+/// uploads, which every channel shares.
 extension ServerRoutes {
     /// Most bytes of a query string: a longer `?folder=` must be refused, not taken as absent
     /// (lws reads at most this much of a value).
