@@ -1,6 +1,6 @@
 /// What a server has beside its filters and renditions, told once in `hello` (v1 additions, each
 /// absent or false on a server without it): a media folder to list (`GET /api/media`), uploads
-/// it takes, the sound a client may ask for (`watch {audio: true}`).
+/// it takes, the sound a client may ask for (`watch {audio: true}`), the connection's channel.
 public struct ServerFeatures: Sendable, Equatable {
     /// `hello.mediaFolder`: the server has one (`--media-dir`).
     public var mediaFolder: Bool
@@ -8,10 +8,14 @@ public struct ServerFeatures: Sendable, Equatable {
     public var uploads: UploadOffer?
     /// `hello.audio`: what the server sends when asked; nil (null) when it cannot send any.
     public var audio: SourceAudio?
+    /// `hello.channel`: the name of the channel the connection is on (`?channel=` of its URL,
+    /// or the default channel's).
+    public var channel: String?
 
-    public init(mediaFolder: Bool = false, uploads: UploadOffer? = nil, audio: SourceAudio? = nil) {
+    public init(mediaFolder: Bool = false, uploads: UploadOffer? = nil, audio: SourceAudio? = nil, channel: String? = nil) {
         self.mediaFolder = mediaFolder
         self.uploads = uploads
         self.audio = audio
+        self.channel = channel
     }
 }

@@ -37,7 +37,7 @@ public enum ServerMessage: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
-        case maxChainLength, categories, errors, transports, renditions, mediaFolder, uploads, audio
+        case maxChainLength, categories, errors, transports, renditions, mediaFolder, uploads, audio, channel
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -59,6 +59,7 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(features.mediaFolder, forKey: .mediaFolder)
             try container.encodeIfPresent(features.uploads, forKey: .uploads)
             try container.encode(features.audio, forKey: .audio)
+            try container.encodeIfPresent(features.channel, forKey: .channel)
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".

@@ -3,7 +3,15 @@ import MediaKit
 
 /// Everything `filtercast serve` can be told.
 public struct ServerConfiguration: Sendable {
+    /// The default channel's input (`--input`).
     public var input: InputSpec = .defaultTestPattern
+    /// The default channel's name: the one `/ws` and the HTTP routes serve without `?channel=`
+    /// (`main`, the channel of `--input`; without `--input`, the first `--channel`).
+    public var defaultChannel: ChannelName = .main
+    /// The other channels (`--channel NAME=INPUT`), in the order given.
+    public var channels: [ChannelInput] = []
+    /// `--max-channels`: the most channels, the default one included.
+    public var maxChannels = 16
     public var host = "127.0.0.1"
     /// 0 picks a free port.
     public var port = 8080
@@ -76,4 +84,15 @@ public enum SharedRendition: Sendable, Equatable {
     case named(String)
     /// An encode of its own at the source's size (a keyframe a second).
     case own
+}
+
+/// A channel of `--channel NAME=INPUT`: its name and what it plays.
+public struct ChannelInput: Sendable {
+    public let name: ChannelName
+    public let input: InputSpec
+
+    public init(name: ChannelName, input: InputSpec) {
+        self.name = name
+        self.input = input
+    }
 }

@@ -5,39 +5,41 @@ import Foundation
 import MediaKit
 import Telemetry
 
-/// A real session on the test pattern (not started), its viewers' outputs (JPEG full and half
-/// size), a library in a temporary folder, and the server core over them — with a clock the test
-/// moves. No socket.
+/// Real channels on the test pattern (not started) — each its session, its viewers' outputs (JPEG
+/// full and half size) and its library in a temporary folder — and the server core over them,
+/// with a clock the test moves. No socket.
 final class CoreFixture {
     /// The time the test moves on by hand.
     final class TestClock: @unchecked Sendable {
         var now = ContinuousClock.now
     }
 
-    let session: Session
-    let outputs: ViewerOutputs
-    let library: MediaLibrary
+    /// Every channel, the default one (`main`) first.
+    let channels: [Channel]
     let counters = TransportCounters()
     let wake = NetworkWake()
     let clock = TestClock()
     let core: ServerCore
     var routes: [Route] { core.router.routes }
     var router: Router { core.router }
+    /// The default channel and its parts.
+    var main: Channel { channels[0] }
+    var session: Session { main.session }
+    var outputs: ViewerOutputs { main.outputs }
+    var library: MediaLibrary { main.session.library! }
 
-    /// A server with `--uploads` or not, `--token` (nil: none), `--public-view`, `--max-clients` and `--allow-origin`.
+    /// A server with `--uploads` or not, `--token` (nil: none), `--public-view`, `--max-clients`,
+    /// `--allow-origin`, and a channel of each of `others`' names besides `main` (each
+    /// `--channel NAME=test:64x48@30`, recording into `recordings/NAME`).
     init(uploads: Bool = false, token: String? = nil, publicView: Bool = false, maxClients: Int = 200,
-         allowedOrigins: [String] = []) throws {
+         allowedOrigins: [String] = [], others: [String] = []) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
-        library = try MediaLibrary(recordingsPath: base + "/recordings", mediaPath: nil, uploadsPath: uploads ? base + "/uploads" : nil)
-        let spec = InputSpec.testPattern(width: 64, height: 48, rate: 30)
-        session = Session(player: Player(source: try spec.open()), input: spec, filter: .none, library: library,
-                          inputOpener: spec.opener(SourceOptions(), width: 64, height: 48))
-        let processing = ProcessingCounters()
-        let jpeg = try [64, 32].map { width in
-            try ViewerStream(rendition: Rendition(id: "jpeg-\(width)", transport: .jpeg, width: width, height: width * 3 / 4),
-                             source: (64, 48), quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
+        channels = try ([ChannelName.main.description] + others).enumerated().map { index, name in
+            let recordings = base + "/recordings" + (index == 0 ? "" : "/\(name)")
+            return try Self.channel(try ChannelName(name), isDefault: index == 0,
+                                    library: try MediaLibrary(recordingsPath: recordings, mediaPath: nil,
+                                                              uploadsPath: uploads ? base + "/uploads" : nil))
         }
-        outputs = ViewerOutputs(jpeg: jpeg, h264: [])
         try FileManager.default.createDirectory(atPath: base + "/web", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: base + "/web/index.html", contents: Data("<html>".utf8))
         var configuration = ServerConfiguration(webRoot: base + "/web")
@@ -47,13 +49,32 @@ final class CoreFixture {
         configuration.allowedOrigins = allowedOrigins
         configuration.maxUploadBytes = 1_000_000
         configuration.recording.minimumFreeBytes = 0
-        core = ServerCore(configuration: configuration, session: session, outputs: outputs, counters: counters, metrics: Metrics(),
+        core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: counters, metrics: Metrics(),
                           files: try StaticFiles(root: base + "/web"), wake: wake, now: { [clock] in clock.now })
     }
 
-    /// A new picture in every JPEG rendition, as the processing loop would hand it over.
-    func publishFrame() {
+    /// A channel on a 64×48 test pattern with two JPEG renditions and no H.264.
+    private static func channel(_ name: ChannelName, isDefault: Bool, library: MediaLibrary) throws -> Channel {
+        let spec = InputSpec.testPattern(width: 64, height: 48, rate: 30)
+        let session = Session(player: Player(source: try spec.open()), input: spec, filter: .none, library: library,
+                              inputOpener: spec.opener(SourceOptions(), width: 64, height: 48))
+        let processing = ProcessingCounters()
+        let jpeg = try [64, 32].map { width in
+            try ViewerStream(rendition: Rendition(id: "jpeg-\(width)", transport: .jpeg, width: width, height: width * 3 / 4),
+                             source: (64, 48), quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
+        }
+        let outputs = ViewerOutputs(jpeg: jpeg, h264: [])
+        let processor = FrameProcessor(player: session.player, selection: session.selection, catalog: session.catalog,
+                                       outputs: outputs.all, rerender: session.rerender, counters: processing, filterThreads: 1,
+                                       offlineReason: { _ in nil })
+        return Channel(name: name, isDefault: isDefault, session: session, outputs: outputs, processor: processor, counters: processing)
+    }
+
+    /// A new picture in every JPEG rendition of `channel` (default: `main`), as the processing loop would hand it over.
+    func publishFrame(in channel: Channel? = nil) {
         let frame = Frame(width: 64, height: 48)
-        for stream in outputs.jpeg.values { stream.take(frame, FrameContext(kind: .new, isFiltered: true, filterGeneration: 0)) }
+        for stream in (channel ?? main).outputs.jpeg.values {
+            stream.take(frame, FrameContext(kind: .new, isFiltered: true, filterGeneration: 0))
+        }
     }
 }

@@ -15,7 +15,7 @@ import Testing
         "GET /api/state": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
         "GET /stream.mjpg": .watch, "GET /api/recordings": .watch, "GET /api/media": .watch,
         "GET /api/uploads": .watch, "GET /recordings/*": .watch, "GET /api/recordings/*": .watch,
-        "PUT /api/uploads/*": .control, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
+        "PUT /api/uploads/*": .control, "GET /api/channels": .watch, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
         "GET /*": .anyone,
     ]
 
@@ -115,7 +115,7 @@ import Testing
         func answer(_ width: String) -> HTTPAnswer {
             router.answer(HTTPRequest(method: .get, path: "/stream.mjpg", arguments: ["width": width]))
         }
-        guard case .mjpeg(let full) = answer("64"), case .mjpeg(let half) = answer("30") else { Issue.record("no stream"); return }
+        guard case .mjpeg(_, let full) = answer("64"), case .mjpeg(_, let half) = answer("30") else { Issue.record("no stream"); return }
         #expect(full == 0 && half == 1)
         #expect(answer("0").code == 400 && answer("wide").code == 400)
     }

@@ -137,7 +137,7 @@ import Testing
         let core = try CoreFixture(maxClients: 2).core
         let request = HTTPRequest(method: .get, path: "/ws", arguments: [:])
         core.viewerConnected(1, token: nil, address: "a")
-        core.watcherJoined(2, .mjpeg(rendition: 0))
+        core.watcherJoined(2, .mjpeg(rendition: 0), of: core.channels.defaultChannel)
         #expect(core.admit(request)?.code == 503, "MJPEG readers count against --max-clients")
         #expect(core.router.answer(HTTPRequest(method: .get, path: "/stream.mjpg", arguments: [:])).code == 503)
         core.watcherLeft(2)

@@ -11,7 +11,7 @@ import Testing
     static let start = #"{"type": "share", "action": "start", "codec": "jpeg", "width": 64, "height": 48, "label": "Cam", "id": 1}"#
 
     /// The state's source kind now, as a viewer would read it.
-    func kind(_ core: ServerCore) -> SourceState.Kind { core.currentState.source.kind }
+    func kind(_ core: ServerCore) -> SourceState.Kind { core.state(of: core.channels.defaultChannel).source.kind }
 
     @Test func aSharedCameraIsTheSourceUntilItsPageLeaves() throws {
         let fixture = try io.viewersConnected(1, 2)
@@ -19,7 +19,7 @@ import Testing
         io.send(Self.start, from: 1, to: core)
         let written = io.drainAll(core)
         #expect(io.types(written[1] ?? []) == ["ack", "state"] && io.types(written[2] ?? []) == ["state"])
-        #expect(kind(core) == .browser && core.currentState.source.name == "Cam" && fixture.session.sharer == 1)
+        #expect(kind(core) == .browser && core.state(of: fixture.main).source.name == "Cam" && fixture.session.sharer == 1)
         core.viewerLeft(1)
         #expect(io.types(io.drain(2, core)) == ["state"])
         #expect(kind(core) == .test && fixture.session.sharer == nil, "what played before comes back")

@@ -85,7 +85,7 @@ import Testing
         #expect(hello["access"] == "control")
         core.viewerConnected(2, token: nil, address: "b")
         #expect(types(drain(1, core)) == ["state"], "the first viewer hears of the second")
-        #expect(core.currentState.viewers == 2)
+        #expect(core.state(of: fixture.main).viewers == 2)
         core.viewerLeft(2)
         #expect(types(drain(1, core)) == ["state"])
         #expect(fixture.counters.viewers.value == 1)
@@ -189,13 +189,13 @@ import Testing
         #expect(fixture.session.rerender.count == rerenders + 1, "a newcomer to an idle rendition gets the current frame")
         send(#"{"type": "watch", "transport": "jpeg", "rendition": "jpeg-32"}"#, from: 1, to: core)
         #expect(full.audience.load(ordering: .relaxed) == 0 && half.audience.load(ordering: .relaxed) == 1)
-        core.watcherJoined(5, .mjpeg(rendition: 0))
-        core.watcherJoined(6, .snapshot)
+        core.watcherJoined(5, .mjpeg(rendition: 0), of: fixture.main)
+        core.watcherJoined(6, .snapshot, of: fixture.main)
         #expect(full.audience.load(ordering: .relaxed) == 2 && core.mjpegReaderCount == 1)
         core.watcherLeft(6)
         core.watcherLeft(5)
         core.viewerLeft(1)
-        #expect(core.audience == Audience(viewers: [], watchers: []))
+        #expect(core.audience(of: fixture.main) == Audience(viewers: [], watchers: []))
         #expect(full.audience.load(ordering: .relaxed) == 0 && half.audience.load(ordering: .relaxed) == 0)
     }
 
@@ -218,7 +218,7 @@ import Testing
     @Test func aRecordingThatStoppedByItselfIsToldToEveryViewer() throws {
         let fixture = try viewersConnected(1, 2)
         let core = fixture.core
-        fixture.wake.recordingEnded("the disk is full")
+        fixture.wake.recordingEnded("the disk is full", channel: .main)
         core.woken(queuedBytes: { _ in 0 })
         let all = drainAll(core)
         for id in [1, 2] {

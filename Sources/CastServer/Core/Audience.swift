@@ -26,30 +26,35 @@ struct Audience: Equatable {
     func count(of rendition: Int) -> Int { renditions[rendition] ?? 0 }
 }
 
-/// The audience book: what the connections demand of the outputs, kept in step after every change.
+/// The audience book: what the connections of each channel demand of its outputs, kept in
+/// step after every change.
 extension ServerCore {
-    /// An MJPEG reader or a waiting snapshot joined (the adapter serves it).
-    func watcherJoined(_ id: ConnectionID, _ watcher: HTTPWatcher) {
-        watchers[id] = watcher
-        audienceChanged()
+    /// An MJPEG reader or a waiting snapshot of `channel` joined (the adapter serves it).
+    func watcherJoined(_ id: ConnectionID, _ watcher: HTTPWatcher, of channel: Channel) {
+        watchers[id] = (channel, watcher)
+        audienceChanged(channel)
     }
 
     /// It left (or the snapshot was answered).
     func watcherLeft(_ id: ConnectionID) {
-        guard watchers.removeValue(forKey: id) != nil else { return }
-        audienceChanged()
+        guard let left = watchers.removeValue(forKey: id) else { return }
+        audienceChanged(left.channel)
     }
 
-    /// The audience now.
-    var audience: Audience { Audience(viewers: viewers.values.lazy.map(\.session), watchers: watchers.values) }
+    /// `channel`'s audience now.
+    func audience(of channel: Channel) -> Audience {
+        Audience(viewers: viewers(of: channel).map(\.value.session),
+                 watchers: watchers.values.lazy.filter { $0.channel === channel }.map(\.watcher))
+    }
 
-    /// Hands the audience to the outputs (each encodes only while watched; the sound is decoded
-    /// only while somebody listens) and the client gauges. A JPEG rendition nobody watched until
-    /// now re-renders the current frame at once: it matters when paused, when no frame comes.
-    func audienceChanged() {
-        let audience = self.audience
-        counters.viewers.set(audience.viewers)
-        counters.mjpegReaders.set(audience.mjpegReaders)
+    /// Hands `channel`'s audience to its outputs (each encodes only while watched; the sound is
+    /// decoded only while somebody listens), and the client gauges (of every channel). A JPEG
+    /// rendition nobody watched until now re-renders the current frame at once: it matters
+    /// when paused, when no frame comes.
+    func audienceChanged(_ channel: Channel) {
+        let audience = audience(of: channel), outputs = channel.outputs
+        counters.viewers.set(viewerCount)
+        counters.mjpegReaders.set(mjpegReaderCount)
         outputs.audio?.setAudience(audience.listeners)
         for (index, stream) in outputs.h264 {
             stream.audience.store(audience.count(of: index), ordering: .relaxed)
@@ -60,6 +65,6 @@ extension ServerCore {
             let before = stream.audience.exchange(audience.count(of: index), ordering: .relaxed)
             joined = joined || (before == 0 && audience.count(of: index) > 0)
         }
-        if joined { session.rerender.request() }
+        if joined { channel.session.rerender.request() }
     }
 }

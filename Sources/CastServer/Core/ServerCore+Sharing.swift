@@ -1,35 +1,37 @@
 import CastProtocol
 
-/// `share`: a viewer's camera as the session's source. The session keeps who shares (by
-/// connection id); the core tells the clients concerned when it ends.
+/// `share`: a viewer's camera as the source of its channel's session. The session keeps who
+/// shares (by connection id); the core tells the clients concerned when it ends.
 extension ServerCore {
-    /// A session command of viewer `id`. One that ends another client's sharing (its `share
-    /// start` took over, an `open`) tells the client whose camera it was.
+    /// A session command of viewer `id`, for its channel's session. One that ends another
+    /// client's sharing (its `share start` took over, an `open`) tells the client whose camera it was.
     func apply(_ command: SessionCommand, from id: ConnectionID) throws(ProtocolError) {
-        if let ended = try session.apply(command, from: id) { tellSharingEnded(ended.sharer, ended.reason) }
+        guard let channel = viewers[id]?.channel else { return }
+        if let ended = try channel.session.apply(command, from: id) { tellSharingEnded(ended.sharer, ended.reason) }
     }
 
     /// A binary message of viewer `id`: a picture of its camera. A picture that ends the sharing
-    /// (not a picture, over the limits) brings everybody the state of the source from before.
+    /// (not a picture, over the limits) brings its channel the state of the source from before.
     func ingest(_ message: UnsafeRawBufferPointer, from id: ConnectionID) throws(ProtocolError) -> Bool {
+        guard let channel = viewers[id]?.channel else { return false }
         do throws(ProtocolError) {
-            return try session.ingest(message, from: id)
+            return try channel.session.ingest(message, from: id)
         } catch {
-            broadcastState()
+            broadcastState(channel)
             throw error
         }
     }
 
-    /// Four times a second: a sharer silent for ``IngestLimits/silence`` loses the source.
-    func endSilentSharing() {
-        guard let silent = session.silentSharer(now: now()) else { return }
+    /// Four times a second: a sharer silent for ``IngestLimits/silence`` loses `channel`'s source.
+    func endSilentSharing(_ channel: Channel) {
+        guard let silent = channel.session.silentSharer(now: now()) else { return }
         tellSharingEnded(silent, "no picture from the camera for \(Int(IngestLimits.silence.seconds)) s")
-        broadcastState()
+        broadcastState(channel)
     }
 
-    /// A viewer leaves: if it shared, what played before comes back.
-    func sharerLeft(_ id: ConnectionID) {
-        if session.endSharing(of: id, because: "the sharing page left") { broadcastState() }
+    /// A viewer of `channel` leaves: if it shared, what played before comes back.
+    func sharerLeft(_ id: ConnectionID, _ channel: Channel) {
+        if channel.session.endSharing(of: id, because: "the sharing page left") { broadcastState(channel) }
     }
 
     private func tellSharingEnded(_ sharer: ConnectionID, _ reason: String) {

@@ -5,38 +5,50 @@ import Logging
 /// ask for the writes that are due.
 extension ServerCore {
     /// `queuedBytes`: what waits in a viewer's socket (asked for viewers in a padded probe).
-    /// Returns what the outputs hold now (the adapter serves its MJPEG readers and snapshots from it).
+    /// Returns what each channel's outputs hold now (the adapter serves its MJPEG readers and
+    /// snapshots from it).
     @discardableResult
-    func woken(queuedBytes: (ConnectionID) -> Int) -> FrameSupply {
+    func woken(queuedBytes: (ConnectionID) -> Int) -> [ChannelName: FrameSupply] {
         tellRecordingFailures()
-        endSilentSharing()
-        if stateSchedule.isDue(session.playback, recording: session.recordingActive, now: now()) { broadcastState() }
-        let supply = self.supply
-        if adaptViewers(supply, queuedBytes: queuedBytes) { audienceChanged() }
-        for (id, connection) in viewers { requestWriteIfDue(id, connection.session, supply) }
-        return supply
-    }
-
-    /// Sends every viewer a `recording_failed` error for each recording that stopped by itself.
-    private func tellRecordingFailures() {
-        let reasons = wake.takeRecordingFailures()
-        guard !reasons.isEmpty else { return }
-        for (id, connection) in viewers {
-            reasons.forEach(connection.session.recordingStopped)
-            requestWriteIfDue(id, connection.session)
+        let judge = lastAdaptation.duration(to: now()) >= .milliseconds(250)
+        if judge { lastAdaptation = now() }
+        var supplies: [ChannelName: FrameSupply] = [:]
+        for channel in channels.all {
+            endSilentSharing(channel)
+            let recording = channel.session.recordingActive
+            if stateSchedules[channel.name]?.isDue(channel.session.playback, recording: recording, now: now()) == true {
+                broadcastState(channel)
+            }
+            let supply = supply(of: channel)
+            if adaptViewers(of: channel, supply, judge: judge, queuedBytes: queuedBytes) { audienceChanged(channel) }
+            for (id, connection) in viewers(of: channel) { requestWriteIfDue(id, connection, supply) }
+            supplies[channel.name] = supply
         }
-        broadcastState()
+        return supplies
     }
 
-    /// Moves viewers between renditions: their delivery judged every quarter second, H.264 moves
-    /// made at the new rendition's keyframe, a padded probe stopped as soon as the socket's queue
-    /// grows. True when any viewer's renditions changed.
-    private func adaptViewers(_ supply: FrameSupply, queuedBytes: (ConnectionID) -> Int) -> Bool {
-        let judge = lastAdaptation.duration(to: supply.now) >= .milliseconds(250)
-        if judge { lastAdaptation = supply.now }
-        let rates = judge ? outputs.rates : [:]
+    /// Sends every viewer of a channel a `recording_failed` error for each of its recordings
+    /// that stopped by itself.
+    private func tellRecordingFailures() {
+        for failure in wake.takeRecordingFailures() {
+            guard let channel = channels[failure.channel] else { continue }
+            for (id, connection) in viewers(of: channel) {
+                connection.session.recordingStopped(failure.reason)
+                requestWriteIfDue(id, connection)
+            }
+            broadcastState(channel)
+        }
+    }
+
+    /// Moves `channel`'s viewers between its renditions: their delivery judged every quarter
+    /// second (`judge`), H.264 moves made at the new rendition's keyframe, a padded probe stopped
+    /// as soon as the socket's queue grows. True when any viewer's renditions changed.
+    private func adaptViewers(of channel: Channel, _ supply: FrameSupply, judge: Bool,
+                              queuedBytes: (ConnectionID) -> Int) -> Bool {
+        let rates = judge ? channel.outputs.rates : [:]
+        let frameInterval = frameInterval(of: channel)
         var changed = false
-        for (id, connection) in viewers {
+        for (id, connection) in viewers(of: channel) {
             let viewer = connection.session
             let from = viewer.watching.rendition
             if viewer.isPadding { viewer.socketQueued(queuedBytes(id), frameInterval: frameInterval) }
@@ -51,8 +63,9 @@ extension ServerCore {
     private func renditionSwitched(_ connection: ViewerConnection, from: Int, to: Int) {
         (to > from ? counters.switchesDown : counters.switchesUp).increment()
         if Log.enabled(.debug) {
-            Log.debug("viewer moved", ["address": .string(connection.address), "from": .string(outputs.offer[from].id),
-                                       "to": .string(outputs.offer[to].id)])
+            let offer = connection.channel.outputs.offer
+            Log.debug("viewer moved", ["address": .string(connection.address), "from": .string(offer[from].id),
+                                       "to": .string(offer[to].id)])
         }
     }
 }

@@ -24,6 +24,9 @@ extension ServerCore {
         case refuse(UInt32, String)
     }
 
+    /// `--uploads`: one folder for every channel (each channel's library has it).
+    var uploadFolder: UploadFolder? { channels.defaultChannel.session.library?.uploads }
+
     /// An HTTP request through the route table; a request with a body (an upload) that a route
     /// refuses is counted as a refused upload.
     func answer(_ request: HTTPRequest) -> HTTPAnswer {
@@ -34,7 +37,7 @@ extension ServerCore {
 
     /// The router admitted an upload to `name` on connection `id` (`request`: its headers).
     func uploadAdmitted(_ id: ConnectionID, name: String, request: HTTPRequest) -> UploadStep {
-        guard let desk = uploadDesk, let folder = session.library?.uploads else {
+        guard let desk = uploadDesk, let folder = uploadFolder else {
             return refuseUpload(404, "this server takes no uploads (--uploads)")
         }
         do throws(UploadPolicy.Refusal) {
@@ -140,7 +143,7 @@ extension ServerCore {
             return refused(receiver, 415, error.description.replacingOccurrences(of: receiver.temporaryPath, with: "'\(receiver.name)'"),
                            result: .notVideo)
         }
-        guard let folder = session.library?.uploads else { return refused(receiver, 500, "the uploads folder is gone") }
+        guard let folder = uploadFolder else { return refused(receiver, 500, "the uploads folder is gone") }
         let name: String
         do {
             name = try folder.place(receiver.temporaryPath, as: receiver.name)

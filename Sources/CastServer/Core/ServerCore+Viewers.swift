@@ -4,9 +4,11 @@ import Logging
 
 /// `/ws` viewers: the upgrade, their messages in, their writes out, their leaving.
 extension ServerCore {
-    /// Before the upgrade to `/ws`: nil admits; else the refusal (503 over `--max-clients`, 403 for
-    /// another site's page). A client without the token is admitted: it may send `auth` first.
+    /// Before the upgrade to `/ws`: nil admits; else the refusal (404 for a `?channel=` that is
+    /// not one, naming those that are; 503 over `--max-clients`; 403 for another site's page). A
+    /// client without the token is admitted: it may send `auth` first.
     func admit(_ request: HTTPRequest) -> HTTPAnswer? {
+        if let name = request.argument("channel"), channels.channel(named: name) == nil { return channels.unknown(name) }
         if atClientLimit(address: request.address) { return .status(503, "too many clients") }
         if let origin = router.foreignOrigin(request) {
             Log.warning("client refused: origin not allowed", ["address": .string(request.address), "origin": .string(origin)])
@@ -15,17 +17,19 @@ extension ServerCore {
         return nil
     }
 
-    /// A viewer connected with `token` (`?token=` of its URL, nil without): its hello is due, and
-    /// everybody's state (the viewer count changed).
-    func viewerConnected(_ id: ConnectionID, token: String?, address: String) {
+    /// A viewer connected with `token` (`?token=` of its URL, nil without) to the channel
+    /// `channel` names (`?channel=` of its URL; nil: the default one — `admit` refused names that
+    /// are not a channel's): its hello is due, and its channel's state (the viewer count changed).
+    func viewerConnected(_ id: ConnectionID, token: String?, address: String, channel name: String? = nil) {
+        let channel = channels.channel(named: name) ?? channels.defaultChannel
         let viewer = ViewerSession(token: token, accessToken: accessToken, publicView: configuration.publicView,
-                                   offer: outputs.offer, features: features, now: now)
-        let connection = ViewerConnection(session: viewer, address: address, connectedAt: now())
+                                   offer: channel.outputs.offer, features: features(of: channel), now: now)
+        let connection = ViewerConnection(session: viewer, channel: channel, address: address, connectedAt: now())
         viewers[id] = connection
         logConnected("viewer", address: address)
-        viewer.greet(filters: session.catalog.descriptors, state: currentState)
-        audienceChanged()
-        broadcastState()
+        viewer.greet(filters: channel.session.catalog.descriptors, state: state(of: channel))
+        audienceChanged(channel)
+        broadcastState(channel)
     }
 
     /// One fragment of a viewer's message; `roundTrip` (its socket's) is asked only for a `frameAck`.
@@ -43,15 +47,15 @@ extension ServerCore {
             if Log.enabled(.debug) {
                 Log.debug("command applied", ["address": .string(connection.address), "command": .string("\(command)")])
             }
-            broadcastState()
+            broadcastState(connection.channel)
         case .authorized:
-            audienceChanged()  // a viewer who could not watch before may now
+            audienceChanged(connection.channel)  // a viewer who could not watch before may now
         case .watching:
             Log.debug("viewer watches", ["address": .string(connection.address),
-                                         "rendition": .string(outputs.offer[viewer.watching.rendition].id)])
-            audienceChanged()
+                                         "rendition": .string(connection.channel.outputs.offer[viewer.watching.rendition].id)])
+            audienceChanged(connection.channel)
         }
-        requestWriteIfDue(id, viewer)
+        requestWriteIfDue(id, connection)
     }
 
     /// A viewer left: if it shared its camera, what played before comes back.
@@ -59,27 +63,30 @@ extension ServerCore {
         guard let connection = viewers.removeValue(forKey: id) else { return }
         writeRequests.remove(id)
         logDisconnected("viewer", connection.address, since: connection.connectedAt, frames: connection.session.flow.framesSent)
-        sharerLeft(id)
-        broadcastState()
-        audienceChanged()
+        sharerLeft(id, connection.channel)
+        broadcastState(connection.channel)
+        audienceChanged(connection.channel)
     }
 
-    /// Asks for a writable callback while the viewer has something to write (`supply`: what the
-    /// outputs hold, when the caller read it already), and for a keyframe when it needs one.
-    func requestWriteIfDue(_ id: ConnectionID, _ viewer: ViewerSession, _ supply: FrameSupply? = nil) {
-        let supply = supply ?? self.supply
+    /// Asks for a writable callback while the viewer has something to write (`supply`: what its
+    /// channel's outputs hold, when the caller read it already), and for a keyframe when it needs one.
+    func requestWriteIfDue(_ id: ConnectionID, _ connection: ViewerConnection, _ supply: FrameSupply? = nil) {
+        let channel = connection.channel, viewer = connection.session
+        let supply = supply ?? self.supply(of: channel)
+        let frameInterval = frameInterval(of: channel)
         if let rendition = viewer.keyframeNeeded(supply: supply, frameInterval: frameInterval) {
-            outputs.h264[rendition]?.requestKeyframe()
+            channel.outputs.h264[rendition]?.requestKeyframe()
         }
         if viewer.hasWork(supply: supply, frameInterval: frameInterval) { requestWrite(id) }
     }
 
-    /// Marks a fresh `state` due for every viewer allowed to watch.
-    func broadcastState() {
-        stateSchedule.broadcast(session.playback, at: now())
-        for (id, connection) in viewers {
+    /// Marks a fresh `state` due for every viewer of `channel` allowed to watch.
+    func broadcastState(_ channel: Channel) {
+        stateSchedules[channel.name]?.broadcast(channel.session.playback, at: now())
+        let supply = supply(of: channel)
+        for (id, connection) in viewers(of: channel) {
             connection.session.stateChanged()
-            requestWriteIfDue(id, connection.session)
+            requestWriteIfDue(id, connection, supply)
         }
     }
 

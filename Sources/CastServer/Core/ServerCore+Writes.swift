@@ -21,23 +21,24 @@ extension ServerCore {
 
     /// The viewer's writable callback: the one message its session says is due.
     func writeViewer(_ id: ConnectionID, send: Send) -> WriteOutcome {
-        guard let viewer = viewers[id]?.session else { return .written }
-        let supply = self.supply
+        guard let connection = viewers[id] else { return .written }
+        let viewer = connection.session, outputs = connection.channel.outputs
+        let supply = supply(of: connection.channel)
         let written: Bool
-        switch viewer.nextWrite(supply: supply, frameInterval: frameInterval) {
+        switch viewer.nextWrite(supply: supply, frameInterval: frameInterval(of: connection.channel)) {
         case .close(let status, let reason):
             return .close(status: status, reason: reason)
         case .text(var text):
             written = sendText(&text, send)
         case .state:
-            var text = withHeadroom(ServerMessage.state(currentState).encoded())
+            var text = withHeadroom(ServerMessage.state(state(of: connection.channel)).encoded())
             written = sendText(&text, send)
         case .frame(let rendition):
-            written = writeLatestFrame(of: rendition, to: viewer, send)
+            written = writeLatestFrame(outputs.jpeg[rendition]?.broadcaster, to: viewer, send)
         case .unit(let rendition, let sequence):
-            written = writeUnit(sequence, of: rendition, to: viewer, send)
+            written = writeUnit(sequence, of: outputs.h264[rendition]?.log, to: viewer, send)
         case .audio(let sequence):
-            written = writeAudio(sequence, to: viewer, send)
+            written = writeAudio(sequence, of: outputs.audio?.log, to: viewer, send)
         case .padding(let bytes):
             written = send(Self.padding.payload.assumingMemoryBound(to: UInt8.self), FrameHeader.size + bytes, .binary)
             if written {
@@ -48,7 +49,7 @@ extension ServerCore {
             written = true
         }
         guard written else { return .failed }
-        requestWriteIfDue(id, viewer, supply)
+        requestWriteIfDue(id, connection, supply)
         return .written
     }
 
@@ -71,9 +72,9 @@ extension ServerCore {
         return message
     }()
 
-    /// The latest frame of JPEG rendition `rendition`, if it is newer than the viewer's last.
-    private func writeLatestFrame(of rendition: Int, to viewer: ViewerSession, _ send: Send) -> Bool {
-        guard let broadcaster = outputs.jpeg[rendition]?.broadcaster, let frame = broadcaster.borrowLatest(toViewer: true) else {
+    /// The latest frame of a JPEG rendition's `broadcaster`, if it is newer than the viewer's last.
+    private func writeLatestFrame(_ broadcaster: Broadcaster?, to viewer: ViewerSession, _ send: Send) -> Bool {
+        guard let broadcaster, let frame = broadcaster.borrowLatest(toViewer: true) else {
             return true
         }
         defer { broadcaster.giveBack(frame) }
@@ -81,9 +82,9 @@ extension ServerCore {
         return sendFrame(frame, to: viewer, send)
     }
 
-    /// Access unit `sequence` of rendition `rendition` (gone already: nothing is written).
-    private func writeUnit(_ sequence: UInt64, of rendition: Int, to viewer: ViewerSession, _ send: Send) -> Bool {
-        guard let log = outputs.h264[rendition]?.log, let unit = log.borrow(sequence) else { return true }
+    /// Access unit `sequence` of an H.264 rendition's `log` (gone already: nothing is written).
+    private func writeUnit(_ sequence: UInt64, of log: AccessUnitLog?, to viewer: ViewerSession, _ send: Send) -> Bool {
+        guard let log, let unit = log.borrow(sequence) else { return true }
         defer { log.giveBack(unit) }
         return sendFrame(unit, to: viewer, send)
     }
@@ -97,10 +98,10 @@ extension ServerCore {
         return true
     }
 
-    /// Sound packet `sequence` to a listener (gone already: nothing is written, and the
-    /// listener's next is the newest).
-    private func writeAudio(_ sequence: UInt64, to viewer: ViewerSession, _ send: Send) -> Bool {
-        guard let log = outputs.audio?.log, let packet = log.borrow(sequence) else { return true }
+    /// Sound packet `sequence` of its channel's `log` to a listener (gone already: nothing is
+    /// written, and the listener's next is the newest).
+    private func writeAudio(_ sequence: UInt64, of log: AccessUnitLog?, to viewer: ViewerSession, _ send: Send) -> Bool {
+        guard let log, let packet = log.borrow(sequence) else { return true }
         defer { log.giveBack(packet) }
         packet.stampSendTime(Self.wallClockMicroseconds())
         guard send(packet.payload.assumingMemoryBound(to: UInt8.self), packet.payloadCount, .binary) else { return false }

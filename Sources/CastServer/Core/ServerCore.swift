@@ -8,23 +8,24 @@ import Telemetry
 /// of its connection; tests any number).
 typealias ConnectionID = Int
 
-/// The server without sockets: the route table, the viewers' sessions, who watches what (and
-/// what that demands of the outputs), the state fan-out and the camera sharing. The lws adapter
-/// (`WebSocketServer`) turns each lws event into one call here and writes what it is handed back;
-/// tests make the same calls with a clock they move.
+/// The server without sockets: the route table, the registry of channels, the viewers'
+/// sessions (each on one channel), who watches what in each channel (and what that demands of
+/// its outputs), each channel's state fan-out and camera sharing. The lws adapter
+/// (`WebSocketServer`) turns each lws event into one call here and writes what it is handed
+/// back; tests make the same calls with a clock they move.
 ///
 /// Threads: the service thread only (a test's own thread in tests). Other threads reach it
 /// through ``NetworkWake``, whose ring makes the adapter call ``woken(queuedBytes:)``.
 final class ServerCore {
     let configuration: ServerConfiguration
-    let session: Session
-    let outputs: ViewerOutputs
+    /// Every channel; a connection without `?channel=` is on the default one.
+    let channels: ChannelRegistry
     let counters: TransportCounters
     /// What other threads leave for the network thread (recordings that stopped by themselves).
     let wake: NetworkWake
     /// `--token`, checked in constant time.
     let accessToken: AccessToken?
-    /// What `hello` offers besides the renditions.
+    /// What `hello` offers on every channel besides the renditions (``features(of:)`` adds a channel's own).
     let features: ServerFeatures
     /// `--uploads`: the uploads under way and their probes (nil: none taken).
     let uploadDesk: UploadDesk?
@@ -32,45 +33,45 @@ final class ServerCore {
     private(set) var router: Router
     let now: () -> ContinuousClock.Instant
 
-    /// The `/ws` viewers.
+    /// The `/ws` viewers, of every channel.
     var viewers: [ConnectionID: ViewerConnection] = [:]
     /// MJPEG readers and snapshots waiting for a frame: HTTP connections the adapter serves, which
-    /// count in the audience of a JPEG rendition.
-    var watchers: [ConnectionID: HTTPWatcher] = [:]
+    /// count in the audience of a JPEG rendition of their channel.
+    var watchers: [ConnectionID: (channel: Channel, watcher: HTTPWatcher)] = [:]
     /// Uploads whose body is arriving or being probed, by connection.
     var uploads: [ConnectionID: UploadReceiver] = [:]
     /// Connections that have something to write: the adapter asks lws for their writable callbacks.
     var writeRequests = Set<ConnectionID>()
-    var stateSchedule: StateBroadcastSchedule
+    /// When each channel's periodic `state` is due.
+    var stateSchedules: [ChannelName: StateBroadcastSchedule]
     /// When viewers' delivery was last judged.
     var lastAdaptation: ContinuousClock.Instant
 
-    /// A core for `session`'s viewers of `outputs`; `metrics` and `files` are what `/metrics` and
-    /// the page's routes serve. With the session's library taking uploads (`--uploads`), the core
-    /// takes them within `maxUploadBytes` and `configuration`'s free-space reserve.
-    init(configuration: ServerConfiguration, session: Session, outputs: ViewerOutputs, counters: TransportCounters,
+    /// A core for the viewers of `channels`; `metrics` and `files` are what `/metrics` and the
+    /// page's routes serve. With the libraries taking uploads (`--uploads`, one folder for every
+    /// channel), the core takes them within `maxUploadBytes` and `configuration`'s free-space reserve.
+    init(configuration: ServerConfiguration, channels: ChannelRegistry, counters: TransportCounters,
          metrics: Metrics, files: StaticFiles, wake: NetworkWake,
          now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.configuration = configuration
-        self.session = session
-        self.outputs = outputs
+        self.channels = channels
         self.counters = counters
         self.wake = wake
         self.now = now
         accessToken = AccessToken(configuration.token)
-        uploadDesk = session.library?.uploads.map { _ in
+        let library = channels.defaultChannel.session.library
+        uploadDesk = library?.uploads.map { _ in
             UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
         }
-        features = ServerFeatures(mediaFolder: session.library?.media != nil,
-                                  uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) },
-                                  audio: outputs.audio.map { _ in SourceAudio.wire })
+        features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) })
         router = Router(routes: [], access: AccessPolicy(token: accessToken, publicView: configuration.publicView),
                         allowedOrigins: configuration.allowedOrigins)
-        stateSchedule = StateBroadcastSchedule(now: now())
-        lastAdaptation = now()
-        // The handlers read this core's state (the viewer count, the client limit): made once it is.
-        let context = RouteContext(session: session, outputs: outputs, metrics: metrics, files: files,
-                                   takesUploads: features.uploads != nil, state: { [unowned self] in currentState },
+        let start = now()
+        stateSchedules = Dictionary(uniqueKeysWithValues: channels.all.map { ($0.name, StateBroadcastSchedule(now: start)) })
+        lastAdaptation = start
+        // The handlers read this core's state (the viewer counts, the client limit): made once it is.
+        let context = RouteContext(channels: channels, metrics: metrics, files: files, takesUploads: features.uploads != nil,
+                                   state: { [unowned self] in state(of: $0) },
                                    atClientLimit: { [unowned self] in atClientLimit(address: $0.address) })
         router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins)
     }
@@ -83,29 +84,45 @@ final class ServerCore {
 
     func requestWrite(_ id: ConnectionID) { writeRequests.insert(id) }
 
-    /// How often the session encodes a frame (from `--max-fps` or the source's rate).
-    var frameInterval: Duration { session.frameInterval(maxFPS: configuration.maxFPS) }
+    /// What `hello` offers a viewer of `channel`: the server's features, its sound and its name.
+    func features(of channel: Channel) -> ServerFeatures {
+        var features = features
+        features.audio = channel.outputs.audio.map { _ in SourceAudio.wire }
+        features.channel = channel.name.description
+        return features
+    }
 
-    /// What the outputs hold now, on this core's clock.
-    var supply: FrameSupply {
-        var supply = outputs.supply
+    /// How often `channel`'s session encodes a frame (from `--max-fps` or the source's rate).
+    func frameInterval(of channel: Channel) -> Duration { channel.session.frameInterval(maxFPS: configuration.maxFPS) }
+
+    /// What `channel`'s outputs hold now, on this core's clock.
+    func supply(of channel: Channel) -> FrameSupply {
+        var supply = channel.outputs.supply
         supply.now = now()
         return supply
     }
 
+    /// Viewers of every channel.
     var viewerCount: Int { viewers.count }
 
-    var mjpegReaderCount: Int { watchers.values.reduce(0) { $0 + ($1 == .snapshot ? 0 : 1) } }
+    /// MJPEG readers of every channel.
+    var mjpegReaderCount: Int { watchers.values.reduce(0) { $0 + ($1.watcher == .snapshot ? 0 : 1) } }
 
-    /// The state as every viewer and `/api/state` see it.
-    var currentState: SessionState {
-        var state = session.state(viewers: viewerCount, fps: outputs.fps)
-        state.renditions = outputs.uses
+    /// The `/ws` viewers of `channel`.
+    func viewers(of channel: Channel) -> some Sequence<(key: ConnectionID, value: ViewerConnection)> {
+        viewers.lazy.filter { $0.value.channel === channel }
+    }
+
+    /// `channel`'s state as its viewers and `/api/state?channel=` see it.
+    func state(of channel: Channel) -> SessionState {
+        var state = channel.session.state(viewers: viewers.values.reduce(0) { $0 + ($1.channel === channel ? 1 : 0) },
+                                          fps: channel.outputs.fps)
+        state.renditions = channel.outputs.uses
         return state
     }
 
-    /// Whether `--max-clients` viewers and MJPEG readers are connected (then logs the refusal
-    /// of the client at `address`).
+    /// Whether `--max-clients` viewers and MJPEG readers are connected, on all channels together
+    /// (then logs the refusal of the client at `address`).
     func atClientLimit(address: String) -> Bool {
         guard viewerCount + mjpegReaderCount >= configuration.maxClients else { return false }
         Log.warning("client refused: --max-clients reached",
@@ -114,14 +131,17 @@ final class ServerCore {
     }
 }
 
-/// A `/ws` viewer: its rules (``ViewerSession``) and what the log says of it.
+/// A `/ws` viewer: its rules (``ViewerSession``), its channel and what the log says of it.
 final class ViewerConnection {
     let session: ViewerSession
+    /// The channel it watches and controls (`?channel=` of its URL), for as long as it is connected.
+    let channel: Channel
     let address: String
     let connectedAt: ContinuousClock.Instant
 
-    init(session: ViewerSession, address: String, connectedAt: ContinuousClock.Instant) {
+    init(session: ViewerSession, channel: Channel, address: String, connectedAt: ContinuousClock.Instant) {
         self.session = session
+        self.channel = channel
         self.address = address
         self.connectedAt = connectedAt
     }

@@ -27,10 +27,10 @@ extension WebSocketServer {
             return status(wsi, code, message, headers: headers)
         case .file(let path, let mimeType):
             return serveFile(wsi, path: path, mimeType: mimeType)
-        case .snapshot:
-            return awaitSnapshot(wsi, headOnly: request.isHead)
-        case .mjpeg(let rendition):
-            return startMJPEG(wsi, rendition: rendition)
+        case .snapshot(let channel):
+            return awaitSnapshot(wsi, of: channel, headOnly: request.isHead)
+        case .mjpeg(let channel, let rendition):
+            return startMJPEG(wsi, of: channel, rendition: rendition)
         case .upload(let name):
             return uploadRequest(wsi, request, name: name)
         }
@@ -63,17 +63,18 @@ extension WebSocketServer {
         }
     }
 
-    /// `/snapshot.jpg`: the newest full-size JPEG when one is encoded now; else the request
-    /// waits (as an audience of one) for the next.
-    private func awaitSnapshot(_ wsi: OpaquePointer, headOnly: Bool) -> Int32 {
-        if core.outputs.fullJPEG.audience.load(ordering: .relaxed) > 0, core.outputs.fullJPEG.broadcaster.latestSequence != nil {
-            answerSnapshot(wsi, headOnly: headOnly)
+    /// `/snapshot.jpg` of `channel`: its newest full-size JPEG when one is encoded now; else the
+    /// request waits (as an audience of one) for the next.
+    private func awaitSnapshot(_ wsi: OpaquePointer, of channel: Channel, headOnly: Bool) -> Int32 {
+        let full = channel.outputs.fullJPEG
+        if full.audience.load(ordering: .relaxed) > 0, full.broadcaster.latestSequence != nil {
+            answerSnapshot(wsi, of: channel, headOnly: headOnly)
             return 0
         }
-        let waiting = Connection(kind: .snapshot(headOnly: headOnly), address: peerAddress(wsi))
-        waiting.lastSent = core.outputs.fullJPEG.broadcaster.latestSequence ?? 0
+        let waiting = Connection(kind: .snapshot(channel, headOnly: headOnly), address: peerAddress(wsi))
+        waiting.lastSent = full.broadcaster.latestSequence ?? 0
         connections[wsi] = waiting
-        core.watcherJoined(id(wsi), .snapshot)
+        core.watcherJoined(id(wsi), .snapshot, of: channel)
         // A source that produces nothing (failed, offline, a live stream not sending) must not
         // keep the request open for ever.
         lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 10)
@@ -91,8 +92,8 @@ extension WebSocketServer {
             connection.body = nil
             connections[wsi] = nil
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
-        case .mjpeg(let rendition):
-            return writeMJPEGPart(wsi, connection, core.outputs.jpeg[rendition]!.broadcaster)
+        case .mjpeg(let channel, let rendition):
+            return writeMJPEGPart(wsi, connection, channel.outputs.jpeg[rendition]!.broadcaster)
         case .file(let download):
             return writeFilePiece(wsi, download)
         case .snapshot:
@@ -100,11 +101,11 @@ extension WebSocketServer {
         }
     }
 
-    /// Answers `GET /snapshot.jpg` with the latest frame.
-    func answerSnapshot(_ wsi: OpaquePointer, headOnly: Bool) {
+    /// Answers `GET /snapshot.jpg` with `channel`'s latest frame.
+    func answerSnapshot(_ wsi: OpaquePointer, of channel: Channel, headOnly: Bool) {
         connections[wsi] = nil
         core.watcherLeft(id(wsi))
-        guard let jpeg = core.outputs.fullJPEG.broadcaster.latestJPEG() else {
+        guard let jpeg = channel.outputs.fullJPEG.broadcaster.latestJPEG() else {
             if status(wsi, 503, "no frame yet") != 0 { lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC) }
             return
         }
@@ -163,16 +164,16 @@ extension WebSocketServer {
         }
     }
 
-    /// `/stream.mjpg` of JPEG rendition `rendition`: parts for as long as the reader stays.
-    private func startMJPEG(_ wsi: OpaquePointer, rendition: Int) -> Int32 {
+    /// `/stream.mjpg` of `channel`'s JPEG rendition `rendition`: parts for as long as the reader stays.
+    private func startMJPEG(_ wsi: OpaquePointer, of channel: Channel, rendition: Int) -> Int32 {
         guard writeHeaders(wsi, status: 200, type: "multipart/x-mixed-replace; boundary=\(Self.mjpegBoundary)",
                            length: nil) else { return -1 }
         // lws would end the response `timeout_secs` after the request: a reader stays, like a
         // viewer, as long as it likes (it counts against --max-clients).
         lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0)
-        let connection = Connection(kind: .mjpeg(rendition: rendition), address: peerAddress(wsi))
+        let connection = Connection(kind: .mjpeg(channel, rendition: rendition), address: peerAddress(wsi))
         connections[wsi] = connection
-        core.watcherJoined(id(wsi), .mjpeg(rendition: rendition))
+        core.watcherJoined(id(wsi), .mjpeg(rendition: rendition), of: channel)
         core.logConnected("mjpeg", address: connection.address)
         lws_callback_on_writable(wsi)
         return 0

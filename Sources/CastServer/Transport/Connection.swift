@@ -2,12 +2,12 @@
 /// core's). Touched only on the network (service) thread.
 final class Connection {
     enum Kind {
-        /// A `GET /stream.mjpg` reader, of a JPEG rendition (its index in the offer).
-        case mjpeg(rendition: Int)
+        /// A `GET /stream.mjpg` reader, of a channel's JPEG rendition (its index in the offer).
+        case mjpeg(Channel, rendition: Int)
         /// A one-off HTTP response waiting to be written.
         case response
-        /// A `GET /snapshot.jpg` waiting for a fresh frame (none is encoded while nobody watches).
-        case snapshot(headOnly: Bool)
+        /// A `GET /snapshot.jpg` of a channel waiting for a fresh frame (none is encoded while nobody watches).
+        case snapshot(Channel, headOnly: Bool)
         /// A file being sent (the page's files, a recording).
         case file(FileDownload)
     }

@@ -13,8 +13,8 @@ import Synchronization
 final class NetworkWake: Sendable {
     /// The lws context's address (0: none); an address, not the pointer, so that the mutex holds a Sendable value.
     private let context = Mutex<Int>(0)
-    /// Reasons recordings stopped by themselves, not yet told to the viewers.
-    private let recordingFailures = Mutex<[String]>([])
+    /// Reasons recordings stopped by themselves, by channel, not yet told to the viewers.
+    private let recordingFailures = Mutex<[(channel: ChannelName, reason: String)]>([])
 
     init() {}
 
@@ -27,15 +27,15 @@ final class NetworkWake: Sendable {
     /// After this, `ring` does nothing.
     func disarm() { context.withLock { $0 = 0 } }
 
-    /// Any thread: a recording stopped by itself; the viewers are told on the network thread.
-    func recordingEnded(_ reason: String) {
-        Log.warning("recording stopped: \(reason)")
-        recordingFailures.withLock { $0.append(reason) }
+    /// Any thread: a recording of `channel` stopped by itself; its viewers are told on the network thread.
+    func recordingEnded(_ reason: String, channel: ChannelName) {
+        Log.warning("recording stopped: \(reason)", ["channel": .string(channel.description)])
+        recordingFailures.withLock { $0.append((channel, reason)) }
         ring()
     }
 
-    /// The reasons of the recordings that stopped since the last call (network thread).
-    func takeRecordingFailures() -> [String] {
+    /// The recordings that stopped since the last call, each with its channel (network thread).
+    func takeRecordingFailures() -> [(channel: ChannelName, reason: String)] {
         recordingFailures.withLock { failures in
             defer { failures.removeAll() }
             return failures

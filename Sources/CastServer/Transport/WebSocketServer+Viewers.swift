@@ -15,7 +15,8 @@ extension WebSocketServer {
     }
 
     func viewerConnected(_ wsi: OpaquePointer) {
-        core.viewerConnected(id(wsi), token: urlArgument(wsi, "token"), address: peerAddress(wsi))
+        core.viewerConnected(id(wsi), token: urlArgument(wsi, "token"), address: peerAddress(wsi),
+                             channel: urlArgument(wsi, "channel"))
     }
 
     /// `LWS_CALLBACK_RECEIVE`: one fragment of a message.

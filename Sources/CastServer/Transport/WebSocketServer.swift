@@ -168,13 +168,15 @@ public final class WebSocketServer: @unchecked Sendable {
             return
         }
         answerProbedUploads()
-        let supply = core.woken(queuedBytes: { [self] in wsi($0).map(queuedBytes) ?? 0 })
+        let supplies = core.woken(queuedBytes: { [self] in wsi($0).map(queuedBytes) ?? 0 })
         for (wsi, connection) in connections {
             switch connection.kind {
-            case .mjpeg(let rendition):
-                if supply.jpeg[rendition] ?? 0 > connection.lastSent && lws_send_pipe_choked(wsi) == 0 { lws_callback_on_writable(wsi) }
-            case .snapshot(let headOnly):
-                if supply.jpeg[0] ?? 0 > connection.lastSent { answerSnapshot(wsi, headOnly: headOnly) }
+            case .mjpeg(let channel, let rendition):
+                if supplies[channel.name]?.jpeg[rendition] ?? 0 > connection.lastSent && lws_send_pipe_choked(wsi) == 0 {
+                    lws_callback_on_writable(wsi)
+                }
+            case .snapshot(let channel, let headOnly):
+                if supplies[channel.name]?.jpeg[0] ?? 0 > connection.lastSent { answerSnapshot(wsi, of: channel, headOnly: headOnly) }
             case .response, .file:
                 break
             }

@@ -11,11 +11,17 @@ struct OptionSpec {
 
     /// The environment variable that can give this option to a command that reads the
     /// environment: the flag without its dashes, upper-cased, `-` → `_`, after `FILTERCAST_`
-    /// (`--max-clients` → `FILTERCAST_MAX_CLIENTS`). Nil for single-dash options (`-o`).
+    /// (`--max-clients` → `FILTERCAST_MAX_CLIENTS`), unless the option names its own
+    /// (``environmentOverride``). Nil for single-dash options (`-o`).
     var environmentName: String? {
         guard name.hasPrefix("--") else { return nil }
-        return "FILTERCAST_" + String(name.dropFirst(2).map { $0 == "-" ? "_" : $0 }).uppercased()
+        return environmentOverride ?? "FILTERCAST_" + String(name.dropFirst(2).map { $0 == "-" ? "_" : $0 }).uppercased()
     }
+    /// A variable of its own (`--channel`'s is the plural `FILTERCAST_CHANNELS`).
+    var environmentOverride: String? = nil
+    /// What separates a repeatable option's values in its variable: a comma, unless its values
+    /// may hold commas themselves (`--channel` inputs are URLs: a semicolon).
+    var environmentSeparator: Character = ","
     /// The option this one qualifies (`--param` qualifies `--filter`): it belongs to the nearest
     /// one before it, and given before any it is a usage error. See ``ParsedOptions/groups(_:)``.
     var qualifies: String? = nil
@@ -43,7 +49,10 @@ struct CommandSpec {
             text += "\n\nEnvironment (the command line wins; an empty variable counts as unset):\n"
                 + variables.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
                     .joined(separator: "\n")
-                + "\n  Switches take 1/true/yes/on or 0/false/no/off; repeatable options a comma-separated list."
+                + "\n  Switches take 1/true/yes/on or 0/false/no/off; repeatable options a comma-separated list"
+                + options.filter { $0.repeatable && $0.environmentSeparator != "," }.compactMap { option in
+                    option.environmentName.map { " (\($0): separated by \(option.environmentSeparator))" }
+                }.joined() + "."
         }
         return text
     }
@@ -145,7 +154,7 @@ struct ParsedOptions {
                 default: throw UsageError(description: "\(variable) must be 1, true, yes, on, 0, false, no or off, got '\(text)'")
                 }
             } else if option.repeatable {
-                values = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                values = text.split(separator: option.environmentSeparator).map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             } else {
                 values = [text]
             }

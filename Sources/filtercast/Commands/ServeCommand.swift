@@ -10,8 +10,8 @@ enum ServeCommand: Subcommand {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Serve the live, filtered preview to browsers over WebSocket (the default subcommand).",
-        usage: "filtercast serve [--input SRC] [--host H] [--port P] [--filter NAME [--param K=V …] …] [OPTIONS]",
-        options: [inputOption,
+        usage: "filtercast serve [--input SRC] [--channel NAME=INPUT …] [--host H] [--port P] [--filter NAME [--param K=V …] …] [OPTIONS]",
+        options: [inputOption] + ChannelOptions.specs + [
                   OptionSpec(name: "--host", valueName: "ADDR", help: "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for all)."),
                   OptionSpec(name: "--port", valueName: "P", help: "Port (default 8080; 0 picks a free one)."),
                   OptionSpec(name: "--tls-cert", valueName: "FILE",
@@ -77,6 +77,11 @@ enum ServeCommand: Subcommand {
         let url = "\(configuration.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/"
         Log.announce("serving \(info.name) (\(info.width)x\(info.height)) at \(url)",
                      ["url": .string(url), "source": .string(info.name), "width": .int(info.width), "height": .int(info.height)])
+        for channel in server.channels.dropFirst() {
+            let info = channel.session.player.info
+            Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",
+                     ["channel": .string(channel.name.description), "source": .string(info.name)])
+        }
 
         let reason = stopSignals.wait()
         Log.info("\(reason), shutting down")
@@ -86,7 +91,7 @@ enum ServeCommand: Subcommand {
     /// Everything the options and `FILTERCAST_*` variables say, validated.
     static func configuration(from options: ParsedOptions) throws -> ServerConfiguration {
         var configuration = ServerConfiguration(webRoot: "")
-        configuration.input = try parseInput(options)
+        try ChannelOptions.apply(options, to: &configuration)
         configuration.host = try parseHost(options)
         configuration.port = try options.int("--port", in: 0...65535) ?? 8080
         configuration.tls = try parseTLS(options)

@@ -1,18 +1,19 @@
 import CastProtocol
 import Foundation
 
-/// The library's routes: recordings, the media folder, uploads.
+/// The library's routes: a channel's recordings (`?channel=`), and the media folder and the
+/// uploads, which every channel shares.
 extension ServerRoutes {
     /// Most bytes of a query string: a longer `?folder=` must be refused, not taken as absent
     /// (lws reads at most this much of a value).
     static let maximumQuery = 500
 
     static func libraryRoutes(_ context: RouteContext) -> [Route] {
-        let library = context.session.library
+        let library = context.channels.defaultChannel.session.library
         return [
-            .get(.exact("/api/recordings"), access: .watch) { _, _ in
+            .get(.exact("/api/recordings"), access: .watch) { request, _ in
                 struct Listing: Encodable { let recordings: [RecordingEntry] }
-                return .json(encoding: Listing(recordings: library?.listRecordings() ?? []))
+                return context.on(request) { .json(encoding: Listing(recordings: $0.session.library?.listRecordings() ?? [])) }
             },
             .get(.exact("/api/media"), access: .watch) { request, _ in mediaListing(request, library) },
             .get(.exact("/api/uploads"), access: .watch) { _, _ in
@@ -20,10 +21,16 @@ extension ServerRoutes {
                 struct Listing: Encodable { let uploads: [RecordingEntry] }
                 return .json(encoding: Listing(uploads: library.listUploads()))
             },
-            .get(.prefix("/recordings/"), access: .watch) { _, rest in recording(Route.decoded(rest), library) },
-            .get(.prefix("/api/recordings/"), access: .watch) { _, rest in recording(Route.decoded(rest), library) },
+            .get(.prefix("/recordings/"), access: .watch) { request, rest in
+                context.on(request) { recording(Route.decoded(rest), $0.session.library) }
+            },
+            .get(.prefix("/api/recordings/"), access: .watch) { request, rest in
+                context.on(request) { recording(Route.decoded(rest), $0.session.library) }
+            },
             context.takesUploads
-                ? .put(.prefix("/api/uploads/"), access: .control) { _, rest in .upload(name: Route.decoded(rest)) }
+                ? .put(.prefix("/api/uploads/"), access: .control) { request, rest in
+                    context.on(request) { _ in .upload(name: Route.decoded(rest)) }
+                }
                 : Route(methods: [.put, .post], path: .prefix("/api/uploads/"), access: .anyone, refusesForeignOrigins: false) { _, _ in
                     .status(404, "this server takes no uploads (--uploads)")
                 },

@@ -5,14 +5,13 @@ import Telemetry
 
 /// What the server's routes answer from. Service thread only.
 struct RouteContext {
-    let session: Session
-    let outputs: ViewerOutputs
+    let channels: ChannelRegistry
     let metrics: Metrics
     let files: StaticFiles
     /// `--uploads` is on.
     let takesUploads: Bool
-    /// The state as `/api/state` and the viewers see it.
-    let state: () -> SessionState
+    /// A channel's state as `/api/state` and its viewers see it.
+    let state: (Channel) -> SessionState
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
     let atClientLimit: (HTTPRequest) -> Bool
 }
@@ -21,7 +20,7 @@ struct RouteContext {
 /// the access it needs. The first route that takes a request answers it; the page's files come last.
 enum ServerRoutes {
     static func table(_ context: RouteContext) -> [Route] {
-        sessionRoutes(context) + libraryRoutes(context) + [
+        sessionRoutes(context) + [channelsRoute(context)] + libraryRoutes(context) + [
             .get(.exact("/healthz"), access: .anyone) { _, _ in
                 .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
             },
@@ -38,27 +37,39 @@ enum ServerRoutes {
         ]
     }
 
-    /// The session's state, its filters and its pictures.
+    /// A channel's state and pictures (`?channel=`), and the filters every channel offers.
     private static func sessionRoutes(_ context: RouteContext) -> [Route] {
         [
-            .get(.exact("/api/state"), access: .watch) { _, _ in .json(encoding: context.state()) },
+            .get(.exact("/api/state"), access: .watch) { request, _ in
+                context.on(request) { .json(encoding: context.state($0)) }
+            },
             .get(.exact("/api/filters"), access: .anyone) { _, _ in
                 struct Catalog: Encodable { let filters: [FilterDescriptor] }
-                return .json(encoding: Catalog(filters: context.session.catalog.descriptors))
+                return .json(encoding: Catalog(filters: context.channels.defaultChannel.session.catalog.descriptors))
             },
-            .get(.exact("/snapshot.jpg"), access: .watch) { _, _ in .snapshot },
-            .get(.exact("/stream.mjpg"), access: .watch) { request, _ in mjpeg(request, context) },
+            .get(.exact("/snapshot.jpg"), access: .watch) { request, _ in context.on(request) { .snapshot(of: $0) } },
+            .get(.exact("/stream.mjpg"), access: .watch) { request, _ in context.on(request) { mjpeg(request, $0, context) } },
         ]
     }
 
-    /// `/stream.mjpg`, of the JPEG rendition nearest to `?width=` (default: full size).
-    private static func mjpeg(_ request: HTTPRequest, _ context: RouteContext) -> HTTPAnswer {
+    /// `/stream.mjpg` of `channel`, of the JPEG rendition nearest to `?width=` (default: full size).
+    private static func mjpeg(_ request: HTTPRequest, _ channel: Channel, _ context: RouteContext) -> HTTPAnswer {
         if context.atClientLimit(request) { return .status(503, "too many clients") }
-        guard let width = request.argument("width") else { return .mjpeg(rendition: 0) }
+        guard let width = request.argument("width") else { return .mjpeg(of: channel, rendition: 0) }
         guard let pixels = Int(width), (1...16384).contains(pixels) else {
             return .status(400, "width must be a whole number of pixels, 1 to 16384")
         }
-        return .mjpeg(rendition: context.outputs.jpegRung(nearestWidth: pixels))
+        return .mjpeg(of: channel, rendition: channel.outputs.jpegRung(nearestWidth: pixels))
+    }
+}
+
+extension RouteContext {
+    /// `answer` for the channel `request`'s `?channel=` names (none: the default one), or 404
+    /// naming the channels there are.
+    func on(_ request: HTTPRequest, _ answer: (Channel) -> HTTPAnswer) -> HTTPAnswer {
+        let name = request.argument("channel")
+        guard let channel = channels.channel(named: name) else { return channels.unknown(name ?? "") }
+        return answer(channel)
     }
 }
 

@@ -1,0 +1,138 @@
+import CastProtocol
+import FilterKit
+import Foundation
+import Logging
+import MediaKit
+
+/// One channel of the server, complete by construction: its source in a `Player`, the `Session`
+/// that owns it (filter chain, play/pause/seek, sharing, open/delete of library files), its
+/// outputs (the ladder of renditions and the sound), the `FrameProcessor` that feeds them, its
+/// `Recorder` and, on the default channel, the `Publisher`. Nothing is shared between two
+/// channels but the `NetworkWake` and what the server offers all of them (the filter catalog,
+/// the media and uploads folders): one channel never sees another's commands, frames or state.
+///
+/// Recordings: the default channel records into `--recordings` itself (as a server of one
+/// channel always did, so its recordings and `/recordings/NAME` links stay where they were);
+/// every other channel into `RECORDINGS/NAME/`.
+///
+/// Threads: built and started on the thread that runs `filtercast serve`; then its parts keep
+/// their own threads (decode, process, h264, audio, record, publish).
+public final class Channel: Sendable {
+    public let name: ChannelName
+    /// What `/ws` and the HTTP routes serve without `?channel=`.
+    public let isDefault: Bool
+    public let session: Session
+    let outputs: ViewerOutputs
+    let processor: FrameProcessor
+    let counters: ProcessingCounters
+
+    /// Opens `input` and builds channel `name` of a server configured by `configuration`; the
+    /// source's errors (it cannot be opened, within `--open-timeout`), the library folders' and
+    /// the encoders' surface here. Its recordings that stop by themselves are left at `wake`.
+    convenience init(name: ChannelName, input: InputSpec, isDefault: Bool, configuration: ServerConfiguration,
+                     wake: NetworkWake) throws {
+        // The sound goes with the pictures when this FFmpeg can encode Opus — at the speed it was
+        // made: played faster or slower it would need time-stretching, which nothing here does.
+        let speed = configuration.playback.speed
+        let audioQueue = AudioPipeline.isAvailable && speed == 1 ? AudioPacketQueue() : nil
+        let (player, options) = try Self.openPlayer(input, configuration, audio: audioQueue)
+        let info = player.info
+        var recording = configuration.recording
+        if !isDefault { recording.directory += "/\(name)" }
+        let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate, options: recording) { status in
+            wake.recordingEnded(status.error ?? "the recording stopped", channel: name)
+        }
+        let publisher = configuration.publish.flatMap { target in
+            isDefault ? Publisher(target: target, width: info.width, height: info.height, frameRate: info.frameRate,
+                                  onChange: Application.logPublishing) : nil
+        }
+        let session = Session(player: player, input: input, filter: configuration.filter, catalog: configuration.catalog,
+                          recorder: recorder, publisher: publisher,
+                          library: try MediaLibrary(recordingsPath: recording.directory, mediaPath: configuration.mediaDirectory,
+                                                    uploadsPath: configuration.uploadsDirectory),
+                          inputOpener: input.opener(options, width: info.width, height: info.height),
+                          urlSources: configuration.allowedSources.isEmpty ? nil : URLSources(patterns: configuration.allowedSources) { url in
+                              InputSpec.file(url).opener(options, width: info.width, height: info.height)
+                          },
+                          ingestLimits: configuration.ingestLimits)
+        let counters = ProcessingCounters()
+        let outputs = try Application.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
+                                                        audio: audioQueue, wake: { wake.ring() })
+        try Self.shareEncodes(configuration, outputs: outputs, recorder: recorder, publisher: publisher, size: (info.width, info.height))
+        let outputList: [any FrameOutput] = outputs.all + [recorder] + (publisher.map { [$0] } ?? [])
+        let processor = FrameProcessor(player: player, selection: session.selection, catalog: session.catalog, outputs: outputList,
+                                       rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,
+                                       offlineReason: { [session] in session.offlineReason($0) })
+        self.init(name: name, isDefault: isDefault, session: session, outputs: outputs, processor: processor, counters: counters)
+    }
+
+    /// A channel of these parts: `processor` feeds `outputs` (and `session`'s recorder and
+    /// publisher) from `session`'s player, counting in `counters`.
+    init(name: ChannelName, isDefault: Bool, session: Session, outputs: ViewerOutputs, processor: FrameProcessor,
+         counters: ProcessingCounters) {
+        self.name = name
+        self.isDefault = isDefault
+        self.session = session
+        self.outputs = outputs
+        self.processor = processor
+        self.counters = counters
+    }
+
+    /// Its services, in the order they start (they stop in reverse): the sound, the decode
+    /// thread, the publisher, the H.264 encoders, `--record` (the default channel's), the
+    /// processing loop.
+    func services(recordAtStart: Bool) -> [Service] {
+        let sound = outputs.audio?.pipeline
+        let session = session, outputs = outputs, processor = processor
+        let records = recordAtStart && isDefault
+        return [
+            Service("\(name) sound", start: { sound?.start() }, stop: { sound?.stop() }),
+            Service("\(name) decode", start: session.player.start, stop: session.player.stop),
+            Service("\(name) publisher", start: { session.publisher?.start() }, stop: { session.publisher?.stop() }),
+            Service("\(name) h264", start: {}, stop: { outputs.h264.values.forEach { $0.finish() } }),
+            Service("\(name) recording", start: { if records { try session.record(start: true, filtered: true) } },
+                    stop: { _ = try? session.record(start: false, filtered: false) }),
+            Service("\(name) processing", start: processor.start, stop: processor.stop),
+        ]
+    }
+
+    /// One encode serves all: the publisher and filtered recordings take the H.264 rendition
+    /// `--publish-rendition` and `--record-rendition` name, and both the sound.
+    private static func shareEncodes(_ configuration: ServerConfiguration, outputs: ViewerOutputs, recorder: Recorder,
+                                     publisher: Publisher?, size: (width: Int, height: Int)) throws {
+        if let publisher, let encode = try Application.sharedEncode(configuration.publishRendition, option: "--publish-rendition",
+                                                                    of: outputs, size: (publisher.width, publisher.height)) {
+            publisher.share(encode)
+        }
+        if let sound = outputs.audio?.pipeline {
+            recorder.recordSound(from: sound)
+            publisher?.publishSound(from: sound)
+        }
+        if let encode = try Application.sharedEncode(configuration.recordRendition, option: "--record-rendition", of: outputs,
+                                                      size: size) {
+            recorder.share(encode)
+        }
+    }
+
+    /// `input`, opened as configured, in a player (not started) that passes its sound to
+    /// `audio`, and the options it was opened with.
+    private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration,
+                                   audio: AudioPacketQueue?) throws -> (Player, SourceOptions) {
+        var options = SourceOptions()
+        options.outputSize = configuration.outputSize
+        options.stallTimeout = configuration.stallTimeout
+        options.openTimeout = configuration.openTimeout
+        options.cameraFormat = configuration.cameraFormat
+        options.cameraRate = configuration.maxFPS
+        let source = try input.open(options)
+        source.onWarning = { Log.warning($0) }
+        if case .testPattern = input {} else if source.info.isLive {
+            // What a camera or stream actually delivers, which may differ from what was asked.
+            Log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
+        }
+        let player = Player(source: source, options: configuration.playback,
+                            reopen: input.reopener(options, width: source.info.width, height: source.info.height),
+                            audio: audio)
+        return (player, options)
+    }
+}

@@ -1,0 +1,38 @@
+import CastProtocol
+
+/// `GET /api/channels`: every channel, the default one first, as a page lists them.
+extension ServerRoutes {
+    static func channelsRoute(_ context: RouteContext) -> Route {
+        .get(.exact("/api/channels"), access: .watch) { _, _ in
+            .json(encoding: context.channels.all.map { ChannelSummary($0, state: context.state($0)) })
+        }
+    }
+}
+
+/// One channel as `GET /api/channels` lists it: its name, what it plays (kind and name, as
+/// `state.source` says them: never credentials or a server path), whether that is online, how
+/// many watch, its filter chain (as `state.chain`) and where its picture is.
+struct ChannelSummary: Encodable {
+    struct Source: Encodable {
+        let kind: SourceState.Kind
+        let name: String
+    }
+
+    let name: String
+    let source: Source
+    let online: Bool
+    let viewers: Int
+    let filter: [SessionState.Link]
+    /// The URL of its `/snapshot.jpg`, relative to the server (a channel's name needs no
+    /// percent-encoding: ``ChannelName``'s characters are a URL's own).
+    let snapshot: String
+
+    init(_ channel: Channel, state: SessionState) {
+        name = channel.name.description
+        source = Source(kind: state.source.kind, name: state.source.name)
+        online = state.source.online
+        viewers = state.viewers
+        filter = state.filter.links.map(SessionState.Link.init)
+        snapshot = "/snapshot.jpg?channel=\(channel.name)"
+    }
+}
