@@ -18,7 +18,7 @@ import Testing
         for frame in 0..<frames {
             now += Self.interval
             if Double(frame % 20) < share * 20 { chooser.delivered(delay: delay, at: now) }
-            if frame % 6 == 5, let rung = chooser.evaluate(now: now, produced: 25, frameInterval: Self.interval,
+            if frame % 6 == 5, let rung = chooser.evaluate(now: now, production: .steady(25), frameInterval: Self.interval,
                                                            oldestUnacknowledged: waiting) {
                 moves.append(rung)
             }
@@ -69,7 +69,7 @@ import Testing
         _ = run(2)
         for _ in 0..<40 {
             now += .milliseconds(250)
-            #expect(chooser.evaluate(now: now, produced: 0, frameInterval: Self.interval, oldestUnacknowledged: nil) == nil)
+            #expect(chooser.evaluate(now: now, production: .steady(0), frameInterval: Self.interval, oldestUnacknowledged: nil) == nil)
         }
         #expect(chooser.rung == 0)
     }
@@ -87,7 +87,7 @@ import Testing
         for frame in 0..<Int(seconds * 25) {
             now += .milliseconds(40)
             if Double(frame % 20) < share * 20 { chooser.delivered(delay: delay, at: now) }
-            if frame % 6 == 5, let rung = chooser.evaluate(now: now, produced: 25, frameInterval: .milliseconds(40),
+            if frame % 6 == 5, let rung = chooser.evaluate(now: now, production: .steady(25), frameInterval: .milliseconds(40),
                                                            oldestUnacknowledged: nil) {
                 moves.append(rung)
             }

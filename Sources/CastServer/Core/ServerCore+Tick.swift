@@ -45,14 +45,14 @@ extension ServerCore {
     /// as soon as the socket's queue grows. True when any viewer's renditions changed.
     private func adaptViewers(of channel: Channel, _ supply: FrameSupply, judge: Bool,
                               queuedBytes: (ConnectionID) -> Int) -> Bool {
-        let rates = judge ? channel.outputs.rates : [:]
+        let production = judge ? channel.outputs.production : [:]
         let frameInterval = frameInterval(of: channel)
         var changed = false
         for (id, connection) in viewers(of: channel) {
             let viewer = connection.session
             let from = viewer.watching.rendition
             if viewer.isPadding { viewer.socketQueued(queuedBytes(id), frameInterval: frameInterval) }
-            if judge && viewer.adapt(rates: rates, frameInterval: frameInterval) { changed = true }
+            if judge && viewer.adapt(production: production, frameInterval: frameInterval) { changed = true }
             if viewer.switchIfReady(supply: supply) { changed = true }
             if viewer.watching.rendition != from { renditionSwitched(connection, from: from, to: viewer.watching.rendition) }
         }

@@ -93,6 +93,9 @@ final class H264Stream: FrameOutput, Sendable {
     /// Access units made per second, over the last second (refinements included).
     var fps: Double { made.perSecond }
 
+    /// What it made lately, refinements included (``RungProduction``).
+    var production: RungProduction { made.production }
+
     /// Any thread: a viewer needs a keyframe to start. Honoured at most once a
     /// ``forcedKeyframeInterval``; a newer one is then at most that old.
     func requestKeyframe() {

@@ -35,9 +35,9 @@ struct ViewerOutputs: Sendable {
                     audio: audio?.log.position, now: .now)
     }
 
-    /// Frames a second each rendition makes now (for judging viewers' delivery, four times a second).
-    var rates: [Int: Double] {
-        jpeg.mapValues(\.fps).merging(h264.mapValues(\.fps)) { first, _ in first }
+    /// What each rendition made lately (for judging viewers' delivery, four times a second).
+    var production: [Int: RungProduction] {
+        jpeg.mapValues(\.production).merging(h264.mapValues(\.production)) { first, _ in first }
     }
 
     /// The JPEG rung nearest to `width` pixels wide (MJPEG readers' `?width=`).

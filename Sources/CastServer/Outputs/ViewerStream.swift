@@ -50,6 +50,9 @@ final class ViewerStream: FrameOutput, Sendable {
     /// Frames encoded per second, over the last second.
     var fps: Double { rate.perSecond }
 
+    /// What it made lately (``RungProduction``).
+    var production: RungProduction { rate.production }
+
     func demand(now: ContinuousClock.Instant) -> OutputDemand {
         pacing.demand(audience: audience.load(ordering: .relaxed), now: now)
     }

@@ -4,7 +4,11 @@
 ///
 /// Rungs are numbered from 0, the largest. Each acknowledged frame is a sample: its delay (sent to
 /// acknowledged, less the TCP round trip) and when it came. Every evaluation looks at the last
-/// half second, once the viewer has been on its rung for a moment:
+/// half second, once the viewer has been on its rung for a moment, and only at what there was to
+/// deliver (``RungProduction/expected(in:)``): no frame to deliver is no delivery failure, so a
+/// paused session, a paused picture re-rendered in bursts, or a source switch's gap is not a slow
+/// link. With nothing made and nothing in flight nothing is judged (and earlier evidence is
+/// dropped); with fewer than ``minimumExpected`` frames made the share delivered is not judged:
 /// - **congested**: fewer than 3/4 of the frames made were delivered, the oldest unacknowledged
 ///   frame is older than `max(300 ms, 4 frames)`, or the median delay is over `max(120 ms, 3
 ///   frames)`. Congested at two evaluations a quarter second apart: one rung down.
@@ -53,6 +57,8 @@ struct RungChooser {
     static let settling = Duration.milliseconds(500)
     /// The samples an evaluation looks at: those of the last half second.
     static let window = Duration.milliseconds(500)
+    /// The frames a window must have made for the share of them delivered to say anything.
+    static let minimumExpected = 2.0
 
     init(rungCount: Int, padsProbes: Bool = false, now: ContinuousClock.Instant) {
         precondition(rungCount > 0, "a ladder has a rung")
@@ -68,15 +74,21 @@ struct RungChooser {
         samples.removeAll { $0.at.duration(to: instant) > .seconds(5) }
     }
 
-    /// Looks at the last half second; returns the new rung when the viewer should move. `produced`:
-    /// frames a second its rung makes now; `oldestUnacknowledged`: how long the oldest frame in
-    /// flight has waited (nil: none).
-    mutating func evaluate(now: ContinuousClock.Instant, produced: Double, frameInterval: Duration,
+    /// Looks at the last half second; returns the new rung when the viewer should move. `production`:
+    /// what its rung made lately; `oldestUnacknowledged`: how long the oldest frame in flight has
+    /// waited (nil: none).
+    mutating func evaluate(now: ContinuousClock.Instant, production: RungProduction, frameInterval: Duration,
                            oldestUnacknowledged: Duration?) -> Int? {
-        guard produced >= 1, arrived.duration(to: now) >= Self.settling else { return nil }
+        let expected = production.expected(in: Self.window)
+        let waiting = oldestUnacknowledged ?? .zero
+        guard expected >= 1 || waiting > .zero else {
+            congestedSince = nil
+            healthySince = nil
+            return nil
+        }
+        guard arrived.duration(to: now) >= Self.settling else { return nil }
         let recent = samples.filter { $0.at.duration(to: now) <= Self.window }.map(\.delay).sorted()
         let floor = samples.map(\.delay).min() ?? .zero
-        let waiting = oldestUnacknowledged ?? .zero
         let lagging = (recent.last ?? .zero) > floor + max(.milliseconds(50), frameInterval * 2)
             || waiting > max(.milliseconds(150), frameInterval * 3)
         if let started = padding?.since {
@@ -99,10 +111,10 @@ struct RungChooser {
             hold = Self.baseHold
         }
         let median = recent.isEmpty ? nil : recent[recent.count / 2]
-        let delivered = Double(recent.count) / (produced * Self.window.seconds)
-        let congested = delivered < 0.75 || waiting > max(.milliseconds(300), frameInterval * 4)
+        let delivered = expected >= Self.minimumExpected ? Double(recent.count) / expected : nil
+        let congested = (delivered ?? 1) < 0.75 || waiting > max(.milliseconds(300), frameInterval * 4)
             || (median ?? .zero) > max(.milliseconds(120), frameInterval * 3)
-        let healthy = delivered >= 0.9 && (median.map { $0 <= floor + frameInterval } ?? false)
+        let healthy = (delivered ?? 1) >= 0.9 && (median.map { $0 <= floor + frameInterval } ?? false)
         congestedSince = congested ? congestedSince ?? now : nil
         healthySince = healthy ? healthySince ?? now : nil
         if let since = congestedSince, since.duration(to: now) >= .milliseconds(200), rung + 1 < rungCount {

@@ -22,11 +22,11 @@ struct RungMoves {
     /// Every quarter second: the rendition of `ladder` (the viewer's transport's renditions,
     /// largest first) its delivery allows, when that changed. For H.264 the move is noted as
     /// pending (``switchIfReady(_:)``); a JPEG viewer moves at once: `moveNow` is the target.
-    mutating func adapt(watching: Watching, ladder: [Int], produced: Double, frameInterval: Duration,
+    mutating func adapt(watching: Watching, ladder: [Int], production: RungProduction, frameInterval: Duration,
                         oldestUnacknowledged: Duration?, now: ContinuousClock.Instant) -> (changed: Bool, moveNow: Int?) {
         guard var chooser else { return (false, nil) }
         defer { self.chooser = chooser }
-        guard let rung = chooser.evaluate(now: now, produced: produced, frameInterval: frameInterval,
+        guard let rung = chooser.evaluate(now: now, production: production, frameInterval: frameInterval,
                                           oldestUnacknowledged: oldestUnacknowledged) else { return (false, nil) }
         let target = ladder[rung]
         if watching.transport == .jpeg { return (true, target) }

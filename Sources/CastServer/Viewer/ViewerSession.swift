@@ -239,11 +239,12 @@ final class ViewerSession {
 
     /// Every quarter second, for a viewer that lets the server choose: moves it to the rung its
     /// delivery allows (``RungChooser``) — a JPEG viewer at once, an H.264 one at the new
-    /// rendition's next keyframe (``switchIfReady(supply:)``). `rates`: frames a second each
-    /// rendition makes. True when its renditions changed.
-    func adapt(rates: [Int: Double], frameInterval: Duration) -> Bool {
+    /// rendition's next keyframe (``switchIfReady(supply:)``). `production`: what each rendition
+    /// made lately. True when its renditions changed.
+    func adapt(production: [Int: RungProduction], frameInterval: Duration) -> Bool {
         guard mayWatch else { return false }
-        let decision = moves.adapt(watching: watching, ladder: rungs(of: watching.transport), produced: rates[watching.rendition] ?? 0,
+        let made = production[watching.rendition] ?? RungProduction(perSecond: 0, inWindow: 0)
+        let decision = moves.adapt(watching: watching, ladder: rungs(of: watching.transport), production: made,
                                    frameInterval: frameInterval, oldestUnacknowledged: flow.oldestWaiting(now: now()), now: now())
         if let target = decision.moveNow { move(to: target) }
         return decision.changed
