@@ -19,6 +19,8 @@ let package = Package(
                           linkerSettings: linker),
         .executableTarget(name: "FuzzStaticPaths", dependencies: ["CLibFuzzer", .product(name: "CastServer", package: "FilterCast")],
                           linkerSettings: linker),
+        .executableTarget(name: "FuzzCubeParser", dependencies: ["CLibFuzzer", .product(name: "FilterKit", package: "FilterCast")],
+                          linkerSettings: linker),
         .executableTarget(name: "FuzzIngest", dependencies: ["CLibFuzzer", .product(name: "CastProtocol", package: "FilterCast")],
                           linkerSettings: linker),
         .executableTarget(name: "FuzzBrowserSource", dependencies: ["CLibFuzzer",
