@@ -1,5 +1,6 @@
 // FilterCast page, playback controls: play/pause (button and a click on the picture), the seek
 // slider (throttled `seek` while dragged), the time label, the LIVE badge and the paused mark.
+import { mayControl } from "./access.js";
 import { send } from "./connection.js";
 import { formatFrameTime, formatTime } from "./format.js";
 import { byId } from "./helpers.js";
@@ -59,7 +60,7 @@ export function renderPlayback() {
 }
 
 export function togglePlay() {
-  if (!player.state) return;
+  if (!player.state || !mayControl()) return;
   send({ type: player.state.playing ? "pause" : "play" });
 }
 
@@ -68,7 +69,7 @@ export function togglePlay() {
 /// and a half before it the one before.
 export function frameStep(forward) {
   const state = player.state;
-  if (!state || isLive()) return;
+  if (!state || isLive() || !mayControl()) return;
   if (state.playing) send({ type: "pause" });
   const frame = 1 / (state.source?.fps > 0 ? state.source.fps : 30);
   // A step the state does not show yet counts: the next one goes on from the frame it aims at.
@@ -125,7 +126,7 @@ function renderTime(position) {
 }
 
 function seekTo(position) {
-  if (!player.state || isLive()) return;
+  if (!player.state || isLive() || !mayControl()) return;
   const target = Math.min(Math.max(0, position), player.state.duration);
   ui.seek.value = String(target);
   renderTime(target);
