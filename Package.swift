@@ -70,7 +70,7 @@ let package = Package(
         // The server: session, broadcaster, libwebsockets transport, HTTP endpoints.
         .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "Telemetry", "Logging", "CWebSockets"]),
 
-        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastServer", "Logging", "StyleKit"],
+        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastProtocol", "CastServer", "Logging", "StyleKit"],
                          swiftSettings: openVINOInclude),
 
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "ShimTests", dependencies: ["CFFmpeg", "CTurboJPEG", "CWebSockets"]),
         .testTarget(name: "CastProtocolTests", dependencies: ["CastProtocol", "FilterKit"]),
         .testTarget(name: "CastServerTests", dependencies: ["CastServer", "CastProtocol", "MediaKit", "FilterKit"]),
-        .testTarget(name: "FilterCastCLITests", dependencies: ["filtercast"], swiftSettings: openVINOInclude),
+        .testTarget(name: "FilterCastCLITests", dependencies: ["filtercast", "CastProtocol"], swiftSettings: openVINOInclude),
     ],
     swiftLanguageModes: [.v6]
 )

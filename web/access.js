@@ -23,7 +23,11 @@ const ui = {
   input: byId("token-input"),
   submit: byId("token-submit"),
   placeholder: byId("placeholder"),
+  controlHint: byId("control-hint"),
+  filterPanel: byId("filter-panel"),
 };
+/// The transport's controls that change the session, with their own titles.
+const SESSION_CONTROLS = ["play-pause", "seek"].map((id) => [byId(id), byId(id).title]);
 const ACCESS_LEVELS = ["control", "watch", "none"];
 const access = player.access;
 
@@ -52,7 +56,7 @@ export function mayControl() {
   return access.level === "control";
 }
 
-const WATCH_ONLY_TITLE = "You are watching only: enter the token to change the source";
+const WATCH_ONLY_TITLE = "You are watching only: ask for the token to control";
 
 /// A control that changes the session (play a file, delete one, switch the source): enabled with
 /// `title` when this page may control, else disabled with a title saying why.
@@ -65,7 +69,17 @@ export function guard(control, title) {
 function setAccess(level) {
   const changed = level !== access.level;
   access.level = level;
+  renderControls();
   if (changed) player.emit("access", access.level);
+}
+
+/// A page that may not control sees the controls that change the session disabled (the filter
+/// panel inert) and, watching, the hint to ask for the token — not buttons that answer "Not
+/// authorized".
+function renderControls() {
+  for (const [control, title] of SESSION_CONTROLS) guard(control, title);
+  ui.filterPanel.inert = !mayControl();
+  ui.controlHint.hidden = access.level !== "watch";
 }
 
 function showForm(message) {

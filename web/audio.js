@@ -225,16 +225,28 @@ export function soundOutput() {
   return sound.context ? { context: sound.context, node: sound.gain } : null;
 }
 
-/// Toggles the sound (the key m, #mute).
+/// Whether the source playing has sound (`state.source.audio`; before any state: yes).
+function sourceHasSound() {
+  return !player.state || Boolean(player.state.source && player.state.source.audio);
+}
+
+/// Whether #mute can do anything now: this browser plays sound, the server offers it, and the
+/// source has some.
+function audible() {
+  return supported && sound.offered && sourceHasSound();
+}
+
+/// Toggles the sound (the key m, #mute); nothing on a source without sound (the button says so).
 export function toggleMute() {
-  if (supported && sound.offered) setMuted(!sound.muted);
+  if (audible()) setMuted(!sound.muted);
 }
 
 function render() {
-  button.disabled = !supported || !sound.offered;
-  button.setAttribute("aria-pressed", String(!sound.muted && supported && sound.offered));
-  label.textContent = !supported ? "no sound in this browser" : !sound.offered ? "no sound" : sound.muted ? "Unmute" : "Mute";
-  button.setAttribute("aria-label", supported && sound.offered ? (sound.muted ? "Unmute" : "Mute") : label.textContent);
+  button.disabled = !audible();
+  button.setAttribute("aria-pressed", String(!sound.muted && audible()));
+  label.textContent = !supported ? "no sound in this browser" : !sound.offered ? "no sound"
+    : !sourceHasSound() ? "no sound in this source" : sound.muted ? "Unmute" : "Mute";
+  button.setAttribute("aria-label", audible() ? (sound.muted ? "Unmute" : "Mute") : label.textContent);
   volume.disabled = button.disabled || sound.muted;
 }
 
@@ -250,6 +262,7 @@ player.on("drawn", (frame) => {
 
 player.on("state", ({ state, previous }) => {
   if (!state.source.audio) audioStats.syncMs = null;
+  if (Boolean(state.source.audio) !== Boolean(previous && previous.source.audio)) render();
   if (previous && previous.playing && !state.playing) pause(); // silence at once
 });
 
@@ -264,6 +277,6 @@ volume.addEventListener("input", () => {
 });
 // A tab that had the sound on asks again at its first gesture (an AudioContext needs one).
 if (stored(STORAGE_KEY) === "on") {
-  document.addEventListener("pointerdown", () => { if (sound.muted && sound.offered && supported) setMuted(false); }, { once: true });
+  document.addEventListener("pointerdown", () => { if (sound.muted && audible()) setMuted(false); }, { once: true });
 }
 render();

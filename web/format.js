@@ -11,6 +11,12 @@ export function formatTime(seconds, long = false, round = false) {
   return hours > 0 || long ? `${hours}:${two(minutes)}:${two(secs)}` : `${two(minutes)}:${two(secs)}`;
 }
 
+/// mm:ss.mmm (h:mm:ss.mmm past an hour, or when `long`): a paused picture's time, to the frame.
+export function formatFrameTime(seconds, long = false) {
+  const millis = Math.round((Number.isFinite(seconds) ? Math.max(0, seconds) : 0) * 1000);
+  return `${formatTime(Math.floor(millis / 1000), long)}.${String(millis % 1000).padStart(3, "0")}`;
+}
+
 /// A listed file's line: "01:05 · 3.4 MB" (its duration rounded, "–" when unknown; its size).
 export function formatEntry(entry) {
   const duration = Number.isFinite(entry.duration) ? formatTime(entry.duration, false, true) : "–";

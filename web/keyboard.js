@@ -1,10 +1,10 @@
-// FilterCast page, the keyboard: space plays or pauses, ←/→ seek, `f` toggles fullscreen, `m` the
-// sound; and
+// FilterCast page, the keyboard: space plays or pauses, ←/→ seek, `,`/`.` step a frame back or
+// on (paused), `f` toggles fullscreen, `m` the sound; and
 // a control clicked with a pointer gives the focus back so that space keeps meaning play/pause.
 import { toggleMute } from "./audio.js";
 import { toggleFullscreen } from "./fullscreen.js";
 import { byId } from "./helpers.js";
-import { isLive, seekStep, togglePlay } from "./playback.js";
+import { frameStep, isLive, seekStep, togglePlay } from "./playback.js";
 
 const chain = byId("chain");
 const seek = byId("seek");
@@ -35,6 +35,10 @@ document.addEventListener("keydown", (event) => {
     if (isLive()) return;
     event.preventDefault();
     seekStep(event.key === "ArrowRight");
+  } else if (event.key === "," || event.key === ".") {
+    if (isRange && target !== seek) return;
+    event.preventDefault();
+    frameStep(event.key === ".");
   } else if ((event.key === "f" || event.key === "F") && !event.shiftKey) {
     event.preventDefault();
     toggleFullscreen();

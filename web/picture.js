@@ -4,6 +4,7 @@
 import { acknowledge } from "./connection.js";
 import { byId, median, pushBounded } from "./helpers.js";
 import { player } from "./player.js";
+import { FLAGS } from "./wire.js";
 
 const LATENCY_WINDOW = 30; // frames in the recent latency median
 const LATENCY_HISTORY_MAX = 10000;
@@ -31,7 +32,11 @@ export function drawPicture(image, width, height, frame) {
   stats.width = width;
   stats.height = height;
   recordLatency(Date.now() - frame.sentAt);
-  picture.drawTimes.push(performance.now());
+  // A distinct picture: another time of the source, or the first after a change (a re-render
+  // while paused). The H.264 encoder's refinements of a still — the same picture encoded
+  // finer — are drawn but not counted, so both transports report the same rate.
+  if (frame.pts !== picture.lastPts || (frame.flags & FLAGS.restart) !== 0) picture.drawTimes.push(performance.now());
+  picture.lastPts = frame.pts;
   acknowledge(frame.ws, frame.seq);
   player.emit("drawn", frame);
 }
@@ -41,7 +46,7 @@ export function countReceived(bytes) {
   picture.receipts.push([performance.now(), bytes]);
 }
 
-/// Sets `stats.fps` and `stats.bitsPerSecond` from the last second.
+/// Sets `stats.fps` (distinct pictures drawn) and `stats.bitsPerSecond` from the last second.
 export function measureDeliveredRate() {
   const now = performance.now();
   while (picture.drawTimes.length && now - picture.drawTimes[0] > 1000) picture.drawTimes.shift();

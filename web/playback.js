@@ -1,7 +1,8 @@
 // FilterCast page, playback controls: play/pause (button and a click on the picture), the seek
 // slider (throttled `seek` while dragged), the time label, the LIVE badge and the paused mark.
+import { mayControl } from "./access.js";
 import { send } from "./connection.js";
-import { formatTime } from "./format.js";
+import { formatFrameTime, formatTime } from "./format.js";
 import { byId } from "./helpers.js";
 import { player } from "./player.js";
 import { CONFIRM_TIMEOUT_MS } from "./throttle.js";
@@ -59,9 +60,28 @@ export function renderPlayback() {
 }
 
 export function togglePlay() {
-  if (!player.state) return;
+  if (!player.state || !mayControl()) return;
   send({ type: player.state.playing ? "pause" : "play" });
 }
+
+/// `,`/`.`: one frame back or on, paused (a playing session is paused first). The server shows
+/// the first frame at or after a seek's target: half a frame past this one is the next, a frame
+/// and a half before it the one before.
+export function frameStep(forward) {
+  const state = player.state;
+  if (!state || isLive() || !mayControl()) return;
+  if (state.playing) send({ type: "pause" });
+  const frame = 1 / (state.source?.fps > 0 ? state.source.fps : 30);
+  // A step the state does not show yet counts: the next one goes on from the frame it aims at.
+  const pending = pendingStep && performance.now() - pendingStep.since < CONFIRM_TIMEOUT_MS
+    && Math.abs(state.position - pendingStep.position) > frame / 2;
+  const base = pending ? pendingStep.position : state.position;
+  pendingStep = { position: Math.max(0, base + (forward ? frame : -frame)), since: performance.now() };
+  seekTo(forward ? base + frame / 2 : base - frame * 1.5);
+}
+
+/// The frame the last `,`/`.` aims at, and when it was pressed.
+let pendingStep = null;
 
 /// ←/→: 5 s back or on from where the slider shows.
 export function seekStep(forward) {
@@ -91,6 +111,7 @@ function seekConfirmed(target) {
   return after >= -1.5 * frame && after <= (state.playing ? SEEK_MATCH_PLAYING_S : 1.5 * frame);
 }
 
+/// The time label: paused, to the millisecond (the frame shown: 00:12.480), else to the second.
 function renderTime(position) {
   const state = player.state;
   let text;
@@ -98,13 +119,14 @@ function renderTime(position) {
     text = formatTime(position);
   } else {
     const long = state.duration >= 3600;
-    text = `${formatTime(position, long)} / ${formatTime(state.duration, long, true)}`;
+    const now = state.playing ? formatTime(position, long) : formatFrameTime(position, long);
+    text = `${now} / ${formatTime(state.duration, long, true)}`;
   }
   if (ui.time.textContent !== text) ui.time.textContent = text;
 }
 
 function seekTo(position) {
-  if (!player.state || isLive()) return;
+  if (!player.state || isLive() || !mayControl()) return;
   const target = Math.min(Math.max(0, position), player.state.duration);
   ui.seek.value = String(target);
   renderTime(target);

@@ -49,8 +49,11 @@ class VideoPart {
 class PicturePart {
   /// The latencies (ms) of the last drawn frames, for stats.latencyMs.
   recentLatencies = [];
-  /// performance.now() of each frame drawn in the last second, for stats.fps.
+  /// performance.now() of each distinct picture drawn in the last second, for stats.fps.
   drawTimes = [];
+  /// The presentation time of the last frame drawn: a frame with the same one and no restart
+  /// flag is the same picture again (an H.264 refinement of a still).
+  lastPts = null;
   /// [performance.now(), bytes] of each frame message received in the last second, for stats.bitsPerSecond.
   receipts = [];
 }

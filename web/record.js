@@ -1,5 +1,6 @@
 // FilterCast page, the Record button: starts and stops a recording of what the viewers see;
 // a red dot and the elapsed time while one runs.
+import { guard } from "./access.js";
 import { send } from "./connection.js";
 import { formatTime } from "./format.js";
 import { byId } from "./helpers.js";
@@ -13,9 +14,9 @@ function renderRecord() {
   const active = !!recording?.active;
   button.setAttribute("aria-pressed", String(active));
   button.setAttribute("aria-label", active ? "Stop recording" : "Start recording");
-  button.title = active
+  guard(button, active
     ? `Recording ${recording.name}: click to stop` + (recording.droppedFrames ? ` (${recording.droppedFrames} frames dropped)` : "")
-    : "Record what the viewers see";
+    : "Record what the viewers see");
   const text = active ? formatTime(recording.elapsed) : "Rec";
   if (time.textContent !== text) time.textContent = text;
 }
@@ -28,5 +29,6 @@ button.addEventListener("click", () => {
 });
 
 player.on("state", renderRecord);
+player.on("access", renderRecord);
 
 renderRecord();

@@ -6,15 +6,43 @@ import { player } from "./player.js";
 const sourceName = byId("source-name");
 const signalBadge = byId("signal-badge");
 
-/** A live source that failed: "No signal — retrying in N s" (or "reconnecting…"), the reason as tooltip. */
-function renderSignal(source) {
+/**
+ * The countdown `elapsedMs` after a state said `retryIn` seconds were left: the whole seconds
+ * shown (rounded up) and the milliseconds until that changes (null at 0). The server draws its
+ * NO SIGNAL picture at the same instants (its RetryCountdown), so the picture and the badge agree.
+ */
+export function retryCountdown(retryIn, elapsedMs) {
+  const leftMs = Math.max(0, retryIn * 1000 - elapsedMs);
+  const seconds = Math.ceil(leftMs / 1000);
+  return { seconds, nextChangeMs: seconds > 0 ? leftMs - (seconds - 1) * 1000 : null };
+}
+
+let countdownTimer = null;
+
+/**
+ * A live source that failed: "No signal — retrying in N s" (or "reconnecting…"), the reason as
+ * tooltip. The seconds count down on the page's clock from the state's `retryIn` (states come
+ * only when something changes), each change at the instant the server's picture changes too.
+ */
+export function renderSignal(source) {
+  clearTimeout(countdownTimer);
   const offline = source.online === false;
   signalBadge.hidden = !offline;
   document.body.dataset.signal = offline ? "lost" : "ok";
   if (!offline) return;
-  const retryIn = Number.isFinite(source.retryIn) ? Math.ceil(source.retryIn) : null;
-  signalBadge.textContent = retryIn === null ? "No signal — reconnecting…" : `No signal — retrying in ${retryIn} s`;
   signalBadge.title = source.reason || "";
+  if (!Number.isFinite(source.retryIn)) {
+    signalBadge.textContent = "No signal — reconnecting…";
+    return;
+  }
+  const received = performance.now();
+  const tick = () => {
+    const { seconds, nextChangeMs } = retryCountdown(source.retryIn, performance.now() - received);
+    signalBadge.textContent = `No signal — retrying in ${seconds} s`;
+    // A millisecond past the change, so that the next tick reads the new second.
+    if (nextChangeMs !== null) countdownTimer = setTimeout(tick, nextChangeMs + 1);
+  };
+  tick();
 }
 
 /**

@@ -1,5 +1,6 @@
 // FilterCast page, status: the status line (delivered fps, latency, what the page gets —
-// "1280×720", "H.264 · 2.1 Mbit/s" — and viewers).
+// "1280×720", "H.264 · 2.1 Mbit/s" — viewers, and for the page whose camera is the source, the
+// camera's round trip).
 import { byId } from "./helpers.js";
 import { measureDeliveredRate } from "./picture.js";
 import { player } from "./player.js";
@@ -11,6 +12,8 @@ const ui = {
   resolution: byId("stat-resolution"),
   stream: byId("stat-stream"),
   viewers: byId("stat-viewers"),
+  cameraItem: byId("stat-camera-item"),
+  camera: byId("stat-camera"),
 };
 
 /// Redraws the status line from `stats` (called every 250 ms and on a disconnection).
@@ -22,6 +25,9 @@ export function updateStatus() {
   ui.stream.textContent = stats.connected && stats.framesDrawn
     ? `${stats.transport === "h264" ? "H.264" : "JPEG"} · ${(stats.bitsPerSecond / 1e6).toFixed(1)} Mbit/s` : "–";
   if (!stats.connected) ui.viewers.textContent = "–";
+  const roundTrip = stats.cameraRoundTripMs;
+  ui.cameraItem.hidden = roundTrip === null;
+  if (roundTrip !== null) ui.camera.textContent = `${roundTrip} ms`;
 }
 
 player.on("state", ({ state }) => {

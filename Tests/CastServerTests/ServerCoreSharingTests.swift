@@ -19,7 +19,7 @@ import Testing
         io.send(Self.start, from: 1, to: core)
         let written = io.drainAll(core)
         #expect(io.types(written[1] ?? []) == ["ack", "state"] && io.types(written[2] ?? []) == ["state"])
-        #expect(kind(core) == .browser && core.state(of: fixture.main).source.name == "Cam" && fixture.session.sharer == 1)
+        #expect(kind(core) == .browser && core.state(of: fixture.main).source.name == "Cam (shared camera)" && fixture.session.sharer == 1)
         core.viewerLeft(1)
         #expect(io.types(io.drain(2, core)) == ["state"])
         #expect(kind(core) == .test && fixture.session.sharer == nil, "what played before comes back")

@@ -111,7 +111,7 @@ def test_a_shared_camera_reaches_every_viewer_with_its_capture_times(start_serve
 
     state, frames, elapsed, times, back = run(scenario(), timeout=60)
     source = state["source"]
-    assert (source["name"], source["seekable"], source["startInput"]) == ("Fake camera", False, False)
+    assert (source["name"], source["seekable"], source["startInput"]) == ("Fake camera (shared camera)", False, False)
     assert (source["width"], source["height"]) == (640, 360)
     assert 60 / elapsed >= 25, f"{60 / elapsed:.1f} fps"
     # Each frame carries its picture's capture time as its presentation time.
@@ -197,7 +197,7 @@ def test_a_second_sharer_is_refused_or_takes_over_and_leaving_or_silence_ends_it
     assert busy["type"] == "error" and busy["code"] == "busy" and "takeOver" in busy["message"], busy
     assert ended["reason"] == "another viewer took over the camera"
     assert refused["type"] == "ack", refused  # stopping what it no longer has is nothing
-    assert state["source"]["name"] == "Second"
+    assert state["source"]["name"] == "Second (shared camera)"
     assert "no picture from the camera for 3 s" in silent["reason"] and silence < 4.5, (silent, silence)
     assert after_leaving["source"]["kind"] == "test"
 

@@ -50,15 +50,33 @@ import Testing
         }
     }
 
-    @Test func longLinesWrapAtSpacesAndOverlongWordsAreCut() {
+    @Test func longLinesWrapAtSpacesAndOverlongWordsLoseTheirMiddle() {
         #expect(PlaceholderRenderer.wrap("one two three four", limit: 9) == ["one two", "three", "four"])
-        #expect(PlaceholderRenderer.wrap("abcdefghij k", limit: 4) == ["abcd", "efgh", "ij k"])
+        #expect(PlaceholderRenderer.wrap("abcdefghij k", limit: 4) == ["ab…j", "k"])
+        #expect(PlaceholderRenderer.wrap("abcdefghij k", limit: 5) == ["ab…ij", "k"])
         #expect(PlaceholderRenderer.wrap("", limit: 4) == [""])
         // A long reason at 320 pixels wide is wrapped, not clipped.
         let lines = renderer.layout(title: "NO SIGNAL", details: [String(repeating: "word ", count: 40)],
                                     width: 320, height: 240)
         #expect(lines.count > 3)
         #expect(lines.allSatisfy { $0.x >= 0 && $0.x + $0.text.count * 6 * $0.scale <= 320 + $0.scale })
+    }
+
+    /// A source URL breaks after a `/`, never inside a name; a part with no `/` to break at
+    /// loses its middle.
+    @Test func aURLBreaksAtSlashesOrLosesItsMiddle() {
+        let reason = "cannot open rtsp://cameras.example.com/live/front-door/stream1: Connection refused"
+        #expect(PlaceholderRenderer.wrap(reason, limit: 20) == [
+            "cannot open", "rtsp://", "cameras.example.com/", "live/front-door/", "stream1: Connection",
+            "refused",
+        ])
+        #expect(PlaceholderRenderer.wrap("udp://127.0.0.1:5000?overrun_nonfatal=1&fifo_size=50000", limit: 20)
+            == ["udp://", "127.0.0.1:…ize=50000"])
+        #expect(PlaceholderRenderer.wrap("/a-very-long-name-without-slashes", limit: 10) == ["/a-ve…shes"])
+        for limit in 2...30 {
+            let lines = PlaceholderRenderer.wrap(reason, limit: limit)
+            #expect(lines.allSatisfy { $0.count <= limit }, "\(limit): \(lines)")
+        }
     }
 
     @Test(arguments: [(16, 16), (17, 11), (2, 2)])

@@ -97,7 +97,7 @@ final class FrameProcessor: Sendable {
             default: true
             }
             if served { servedRerenders = rerenders }
-            turn.placeholderShown(now, offline: frame == nil && !playback.isOnline)
+            turn.placeholderShown(now, offline: frame == nil && !playback.isOnline, retryAt: playback.retryAt)
             if let frame { player.pool.recycle(frame) }
         }
     }

@@ -34,11 +34,18 @@ final class ProcessingTurn {
 
     func placeholderDue(_ now: ContinuousClock.Instant) -> Bool { nextPlaceholder.map { $0 <= now } ?? true }
 
-    /// After a turn: offline, the next placeholder is due a second after the last due one; online,
-    /// the first one is due at once when the source drops.
-    func placeholderShown(_ now: ContinuousClock.Instant, offline: Bool) {
+    /// After a turn: offline, the next placeholder is due when its countdown changes
+    /// (``nextPlaceholder(after:retryAt:)``); online, the first one is due at once when the source drops.
+    func placeholderShown(_ now: ContinuousClock.Instant, offline: Bool, retryAt: ContinuousClock.Instant?) {
         guard offline else { return nextPlaceholder = nil }
-        if placeholderDue(now) { nextPlaceholder = now + .seconds(1) }
+        if placeholderDue(now) { nextPlaceholder = Self.nextPlaceholder(after: now, retryAt: retryAt) }
+    }
+
+    /// When the placeholder drawn at `now` is next redrawn: where its "retrying in N s" changes
+    /// (``RetryCountdown/nextChange(after:)``: the page's badge changes then too), else a second
+    /// later.
+    static func nextPlaceholder(after now: ContinuousClock.Instant, retryAt: ContinuousClock.Instant?) -> ContinuousClock.Instant {
+        retryAt.flatMap { RetryCountdown(retryAt: $0).nextChange(after: now) } ?? now + .seconds(1)
     }
 
     /// Keeps an unfiltered copy of a new source frame for re-renders.
@@ -68,7 +75,8 @@ final class ProcessingTurn {
             filter(work)
             hand(work, .rerender, filtered: true, to: filtered, of: outputs)
         case .placeholder(let indices):
-            placeholder.render(title: "NO SIGNAL", details: Self.placeholderDetails(playback, reason: offlineReason(playback)), into: work)
+            placeholder.render(title: "NO SIGNAL", details: Self.placeholderDetails(playback, reason: offlineReason(playback), now: .now),
+                               into: work)
             work.time = playback.position
             work.isDiscontinuity = false
             hand(work, .placeholder, filtered: false, to: indices, of: outputs)
@@ -90,8 +98,8 @@ final class ProcessingTurn {
 extension ProcessingTurn {
     /// The placeholder's lines under "NO SIGNAL": the reason, then the countdown to the next
     /// attempt, or for a file that failed (nothing retries it) what brings the picture back.
-    static func placeholderDetails(_ playback: PlaybackState, reason: String?) -> [String] {
-        let countdown = playback.retryAt.map { "retrying in \(Int(max(0, ContinuousClock.now.duration(to: $0).seconds).rounded(.up))) s" }
+    static func placeholderDetails(_ playback: PlaybackState, reason: String?, now: ContinuousClock.Instant) -> [String] {
+        let countdown = playback.retryAt.map { "retrying in \(RetryCountdown(retryAt: $0).shown(at: now)) s" }
         let next = playback.error != nil ? "open a file or go back to the input" : "reconnecting…"
         return [reason ?? "the source failed", countdown ?? next]
     }

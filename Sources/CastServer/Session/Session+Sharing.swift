@@ -35,7 +35,7 @@ extension Session {
         if let current, current.sharer != sharer, !request.takeOver {
             throw ProtocolError(code: .busy, message: "another viewer shares a camera; share with \"takeOver\": true to take over")
         }
-        let name = request.label.isEmpty ? "browser camera" : request.label
+        let name = SharedCameraName.shown(label: request.label)
         let source: BrowserSource
         do {
             source = try BrowserSource(codec: request.codec == .h264 ? .h264 : .jpeg, name: name,

@@ -101,7 +101,7 @@ public final class Session: Sendable {
         var source = sourceState.withLock { $0 }
         source.online = playback.isOnline
         source.reason = offlineReason(playback)
-        source.retryIn = playback.retryAt.map { max(0, ContinuousClock.now.duration(to: $0).seconds) }
+        source.retryIn = playback.retryAt.map { RetryCountdown(retryAt: $0).remaining(at: .now) }
         // A shared camera is the source from `share start` on, before the decode thread plays it;
         // a file's sound is known from the `open` that named it (the decode thread takes the file
         // a little later: the player's would be the previous source's). Others' once they play.

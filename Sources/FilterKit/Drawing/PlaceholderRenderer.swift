@@ -83,7 +83,9 @@ public struct PlaceholderRenderer: Sendable {
         }
     }
 
-    /// Splits `text` at spaces into lines of at most `limit` characters (longer words are cut).
+    /// Splits `text` at spaces into lines of at most `limit` characters. A longer word (a URL)
+    /// breaks after a `/` — never inside a name — and what is still too long with no `/` to
+    /// break at loses its middle to an ellipsis (``elided(_:limit:)``).
     static func wrap(_ text: String, limit: Int) -> [String] {
         var lines: [String] = []
         var current = ""
@@ -91,8 +93,12 @@ public struct PlaceholderRenderer: Sendable {
             var word = Substring(word)
             while word.count > limit {
                 if !current.isEmpty { lines.append(current); current = "" }
-                lines.append(String(word.prefix(limit)))
-                word = word.dropFirst(limit)
+                guard let slash = word.prefix(limit).dropFirst().lastIndex(of: "/") else {
+                    word = Substring(elided(word, limit: limit))
+                    break
+                }
+                lines.append(String(word[...slash]))
+                word = word[word.index(after: slash)...]
             }
             if current.isEmpty {
                 current = String(word)
@@ -105,5 +111,13 @@ public struct PlaceholderRenderer: Sendable {
         }
         if !current.isEmpty || lines.isEmpty { lines.append(current) }
         return lines
+    }
+
+    /// `word` in `limit` characters: its start and its end around a `…` (the start gets the odd one).
+    static func elided(_ word: Substring, limit: Int) -> String {
+        guard word.count > limit else { return String(word) }
+        guard limit > 1 else { return String(word.prefix(limit)) }
+        let tail = (limit - 1) / 2
+        return word.prefix(limit - 1 - tail) + "…" + word.suffix(tail)
     }
 }

@@ -21,8 +21,9 @@ public struct EncodedAccessUnit {
 /// `zerolatency` (one access unit out for each frame in, no B-frames), bits capped by a tight
 /// VBV, a keyframe every `keyframeInterval` and whenever ``requestKeyframe()`` asks.
 ///
-/// A still picture is refined: when no newer frame follows within a frame interval (paused, a
-/// change while paused, a stalled source), the same picture is encoded again, finer, up to
+/// A still picture is refined: when no newer frame follows within half again the interval
+/// pictures come at (``StillWait``: paused, a change while paused, a stalled source), the same
+/// picture is encoded again, finer, up to
 /// ``refinements`` times. A change made while paused arrives at once at the stream's cap and
 /// then sharpens within a few frames, as a still scene does from a camera; the units after
 /// that cost next to nothing.
@@ -86,11 +87,15 @@ public final class LiveVideoEncoder: Sendable {
         var clock = StreamClock()
         var held: Frame?
         var refined = 0
-        let interval = Duration.milliseconds(encoder.frameMilliseconds)
+        var stillWait = StillWait(interval: .milliseconds(encoder.frameMilliseconds))
         while true {
-            // Half an interval of slack, so that a frame that is merely late is not taken for a still.
-            let next = feed.next(timeout: held != nil && refined < refinements ? interval * 3 / 2 : nil)
+            // Slack past the pictures' own cadence, so that a picture that is merely late, or a
+            // source slower than it declares, is not taken for a still.
+            // (Once refining, the refinements follow each other at the stream's own pace.)
+            let wait = refined == 0 ? stillWait.timeout : stillWait.interval * 3 / 2
+            let next = feed.next(timeout: held != nil && refined < refinements ? wait : nil)
             if let next {
+                stillWait.arrived(at: .now)
                 if let held { feed.recycle(held) }
                 held = next
                 refined = 0

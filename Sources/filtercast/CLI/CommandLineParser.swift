@@ -36,19 +36,18 @@ struct CommandSpec {
     /// Whether each option may also come from its `environmentName` variable.
     var readsEnvironment = false
 
+    /// Two columns: each option (and `-h, --help`) with its value's name, then its text, every
+    /// text starting in the same column; the environment section likewise.
     var help: String {
-        let width = options.map { optionLabel($0).count }.max() ?? 0
-        let lines = options.map { option in
-            let label = optionLabel(option)
-            return "  " + label + String(repeating: " ", count: width - label.count + 2) + option.help
-        }
+        let helpLabel = "-h, --help"
+        let width = (options.map { optionLabel($0).count } + [helpLabel.count]).max()!
+        let row = { (label: String, text: String) in "  " + label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + text }
+        let lines = options.map { row(optionLabel($0), $0.help) } + [row(helpLabel, "Show this help.")]
         var text = "\(summary)\n\nUsage: \(usage)\n\nOptions:\n" + lines.joined(separator: "\n")
-            + "\n  -h, --help" + String(repeating: " ", count: max(0, width - 8)) + "Show this help."
         if readsEnvironment {
-            let variables = options.compactMap { option in option.environmentName.map { (optionLabel(option), $0) } }
+            let variables = options.compactMap { option in option.environmentName.map { row(optionLabel(option), $0) } }
             text += "\n\nEnvironment (the command line wins; an empty variable counts as unset):\n"
-                + variables.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
-                    .joined(separator: "\n")
+                + variables.joined(separator: "\n")
                 + "\n  Switches take 1/true/yes/on or 0/false/no/off; repeatable options a comma-separated list"
                 + options.filter { $0.repeatable && $0.environmentSeparator != "," }.compactMap { option in
                     option.environmentName.map { " (\($0): separated by \(option.environmentSeparator))" }
@@ -103,7 +102,8 @@ struct ParsedOptions {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = command.options.first(where: { $0.name == name }) else {
-                throw UsageError(description: "unknown option '\(name)'")
+                let hint = name.nearest(among: command.options.map(\.name) + ["--help"]).map { " (did you mean \($0)?)" } ?? ""
+                throw UsageError(description: "unknown option '\(name)'\(hint)")
             }
             if !option.repeatable && entries.contains(where: { $0.name == name }) {
                 throw UsageError(description: "\(name) given more than once")
@@ -140,8 +140,7 @@ struct ParsedOptions {
     private mutating func addEnvironment(_ environment: [String: String]) throws {
         let known = command.options.compactMap(\.environmentName)
         unknownVariables = environment.keys.filter { $0.hasPrefix("FILTERCAST_") && !known.contains($0) }.sorted().map { name in
-            let nearest = known.min { name.editDistance(to: $0) < name.editDistance(to: $1) }
-            let hint = nearest.flatMap { name.editDistance(to: $0) <= 3 ? " (did you mean \($0)?)" : nil } ?? ""
+            let hint = name.nearest(among: known).map { " (did you mean \($0)?)" } ?? ""
             return "unknown environment variable \(name) is ignored\(hint)"
         }
         for option in command.options where !has(option.name) {

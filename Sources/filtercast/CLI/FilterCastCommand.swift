@@ -1,3 +1,4 @@
+import CastProtocol
 import Foundation
 import Logging
 import MediaKit
@@ -21,13 +22,20 @@ enum FilterCastCommand {
             Subcommands:
             \(list.joined(separator: "\n"))
 
-            'filtercast SUBCOMMAND --help' describes each one.
+            'filtercast SUBCOMMAND --help' describes each one; 'filtercast --version' prints the version.
             """
     }
+
+    /// What `--version` prints: the program's version and the protocol it speaks.
+    static var version: String { "filtercast \(ProtocolVersion.programVersion) (protocol \(ProtocolVersion.subprotocol))" }
 
     static func main(_ arguments: [String]) -> Int32 {
         if let first = arguments.first, first == "-h" || first == "--help" || first == "help" {
             print(help)
+            return 0
+        }
+        if arguments.first == "--version" {
+            print(version)
             return 0
         }
         let name = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "serve"

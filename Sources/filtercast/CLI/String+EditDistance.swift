@@ -16,3 +16,12 @@ extension String {
         return previous[b.count]
     }
 }
+
+extension String {
+    /// The name of `names` nearest to this one, when it is within 3 edits: what a "did you mean"
+    /// hint offers for a mistyped option or environment variable.
+    func nearest(among names: [String]) -> String? {
+        let distances = names.map { (name: $0, distance: editDistance(to: $0)) }
+        return distances.min { $0.distance < $1.distance }.flatMap { $0.distance <= 3 ? $0.name : nil }
+    }
+}

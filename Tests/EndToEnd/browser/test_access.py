@@ -3,6 +3,10 @@ sends it with `auth`, keeps it for the tab (never in a URL) and works without a 
 
 from __future__ import annotations
 
+from selenium.webdriver.common.keys import Keys
+
+from browser_support import press
+
 TOKEN = "s3cret-Tok3n"
 
 
@@ -53,9 +57,23 @@ def test_a_watch_only_viewer_is_offered_the_token_to_control(launch, test_clip, 
     # Sharing a camera needs control too: the button says why it is off.
     assert page.find("#camera-share").get_attribute("disabled") is not None
     assert "watching only" in page.find("#camera-share").get_attribute("title")
+    # So do the controls that change the session (issue 23): disabled, with the hint, not buttons
+    # that answer "Not authorized"; the filter panel is inert; the keys do nothing.
+    for control in ("#play-pause", "#seek", "#record"):
+        assert page.find(control).get_attribute("disabled") is not None, control
+        assert "ask for the token to control" in page.find(control).get_attribute("title"), control
+    assert page.visible("#control-hint") and "ask for the token to control" in page.text("#control-hint")
+    assert page.js("return document.getElementById('filter-panel').inert") is True
+    page.js("document.activeElement && document.activeElement.blur()")
+    press(page, " ", ".", Keys.ARROW_RIGHT)
+    page.find("#view").click()
+    assert [m["type"] for m in page.sent() if m["type"] != "watch"] == [], page.sent()
+    assert page.errors() == []
     enter_token(page, TOKEN)
     page.wait_for(lambda: not page.visible("#token-form"), message="the prompt to go")
     page.wait_for(lambda: page.find("#camera-share").get_attribute("disabled") is None, message="the camera button enabled")
+    assert page.find("#play-pause").get_attribute("disabled") is None and not page.visible("#control-hint")
+    assert page.js("return document.getElementById('filter-panel').inert") is False
     page.choose_filter("sepia")
 
 

@@ -66,3 +66,14 @@ def test_without_audio_decoder_the_page_says_so(launch, open_page, tone_clip):
         assert audio(page)["playing"] is None
     finally:
         page.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
+def test_a_source_without_sound_says_so_and_unmute_does_not_flip(file_server, open_page):
+    """Issue 23: the browser tests' clip has no sound; the server offers sound all the same."""
+    page = open_page(file_server, transport=None)
+    page.wait_for(lambda: page.text("#mute-label") == "no sound in this source", 5, "the button to say so")
+    assert page.state()["source"]["audio"] is None
+    page.find("#mute").click()
+    press(page, "m")
+    assert page.text("#mute-label") == "no sound in this source"
+    assert page.find("#mute").get_attribute("aria-pressed") == "false"

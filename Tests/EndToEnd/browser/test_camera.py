@@ -4,6 +4,7 @@ page shows its round trip (stats.cameraRoundTripMs); stopping brings the input b
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
@@ -69,10 +70,15 @@ def share(sharer, watcher, server, encoder):
     round_trip = sharer.stats()["cameraRoundTripMs"]
     # Capture → encode → server decode, filter, encode → page decode and draw, on loopback.
     assert 0 <= round_trip < 150, round_trip
+    # The sharer sees it in the status line; a watcher has none.
+    sharer.wait_for(lambda: re.fullmatch(r"\d+ ms", sharer.text("#stat-camera")) and sharer.visible("#stat-camera"),
+                    2, "the round trip in the status line")
+    assert not watcher.visible("#stat-camera")
     print(f"camera round trip {round_trip} ms, watcher {watcher.stats()['fps']} fps")
     sharer.find("#camera-share").click()
     watcher.wait_state(lambda s: s["source"]["kind"] == "test", timeout=10, message="the input back")
     assert sharer.stats()["cameraRoundTripMs"] is None
+    sharer.wait_for(lambda: not sharer.visible("#stat-camera"), 2, "the round trip gone from the status line")
     assert sharer.errors() == [] and watcher.errors() == []
     assert f"codec={encoder}" in server.log_tail(20000)
 

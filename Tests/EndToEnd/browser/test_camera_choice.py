@@ -39,7 +39,9 @@ def test_an_upright_camera_is_pillarboxed(launch, upright_camera, open_page):
     sharer = open_on(upright_camera, server)
     sharer.find("#camera-share").click()
     watcher = open_page(server)
-    watcher.wait_state(lambda s: s["source"]["kind"] == "browser", timeout=15, message="the camera as the source")
+    state = watcher.wait_state(lambda s: s["source"]["kind"] == "browser", timeout=15, message="the camera as the source")
+    # The fake camera's label is the clip's path: viewers are not shown it.
+    assert state["source"]["name"] == "shared camera", state["source"]["name"]
 
     def pillarboxed(rgb: np.ndarray):
         luma = rgb.astype(np.float64).mean(axis=(0, 2))  # per column
@@ -63,11 +65,11 @@ def test_the_camera_picker_switches_cameras(launch, three_cameras):
     options = page.js("return [...document.querySelectorAll('#camera-device option')].map(o => [o.value, o.textContent, o.selected])")
     assert len(options) == 3, options
     chosen = next(option for option in options if option[2])
-    assert first["source"]["name"] == chosen[1]
+    assert first["source"]["name"] == f"{chosen[1]} (shared camera)"
     other = next(option for option in options if option[1] == "fake_device_2")
     page.js("const p = document.getElementById('camera-device'); p.value = arguments[0];"
             "p.dispatchEvent(new Event('change', {bubbles: true}));", other[0])
-    page.wait_state(lambda s: s["source"]["kind"] == "browser" and s["source"]["name"] == other[1], timeout=15,
+    page.wait_state(lambda s: s["source"]["kind"] == "browser" and s["source"]["name"] == f"{other[1]} (shared camera)", timeout=15,
                     message="the other camera shared")
     page.wait_frames(30)
     assert page.find("#camera-share").get_attribute("aria-pressed") == "true"

@@ -46,3 +46,17 @@ def test_a_live_source_that_drops_out_shows_no_signal_and_recovers(launch, open_
     page.wait_for(lambda: not page.visible("#signal-badge"), message="the badge gone")
     assert page.js("return document.body.dataset.signal") == "ok"
     page.wait_pixels(lambda rgb: not looks_like_placeholder(rgb), message="the test pattern again")
+
+
+def test_the_badge_counts_down_between_states_on_the_pictures_clock(file_server, open_page):
+    """Issue 23, defect 6: the badge's seconds change at the whole seconds before the attempt
+    (where the server redraws its picture), counting on the page's clock, not frozen at the
+    value of the last state. Paused, no state comes to refresh it."""
+    page = open_page(file_server)
+    page.pause()
+    page.js("return import('/source.js').then(m => m.renderSignal({ online: false, retryIn: 2.4, reason: 'test' }))")
+    page.wait_for(lambda: page.text("#signal-badge") == "No signal — retrying in 3 s", timeout=0.3, message="3 s at once")
+    assert page.js("""return import('/source.js').then(m => [[2.4, 0], [2.4, 400], [2.4, 399], [0.2, 500]]
+                        .map(([r, e]) => Object.values(m.retryCountdown(r, e))))""") == [[3, 400], [2, 1000], [3, 1], [0, None]]
+    page.wait_for(lambda: page.text("#signal-badge") == "No signal — retrying in 2 s", timeout=1, message="2 s after 0.4 s")
+    page.wait_for(lambda: page.text("#signal-badge") == "No signal — retrying in 1 s", timeout=1.5, message="1 s a second later")

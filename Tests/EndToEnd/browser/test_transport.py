@@ -15,8 +15,9 @@ FRAME = 1 / 30
 
 
 def label_seconds(text: str) -> int:
-    """Seconds of the current-time part of the time label ("01:05 / 02:00" → 65)."""
-    current = text.split("/")[0].strip()
+    """Seconds of the current-time part of the time label ("01:05 / 02:00" or, paused,
+    "01:05.480 / 02:00" → 65)."""
+    current = text.split("/")[0].strip().split(".")[0]
     parts = [int(part) for part in current.split(":")]
     seconds = 0
     for part in parts:
@@ -79,7 +80,7 @@ def test_dragging_the_seek_slider_scrubs_and_moves_the_time_label(file_server, o
     page = open_page(file_server)
     page.pause()
     page.wait_still()
-    assert re.fullmatch(r"00:0\d / 00:12", page.text("#time")), page.text("#time")
+    assert re.fullmatch(r"00:0\d\.\d{3} / 00:12", page.text("#time")), page.text("#time")  # paused: to the frame
     seek = page.find("#seek")
     assert float(seek.get_attribute("max")) == pytest.approx(CLIP_SECONDS, abs=0.1)
 
@@ -97,7 +98,8 @@ def test_dragging_the_seek_slider_scrubs_and_moves_the_time_label(file_server, o
                             message=f"position {target:.3f}")
     page.wait_for(lambda: abs(page.stats()["lastPts"] - state["position"]) < 0.001,
                   message="the frame at the seek target")
-    expected = f"{int(state['position']) // 60:02d}:{int(state['position']) % 60:02d} / 00:12"
+    millis = round(state["position"] * 1000)
+    expected = f"{millis // 60000:02d}:{millis // 1000 % 60:02d}.{millis % 1000:03d} / 00:12"
     page.wait_for(lambda: page.text("#time") == expected, message=f"time label {expected}")
     page.wait_for(lambda: abs(float(seek.get_attribute("value")) - state["position"]) < 0.01,
                   message="the slider at the position")
