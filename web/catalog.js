@@ -51,6 +51,9 @@ function groupCatalog(filters) {
   return [...none, ...[...groups.values()].flat()];
 }
 
+// A new catalog while connected (a LUT was added): a new choice of `lut`.
+player.on("catalog", (message) => { filters.catalog = groupCatalog(message.filters); });
+
 player.on("hello", (hello) => {
   filters.catalog = groupCatalog(Array.isArray(hello.filters) ? hello.filters : []);
   const titles = hello.categories;

@@ -158,4 +158,10 @@ player.on("hello", (hello) => {
   ui.chain.replaceChildren();
   filters.shownChain = null;
 });
+// The catalog changed: the picker and the sliders (a choice parameter's options) follow it.
+player.on("catalog", () => {
+  buildPicker(chooseFilter);
+  filters.shownChain = null;
+  renderChain();
+});
 player.on("state", renderChain);

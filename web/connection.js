@@ -135,6 +135,7 @@ function receiveText(text) {
     case "ack": return settle(message.id, true);
     case "keyframeRequest": return player.emit("keyframeRequest");
     case "shareEnded": return player.emit("shareEnded", message);
+    case "catalog": return Array.isArray(message.filters) ? player.emit("catalog", message) : undefined;
     default: return; // unknown types are ignored (forward compatibility)
   }
 }

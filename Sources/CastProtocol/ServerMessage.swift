@@ -13,6 +13,7 @@ import Foundation
 /// {"type":"ack","id":"a1"}
 /// {"type":"keyframeRequest"}                          (to a client sharing its camera)
 /// {"type":"shareEnded","reason":"…"}
+/// {"type":"catalog","filters":[…]}                   (the catalog changed: a LUT was added)
 /// ```
 public enum ServerMessage: Sendable, Encodable {
     /// The first message on every connection: the protocol version, what this client may do,
@@ -34,6 +35,9 @@ public enum ServerMessage: Sendable, Encodable {
     /// To the client that shared its camera: it is no longer the source, and why (stopped by
     /// the server: taken over, the limits, silence).
     case shareEnded(reason: String)
+    /// The filter catalog changed while the client was connected (a LUT was added: a new choice
+    /// of `lut`): the whole catalog, as `hello.filters` gives it.
+    case catalog(filters: [FilterDescriptor])
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
@@ -77,6 +81,9 @@ public enum ServerMessage: Sendable, Encodable {
         case .shareEnded(let reason):
             try container.encode("shareEnded", forKey: .type)
             try container.encode(reason, forKey: .reason)
+        case .catalog(let filters):
+            try container.encode("catalog", forKey: .type)
+            try container.encode(filters, forKey: .filters)
         }
     }
 

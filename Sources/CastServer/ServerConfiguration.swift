@@ -42,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     public var recordAtStart = false
     /// Files clients may also open, read-only (`--media-dir`).
     public var mediaDirectory: String?
+    /// The colour LUTs of the `lut` filter (`--luts`), read; the catalog offers them (nil: no `lut`
+    /// filter, and `PUT /api/luts/NAME` is 404).
+    public var luts: LUTFolder?
     /// Where controlling clients may upload video files (`--uploads`); nil: no uploads.
     public var uploadsDirectory: String?
     /// The largest upload, in bytes (`--max-upload-size`).

@@ -21,9 +21,6 @@ public enum StyleCatalog {
 
     /// `base` with `style` after its last stylize filter (at the end when it has none).
     static func adding(to base: FilterCatalog) -> FilterCatalog {
-        var entries = base.entries
-        let position = (entries.lastIndex { $0.descriptor.category == .stylize }).map { $0 + 1 } ?? entries.count
-        entries.insert(FilterCatalog.Entry(StyleFilter.self), at: position)
-        return FilterCatalog(entries)
+        base.adding(FilterCatalog.Entry(StyleFilter.self), category: .stylize)
     }
 }

@@ -31,12 +31,15 @@ final class CoreFixture {
     /// A server with `--uploads` or not, `--token` (nil: none), `--public-view`, `--max-clients`,
     /// `--allow-origin`, and a channel of each of `others`' names besides `main` (each
     /// `--channel NAME=test:64x48@30`, recording into `recordings/NAME`).
+    /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog.
     init(uploads: Bool = false, token: String? = nil, publicView: Bool = false, maxClients: Int = 200,
-         allowedOrigins: [String] = [], others: [String] = []) throws {
+         allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
+        let lutFolder = luts ? try LUTFolder(path: base + "/luts") : nil
+        let catalog = lutFolder.map { FilterCatalog.standard.adding($0.library.catalogEntry, category: .colorEffect) } ?? .standard
         channels = try ([ChannelName.main.description] + others).enumerated().map { index, name in
             let recordings = base + "/recordings" + (index == 0 ? "" : "/\(name)")
-            return try Self.channel(try ChannelName(name), isDefault: index == 0,
+            return try Self.channel(try ChannelName(name), isDefault: index == 0, catalog: catalog,
                                     library: try MediaLibrary(recordingsPath: recordings, mediaPath: nil,
                                                               uploadsPath: uploads ? base + "/uploads" : nil))
         }
@@ -44,6 +47,8 @@ final class CoreFixture {
         _ = FileManager.default.createFile(atPath: base + "/web/index.html", contents: Data("<html>".utf8))
         var configuration = ServerConfiguration(webRoot: base + "/web")
         configuration.token = token
+        configuration.luts = lutFolder
+        configuration.catalog = catalog
         configuration.publicView = publicView
         configuration.maxClients = maxClients
         configuration.allowedOrigins = allowedOrigins
@@ -54,9 +59,9 @@ final class CoreFixture {
     }
 
     /// A channel on a 64×48 test pattern with two JPEG renditions and no H.264.
-    private static func channel(_ name: ChannelName, isDefault: Bool, library: MediaLibrary) throws -> Channel {
+    private static func channel(_ name: ChannelName, isDefault: Bool, catalog: FilterCatalog, library: MediaLibrary) throws -> Channel {
         let spec = InputSpec.testPattern(width: 64, height: 48, rate: 30)
-        let session = Session(player: Player(source: try spec.open()), input: spec, filter: .none, library: library,
+        let session = Session(player: Player(source: try spec.open()), input: spec, filter: .none, catalog: catalog, library: library,
                               inputOpener: spec.opener(SourceOptions(), width: 64, height: 48))
         let processing = ProcessingCounters()
         let jpeg = try [64, 32].map { width in

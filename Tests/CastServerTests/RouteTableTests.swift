@@ -15,7 +15,7 @@ import Testing
         "GET /api/state": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
         "GET /stream.mjpg": .watch, "GET /api/recordings": .watch, "GET /api/media": .watch,
         "GET /api/uploads": .watch, "GET /recordings/*": .watch, "GET /api/recordings/*": .watch,
-        "PUT /api/uploads/*": .control, "GET /api/channels": .watch, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
+        "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "PUT /api/luts/*": .control, "GET /api/channels": .watch, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
         "GET /*": .anyone,
     ]
 
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func everyRouteDeclaresTheLevelListedHere() throws {
-        let fixture = try CoreFixture(uploads: true)
+        let fixture = try CoreFixture(uploads: true, luts: true)
         var listed: [String: AccessLevel] = [:]
         for route in fixture.routes {
             let method = route.methods.contains(.get) ? "GET" : "PUT"
@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func noHandlerRunsForARequestBelowItsRoutesLevel(publicView: Bool) throws {
-        let fixture = try CoreFixture(uploads: true)
+        let fixture = try CoreFixture(uploads: true, luts: true)
         defer { withExtendedLifetime(fixture) {} }
         let router = Router(routes: fixture.routes, access: AccessPolicy(token: AccessToken("secret"), publicView: publicView),
                             allowedOrigins: [])

@@ -52,7 +52,7 @@ struct BandSchedulerTests {
 
     @Test("Every filter but the identity splits: colour filters by bands, the others by passes")
     func filtersThatSplit() {
-        let rowLocal = FilterCatalog.standard.entries.filter { $0.makeDefault() is any RowLocalFilter }.map(\.descriptor.category)
+        let rowLocal = FilterCatalog.standard.entries.filter { $0.makeDefault() is any RowLocalFilter }.map { $0.descriptor!.category }
         #expect(rowLocal.count >= 18)
         #expect(Set(rowLocal) == [.colorAdjustment, .colorEffect])
         let whole = FilterCatalog.standard.entries.map { $0.makeDefault() }
@@ -78,6 +78,6 @@ struct BandSchedulerTests {
 
 extension FilterCatalog.Entry {
     func makeDefault() -> any FrameFilter {
-        FilterCatalog.standard.makeFilter(try! FilterSettings(name: descriptor.name))
+        FilterCatalog.standard.makeFilter(try! FilterSettings(name: descriptor!.name))
     }
 }

@@ -40,6 +40,8 @@ final class ServerCore {
     var watchers: [ConnectionID: (channel: Channel, watcher: HTTPWatcher)] = [:]
     /// Uploads whose body is arriving or being probed, by connection.
     var uploads: [ConnectionID: UploadReceiver] = [:]
+    /// The `PUT /api/luts/NAME` bodies being gathered, by connection.
+    var lutUploads: [ConnectionID: LUTUpload] = [:]
     /// Connections that have something to write: the adapter asks lws for their writable callbacks.
     var writeRequests = Set<ConnectionID>()
     /// When each channel's periodic `state` is due.
@@ -71,6 +73,7 @@ final class ServerCore {
         lastAdaptation = start
         // The handlers read this core's state (the viewer counts, the client limit): made once it is.
         let context = RouteContext(channels: channels, metrics: metrics, files: files, takesUploads: features.uploads != nil,
+                                   luts: configuration.luts,
                                    state: { [unowned self] in state(of: $0) },
                                    atClientLimit: { [unowned self] in atClientLimit(address: $0.address) })
         router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins)

@@ -33,6 +33,8 @@ extension WebSocketServer {
             return startMJPEG(wsi, of: channel, rendition: rendition)
         case .upload(let name):
             return uploadRequest(wsi, request, name: name)
+        case .lutUpload(let name):
+            return lutUploadRequest(wsi, request, name: name)
         }
     }
 

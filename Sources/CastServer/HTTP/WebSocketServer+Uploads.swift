@@ -13,6 +13,11 @@ extension WebSocketServer {
     /// enough for the client to read the refusal, short enough that a huge body is not taken.
     static let refusedBodySeconds: Int32 = 2
 
+    /// The router admitted a LUT (`PUT /api/luts/NAME`): its body is gathered like an upload's.
+    func lutUploadRequest(_ wsi: OpaquePointer, _ request: HTTPRequest, name: String) -> Int32 {
+        perform(core.lutUploadAdmitted(id(wsi), name: name, request: request), wsi)
+    }
+
     /// The router admitted an upload to `name`.
     func uploadRequest(_ wsi: OpaquePointer, _ request: HTTPRequest, name: String) -> Int32 {
         perform(core.uploadAdmitted(id(wsi), name: name, request: request), wsi)
@@ -54,6 +59,8 @@ extension WebSocketServer {
             return 0
         case .refuse(let code, let message):
             return refuse(wsi, code, message)
+        case .answer(let code, let body):
+            return respond(wsi, code: code, body: body, type: "application/json", headOnly: false)
         }
     }
 

@@ -109,6 +109,12 @@ final class ViewerSession {
         }
     }
 
+    /// The filter catalog changed (a LUT was added): every client is sent the new one, as its
+    /// `hello` had it (the catalog is public: `GET /api/filters`).
+    func catalogChanged(_ filters: [FilterDescriptor]) {
+        outbox.enqueue(.catalog(filters: filters))
+    }
+
     /// This client's camera is no longer the source (another took over, silence, the limits).
     func sharingEnded(_ reason: String) {
         outbox.enqueue(.shareEnded(reason: reason))

@@ -2,13 +2,28 @@
 public struct FilterCatalog: Sendable {
     /// One filter: its catalog entry and how to build it from validated settings.
     public struct Entry: Sendable {
-        public let descriptor: FilterDescriptor
+        /// The entry as it is now: fixed for most filters; read afresh at every use for a filter
+        /// whose options change while the server runs (`lut`'s LUTs), nil while it has none (it
+        /// is then left out of the catalog).
+        let describe: @Sendable () -> FilterDescriptor?
         let make: @Sendable (FilterSettings) -> any FrameFilter
 
         public init<F: FrameFilter>(_ type: F.Type) {
-            descriptor = F.descriptor
+            let descriptor = F.descriptor
+            describe = { descriptor }
             make = { F(settings: $0) }
         }
+
+        /// A filter whose entry is `describe`'s answer at each use; `make` builds it from settings
+        /// validated against that answer.
+        public init(describe: @escaping @Sendable () -> FilterDescriptor?,
+                    make: @escaping @Sendable (FilterSettings) -> any FrameFilter) {
+            self.describe = describe
+            self.make = make
+        }
+
+        /// The catalog entry now (nil: not offered now).
+        public var descriptor: FilterDescriptor? { describe() }
     }
 
     public let entries: [Entry]
@@ -34,17 +49,26 @@ public struct FilterCatalog: Sendable {
         Entry(TwirlFilter.self), Entry(BumpFilter.self), Entry(PinchFilter.self), Entry(KaleidoscopeFilter.self),
     ])
 
-    public var descriptors: [FilterDescriptor] { entries.map(\.descriptor) }
-    public var names: [String] { entries.map(\.descriptor.name) }
+    /// The filters offered now, in picker order.
+    public var descriptors: [FilterDescriptor] { entries.compactMap(\.descriptor) }
+    public var names: [String] { descriptors.map(\.name) }
 
     public func descriptor(named name: String) -> FilterDescriptor? {
-        entries.first { $0.descriptor.name == name }?.descriptor
+        descriptors.first { $0.name == name }
+    }
+
+    /// This catalog with `entry` added after the last filter of its category (at the end when it has none).
+    public func adding(_ entry: Entry, category: FilterDescriptor.Category) -> FilterCatalog {
+        var entries = entries
+        let position = (entries.lastIndex { $0.descriptor?.category == category }).map { $0 + 1 } ?? entries.count
+        entries.insert(entry, at: position)
+        return FilterCatalog(entries)
     }
 
     /// A ready filter for `settings`, which were validated against this catalog
     /// (``FilterSettings/init(name:parameters:catalog:)``).
     public func makeFilter(_ settings: FilterSettings) -> any FrameFilter {
-        guard let entry = entries.first(where: { $0.descriptor.name == settings.name }) else {
+        guard let entry = entries.first(where: { $0.descriptor?.name == settings.name }) else {
             preconditionFailure("settings for '\(settings.name)' were not validated against this catalog")
         }
         return entry.make(settings)

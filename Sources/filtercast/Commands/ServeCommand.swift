@@ -53,6 +53,7 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may browse and open (read-only; the page's Sources panel)."),
                   OptionSpec(name: "--uploads", valueName: "DIR",
                              help: "Let controlling clients upload video files into DIR (created if missing) and play them; default off."),
+                  LUTOptions.spec,
                   OptionSpec(name: "--max-upload-size", valueName: "SIZE",
                              help: "The largest upload: bytes, or with k, M or G (1000s); default 2G."),
                   OptionSpec(name: "--publish", valueName: "URL",
@@ -98,7 +99,8 @@ enum ServeCommand: Subcommand {
         configuration.quality = try options.int("--quality", in: 1...100) ?? 80
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
-        configuration.catalog = StyleCatalog.standard
+        configuration.luts = try LUTOptions.folder(options)
+        configuration.catalog = LUTOptions.catalog(StyleCatalog.standard, with: configuration.luts)
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try LadderOptions.apply(options, to: &configuration)
         configuration.token = options.string("--token")

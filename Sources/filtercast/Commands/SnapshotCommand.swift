@@ -8,10 +8,10 @@ enum SnapshotCommand: Subcommand {
     static let spec = CommandSpec(
         name: "snapshot",
         summary: "Write one filtered frame — the first at or after --at — as a JPEG file.",
-        usage: "filtercast snapshot [--input SRC] --at SECONDS [--filter NAME [--param K=V …] …] [--quality Q] -o OUT.jpg",
+        usage: "filtercast snapshot [--input SRC] --at SECONDS [--filter NAME [--param K=V …] …] [--luts DIR] [--quality Q] -o OUT.jpg",
         options: [inputOption,
                   OptionSpec(name: "--at", valueName: "SECONDS", help: "Time of the frame (default 0).")]
-            + FilterOptions.specs + [
+            + FilterOptions.specs + [LUTOptions.spec,
             OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 90)."),
             OptionSpec(name: "-o", valueName: "OUT.jpg", help: "Where to write the JPEG (required)."),
         ])
@@ -20,7 +20,8 @@ enum SnapshotCommand: Subcommand {
         guard let output = options.string("-o") else { throw UsageError(description: "-o OUT.jpg is required") }
         let input = try parseInput(options)
         let time = try options.double("--at", in: 0...1e9) ?? 0
-        let filter = try FilterOptions.chain(from: options, catalog: StyleCatalog.standard)
+        let catalog = LUTOptions.catalog(StyleCatalog.standard, with: try LUTOptions.folder(options))
+        let filter = try FilterOptions.chain(from: options, catalog: catalog)
         let quality = try options.int("--quality", in: 1...100) ?? 90
 
         let source = try input.open()
@@ -37,7 +38,7 @@ enum SnapshotCommand: Subcommand {
                 guard try source.read(into: frame) else { throw MediaError.endOfStream(input: source.info.name) }
             } while frame.time < time
         }
-        FilterRunner(selection: FilterSelection(filter), catalog: StyleCatalog.standard).apply(to: frame)
+        FilterRunner(selection: FilterSelection(filter), catalog: catalog).apply(to: frame)
         let jpeg = try JPEGEncoder(width: frame.width, height: frame.height, quality: quality).encode(frame)
         do {
             try Data(jpeg).write(to: URL(fileURLWithPath: output))

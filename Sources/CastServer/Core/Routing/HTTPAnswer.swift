@@ -15,6 +15,8 @@ enum HTTPAnswer: Sendable {
     case mjpeg(of: Channel, rendition: Int)
     /// An upload named `name` (validated later, with its size): its body is taken.
     case upload(name: String)
+    /// A LUT named `name` (`PUT /api/luts/NAME`, validated with its size): its body is taken.
+    case lutUpload(name: String)
 
     /// 200 with a JSON body.
     static func json(_ bytes: [UInt8]) -> HTTPAnswer { .body(status: 200, type: "application/json", bytes: bytes) }
@@ -31,7 +33,7 @@ enum HTTPAnswer: Sendable {
         switch self {
         case .body(let status, _, _): status
         case .status(let code, _, _): code
-        case .file, .snapshot, .mjpeg, .upload: 200
+        case .file, .snapshot, .mjpeg, .upload, .lutUpload: 200
         }
     }
 }

@@ -10,6 +10,8 @@ struct RouteContext {
     let files: StaticFiles
     /// `--uploads` is on.
     let takesUploads: Bool
+    /// `--luts`: the LUT folder, or nil.
+    let luts: LUTFolder?
     /// A channel's state as `/api/state` and its viewers see it.
     let state: (Channel) -> SessionState
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
@@ -20,7 +22,7 @@ struct RouteContext {
 /// the access it needs. The first route that takes a request answers it; the page's files come last.
 enum ServerRoutes {
     static func table(_ context: RouteContext) -> [Route] {
-        sessionRoutes(context) + [channelsRoute(context)] + libraryRoutes(context) + [
+        sessionRoutes(context) + [channelsRoute(context)] + libraryRoutes(context) + lutRoutes(context) + [
             .get(.exact("/healthz"), access: .anyone) { _, _ in
                 .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
             },

@@ -1,0 +1,110 @@
+import CastProtocol
+import FilterKit
+import Foundation
+import Logging
+
+/// One `PUT /api/luts/NAME` body, gathered in memory (it is at most ``LUTUpload/maximumBytes``).
+/// Network thread only.
+final class LUTUpload {
+    /// The largest `.cube` taken (``CubeParser/maximumBytes``).
+    static let maximumBytes = CubeParser.maximumBytes
+    /// Bodies gathered at once: what they may hold in memory together is bounded.
+    static let concurrentLimit = 2
+
+    let name: String
+    let expected: Int
+    var body: [UInt8]
+
+    init(name: String, expected: Int) {
+        self.name = name
+        self.expected = expected
+        body = []
+        body.reserveCapacity(expected)
+    }
+}
+
+/// `PUT /api/luts/NAME` (control) once the router admitted it: the `.cube` body, announced by its
+/// `Content-Length` and at most 16 MB, is gathered in memory, parsed and checked on the network
+/// thread (some 100 ms for the largest file in a release build), written into the `--luts` folder
+/// atomically and added to the library — then every page is sent the new catalog (`catalog`), in
+/// which it is a choice of `lut`. A bad file is 400 naming its line and the reason, and leaves
+/// nothing behind; a name taken 409; the library full (``LUTLibrary/capacity``) 507.
+extension ServerCore {
+    var luts: LUTFolder? { configuration.luts }
+
+    /// The router admitted a LUT to `name` on connection `id` (`request`: its headers).
+    func lutUploadAdmitted(_ id: ConnectionID, name: String, request: HTTPRequest) -> UploadStep {
+        guard let luts else { return .refuse(404, "this server has no LUT folder (--luts)") }
+        guard LUTLibrary.isValidName(name) else {
+            return .refuse(400, "'\(name.prefix(40))' is not a LUT name: 1 to \(LUTLibrary.maximumNameLength) of a-z 0-9 _ -")
+        }
+        if let refusal = refusalToAdd(name, to: luts.library) { return refusal }
+        let length = request.header(.contentLength)
+        guard !length.isEmpty else { return .refuse(411, "Content-Length is required (the size is checked before the body)") }
+        guard let size = Int(length), size >= 0 else { return .refuse(400, "Content-Length '\(length.prefix(40))' is not a number") }
+        guard size > 0 else { return .refuse(400, "the body is empty: a .cube file is expected") }
+        guard size <= LUTUpload.maximumBytes else {
+            return .refuse(413, "the LUT is too big: \(size) bytes, at most \(LUTUpload.maximumBytes)")
+        }
+        guard lutUploads.count < LUTUpload.concurrentLimit else {
+            return .refuse(503, "\(LUTUpload.concurrentLimit) LUT uploads are under way; try again when one ends")
+        }
+        lutUploads[id] = LUTUpload(name: name, expected: size)
+        return .takeBody(sendContinue: request.header(.expect).lowercased() == "100-continue")
+    }
+
+    /// A piece of an admitted LUT's body (nil: this connection carries no LUT).
+    func lutBody(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer) -> UploadStep? {
+        guard let upload = lutUploads[id] else { return nil }
+        guard upload.body.count + bytes.count <= upload.expected else {
+            lutUploads[id] = nil
+            return .refuse(400, "the body is longer than its Content-Length")
+        }
+        upload.body.append(contentsOf: bytes)
+        return .receiving
+    }
+
+    /// The whole body came: parsed, checked, stored and offered, or refused (nil: no LUT here).
+    func lutBodyComplete(_ id: ConnectionID) -> UploadStep? {
+        guard let upload = lutUploads.removeValue(forKey: id) else { return nil }
+        guard let luts else { return .refuse(404, "this server has no LUT folder (--luts)") }
+        let lut: CubeLUT
+        do {
+            lut = try CubeParser.parse(upload.body)
+        } catch {
+            Log.info("LUT refused", ["name": .string(upload.name), "reason": .string(error.description)])
+            return .refuse(400, "\(upload.name).cube: \(error)")
+        }
+        if let refusal = refusalToAdd(upload.name, to: luts.library) { return refusal }
+        do {
+            try luts.store(upload.body, named: upload.name)
+            try luts.library.add(lut, as: upload.name)
+        } catch {
+            return .refuse(500, "\(error)")
+        }
+        Log.info("LUT stored", ["name": .string(upload.name), "size": .int(lut.size), "bytes": .int(upload.body.count)])
+        catalogChanged()
+        struct Stored: Encodable { let name: String, size: Int, title: String }
+        return .answer(201, JSONBody.encoded(Stored(name: upload.name, size: lut.size, title: lut.title)))
+    }
+
+    /// A LUT upload's client left before its body was whole.
+    func lutUploadClosed(_ id: ConnectionID) {
+        lutUploads[id] = nil
+    }
+
+    /// Every viewer, of every channel, is sent the catalog as it is now.
+    func catalogChanged() {
+        let filters = channels.defaultChannel.session.catalog.descriptors
+        for (id, viewer) in viewers {
+            viewer.session.catalogChanged(filters)
+            requestWrite(id)
+        }
+    }
+
+    private func refusalToAdd(_ name: String, to library: LUTLibrary) -> UploadStep? {
+        if library.contains(name) { return .refuse(409, "a LUT named '\(name)' exists already") }
+        if library.count >= LUTLibrary.capacity { return .refuse(507, "the server holds \(library.count) LUTs, the most it takes") }
+        return nil
+    }
+}

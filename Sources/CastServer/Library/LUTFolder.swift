@@ -1,0 +1,80 @@
+import FilterKit
+import Foundation
+
+/// Why the LUT folder could not be read or written.
+public struct LUTFolderError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// `--luts DIR`: the folder of the `lut` filter's LUTs, one `NAME.cube` each. At start every
+/// `.cube` in it is read into the ``LUTLibrary`` (the name is the file's stem, checked as
+/// ``LUTLibrary/isValidName(_:)``); a LUT uploaded later is written into it (``store(_:named:)``)
+/// so that it is there after a restart. Hidden files and other names are not read.
+public final class LUTFolder: Sendable {
+    public let path: String
+    public let library: LUTLibrary
+    /// Hidden, so that a write cut short is never read as a LUT.
+    static let temporaryPrefix = ".lut-"
+
+    /// Creates the folder if missing, removes temporary files a crash left, and reads every
+    /// `.cube` into a new library, in name order. A file that is not a good LUT (or a name that
+    /// is not one, or more than the library takes) is an error naming the file, line and reason.
+    public init(path: String) throws(LUTFolderError) {
+        self.path = path
+        library = LUTLibrary()
+        let names: [String]
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        } catch {
+            throw LUTFolderError(description: "cannot read the LUT folder \(path): \(error.localizedDescription)")
+        }
+        for name in names where name.hasPrefix(Self.temporaryPrefix) { unlink(path + "/" + name) }
+        for name in names where !name.hasPrefix(".") && name.hasSuffix(".cube") {
+            try load(name)
+        }
+    }
+
+    private func load(_ file: String) throws(LUTFolderError) {
+        let full = path + "/" + file
+        let stem = String(file.dropLast(".cube".count))
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: full)
+            if let size = attributes[.size] as? Int, size > CubeParser.maximumBytes {
+                throw CubeError(line: 0, reason: "the file is too big: \(size) bytes, at most \(CubeParser.maximumBytes)")
+            }
+            try library.add(CubeParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: full)))), as: stem)
+        } catch let error as CubeError {
+            throw LUTFolderError(description: "--luts: \(full): \(error)")
+        } catch let error as LUTLibraryError {
+            throw LUTFolderError(description: "--luts: \(full): \(error)")
+        } catch {
+            throw LUTFolderError(description: "--luts: cannot read \(full): \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes `bytes` (a LUT already parsed and checked) as `NAME.cube`, atomically: into a hidden
+    /// file, flushed, then linked under its name, which fails rather than replace a file there.
+    public func store(_ bytes: [UInt8], named name: String) throws(LUTFolderError) {
+        let temporary = path + "/" + Self.temporaryPrefix + UUID().uuidString
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw LUTFolderError(description: "cannot write in the LUT folder: \(String(cString: strerror(errno)))") }
+        defer { unlink(temporary) }
+        let written = bytes.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count <= 0 { return false }
+                offset += count
+            }
+            return true
+        }
+        let flushed = written && fsync(descriptor) == 0
+        let problem = String(cString: strerror(errno))
+        close(descriptor)
+        guard flushed else { throw LUTFolderError(description: "cannot write the LUT: \(problem)") }
+        guard link(temporary, path + "/" + name + ".cube") == 0 else {
+            throw LUTFolderError(description: "cannot store the LUT as \(name).cube: \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+@testable import CastServer
+import FilterKit
+import Foundation
+import Testing
+
+/// `--luts DIR`: what is read at start, what refuses to start, and how an upload is stored.
+@Suite struct LUTFolderTests {
+    static let identity = "LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n"
+
+    private func folder(_ files: [String: String]) throws -> String {
+        let path = NSTemporaryDirectory() + "luts-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name)) }
+        return path
+    }
+
+    @Test func readsEveryCubeByNameAndLeavesTheRest() throws {
+        let path = try folder(["warm.cube": "TITLE \"Warm\"\n" + Self.identity, "a-1.cube": Self.identity, "notes.txt": "x",
+                               ".hidden.cube": "junk", LUTFolder.temporaryPrefix + "cut": "junk"])
+        let luts = try LUTFolder(path: path)
+        #expect(luts.library.listing.map(\.name) == ["a-1", "warm"])
+        #expect(luts.library.listing.map(\.title) == ["", "Warm"])
+        #expect(!FileManager.default.fileExists(atPath: path + "/" + LUTFolder.temporaryPrefix + "cut"), "a crash's leftovers go")
+    }
+
+    @Test func createsAMissingFolder() throws {
+        let path = NSTemporaryDirectory() + "luts-" + UUID().uuidString + "/new"
+        #expect(try LUTFolder(path: path).library.count == 0)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test(arguments: [
+        (["bad.cube": "LUT_3D_SIZE 2\n0 0 0\n"], ["bad.cube", "line 2", "1 entries where LUT_3D_SIZE 2 needs 8"]),
+        (["Bad Name.cube": identity], ["Bad Name.cube", "not a LUT name"]),
+        (["x.cube": "LUT_3D_SIZE 2\n2 0 0\n"], ["x.cube", "line 2", "outside the domain"]),
+    ])
+    func refusesToStartOnABadFile(_ files: [String: String], _ words: [String]) throws {
+        let path = try folder(files)
+        do {
+            _ = try LUTFolder(path: path)
+            Issue.record("a bad folder was read")
+        } catch {
+            for word in words { #expect(error.description.contains(word), "\(error)") }
+        }
+    }
+
+    @Test func storesAtomicallyAndNeverReplaces() throws {
+        let path = try folder([:])
+        let luts = try LUTFolder(path: path)
+        try luts.store(Array(Self.identity.utf8), named: "fresh")
+        #expect(try String(contentsOfFile: path + "/fresh.cube", encoding: .utf8) == Self.identity)
+        #expect(throws: LUTFolderError.self) { try luts.store(Array("other".utf8), named: "fresh") }
+        #expect(try String(contentsOfFile: path + "/fresh.cube", encoding: .utf8) == Self.identity)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["fresh.cube"], "no temporary left")
+        #expect(try LUTFolder(path: path).library.listing.map(\.name) == ["fresh"], "there after a restart")
+    }
+}

@@ -1,0 +1,94 @@
+@testable import CastServer
+import CastProtocol
+import FilterKit
+import Foundation
+import Testing
+
+/// `PUT /api/luts/NAME` and `GET /api/luts` through the core, as the adapter feeds them: refused
+/// before the body by name, size and count; the body parsed and checked; stored, offered in the
+/// catalog and pushed to every viewer; refused with the line and the reason.
+@Suite struct ServerCoreLUTTests {
+    static let identity = Array(LUTFolderTests.identity.utf8)
+
+    private func request(_ length: Int?, name: String = "x") -> HTTPRequest {
+        HTTPRequest(method: .put, path: "/api/luts/\(name)", arguments: [:], headers: length.map { [.contentLength: "\($0)"] } ?? [:])
+    }
+
+    /// `bytes` sent as LUT `name` on connection `id` in pieces of 3 bytes; the step after the body.
+    private func upload(_ bytes: [UInt8], as name: String, on id: ConnectionID, to core: ServerCore) -> ServerCore.UploadStep {
+        #expect(core.lutUploadAdmitted(id, name: name, request: request(bytes.count)) == .takeBody(sendContinue: false))
+        for start in stride(from: 0, to: bytes.count, by: 3) {
+            #expect(bytes[start..<min(start + 3, bytes.count)].withUnsafeBytes { core.uploadBody(id, $0) } == .receiving)
+        }
+        return core.uploadBodyComplete(id)
+    }
+
+    private func code(_ step: ServerCore.UploadStep) -> UInt32? {
+        switch step {
+        case .refuse(let code, _), .answer(let code, _): code
+        default: nil
+        }
+    }
+
+    @Test func aGoodLUTIsStoredOfferedAndPushedToEveryViewer() throws {
+        let fixture = try CoreFixture(others: ["cam"], luts: true)
+        let core = fixture.core
+        let writes = ServerCoreTests()
+        core.viewerConnected(1, token: nil, address: "a")
+        core.viewerConnected(2, token: nil, address: "b", channel: "cam")
+        _ = writes.drainAll(core)
+        #expect(!core.configuration.catalog.names.contains("lut"))
+        let step = upload(Self.identity, as: "kodak-2383", on: 9, to: core)
+        guard case .answer(201, let body) = step else { Issue.record("\(step)"); return }
+        let stored = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+        #expect(stored?["name"] as? String == "kodak-2383" && stored?["size"] as? Int == 2)
+        let lut = try #require(core.configuration.catalog.descriptor(named: "lut"))
+        #expect(lut.params[0].choices?.map(\.id) == ["kodak-2383"])
+        let written = writes.drainAll(core)
+        for id in [1, 2] {
+            #expect(written[id]?.contains { if case .json(let object) = $0 { object["type"] == "catalog" } else { false } } == true, "\(id)")
+        }
+        let folder = core.luts!.path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["kodak-2383.cube"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/kodak-2383.cube")) == Data(Self.identity))
+        // The filter takes it at once, by id; the listing shows it.
+        writes.send(#"{"type":"setFilter","name":"lut","params":{"lut":"kodak-2383","intensity":0.8},"id":1}"#, from: 1, to: core)
+        #expect(writes.drain(1, core).contains(.json(["type": "ack", "id": "1"])))
+        let listing = fixture.router.answer(HTTPRequest(method: .get, path: "/api/luts", arguments: [:]))
+        guard case .body(200, _, let json) = listing else { Issue.record("\(listing)"); return }
+        #expect(String(decoding: json, as: UTF8.self) == #"{"luts":[{"name":"kodak-2383","size":2,"title":""}]}"#)
+    }
+
+    @Test func aBadFileIsRefusedWithItsLineAndLeavesNothing() throws {
+        let fixture = try CoreFixture(luts: true)
+        let step = upload(Array("LUT_3D_SIZE 2\n0 0 0\n1 0 7\n".utf8), as: "bad", on: 3, to: fixture.core)
+        #expect(step == .refuse(400, "bad.cube: line 3: 7.0 is outside the domain 0.0 to 1.0"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.core.luts!.path).isEmpty)
+        #expect(fixture.core.luts!.library.count == 0 && fixture.core.lutUploads.isEmpty)
+    }
+
+    @Test func refusedBeforeTheBodyByNameSizeAndCount() throws {
+        let fixture = try CoreFixture(luts: true)
+        let core = fixture.core
+        #expect(code(core.lutUploadAdmitted(1, name: "Bad Name", request: request(10))) == 400)
+        #expect(code(core.lutUploadAdmitted(1, name: "x", request: request(nil))) == 411)
+        #expect(code(core.lutUploadAdmitted(1, name: "x", request: request(0))) == 400)
+        #expect(code(core.lutUploadAdmitted(1, name: "x", request: request(CubeParser.maximumBytes + 1))) == 413)
+        #expect(core.lutUploadAdmitted(1, name: "x", request: request(10)) == .takeBody(sendContinue: false))
+        #expect(core.lutUploadAdmitted(2, name: "y", request: request(10)) == .takeBody(sendContinue: false))
+        #expect(code(core.lutUploadAdmitted(3, name: "z", request: request(10))) == 503, "two at once at most")
+        core.uploadClosed(1)
+        core.uploadClosed(2)
+        #expect(core.lutUploads.isEmpty)
+        #expect(code(upload(Self.identity, as: "x", on: 4, to: core)) == 201)
+        #expect(code(core.lutUploadAdmitted(5, name: "x", request: request(10))) == 409)
+        for index in 1..<LUTLibrary.capacity { try core.luts!.library.add(.identity(size: 2), as: "l\(index)") }
+        #expect(code(core.lutUploadAdmitted(6, name: "more", request: request(10))) == 507)
+    }
+
+    @Test func withoutLutsTheRoutesSaySo() throws {
+        let fixture = try CoreFixture()
+        #expect(fixture.router.answer(HTTPRequest(method: .get, path: "/api/luts", arguments: [:])).code == 404)
+        #expect(fixture.router.answer(request(10)).code == 404)
+    }
+}
