@@ -5,7 +5,7 @@ import Logging
 
 /// One `PUT /api/luts/NAME` body, gathered in memory (it is at most ``LUTUpload/maximumBytes``).
 /// Network thread only.
-final class LUTUpload {
+final class LUTUpload: GatheredBody {
     /// The largest `.cube` taken (``CubeParser/maximumBytes``).
     static let maximumBytes = CubeParser.maximumBytes
     /// Bodies gathered at once: what they may hold in memory together is bounded.
@@ -21,6 +21,19 @@ final class LUTUpload {
         body = []
         body.reserveCapacity(expected)
     }
+}
+
+/// Why a body is not taken: the status and its message.
+struct BodyRefusal: Error {
+    let step: ServerCore.UploadStep
+
+    init(_ code: UInt32, _ message: String) { step = .refuse(code, message) }
+}
+
+/// A request body gathered in memory, up to the `Content-Length` it announced. Network thread only.
+protocol GatheredBody: AnyObject {
+    var expected: Int { get }
+    var body: [UInt8] { get set }
 }
 
 /// `PUT /api/luts/NAME` (control) once the router admitted it: the `.cube` body, announced by its
@@ -39,12 +52,10 @@ extension ServerCore {
             return .refuse(400, "'\(name.prefix(40))' is not a LUT name: 1 to \(LUTLibrary.maximumNameLength) of a-z 0-9 _ -")
         }
         if let refusal = refusalToAdd(name, to: luts.library) { return refusal }
-        let length = request.header(.contentLength)
-        guard !length.isEmpty else { return .refuse(411, "Content-Length is required (the size is checked before the body)") }
-        guard let size = Int(length), size >= 0 else { return .refuse(400, "Content-Length '\(length.prefix(40))' is not a number") }
-        guard size > 0 else { return .refuse(400, "the body is empty: a .cube file is expected") }
-        guard size <= LUTUpload.maximumBytes else {
-            return .refuse(413, "the LUT is too big: \(size) bytes, at most \(LUTUpload.maximumBytes)")
+        let size: Int
+        switch Self.announcedSize(request, atMost: LUTUpload.maximumBytes, of: "the LUT", expecting: "a .cube file") {
+        case .success(let announced): size = announced
+        case .failure(let refusal): return refusal.step
         }
         guard lutUploads.count < LUTUpload.concurrentLimit else {
             return .refuse(503, "\(LUTUpload.concurrentLimit) LUT uploads are under way; try again when one ends")
@@ -55,13 +66,7 @@ extension ServerCore {
 
     /// A piece of an admitted LUT's body (nil: this connection carries no LUT).
     func lutBody(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer) -> UploadStep? {
-        guard let upload = lutUploads[id] else { return nil }
-        guard upload.body.count + bytes.count <= upload.expected else {
-            lutUploads[id] = nil
-            return .refuse(400, "the body is longer than its Content-Length")
-        }
-        upload.body.append(contentsOf: bytes)
-        return .receiving
+        Self.gather(bytes, into: &lutUploads, id)
     }
 
     /// The whole body came: parsed, checked, stored and offered, or refused (nil: no LUT here).
@@ -100,6 +105,32 @@ extension ServerCore {
             viewer.session.catalogChanged(filters)
             requestWrite(id)
         }
+    }
+
+    /// The size of a body to gather in memory, as `request`'s `Content-Length` announces it: 1 to
+    /// `maximum` bytes of `what` (a LUT, …), which should be `expected`; else the refusal (411
+    /// without it, 400 for no number or an empty body, 413 over `maximum`).
+    static func announcedSize(_ request: HTTPRequest, atMost maximum: Int, of what: String,
+                              expecting expected: String) -> Result<Int, BodyRefusal> {
+        let length = request.header(.contentLength)
+        guard !length.isEmpty else { return .failure(BodyRefusal(411, "Content-Length is required (the size is checked before the body)")) }
+        guard let size = Int(length), size >= 0 else { return .failure(BodyRefusal(400, "Content-Length '\(length.prefix(40))' is not a number")) }
+        guard size > 0 else { return .failure(BodyRefusal(400, "the body is empty: \(expected) is expected")) }
+        guard size <= maximum else { return .failure(BodyRefusal(413, "\(what) is too big: \(size) bytes, at most \(maximum)")) }
+        return .success(size)
+    }
+
+    /// A piece of a body gathered in memory (a LUT's, a channel's) by `id`'s entry of `pending`
+    /// (nil: `id` has none); a body longer than announced is refused and its entry dropped.
+    static func gather<Body: GatheredBody>(_ bytes: UnsafeRawBufferPointer, into pending: inout [ConnectionID: Body],
+                                           _ id: ConnectionID) -> UploadStep? {
+        guard let gathered = pending[id] else { return nil }
+        guard gathered.body.count + bytes.count <= gathered.expected else {
+            pending[id] = nil
+            return .refuse(400, "the body is longer than its Content-Length")
+        }
+        gathered.body.append(contentsOf: bytes)
+        return .receiving
     }
 
     private func refusalToAdd(_ name: String, to library: LUTLibrary) -> UploadStep? {
