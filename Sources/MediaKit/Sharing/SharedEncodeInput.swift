@@ -29,7 +29,7 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
     /// With `sound` (attached by the owner), the stream has an AAC track, written with the units.
     init(_ encode: any SharedEncode, frameRate: Double, capacity: Int, sound: SoundTrack? = nil, droppedTotal: Counter,
          stopping: @escaping @Sendable () -> Bool) {
-        feed = AccessUnitFeed(source: encode, capacity: capacity, sound: sound, droppedTotal: droppedTotal)
+        feed = AccessUnitFeed(source: encode, frameRate: frameRate, capacity: capacity, sound: sound, droppedTotal: droppedTotal)
         self.sound = sound
         self.frameRate = frameRate
         self.stopping = stopping
