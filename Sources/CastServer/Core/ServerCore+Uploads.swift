@@ -22,8 +22,6 @@ extension ServerCore {
         case probing
         /// Answer this error; a body still arriving is drained a moment, not taken.
         case refuse(UInt32, String)
-        /// Answer this status with this JSON body (a LUT stored).
-        case answer(UInt32, [UInt8])
     }
 
     /// `--uploads`: one folder for every channel (each channel's library has it).

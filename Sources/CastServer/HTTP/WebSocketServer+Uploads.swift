@@ -33,9 +33,9 @@ extension WebSocketServer {
         perform(core.uploadBodyComplete(id(wsi)), wsi)
     }
 
-    /// Writes the answers of the uploads whose probes finished (from `serviceWoken`).
+    /// Writes the answers of the uploads whose probes, and the LUTs whose parses, finished (from `serviceWoken`).
     func answerProbedUploads() {
-        for (id, answer) in core.takeUploadAnswers() {
+        for (id, answer) in core.takeUploadAnswers() + core.takeLUTAnswers() {
             guard let wsi = wsi(id) else { continue }
             let failed = switch answer {
             case .stored(let body): respond(wsi, code: 201, body: body, type: "application/json", headOnly: false) != 0
@@ -59,8 +59,6 @@ extension WebSocketServer {
             return 0
         case .refuse(let code, let message):
             return refuse(wsi, code, message)
-        case .answer(let code, let body):
-            return respond(wsi, code: code, body: body, type: "application/json", headOnly: false)
         }
     }
 
