@@ -61,6 +61,9 @@ public struct OutputTimeline: Sendable {
         return output
     }
 
+    /// Whether no picture was placed yet.
+    public var isEmpty: Bool { last == nil }
+
     /// Less than any frame interval: times closer than this are the same time.
     static let tolerance = 0.0005
 

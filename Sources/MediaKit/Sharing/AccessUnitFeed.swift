@@ -68,6 +68,13 @@ final class AccessUnitFeed: Sendable {
         source.requestKeyframe()
     }
 
+    /// Where the stream is now: the last unit's picture held until now, on the stream's timeline
+    /// (seconds; nil before the first unit). For the end of a stream whose picture was still.
+    func timeNow() -> Double? {
+        let elapsed = started.duration(to: .now).seconds
+        return timeline.withLock { $0.isEmpty ? nil : $0.repeatLast(wall: elapsed) }
+    }
+
     /// The oldest waiting unit, waiting at most `timeout`; nil when none came, or once closed.
     func next(timeout: Duration) -> CopiedUnit? {
         queue.next(before: Date(timeIntervalSinceNow: timeout.seconds))

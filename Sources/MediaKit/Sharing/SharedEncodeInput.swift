@@ -103,9 +103,11 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
         lastUnitTime = time
     }
 
-    /// The stream ends: its sound lasts as long as its pictures.
+    /// The stream ends: its sound lasts as long as its pictures — and as the stream ran, when its
+    /// last picture was still (paused: a unit a second), so the file is as long as the recording.
     func finishSound(on writer: VideoWriter) throws(MediaError) {
-        if let lastUnitTime { try sound?.finish(to: writer, lastPictureAt: lastUnitTime) }
+        guard let lastUnitTime else { return }
+        try sound?.finish(to: writer, lastPictureAt: max(lastUnitTime, (feed.timeNow() ?? 0) - 1 / frameRate))
     }
 
     func idle(until deadline: ContinuousClock.Instant, stopping: () -> Bool) {
