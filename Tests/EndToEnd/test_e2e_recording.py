@@ -69,6 +69,7 @@ def record_for(server, seconds: float, filtered: bool = True, encoder: str = "li
     return run(scenario())
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_records_three_seconds_of_the_test_pattern(start_server, tmp_path):
     server = start_server("--input", PATTERN)
     recording = record_for(server, 3.0)
@@ -105,6 +106,7 @@ def test_records_three_seconds_of_the_test_pattern(start_server, tmp_path):
 SHARED = ("--record-rendition", "h264-360p")
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_a_filtered_recording_can_share_the_pages_rendition(start_server, tmp_path):
     server = start_server("--input", PATTERN, "--filter", "invert", *SHARED)
     recording = record_for(server, 3.0, encoder="libx264 (shared: h264-360p)")
@@ -397,6 +399,7 @@ def test_open_input_restarts_a_start_file(start_server, tmp_path):
     assert state["source"]["reference"] == "input"
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 @pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
 def test_record_while_paused_records_the_held_picture(start_server, tmp_path, shared):
     """Before: a 787-byte file with no frames, listed with duration "–". Now the paused picture at

@@ -59,6 +59,12 @@ private struct LUTKernel {
     private static let cbStep = LUTTable.chromaNodes &* LUTTable.chromaNodes
 
     func apply(to frame: Frame) {
+        // Two copies of the loop, so that the full-intensity one carries no blending at all.
+        if mix == 256 { run(frame, full: true) } else { run(frame, full: false) }
+    }
+
+    @inline(__always)
+    private func run(_ frame: Frame, full: Bool) {
         let width = frame.width, height = frame.height, chromaWidth = frame.u.width
         for cy in 0..<frame.u.height {
             let y0 = 2 &* cy, y1 = y0 &+ 1 < height ? y0 &+ 1 : y0
@@ -66,12 +72,12 @@ private struct LUTKernel {
             let cbRow = frame.u.row(cy), crRow = frame.v.row(cy)
             for cx in 0..<(width &>> 1) {
                 let x0 = 2 &* cx
-                block(cbRow + cx, crRow + cx, row0 + x0, row0 + (x0 &+ 1), row1 + x0, row1 + (x0 &+ 1), twoRows: y1 != y0)
+                block(cbRow + cx, crRow + cx, row0 + x0, row0 + (x0 &+ 1), row1 + x0, row1 + (x0 &+ 1), twoRows: y1 != y0, full: full)
             }
             if chromaWidth > width &>> 1 {
                 let last = width &- 1, cx = chromaWidth &- 1
                 block(cbRow + cx, crRow + cx, row0 + last, row0 + last, row1 + last, row1 + last,
-                      twoRows: y1 != y0, twoColumns: false)
+                      twoRows: y1 != y0, twoColumns: false, full: full)
             }
         }
     }
@@ -83,7 +89,7 @@ private struct LUTKernel {
     private func block(_ cbSample: UnsafeMutablePointer<UInt8>, _ crSample: UnsafeMutablePointer<UInt8>,
                        _ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>,
                        _ c: UnsafeMutablePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
-                       twoRows: Bool, twoColumns: Bool = true) {
+                       twoRows: Bool, twoColumns: Bool = true, full: Bool) {
         let u = Int(cbSample.pointee), v = Int(crSample.pointee)
         let ya = Int(a.pointee), yb = Int(b.pointee), yc = Int(c.pointee), yd = Int(d.pointee)
         let mean = (ya &+ yb &+ yc &+ yd &+ 2) &>> 2
@@ -95,7 +101,7 @@ private struct LUTKernel {
             &+ w11 &* Int(chroma[p00 &+ Self.cbStep &+ Self.crStep]) &+ 0x0008_0008
         let gradedCb = (packed &>> 4) & 0xFF, gradedCr = (packed &>> 20) & 0xFF
         let row = luma + (((u &+ 1) &>> 1) &* LUTTable.lumaNodes &+ ((v &+ 1) &>> 1)) &* Self.nodeRow
-        if mix == 256 {
+        if full {
             cbSample.pointee = UInt8(truncatingIfNeeded: gradedCb)
             crSample.pointee = UInt8(truncatingIfNeeded: gradedCr)
             a.pointee = row[ya]
