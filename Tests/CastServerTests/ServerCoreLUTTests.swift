@@ -14,19 +14,29 @@ import Testing
         HTTPRequest(method: .put, path: "/api/luts/\(name)", arguments: [:], headers: length.map { [.contentLength: "\($0)"] } ?? [:])
     }
 
-    /// `bytes` sent as LUT `name` on connection `id` in pieces of 3 bytes; the step after the body.
-    private func upload(_ bytes: [UInt8], as name: String, on id: ConnectionID, to core: ServerCore) -> ServerCore.UploadStep {
+    /// `bytes` sent as LUT `name` on connection `id` in pieces of 3 bytes, parsed on its thread
+    /// (joined here, as the wake-up would find it done); the answer.
+    private func upload(_ bytes: [UInt8], as name: String, on id: ConnectionID, to core: ServerCore) -> UploadAnswer? {
         #expect(core.lutUploadAdmitted(id, name: name, request: request(bytes.count)) == .takeBody(sendContinue: false))
         for start in stride(from: 0, to: bytes.count, by: 3) {
             #expect(bytes[start..<min(start + 3, bytes.count)].withUnsafeBytes { core.uploadBody(id, $0) } == .receiving)
         }
-        return core.uploadBodyComplete(id)
+        #expect(core.uploadBodyComplete(id) == .probing)
+        core.lutUploads[id]?.parser?.join()
+        let answers = core.takeLUTAnswers()
+        #expect(answers.count == 1 && answers.first?.0 == id && core.lutUploads[id] == nil)
+        return answers.first?.1
     }
 
     private func code(_ step: ServerCore.UploadStep) -> UInt32? {
-        switch step {
-        case .refuse(let code, _), .answer(let code, _): code
-        default: nil
+        if case .refuse(let code, _) = step { code } else { nil }
+    }
+
+    private func code(_ answer: UploadAnswer?) -> UInt32? {
+        switch answer {
+        case .stored?: 201
+        case .refused(let code, _)?: code
+        case nil: nil
         }
     }
 
@@ -38,8 +48,8 @@ import Testing
         core.viewerConnected(2, token: nil, address: "b", channel: "cam")
         _ = writes.drainAll(core)
         #expect(!core.configuration.catalog.names.contains("lut"))
-        let step = upload(Self.identity, as: "kodak-2383", on: 9, to: core)
-        guard case .answer(201, let body) = step else { Issue.record("\(step)"); return }
+        let answer = upload(Self.identity, as: "kodak-2383", on: 9, to: core)
+        guard case .stored(let body)? = answer else { Issue.record("\(String(describing: answer))"); return }
         let stored = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
         #expect(stored?["name"] as? String == "kodak-2383" && stored?["size"] as? Int == 2)
         let lut = try #require(core.configuration.catalog.descriptor(named: "lut"))
@@ -61,8 +71,8 @@ import Testing
 
     @Test func aBadFileIsRefusedWithItsLineAndLeavesNothing() throws {
         let fixture = try CoreFixture(luts: true)
-        let step = upload(Array("LUT_3D_SIZE 2\n0 0 0\n1 0 7\n".utf8), as: "bad", on: 3, to: fixture.core)
-        #expect(step == .refuse(400, "bad.cube: line 3: 7.0 is outside the domain 0.0 to 1.0"))
+        let answer = upload(Array("LUT_3D_SIZE 2\n0 0 0\n1 0 7\n".utf8), as: "bad", on: 3, to: fixture.core)
+        #expect(answer == .refused(400, "bad.cube: line 3: 7.0 is outside the domain 0.0 to 1.0"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.core.luts!.path).isEmpty)
         #expect(fixture.core.luts!.library.count == 0 && fixture.core.lutUploads.isEmpty)
     }
@@ -81,6 +91,12 @@ import Testing
         core.uploadClosed(2)
         #expect(core.lutUploads.isEmpty)
         #expect(code(upload(Self.identity, as: "x", on: 4, to: core)) == 201)
+        // A client that leaves while its LUT is parsed gets no answer, and nothing is kept.
+        #expect(core.lutUploadAdmitted(7, name: "gone", request: request(Self.identity.count)) == .takeBody(sendContinue: false))
+        #expect(Self.identity.withUnsafeBytes { core.uploadBody(7, $0) } == .receiving)
+        #expect(core.uploadBodyComplete(7) == .probing)
+        core.uploadClosed(7)
+        #expect(core.takeLUTAnswers().isEmpty && !core.luts!.library.contains("gone"))
         #expect(code(core.lutUploadAdmitted(5, name: "x", request: request(10))) == 409)
         for index in 1..<LUTLibrary.capacity { try core.luts!.library.add(.identity(size: 2), as: "l\(index)") }
         #expect(code(core.lutUploadAdmitted(6, name: "more", request: request(10))) == 507)

@@ -1,4 +1,4 @@
-import FilterKit
+@testable import FilterKit
 import Foundation
 import Testing
 
@@ -154,5 +154,21 @@ import Testing
         #expect(throws: LUTLibraryError.full(LUTLibrary.capacity)) { try library.add(.identity(size: 2), as: "more") }
         #expect(library.count == LUTLibrary.capacity && library.listing.first?.name == "a")
         #expect(LUTLibraryError.full(64).description == "the server holds 64 LUTs, the most it takes")
+    }
+
+    @Test func theLibraryKeepsTheTablesOfTheLUTsUsedLast() throws {
+        let library = LUTLibrary()
+        let catalog = FilterCatalog.standard.adding(library.catalogEntry, category: .colorEffect)
+        let count = LUTTableCache.limit + 1
+        for index in 0..<count { try library.add(.identity(size: 2), as: "l\(index)") }
+        let filters = try (0..<count).map { index in
+            catalog.makeFilter(try FilterSettings(name: "lut", parameters: ["lut": .choice("l\(index)")], catalog: catalog))
+        }
+        let frame = Frame.random(width: 4, height: 4, seed: 1)
+        for filter in filters { filter.apply(to: frame) }
+        #expect(library.tables.count == LUTTableCache.limit)
+        // The one dropped is built again when it is applied again.
+        filters[0].apply(to: frame)
+        #expect(library.tables.count == LUTTableCache.limit)
     }
 }

@@ -24,7 +24,7 @@ extension ServerCore {
         case waiting(seconds: Int32)
         /// Answer this error; a body still arriving is drained a moment, not taken.
         case refuse(UInt32, String)
-        /// Answer this status with this JSON body (a LUT stored).
+        /// Answer this status with this JSON body (a channel added or removed).
         case answer(UInt32, [UInt8])
     }
 

@@ -43,9 +43,9 @@ extension WebSocketServer {
         perform(core.uploadBodyComplete(id(wsi)), wsi)
     }
 
-    /// Writes the answers of the uploads whose probes finished (from `serviceWoken`).
+    /// Writes the answers of the uploads whose probes, and the LUTs whose parses, finished (from `serviceWoken`).
     func answerProbedUploads() {
-        for (id, answer) in core.takeUploadAnswers() {
+        for (id, answer) in core.takeUploadAnswers() + core.takeLUTAnswers() {
             guard let wsi = wsi(id) else { continue }
             let failed = switch answer {
             case .stored(let body): respond(wsi, code: 201, body: body, type: "application/json", headOnly: false) != 0

@@ -38,10 +38,8 @@ public final class LUTFilter: RowLocalFilter {
         guard mix > 0 else { return }
         let table = lut.table
         table.luma.withUnsafeBufferPointer { luma in
-            table.cb.withUnsafeBufferPointer { cb in
-                table.cr.withUnsafeBufferPointer { cr in
-                    LUTKernel(luma: luma, cb: cb, cr: cr, mix: mix).apply(to: frame)
-                }
+            table.chroma.withUnsafeBufferPointer { chroma in
+                LUTKernel(luma: luma.baseAddress!, chroma: chroma.baseAddress!, mix: mix).apply(to: frame)
             }
         }
     }
@@ -49,17 +47,24 @@ public final class LUTFilter: RowLocalFilter {
 
 /// The per-frame loop of ``LUTFilter`` over a table's buffers.
 private struct LUTKernel {
-    let luma: UnsafeBufferPointer<UInt8>
-    let cb: UnsafeBufferPointer<UInt8>
-    let cr: UnsafeBufferPointer<UInt8>
+    let luma: UnsafePointer<UInt8>
+    let chroma: UnsafePointer<UInt32>
     /// 0…256: how much of the LUT's output replaces the source.
     let mix: Int
 
-    /// One chroma node's row of 256 entries per luma code, and the next node along each axis.
+    /// A luma table node's row: one entry per luma code.
     private static let nodeRow = LUTTable.lumaCodes
-    private static let cbStep = LUTTable.chromaNodes &* LUTTable.lumaCodes
+    /// The chroma table's entries per coarse Cr node, and per coarse Cb node.
+    private static let crStep = LUTTable.chromaNodes
+    private static let cbStep = LUTTable.chromaNodes &* LUTTable.chromaNodes
 
     func apply(to frame: Frame) {
+        // Two copies of the loop, so that the full-intensity one carries no blending at all.
+        if mix == 256 { run(frame, full: true) } else { run(frame, full: false) }
+    }
+
+    @inline(__always)
+    private func run(_ frame: Frame, full: Bool) {
         let width = frame.width, height = frame.height, chromaWidth = frame.u.width
         for cy in 0..<frame.u.height {
             let y0 = 2 &* cy, y1 = y0 &+ 1 < height ? y0 &+ 1 : y0
@@ -67,38 +72,38 @@ private struct LUTKernel {
             let cbRow = frame.u.row(cy), crRow = frame.v.row(cy)
             for cx in 0..<(width &>> 1) {
                 let x0 = 2 &* cx
-                block(cbRow + cx, crRow + cx, row0 + x0, row0 + (x0 &+ 1), row1 + x0, row1 + (x0 &+ 1), twoRows: y1 != y0)
+                block(cbRow + cx, crRow + cx, row0 + x0, row0 + (x0 &+ 1), row1 + x0, row1 + (x0 &+ 1), twoRows: y1 != y0, full: full)
             }
             if chromaWidth > width &>> 1 {
                 let last = width &- 1, cx = chromaWidth &- 1
                 block(cbRow + cx, crRow + cx, row0 + last, row0 + last, row1 + last, row1 + last,
-                      twoRows: y1 != y0, twoColumns: false)
+                      twoRows: y1 != y0, twoColumns: false, full: full)
             }
         }
     }
 
     /// A chroma sample and its 2×2 luma block (the same pointer twice at an odd edge): the luma
     /// from the nearest node of the fine lattice (one load a pixel), the chroma bilinear over its
-    /// cell of the coarse one at the block's mean luma.
+    /// cell of the coarse one at the luma node nearest the block's mean luma.
     @inline(__always)
     private func block(_ cbSample: UnsafeMutablePointer<UInt8>, _ crSample: UnsafeMutablePointer<UInt8>,
                        _ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>,
                        _ c: UnsafeMutablePointer<UInt8>, _ d: UnsafeMutablePointer<UInt8>,
-                       twoRows: Bool, twoColumns: Bool = true) {
+                       twoRows: Bool, twoColumns: Bool = true, full: Bool) {
         let u = Int(cbSample.pointee), v = Int(crSample.pointee)
         let ya = Int(a.pointee), yb = Int(b.pointee), yc = Int(c.pointee), yd = Int(d.pointee)
         let mean = (ya &+ yb &+ yc &+ yd &+ 2) &>> 2
         let fu = u & 3, fv = v & 3
         let w00 = (4 &- fu) &* (4 &- fv), w10 = fu &* (4 &- fv), w01 = (4 &- fu) &* fv, w11 = fu &* fv
-        let p00 = ((u &>> 2) &* LUTTable.chromaNodes &+ (v &>> 2)) &* Self.nodeRow &+ mean
-        let p10 = p00 &+ Self.cbStep, p01 = p00 &+ Self.nodeRow, p11 = p10 &+ Self.nodeRow
-        @inline(__always) func bilinear(_ table: UnsafeBufferPointer<UInt8>) -> Int {
-            (w00 &* Int(table[p00]) &+ w10 &* Int(table[p10]) &+ w01 &* Int(table[p01]) &+ w11 &* Int(table[p11]) &+ 8) &>> 4
-        }
-        let row = UnsafePointer(luma.baseAddress!) + (((u &+ 1) &>> 1) &* LUTTable.lumaNodes &+ ((v &+ 1) &>> 1)) &* Self.nodeRow
-        if mix == 256 {
-            cbSample.pointee = UInt8(truncatingIfNeeded: bilinear(cb))
-            crSample.pointee = UInt8(truncatingIfNeeded: bilinear(cr))
+        let p00 = (u &>> 2) &* Self.cbStep &+ (v &>> 2) &* Self.crStep &+ ((mean &+ 2) &>> 2)
+        // Both channels at once: each product stays within its 16 bits (weights sum to 16, values ≤ 255).
+        let packed = w00 &* Int(chroma[p00]) &+ w01 &* Int(chroma[p00 &+ Self.crStep]) &+ w10 &* Int(chroma[p00 &+ Self.cbStep])
+            &+ w11 &* Int(chroma[p00 &+ Self.cbStep &+ Self.crStep]) &+ 0x0008_0008
+        let gradedCb = (packed &>> 4) & 0xFF, gradedCr = (packed &>> 20) & 0xFF
+        let row = luma + (((u &+ 1) &>> 1) &* LUTTable.lumaNodes &+ ((v &+ 1) &>> 1)) &* Self.nodeRow
+        if full {
+            cbSample.pointee = UInt8(truncatingIfNeeded: gradedCb)
+            crSample.pointee = UInt8(truncatingIfNeeded: gradedCr)
             a.pointee = row[ya]
             if twoColumns { b.pointee = row[yb] }
             if twoRows { c.pointee = row[yc]; if twoColumns { d.pointee = row[yd] } }
@@ -107,8 +112,8 @@ private struct LUTKernel {
         @inline(__always) func blend(_ own: Int, _ graded: Int) -> UInt8 {
             UInt8(truncatingIfNeeded: (own &* (256 &- mix) &+ graded &* mix &+ 128) &>> 8)
         }
-        cbSample.pointee = blend(u, bilinear(cb))
-        crSample.pointee = blend(v, bilinear(cr))
+        cbSample.pointee = blend(u, gradedCb)
+        crSample.pointee = blend(v, gradedCr)
         a.pointee = blend(ya, Int(row[ya]))
         if twoColumns { b.pointee = blend(yb, Int(row[yb])) }
         if twoRows { c.pointee = blend(yc, Int(row[yc])); if twoColumns { d.pointee = blend(yd, Int(row[yd])) } }

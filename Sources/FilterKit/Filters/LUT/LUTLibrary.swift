@@ -1,30 +1,56 @@
 import Synchronization
 
-/// One LUT of a ``LUTLibrary``: its name, the parsed file, and its ``LUTTable``, built the first
-/// time it is asked for (by the first filter that applies it) and kept. Thread-safe.
+/// One LUT of a ``LUTLibrary``: its name and the parsed file; its ``LUTTable`` comes from the
+/// library's ``LUTTableCache``. Thread-safe (immutable).
 final class LoadedLUT: Sendable {
     let name: String
     let lut: CubeLUT
-    private let built = Mutex<LUTTable?>(nil)
+    private let tables: LUTTableCache
 
-    init(name: String, lut: CubeLUT) {
+    init(name: String, lut: CubeLUT, tables: LUTTableCache = LUTTableCache()) {
         self.name = name
         self.lut = lut
+        self.tables = tables
     }
 
     /// What a picker shows: the file's title (its first 60 characters), else the name.
     var label: String { lut.title.isEmpty ? name : String(lut.title.prefix(60)) }
 
-    /// The table; the first call builds it (tens of milliseconds), holding the lock meanwhile so
-    /// that threads applying bands of the first frame wait for the one build.
-    var table: LUTTable {
-        built.withLock { table in
-            if let table { return table }
-            let made = LUTTable(lut)
-            table = made
-            return made
+    /// The table, built the first time (tens of milliseconds) and kept while it is among the
+    /// library's most recently used.
+    var table: LUTTable { tables.table(for: self) }
+}
+
+/// The tables of the ``limit`` LUTs applied most recently (8.6 MB each): built on first
+/// use — outside the lock, so that a build never holds up the filters of other LUTs — and
+/// dropped, the least recently used first, beyond the limit (a filter holds its table while it
+/// applies it). Thread-safe.
+final class LUTTableCache: Sendable {
+    static let limit = 8
+    private let recent = Mutex<[(lut: ObjectIdentifier, table: LUTTable)]>([])
+
+    func table(for lut: LoadedLUT) -> LUTTable {
+        let key = ObjectIdentifier(lut)
+        if let table = recent.withLock({ Self.take(key, from: &$0) }) { return table }
+        let built = LUTTable(lut.lut)
+        return recent.withLock { recent in
+            if let table = Self.take(key, from: &recent) { return table }
+            recent.insert((key, built), at: 0)
+            if recent.count > Self.limit { recent.removeLast() }
+            return built
         }
     }
+
+    /// `key`'s table, moved to the front, if it is kept.
+    private static func take(_ key: ObjectIdentifier, from recent: inout [(lut: ObjectIdentifier, table: LUTTable)]) -> LUTTable? {
+        guard let index = recent.firstIndex(where: { $0.lut == key }) else { return nil }
+        let entry = recent.remove(at: index)
+        recent.insert(entry, at: 0)
+        return entry.table
+    }
+
+    /// How many tables are kept (for tests).
+    var count: Int { recent.withLock { $0.count } }
 }
 
 /// Why a LUT was not added to a ``LUTLibrary``.
@@ -57,6 +83,7 @@ public final class LUTLibrary: Sendable {
     public static let maximumNameLength = 32
 
     private let luts = Mutex<[LoadedLUT]>([])
+    let tables = LUTTableCache()
 
     public init() {}
 
@@ -75,7 +102,7 @@ public final class LUTLibrary: Sendable {
         try luts.withLock { luts throws(LUTLibraryError) in
             guard !luts.contains(where: { $0.name == name }) else { throw .exists(name) }
             guard luts.count < Self.capacity else { throw .full(luts.count) }
-            luts.append(LoadedLUT(name: name, lut: lut))
+            luts.append(LoadedLUT(name: name, lut: lut, tables: tables))
         }
     }
 

@@ -1,0 +1,32 @@
+"""Colour LUTs in a real browser: the `lut` filter's LUTs as the options of its `lut` parameter;
+a LUT uploaded while the page is open (`PUT /api/luts/NAME`) is an option at once, without a
+reload, and a click picks it for everybody."""
+
+from __future__ import annotations
+
+import urllib.request
+
+IDENTITY = b"LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n"
+CHOICES = "return [...document.querySelectorAll('#params .choices [data-choice]')].map(b => b.dataset.choice);"
+
+
+def test_an_uploaded_lut_is_an_option_at_once(launch, open_page, tmp_path, artifacts):
+    luts = tmp_path / "luts"
+    luts.mkdir()
+    (luts / "warm.cube").write_bytes(b'TITLE "Warm"\n' + IDENTITY)
+    server = launch("--input", "test:320x240@30", "--luts", str(luts))
+    page = open_page(server)
+    page.choose_filter("lut")
+    assert page.wait_for(lambda: page.js(CHOICES) or None, message="the lut options") == ["warm"]
+
+    request = urllib.request.Request(server.url + "api/luts/teal", data=b'TITLE "Teal"\n' + IDENTITY, method="PUT")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 201
+    page.wait_for(lambda: page.js(CHOICES) == ["warm", "teal"] or None, message="teal offered without a reload")
+    assert page.js("return document.querySelector('[data-filter=\"lut\"]') !== null"), "the picker still has lut"
+
+    page.find('[data-choice="teal"]').click()
+    state = page.wait_state(lambda s: s["chain"] and s["chain"][0].get("choices", {}).get("lut") == "teal",
+                            message="teal for everybody")
+    assert state["chain"][0]["params"]["lut"] == 1
+    page.screenshot(artifacts / "lut-options.png")
