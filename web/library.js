@@ -1,7 +1,7 @@
 // FilterCast page, the library: the recordings of the Sources panel (play, download, delete, and
 // "Back to the input" while something else plays), listed again when a recording starts or ends.
 import { guard, needsToken } from "./access.js";
-import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
+import { fetchJSON, inChannel, oneAtATime, tabAuthorization, withToken } from "./api.js";
 import { send } from "./connection.js";
 import { formatEntry } from "./format.js";
 import { byId } from "./helpers.js";
@@ -81,7 +81,7 @@ function item(entry) {
   const download = document.createElement("a");
   download.className = "text-button";
   download.dataset.action = "download";
-  download.href = withToken(`recordings/${encodeURIComponent(entry.name)}`);
+  download.href = withToken(inChannel(`recordings/${encodeURIComponent(entry.name)}`));
   download.download = entry.name;
   download.addEventListener("click", (event) => downloadWithTabToken(event, download));
   download.textContent = "Download";
@@ -118,7 +118,7 @@ const reload = oneAtATime(async () => {
     return;
   }
   try {
-    const answer = await fetchJSON("api/recordings");
+    const answer = await fetchJSON(inChannel("api/recordings"));
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
     sources.recordings = Array.isArray(answer.body.recordings) ? answer.body.recordings : [];
     redraw();
