@@ -2,7 +2,7 @@
 // twice: deleting.js —, and
 // "Back to the input" while something else plays), listed again when a recording starts or ends.
 import { guard, needsToken } from "./access.js";
-import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
+import { fetchJSON, inChannel, oneAtATime, tabAuthorization, withToken } from "./api.js";
 import { send } from "./connection.js";
 import { deleteButton } from "./deleting.js";
 import { formatEntry } from "./format.js";
@@ -83,7 +83,7 @@ function item(entry) {
   const download = document.createElement("a");
   download.className = "text-button";
   download.dataset.action = "download";
-  download.href = withToken(`recordings/${encodeURIComponent(entry.name)}`);
+  download.href = withToken(inChannel(`recordings/${encodeURIComponent(entry.name)}`));
   download.download = entry.name;
   download.addEventListener("click", (event) => downloadWithTabToken(event, download));
   download.textContent = "Download";
@@ -112,7 +112,7 @@ const reload = oneAtATime(async () => {
     return;
   }
   try {
-    const answer = await fetchJSON("api/recordings");
+    const answer = await fetchJSON(inChannel("api/recordings"));
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
     sources.recordings = Array.isArray(answer.body.recordings) ? answer.body.recordings : [];
     redraw();
