@@ -10,7 +10,7 @@ BIN        := .build/release/filtercast
 # iproute2 (ip netns and tc: the shaped links of test_e2e_shaped.py and bench/delivery.py).
 PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libswresample-dev libavutil-dev \
               libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs openssl \
-              python3 python3-pytest python3-pytest-timeout python3-websockets python3-pil python3-numpy \
+              python3 python3-pytest python3-pytest-timeout python3-pytest-xdist python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \
               gstreamer1.0-tools gstreamer1.0-libav gstreamer1.0-plugins-base gstreamer1.0-plugins-good \
               opencv-doc iproute2 python3-pip
@@ -23,6 +23,11 @@ PYTHON     := /usr/bin/python3
 OPENVINO   := .build/openvino
 # Tests talk to servers on 127.0.0.1 only: never through a proxy.
 TEST_ENV   := NO_PROXY='*' no_proxy='*' FILTERCAST_BIN=$(CURDIR)/.build/debug/filtercast FILTERCAST_REQUIRE_BROWSER=1
+# The end-to-end tests: most wait on sockets, the clock or the browser, so two run at a time (a test
+# file stays on one worker: its module fixtures are made once); the `solo` ones measure rates,
+# latencies or sound sync and run alone afterwards (Tests/EndToEnd/conftest.py).
+E2E_TESTS  := Tests/EndToEnd bench/test_bench_server.py bench/test_delivery.py
+PYTEST     := $(TEST_ENV) $(PYTHON) -m pytest -q --timeout 300
 # The server with AddressSanitizer (and LeakSanitizer), for the soak.
 ASAN_BUILD  = $(SWIFT) build --product filtercast -Xswiftc -sanitize=address --scratch-path .build/asan
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -55,7 +60,8 @@ build: deps
 	$(SWIFT) build -c release
 
 ## test: unit, integration and end-to-end tests (clips are generated with the ffmpeg CLI), then
-## the server and the page against real clients and a real Chromium, then a 60 s soak of an ASan
+## the server and the page against real clients and a real Chromium (two tests at a time, then the
+## ones that measure rates or sync alone), then a 60 s soak of an ASan
 ## build under LeakSanitizer (`make soak`); the 90 s RSS/fd soak is in bench-serve (bench/test_soak.py)
 test: deps
 	$(SWIFT) build --build-tests
@@ -64,8 +70,8 @@ test: deps
 	@# (on sockets, the browser, the clock), and nice 19 leaves them a core whenever they want one.
 	@echo "test: building the soak's ASan server at nice 19 (log: .build/asan-build.log) beside the end-to-end tests"
 	@mkdir -p .build; nice -n 19 $(ASAN_BUILD) >.build/asan-build.log 2>&1 & asan=$$!; \
-	$(TEST_ENV) $(PYTHON) -m pytest -q --durations=25 --timeout 300 Tests/EndToEnd bench/test_bench_server.py bench/test_delivery.py \
-		|| { kill $$asan 2>/dev/null; exit 1; }; \
+	{ $(PYTEST) -n 2 --dist loadfile -m "not solo" --durations=20 $(E2E_TESTS) \
+		&& $(PYTEST) -m solo --durations=10 $(E2E_TESTS); } || { kill $$asan 2>/dev/null; exit 1; }; \
 	wait $$asan || { tail -40 .build/asan-build.log; echo "test: the ASan build failed"; exit 1; }
 	$(MAKE) soak SOAK_SECONDS=60
 

@@ -2,7 +2,8 @@ internal import COpenVINO
 import Foundation
 
 /// Why the style filter cannot run here: the runtime or a model is missing, or OpenVINO refused
-/// (another CPU, a broken file). Said once at start; the catalog then has no `style`.
+/// (another CPU, a broken file). A missing runtime or model is said once at start, and the catalog
+/// then has no `style`; one that fails to load is said at the first styled frame.
 public struct StyleUnavailable: Error, CustomStringConvertible {
     public let description: String
 }
@@ -20,10 +21,7 @@ final class OpenVINORuntime: @unchecked Sendable {
 
     /// Loads `root/lib/libopenvino_c.so` and makes a core.
     init(root: URL) throws(StyleUnavailable) {
-        let library = root.appendingPathComponent("lib/libopenvino_c.so").path
-        guard FileManager.default.fileExists(atPath: library) else {
-            throw StyleUnavailable(description: "no OpenVINO runtime at \(library) (make deps lays it out)")
-        }
+        let library = try Self.library(in: root)
         var api = fc_openvino_api()
         if let reason = fc_openvino_load(library, &api) {
             throw StyleUnavailable(description: "OpenVINO at \(library) cannot load: \(String(cString: reason))")
@@ -58,12 +56,34 @@ final class OpenVINORuntime: @unchecked Sendable {
         return nil
     }
 
-    /// A model file of `root/models`, read (not compiled).
-    func readModel(named name: String) throws(StyleUnavailable) -> OpaquePointer {
+    /// Throws unless `root` holds the library and the model `name`: whether the style filter can
+    /// be offered, decided without loading anything.
+    static func checkLaidOut(_ root: URL, model name: String) throws(StyleUnavailable) {
+        _ = try library(in: root)
+        _ = try model(name, in: root)
+    }
+
+    /// The path of the C library in `root`, if it is there.
+    private static func library(in root: URL) throws(StyleUnavailable) -> String {
+        let library = root.appendingPathComponent("lib/libopenvino_c.so").path
+        guard FileManager.default.fileExists(atPath: library) else {
+            throw StyleUnavailable(description: "no OpenVINO runtime at \(library) (make deps lays it out)")
+        }
+        return library
+    }
+
+    /// The path of the model file `name` of `root/models`, if it is there.
+    private static func model(_ name: String, in root: URL) throws(StyleUnavailable) -> String {
         let path = root.appendingPathComponent("models/\(name)").path
         guard FileManager.default.fileExists(atPath: path) else {
             throw StyleUnavailable(description: "no style network at \(path)")
         }
+        return path
+    }
+
+    /// A model file of `root/models`, read (not compiled).
+    func readModel(named name: String) throws(StyleUnavailable) -> OpaquePointer {
+        let path = try Self.model(name, in: root)
         var model: OpaquePointer?
         try check(api.ov_core_read_model!(core, path, nil, &model), "read \(name)")
         return model!

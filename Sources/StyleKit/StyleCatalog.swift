@@ -2,13 +2,13 @@ import FilterKit
 import Logging
 
 /// The catalog a server or command offers: the standard filters, plus `style` where the style
-/// network can run here (``StyleEngine/shared`` loaded). Where it cannot, it says why once, at
+/// network is laid out here (``StyleEngine/shared`` made). Where it is not, it says why once, at
 /// the first call, and the catalog omits `style`.
 public enum StyleCatalog {
     /// ``FilterCatalog/standard`` with `style` after the other stylize filters, or without it.
     public static let standard = catalog(for: StyleEngine.shared)
 
-    /// The standard catalog, with `style` when `engine` loaded; without, logging why.
+    /// The standard catalog, with `style` when there is an `engine`; without, logging why.
     static func catalog(for engine: Result<StyleEngine, StyleUnavailable>) -> FilterCatalog {
         switch engine {
         case .success:

@@ -6,12 +6,12 @@ import Synchronization
 /// The style network for the whole process: OpenVINO loaded once, the network compiled per picture
 /// size and kept, and the size it runs at chosen by a short calibration.
 ///
-/// Loading (the library, a core, the model read: ~0.1 s) decides whether the catalog offers
-/// `style`. The calibration — compile at the smallest of ``heights``, time a few runs, pick the
-/// largest height whose cost (scaled by its pixels) fits ``frameBudget``, compile that if it is
-/// another — runs at the first styled frame of the process (or at ``prepare()``), so that a server
-/// that never styles pays nothing for it; that first frame waits for it (~1 s on this 2-core
-/// machine, loaded). The scratch of a frame size
+/// Whether the runtime and the network are laid out decides whether the catalog offers `style`.
+/// Loading them (the library, a core, the model read: ~0.15 s and ~17 MB) and the calibration —
+/// compile at the smallest of ``heights``, time a few runs, pick the largest height whose cost
+/// (scaled by its pixels) fits ``frameBudget``, compile that if it is another — run at the first
+/// styled frame of the process (or at ``prepare()``), so that a server that never styles pays
+/// nothing for them; that first frame waits for them (~1 s on this 2-core machine, loaded). The scratch of a frame size
 /// (``StyleScratch``) is kept here too, so a slider moved on a `style` link allocates nothing.
 ///
 /// Thread safety: any thread may use it; calibration and runs are serialised by one lock (two
@@ -39,29 +39,31 @@ public final class StyleEngine: Sendable {
     }
 
     private struct State {
+        /// OpenVINO, once loaded.
+        var runtime: OpenVINORuntime?
         /// The network's height: fixed, or once calibrated.
         var height: Int?
-        /// Why the calibration failed (then every use fails).
+        /// Why loading or the calibration failed (then every use fails).
         var failure: StyleUnavailable?
         var networks: [NetworkSize: StyleNetwork] = [:]
         /// The scratch of the last frame size styled.
         var scratch: StyleScratch?
     }
 
-    private let runtime: OpenVINORuntime
     private let threads: Int
-    /// The folder the runtime was loaded from.
-    var root: URL { runtime.root }
+    /// The folder the runtime is loaded from.
+    let root: URL
     private let state: Mutex<State>
     /// Runs and their total time, for `bench` (the network's own cost beside the filter's).
     private let runs = Atomic<Int>(0)
     private let runNanoseconds = Atomic<Int>(0)
 
-    /// Loads the runtime at `root` and checks that the network reads. `height` fixes the network's
-    /// height (no calibration: tests, benchmarks).
+    /// The engine of the runtime at `root`, which must hold the library and the network (they are
+    /// loaded at the first use). `height` fixes the network's height (no calibration: tests,
+    /// benchmarks).
     public init(root: URL, threads: Int = 2, height: Int? = nil) throws(StyleUnavailable) {
-        runtime = try OpenVINORuntime(root: root)
-        runtime.api.ov_model_free!(try runtime.readModel(named: StyleNetwork.modelName))
+        try OpenVINORuntime.checkLaidOut(root, model: StyleNetwork.modelName)
+        self.root = root
         self.threads = threads
         state = Mutex(State(height: height))
     }
@@ -80,8 +82,8 @@ public final class StyleEngine: Sendable {
                 let size: NetworkSize
                 if let fixed { size = fixed } else { size = try networkSize(forFrame: frame.width, frame.height, &state) }
                 if state.networks[size] == nil {
-                    state.networks[size] = try StyleNetwork(runtime: runtime, width: size.width, height: size.height,
-                                                            threads: threads)
+                    state.networks[size] = try StyleNetwork(runtime: try loaded(&state), width: size.width,
+                                                            height: size.height, threads: threads)
                 }
                 if state.scratch.map({ $0.frameSize != (frame.width, frame.height) || $0.networkSize != size }) ?? true {
                     state.scratch = StyleScratch(width: frame.width, height: frame.height, network: size)
@@ -125,6 +127,20 @@ public final class StyleEngine: Sendable {
         max(4, Int((Double(height) * aspect / 4).rounded()) * 4)
     }
 
+    /// The runtime, loaded now if it was not before (under the lock); a failure is kept.
+    private func loaded(_ state: inout State) throws(StyleUnavailable) -> OpenVINORuntime {
+        if let runtime = state.runtime { return runtime }
+        if let failure = state.failure { throw failure }
+        do throws(StyleUnavailable) {
+            let runtime = try OpenVINORuntime(root: root)
+            state.runtime = runtime
+            return runtime
+        } catch {
+            state.failure = error
+            throw error
+        }
+    }
+
     /// The height, calibrated now if it was not fixed or calibrated before (under the lock).
     private func calibrated(_ state: inout State) throws(StyleUnavailable) -> Int {
         if let height = state.height { return height }
@@ -133,11 +149,12 @@ public final class StyleEngine: Sendable {
             // The smallest height first: the cheapest to compile and run, and on a machine where it
             // is the one that fits, the only one compiled (the first styled picture waits for this).
             let smallest = Self.heights[Self.heights.count - 1]
-            let cost = try timedRun(height: smallest, into: &state.networks)
+            let runtime = try loaded(&state)
+            let cost = try timedRun(runtime, height: smallest, into: &state.networks)
             let fits = Self.heights.first { height in
                 cost.seconds * Double(height * height) / Double(smallest * smallest) <= Self.frameBudget.seconds
             } ?? smallest
-            let run = fits == smallest ? cost : try timedRun(height: fits, into: &state.networks)
+            let run = fits == smallest ? cost : try timedRun(runtime, height: fits, into: &state.networks)
             state.networks = state.networks.filter { $0.key.height == fits }
             state.height = fits
             Log.info("style: the network runs at \(fits) lines", ["ms": .double(run.seconds * 1000),
@@ -153,7 +170,8 @@ public final class StyleEngine: Sendable {
     /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
     /// returns its faster of two runs after one to warm up: the least disturbed by whatever else
     /// the machine does meanwhile.
-    private func timedRun(height: Int, into networks: inout [NetworkSize: StyleNetwork]) throws(StyleUnavailable) -> Duration {
+    private func timedRun(_ runtime: OpenVINORuntime, height: Int,
+                          into networks: inout [NetworkSize: StyleNetwork]) throws(StyleUnavailable) -> Duration {
         let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
         let network = try StyleNetwork(runtime: runtime, width: size.width, height: size.height, threads: threads)
         networks[size] = network

@@ -28,6 +28,13 @@ sys.path.insert(0, os.path.dirname(__file__))
 from fc_server import ServerProcess, binary_path, make_clip  # noqa: E402
 
 TEST_PATTERN = "test:320x240@30"
+
+
+def pytest_configure(config):
+    # `make test` runs the end-to-end tests two at a time (most of them wait on sockets, the clock
+    # or the browser), then the `solo` ones alone: they measure rates, latencies or sound sync,
+    # which a second test sharing the two cores would skew.
+    config.addinivalue_line("markers", "solo: measures a rate, a latency or sync: runs alone, after the others")
 SECRET = "TOP-SECRET-OUTSIDE-THE-WEB-ROOT"
 
 

@@ -180,6 +180,7 @@ def test_at_another_speed_the_pictures_play_without_sound(start_server, tone_cli
     assert "no sound at --speed 2.0: the pictures play alone" in server.stderr_text()
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_a_live_streams_sound_leaves_ahead_of_its_pictures_too(start_server):
     # MPEG-TS gathers its sound into packets of ~170 ms, after the pictures of that time: without
     # waiting for it, the sound left 50 ms behind its pictures in the median (-190…+70 ms).
@@ -203,6 +204,7 @@ def test_a_live_streams_sound_leaves_ahead_of_its_pictures_too(start_server):
         feed.stop()
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_a_live_streams_sound_stops_while_it_is_offline_and_resumes_with_its_pictures(start_server):
     feed = LiveFeed("udp", sound=True).start()
     try:

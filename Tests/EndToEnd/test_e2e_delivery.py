@@ -4,7 +4,11 @@ import asyncio
 import json
 import time
 
+import pytest
+
 from fc_client import Client, RawWebSocket, run
+
+pytestmark = pytest.mark.solo  # delivered rates and windows: run alone
 
 
 async def frames_in(client: Client, seconds: float) -> list:

@@ -82,6 +82,7 @@ def test_a_file_on_a_range_server_loops(start_server, sample_clip):
     assert pts[-1] > 0.3, f"playback did not go on after the loop: {pts}"
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_a_dropped_connection_resumes_where_it_broke_off(start_server, faststart_clip):
     size = faststart_clip.stat().st_size
     with MediaHTTPServer(faststart_clip, ranges=True, drop_after=size // 2) as http:

@@ -6,6 +6,8 @@ import math
 import re
 import time
 
+import pytest
+
 from fc_client import Client, run
 from live_feed import LiveFeed
 
@@ -85,6 +87,7 @@ async def watch(server, seconds: float, auto_ack: bool = True) -> list:
     return [item for item in items if not isinstance(item, dict)]
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_counters_move_with_viewers_and_parse_back(start_server):
     server = start_server("--input", "test:320x240@30", "--filter", "sepia")
     idle = scrape_until(server, lambda m: value(m, "filtercast_frames_dropped_total", reason="no_viewers") > 0)

@@ -149,6 +149,7 @@ def test_published_stream_decodes_and_shows_the_filter(start_server, tmp_path, s
     assert "publish: connected" in server.stderr_text()
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_reconnects_after_the_receiver_is_killed_while_viewers_keep_their_rate(start_server, tmp_path):
     port = free_port(socket.SOCK_STREAM)
     first = Receiver("rtmp", port, tmp_path / "first.flv", frames=100_000).start()

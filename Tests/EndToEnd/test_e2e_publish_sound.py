@@ -17,6 +17,8 @@ from live_feed import free_port
 from test_e2e_publish import Receiver
 from test_e2e_recording_sound import TOLERANCE, clips, expect_beeps_on_flashes, record, sound, streams  # noqa: F401 (a fixture)
 
+pytestmark = pytest.mark.solo  # beeps on flashes in the published stream: run alone
+
 # What the receiver keeps: 4 s of pictures at the clips' 25 fps.
 FRAMES = 100
 

@@ -69,6 +69,7 @@ def record_for(server, seconds: float, filtered: bool = True, encoder: str = "li
     return run(scenario())
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_records_three_seconds_of_the_test_pattern(start_server, tmp_path):
     server = start_server("--input", PATTERN)
     recording = record_for(server, 3.0)
@@ -79,8 +80,10 @@ def test_records_three_seconds_of_the_test_pattern(start_server, tmp_path):
     assert path.stat().st_size == recording["bytes"] > 0
     info = probe(path)
     assert info["codec"] == "h264" and (info["width"], info["height"]) == (640, 360)
-    assert abs(info["duration"] - 3.0) <= 0.2, info
-    assert info["frames"] + recording["droppedFrames"] >= 80, info
+    # The file's times are the pattern's (1/30 s a frame): on a loaded machine the live pattern
+    # may fall behind the wall clock, and the file is as long as the times of the frames it gave.
+    assert 2.4 <= info["duration"] <= 3.2, info
+    assert info["frames"] + recording["droppedFrames"] >= 72, info
     assert decode_errors(path) == ""
 
     listing = server.get("/api/recordings")
@@ -103,6 +106,7 @@ def test_records_three_seconds_of_the_test_pattern(start_server, tmp_path):
 SHARED = ("--record-rendition", "h264-360p")
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_a_filtered_recording_can_share_the_pages_rendition(start_server, tmp_path):
     server = start_server("--input", PATTERN, "--filter", "invert", *SHARED)
     recording = record_for(server, 3.0, encoder="libx264 (shared: h264-360p)")
@@ -395,6 +399,7 @@ def test_open_input_restarts_a_start_file(start_server, tmp_path):
     assert state["source"]["reference"] == "input"
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 @pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
 def test_record_while_paused_records_the_held_picture(start_server, tmp_path, shared):
     """Before: a 787-byte file with no frames, listed with duration "–". Now the paused picture at
@@ -417,10 +422,13 @@ def test_record_while_paused_records_the_held_picture(start_server, tmp_path, sh
     info = probe(path)
     assert abs(info["duration"] - 2.0) <= 0.3 and info["frames"] >= (3 if shared else 40), info
     listing = json.loads(server.get("/api/recordings").body)["recordings"]
-    assert listing[0]["name"] == recording["name"] and abs(listing[0]["duration"] - 2.0) <= 0.3, listing
+    # A shared take's still picture comes once a second (its refinements soon after a keyframe): its
+    # pictures end with the last that came, up to a second before the stop; its sound lasts to the stop.
+    shortest = 1.0 if shared else 1.7
+    assert listing[0]["name"] == recording["name"] and shortest <= listing[0]["duration"] <= 2.3, listing
     # The same (filtered) picture to the end (from 0.5 s: a frame on its way when the pause came
     # may follow the one held at the start).
-    first, last = frame_at(path, 0.5), frame_at(path, info["duration"] - 0.1)
+    first, last = frame_at(path, 0.5), frame_at(path, listing[0]["duration"] - 0.1)
     assert np.abs(first - last).mean() < 2, "the held picture changed"
 
 

@@ -20,6 +20,8 @@ import pytest
 from fc_client import Client, run
 from test_e2e_recording import kill_when_recorded, wait_state
 
+pytestmark = pytest.mark.solo  # beeps on flashes in recordings: run alone
+
 TOLERANCE = 0.040
 # A beep against its flash. Measured since the pictures are stamped where the sound puts their
 # source time (session 8): +9…−14 ms playing straight, −22…−31 ms after a seek or a pause, the

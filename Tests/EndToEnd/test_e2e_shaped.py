@@ -21,6 +21,8 @@ from fc_server import make_clip  # noqa: E402
 from delivery import (Link, NamespaceRefused, measure_recovery, measure_row, remove_stale_namespaces,  # noqa: E402
                       shaped_namespace)
 
+pytestmark = pytest.mark.solo  # rates over shaped links: run alone
+
 
 @pytest.fixture(scope="module")
 def noisy_clip(tmp_path_factory) -> Path:

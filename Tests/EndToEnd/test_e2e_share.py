@@ -90,6 +90,7 @@ async def shared_camera(server, units):
 START = {"type": "share", "action": "start", "codec": "h264", "width": 640, "height": 360, "label": "Fake camera"}
 
 
+@pytest.mark.solo  # measures a rate or sync: run alone
 def test_a_shared_camera_reaches_every_viewer_with_its_capture_times(start_server, tmp_path):
     server = start_server("--input", PATTERN, "--filter", "invert")
     units = h264_units(tmp_path)

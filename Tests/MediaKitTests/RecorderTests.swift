@@ -19,22 +19,26 @@ import Testing
         try InputSpec.testPattern(width: width, height: height, rate: 30).open()
     }
 
-    /// Offers a test-pattern frame every `interval` for `seconds`; the first frame offered and
-    /// how many were.
+    /// Offers a test-pattern frame every `interval` (on a schedule) for `seconds`; the first
+    /// frame offered and how many were.
     @discardableResult
     static func feed(_ recorder: Recorder, from source: any VideoSource, seconds: Double,
                      interval: Duration = .milliseconds(33)) throws -> (first: Frame, count: Int) {
         let frame = Frame(width: source.info.width, height: source.info.height)
         let first = Frame(width: frame.width, height: frame.height)
         let clock = ContinuousClock()
-        let end = clock.now + .milliseconds(Int64(seconds * 1000))
+        let start = clock.now
+        let end = start + .milliseconds(Int64(seconds * 1000))
         var count = 0
         while clock.now < end {
             _ = try source.read(into: frame)
             if count == 0 { first.copy(from: frame) }
             recorder.record(frame, filtered: true)
             count += 1
-            if interval > .zero { usleep(UInt32(interval.seconds * 1e6)) }
+            // Paced as the player paces (on a schedule, not after each offer): the file's
+            // times are the source's, so its length is the frames' times, not the wall clock's.
+            let wait = clock.now.duration(to: start + interval * count)
+            if interval > .zero, wait > .zero { usleep(UInt32(wait.seconds * 1e6)) }
         }
         return (first, count)
     }
@@ -57,7 +61,8 @@ import Testing
         let playback = try InputSpec.file(path).open()
         #expect(playback.info.codec == "h264" && playback.info.width == 320 && playback.info.height == 240)
         let duration = try #require(playback.info.duration)
-        #expect(abs(duration - 1.5) < 0.2, "recorded 1.5 s, the file lasts \(duration) s")
+        // The file's times are the frames' (the pattern's 1/30 s steps), whenever they were offered.
+        #expect(abs(duration - Double(offered) / 30) < 0.1, "\(offered) frames offered, the file lasts \(duration) s")
         let decoded = Frame(width: 320, height: 240)
         #expect(try playback.read(into: decoded))
         // Full range in, full range out: the picture comes back as it went in.

@@ -21,7 +21,7 @@ import Testing
     @Test func aFeedStartsAtAKeyframeAndItsUnitsMakeAPlayableFile() throws {
         let encode = try PatternEncode()
         defer { encode.encoder.finish() }
-        let feed = AccessUnitFeed(source: encode, capacity: 60)
+        let feed = AccessUnitFeed(source: encode, frameRate: 25, capacity: 60)
         // Units before the attach are not the feed's; it asks for a keyframe to start at.
         try encode.play(5, from: RecorderTests.pattern())
         feed.attach()
@@ -59,7 +59,7 @@ import Testing
         let encode = try PatternEncode()
         defer { encode.encoder.finish() }
         let dropped = Counter()
-        let feed = AccessUnitFeed(source: encode, capacity: 4, droppedTotal: dropped)
+        let feed = AccessUnitFeed(source: encode, frameRate: 25, capacity: 4, droppedTotal: dropped)
         feed.attach()
         // Nobody takes the units: the fifth overflows the queue. `play` returns once the feed has
         // been handed the unit of every frame.

@@ -33,6 +33,24 @@ import Testing
         #expect(StyleCatalog.catalog(for: engine).names == FilterCatalog.standard.names)
     }
 
+    @Test func aRuntimeThatCannotLoadIsOfferedAndSaysWhyAtTheFirstUse() throws {
+        // Nothing is loaded at start: a server that never styles does not pay for OpenVINO.
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-openvino-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: broken) }
+        for (folder, file) in [("lib", "libopenvino_c.so"), ("models", StyleNetwork.modelName)] {
+            try FileManager.default.createDirectory(at: broken.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try Data("not what it says".utf8).write(to: broken.appendingPathComponent("\(folder)/\(file)"))
+        }
+        let engine = try StyleEngine(root: broken)
+        #expect(StyleCatalog.catalog(for: .success(engine)).descriptor(named: "style") != nil)
+        #expect(engine.prepare() == nil)
+        guard case .failure(let reason) = engine.networkSize(forFrame: 640, 360) else {
+            Issue.record("a runtime that cannot load ran")
+            return
+        }
+        #expect(reason.description.contains("cannot load"))
+    }
+
     @Test func theNetworkSizeFollowsTheFrame() throws {
         let engine = StyleFilterTests.engine
         #expect(try engine.networkSize(forFrame: 1280, 720).get() == .init(width: 320, height: 180))

@@ -18,7 +18,7 @@ public struct ChannelName: Hashable, Comparable, Sendable, CustomStringConvertib
         if let bad = text.unicodeScalars.first(where: { !Self.allowed($0) }) {
             throw ChannelNameError(name: text, problem: "has '\(bad)': only a-z, 0-9, _ and - may be used")
         }
-        guard let first = text.unicodeScalars.first, Self.allowed(first), first != "_", first != "-" else {
+        guard let first = text.unicodeScalars.first, first != "_", first != "-" else {
             throw ChannelNameError(name: text, problem: "must start with a letter or a digit")
         }
         description = text

@@ -6,6 +6,11 @@ import MediaKit
 public struct SharingEnded: Sendable, Equatable {
     public let sharer: Int
     public let reason: String
+
+    /// Why a sharing ends when another client shares its camera.
+    static let takenOver = "another viewer took over the camera"
+    /// Why a sharing ends when another source is opened.
+    static let anotherSource = "another source was opened"
 }
 
 /// A client whose camera is the session's source (`share`), and what played before it.
@@ -51,7 +56,7 @@ extension Session {
         }
         // Taking over keeps what played before the first sharer, not the first sharer's camera.
         let previous = current.map { ($0.previous, $0.position) } ?? (sourceState.withLock { $0 }, player.playbackState.position)
-        current?.source.end(reason: "another viewer took over the camera")
+        current?.source.end(reason: SharingEnded.takenOver)
         sharing.withLock {
             $0 = CameraShare(sharer: sharer, source: source, previous: previous.0, position: previous.1,
                              budget: IngestBudget(ingestLimits), lastPicture: .now)
@@ -140,7 +145,7 @@ extension Session {
 
     /// Another source replaces a shared camera (`open`): the sharing ends, nothing is restored.
     func endSharingForAnotherSource() {
-        if let sharer { endSharing(of: sharer, because: "another source was opened", restoring: false) }
+        if let sharer { endSharing(of: sharer, because: SharingEnded.anotherSource, restoring: false) }
     }
 
     /// The sharer that has sent nothing for ``IngestLimits/silence`` (its network is gone, its

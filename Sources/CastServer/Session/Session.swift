@@ -131,7 +131,7 @@ public final class Session: Sendable {
         try change(command, from: client)
         guard let sharerBefore, sharer != sharerBefore, command != .share(nil) else { return nil }
         return SharingEnded(sharer: sharerBefore,
-                            reason: sharer == nil ? "another source was opened" : "another viewer took over the camera")
+                            reason: sharer == nil ? SharingEnded.anotherSource : SharingEnded.takenOver)
     }
 
     private func change(_ command: SessionCommand, from client: Int) throws(ProtocolError) {

@@ -48,8 +48,9 @@ final class EncoderFeed: Sendable {
     }
 
     /// Processing thread: queues a copy of `frame` (scaled to the feed's size by `scaler` when
-    /// given), timed as the feed's ``Timing`` says — or at `time` (seconds since the start) when
-    /// given —, its `isDiscontinuity` set to `marked` (what that means is the encoder thread's business).
+    /// given), timed as the feed's ``Timing`` says — or at `time` when given (a recording's and a
+    /// publish stream's: the source's time, which their writer puts on its ``OutputTimeline``) —,
+    /// its `isDiscontinuity` set to `marked` (what that means is the encoder thread's business).
     func offer(_ frame: Frame, at time: Double? = nil, marked: Bool = false, scaler: FrameScaler? = nil) {
         let copy = pool.take()
         if let scaler { scaler.scale(frame, into: copy) } else { copy.copy(from: frame) }

@@ -16,20 +16,25 @@ final class EncodingPublishInput: WriterInput, @unchecked Sendable {
     private var feed: EncoderFeed?
     /// Publish thread: the frame sent last (from the feed's pool), kept across connections.
     private var last: Frame?
+    /// Publish thread: where the pictures go in the stream (kept across connections: each new
+    /// connection's stream starts at its first picture).
+    private var timeline: OutputTimeline
 
     /// `sound`: attached by the owner.
     init(width: Int, height: Int, frameRate: Double, options: PublisherOptions, sound: SoundTrack?, droppedTotal: Counter) {
         (self.width, self.height, self.frameRate) = (width, height, frameRate)
+        timeline = OutputTimeline(frameRate: frameRate)
         self.options = options
         self.sound = sound
         self.droppedTotal = droppedTotal
     }
 
-    /// Processing thread: queues a copy of `frame`, stamped as a recording's (``RecordingTake``).
+    /// Processing thread: queues a copy of `frame` with its source time and restart flag, as a
+    /// recording's (``RecordingTake``): the publish thread places it on the stream's timeline.
     /// Returns at once.
     func offer(_ frame: Frame) {
         guard let feed else { return }
-        feed.offer(frame, at: sound?.note(source: frame.time, at: feed.elapsed))
+        feed.offer(frame, at: frame.time, marked: frame.isDiscontinuity)
     }
 
     func start(_ body: @escaping @Sendable () -> Void) {
@@ -47,15 +52,15 @@ final class EncodingPublishInput: WriterInput, @unchecked Sendable {
 
     func writeNext(to writer: VideoWriter, keepAlive: Duration) throws(MediaError) -> Bool {
         guard let feed else { return false }
-        if let next = feed.next(timeout: keepAlive) {
+        let next = feed.next(timeout: keepAlive)
+        if let next {
             if let last { feed.recycle(last) }
             last = next
-        } else if let last {
-            last.time = feed.elapsed
         }
         guard let frame = last else { return false }
-        try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
-        try sound?.write(to: writer, pictureAt: frame.time)
+        let time = timeline.stamp(frame, repeated: next == nil, wall: feed.elapsed, sound: sound)
+        try writer.write(frame, at: Int64((time * 1000).rounded()))
+        try sound?.write(to: writer, pictureAt: time)
         return true
     }
 

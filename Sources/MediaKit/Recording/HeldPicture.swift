@@ -16,7 +16,8 @@ struct HeldPicture {
     }
 
     /// The next frame to write: the next one `feed` was offered; once none came for two frame
-    /// intervals (a late frame is not a pause), the held one again, stamped now, every interval.
+    /// intervals (a late frame is not a pause), the held one again (its time unchanged: the
+    /// writer's ``OutputTimeline`` places it), every interval.
     /// Nil once the feed is closed and drained.
     mutating func next(from feed: EncoderFeed) -> Frame? {
         let wait = frame == nil ? nil : (isRepeating ? interval : interval * 2)
@@ -26,8 +27,7 @@ struct HeldPicture {
             isRepeating = false
             return next
         }
-        guard let frame, !feed.isClosed else { return nil }
-        frame.time = feed.elapsed
+        guard frame != nil, !feed.isClosed else { return nil }
         isRepeating = true
         return frame
     }

@@ -66,11 +66,11 @@ final class RecordingTake: Sendable {
         }
     }
 
-    /// Processing thread: queues a copy of `frame`, stamped with the time since the start — with
-    /// sound, where the sound puts its source time (``SoundTrack/note(source:at:)``).
+    /// Processing thread: queues a copy of `frame` with its source time and restart flag; the
+    /// encoder thread puts it on the file's timeline (``OutputTimeline``).
     func offer(_ frame: Frame) {
         guard let feed else { return }
-        feed.offer(frame, at: audio?.note(source: frame.time, at: feed.elapsed))
+        feed.offer(frame, at: frame.time, marked: frame.isDiscontinuity)
     }
 
     /// Ends the take: the frames already queued are written (a shared take's units: the next
@@ -101,13 +101,15 @@ final class RecordingTake: Sendable {
         var framesWritten = 0
         var lastPicture: Double?
         var held = held
+        var timeline = OutputTimeline(frameRate: 1 / held.interval.seconds)
         defer { held.release(to: feed) }
         var reason: String?
         do throws(MediaError) {
             while reason == nil, let frame = held.next(from: feed) {
-                try writer.write(frame, at: Int64((frame.time * 1000).rounded()))
-                try audio?.write(to: writer, pictureAt: frame.time)
-                lastPicture = frame.time
+                let time = timeline.stamp(frame, repeated: held.isRepeating, wall: feed.elapsed, sound: audio)
+                try writer.write(frame, at: Int64((time * 1000).rounded()))
+                try audio?.write(to: writer, pictureAt: time)
+                lastPicture = time
                 framesWritten += 1
                 if held.isRepeating { heldFrames.add(1, ordering: .relaxed) }
                 reason = limits.check(written: noteBytes(writer))

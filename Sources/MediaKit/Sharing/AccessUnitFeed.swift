@@ -21,12 +21,16 @@ final class AccessUnitFeed: Sendable {
 
     /// Where each unit's source time is written, for the writer's sound (and when the unit is).
     private let sound: SoundTrack?
+    /// Where the units go in the stream: from their source times (the encode's thread).
+    private let timeline: Mutex<OutputTimeline>
 
-    /// Units of `source`, at most `capacity` waiting; drops are also counted in `droppedTotal`.
-    /// Each unit's source time and time here are noted in `sound`.
-    init(source: any SharedEncode, capacity: Int, sound: SoundTrack? = nil, droppedTotal: Counter? = nil) {
+    /// Units of `source`, at most `capacity` waiting, for a stream of about `frameRate` pictures a
+    /// second; drops are also counted in `droppedTotal`. Each unit's source time and stream time
+    /// are noted in `sound`.
+    init(source: any SharedEncode, frameRate: Double, capacity: Int, sound: SoundTrack? = nil, droppedTotal: Counter? = nil) {
         self.source = source
         self.sound = sound
+        timeline = Mutex(OutputTimeline(frameRate: frameRate))
         queue = UnitQueue(capacity: capacity)
         self.droppedTotal = droppedTotal
     }
@@ -49,16 +53,26 @@ final class AccessUnitFeed: Sendable {
         if let attached { source.detach(attached) }
     }
 
-    /// The encode's thread: queues a copy of `unit`.
+    /// The encode's thread: queues a copy of `unit`, timed from its source time on the stream's
+    /// ``OutputTimeline`` (a refinement of a still, or a keyframe of the paused picture, is the
+    /// same picture again: whole frame intervals later, as many as passed).
     func offer(_ unit: EncodedAccessUnit) {
         guard token.withLock({ $0 != nil }) else { return }
         let elapsed = started.duration(to: .now).seconds
-        let time = sound?.note(source: unit.time, at: elapsed) ?? elapsed
+        let time = timeline.withLock { $0.place(source: unit.time, wall: elapsed) }
+        _ = sound?.note(source: unit.time, at: time)
         guard case .overflowed(let count) = queue.offer(unit.bytes, keyframe: unit.isKeyframe,
                                                         time: Int64((time * 1000).rounded())) else { return }
         droppedTotal?.increment(by: UInt64(count))
         dropped.add(count, ordering: .relaxed)
         source.requestKeyframe()
+    }
+
+    /// Where the stream is now: the last unit's picture held until now, on the stream's timeline
+    /// (seconds; nil before the first unit). For the end of a stream whose picture was still.
+    func timeNow() -> Double? {
+        let elapsed = started.duration(to: .now).seconds
+        return timeline.withLock { $0.isEmpty ? nil : $0.repeatLast(wall: elapsed) }
     }
 
     /// The oldest waiting unit, waiting at most `timeout`; nil when none came, or once closed.

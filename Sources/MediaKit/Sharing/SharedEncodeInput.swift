@@ -29,7 +29,7 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
     /// With `sound` (attached by the owner), the stream has an AAC track, written with the units.
     init(_ encode: any SharedEncode, frameRate: Double, capacity: Int, sound: SoundTrack? = nil, droppedTotal: Counter,
          stopping: @escaping @Sendable () -> Bool) {
-        feed = AccessUnitFeed(source: encode, capacity: capacity, sound: sound, droppedTotal: droppedTotal)
+        feed = AccessUnitFeed(source: encode, frameRate: frameRate, capacity: capacity, sound: sound, droppedTotal: droppedTotal)
         self.sound = sound
         self.frameRate = frameRate
         self.stopping = stopping
@@ -103,9 +103,11 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
         lastUnitTime = time
     }
 
-    /// The stream ends: its sound lasts as long as its pictures.
+    /// The stream ends: its sound lasts as long as its pictures — and as the stream ran, when its
+    /// last picture was still (paused: a unit a second), so the file is as long as the recording.
     func finishSound(on writer: VideoWriter) throws(MediaError) {
-        if let lastUnitTime { try sound?.finish(to: writer, lastPictureAt: lastUnitTime) }
+        guard let lastUnitTime else { return }
+        try sound?.finish(to: writer, lastPictureAt: max(lastUnitTime, (feed.timeNow() ?? 0) - 1 / frameRate))
     }
 
     func idle(until deadline: ContinuousClock.Instant, stopping: () -> Bool) {

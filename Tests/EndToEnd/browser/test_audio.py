@@ -11,6 +11,8 @@ import pytest
 from browser_support import press
 from fc_server import make_tone_clip
 
+pytestmark = pytest.mark.solo  # the sound's clock against the pictures': run alone
+
 
 @pytest.fixture(scope="module")
 def tone_clip(tmp_path_factory):

@@ -14,6 +14,8 @@ import pytest
 from browser_support import BrowserPool, Page, reset_browser
 from test_h264 import before_every_page
 
+pytestmark = pytest.mark.solo  # the camera's rate at a watcher: run alone
+
 
 @pytest.fixture(scope="module")
 def camera_clip(tmp_path_factory):

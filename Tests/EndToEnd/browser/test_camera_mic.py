@@ -8,8 +8,12 @@ import json
 import statistics
 import urllib.request
 
+import pytest
+
 from test_camera import camera_browser, camera_clip, open_on  # noqa: F401 (fixtures)
 from test_h264 import before_every_page
+
+pytestmark = pytest.mark.solo  # the microphone's sync at a listener: run alone
 
 COUNT_FCM1 = """return window.__fc.sent.filter((entry) => entry.data instanceof ArrayBuffer
   && new TextDecoder().decode(new Uint8Array(entry.data, 0, 4)) === "FCM1").length"""

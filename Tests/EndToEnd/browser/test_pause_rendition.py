@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
+pytestmark = pytest.mark.solo  # the rendition the adaptation picks from delivery rates: run alone
+
 
 def test_a_paused_viewer_keeps_its_rendition(file_server, open_page):
     h264 = open_page(file_server, transport=None)
