@@ -10,6 +10,14 @@ export function withToken(path) {
   return `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
 }
 
+/// `path` of an endpoint that concerns one channel (its recordings) with the page's ?channel=:
+/// the channel this page is on; none, the server's default channel.
+export function inChannel(path) {
+  const channel = pageParameter("channel");
+  if (!channel) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}channel=${encodeURIComponent(channel)}`;
+}
+
 /// The token typed into the page (access.js), as fetch() headers; {} when there is none or the
 /// page URL carries ?token= (which withToken passes on).
 export function tabAuthorization() {

@@ -20,6 +20,20 @@ export function connect(frameReceiver) {
   open();
 }
 
+/// Closes the connection and opens another at once: the page moved to another channel (its
+/// ?channel= changed), whose `hello` and state then rebuild the page.
+export function reopen() {
+  const ws = connection.socket;
+  connection.socket = null;
+  connection.inFlight.clear();
+  if (ws) {
+    ws.close();
+    player.emit("disconnected");
+  }
+  connection.reconnectAttempt = 0;
+  open();
+}
+
 /// Sends a command; `done(ok)` runs when the server answers it (ack or error), or with false
 /// when it does not within a few seconds. Returns whether it was sent.
 export function send(message, done) {
@@ -71,6 +85,8 @@ function socketURL() {
   url.search = "";
   const token = pageParameter("token");
   if (token) url.searchParams.set("token", token);
+  const channel = pageParameter("channel");
+  if (channel) url.searchParams.set("channel", channel);
   return url.href;
 }
 

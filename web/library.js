@@ -1,8 +1,10 @@
-// FilterCast page, the library: the recordings of the Sources panel (play, download, delete, and
+// FilterCast page, the library: the recordings of the Sources panel (play, download, delete — asked
+// twice: deleting.js —, and
 // "Back to the input" while something else plays), listed again when a recording starts or ends.
 import { guard, needsToken } from "./access.js";
-import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
+import { fetchJSON, inChannel, oneAtATime, tabAuthorization, withToken } from "./api.js";
 import { send } from "./connection.js";
+import { deleteButton } from "./deleting.js";
 import { formatEntry } from "./format.js";
 import { byId } from "./helpers.js";
 import { player } from "./player.js";
@@ -81,23 +83,15 @@ function item(entry) {
   const download = document.createElement("a");
   download.className = "text-button";
   download.dataset.action = "download";
-  download.href = withToken(`recordings/${encodeURIComponent(entry.name)}`);
+  download.href = withToken(inChannel(`recordings/${encodeURIComponent(entry.name)}`));
   download.download = entry.name;
   download.addEventListener("click", (event) => downloadWithTabToken(event, download));
   download.textContent = "Download";
   download.setAttribute("aria-label", `Download ${entry.name}`);
 
-  const remove = actionButton("delete", "Delete", entry.name);
-  remove.classList.add("danger");
-  guard(remove, `Delete ${entry.name}`);
-  remove.addEventListener("click", () => {
-    remove.disabled = true;
-    const sent = send({ type: "delete", source: `recordings/${entry.name}` }, (ok) => {
-      if (ok) li.remove();
-      else guard(remove, `Delete ${entry.name}`);
-      reload();
-    });
-    if (!sent) guard(remove, `Delete ${entry.name}`);
+  const remove = deleteButton(entry.name, `recordings/${entry.name}`, (ok) => {
+    if (ok) li.remove();
+    reload();
   });
 
   li.append(info, play, download, remove);
@@ -118,7 +112,7 @@ const reload = oneAtATime(async () => {
     return;
   }
   try {
-    const answer = await fetchJSON("api/recordings");
+    const answer = await fetchJSON(inChannel("api/recordings"));
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
     sources.recordings = Array.isArray(answer.body.recordings) ? answer.body.recordings : [];
     redraw();

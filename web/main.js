@@ -12,6 +12,7 @@ import { soundOutput } from "./audio.js";
 import "./camera.js";
 import "./catalog.js";
 import "./chain.js";
+import "./channels.js";
 import { connect } from "./connection.js";
 import { formatTime } from "./format.js";
 import { receiveFrame } from "./frames.js";
@@ -39,6 +40,7 @@ window.filtercast = {
   cameraRoundTripHistory: player.cameraRoundTripHistory,
   get state() { return player.state; },
   get filters() { return player.filters.catalog; },
+  get channel() { return player.channels.current; },
   formatTime,
   soundOutput, // a test hook: {context, node} that feeds the page's sound output
 };

@@ -1,5 +1,6 @@
 // FilterCast page, playback controls: play/pause (button and a click on the picture), the seek
-// slider (throttled `seek` while dragged), the time label, the LIVE badge and the paused mark.
+// slider (throttled `seek` while dragged; its tooltip the frame's time, 00:12.480), the time label
+// (from the pictures drawn: at once after a loop's wrap or a seek), the LIVE badge and the paused mark.
 import { mayControl } from "./access.js";
 import { send } from "./connection.js";
 import { formatFrameTime, formatTime } from "./format.js";
@@ -50,13 +51,46 @@ export function renderPlayback() {
   document.body.dataset.live = String(live);
   ui.liveBadge.hidden = !live;
   ui.seek.hidden = live;
-  let shown = state.position;
+  renderPosition();
+}
+
+/// The slider, its tooltip and the time label at the position: the user's while the slider is
+/// held, else the picture drawn last, else the state's.
+function renderPosition() {
+  const state = player.state;
+  const live = isLive();
+  let shown = live ? state.position : drawnTime() ?? state.position;
   if (!live) {
     ui.seek.max = String(state.duration);
     if (seekHeld()) shown = Number(ui.seek.value);
-    else ui.seek.value = String(state.position);
+    else ui.seek.value = String(shown);
+    if (!hovered) ui.seek.title = formatFrameTime(shown, state.duration >= 3600);
+    ui.seek.setAttribute("aria-valuetext", formatFrameTime(shown, state.duration >= 3600));
   }
   renderTime(shown);
+}
+
+/// The time of the picture drawn last, while it is the newest news of the position (drawn within
+/// the last second): states come twice a second, pictures with every frame — so the label and the
+/// slider follow a loop's wrap or a seek's first picture at once, not at the next state.
+let drawn = null;
+function drawnTime() {
+  return drawn && performance.now() - drawn.at < 1000 ? drawn.pts : null;
+}
+
+/// Whether the pointer is over the seek slider: its tooltip then says the frame under it.
+let hovered = false;
+
+/// The frame under the pointer on the seek slider: its time, to the millisecond (00:12.480).
+function hoverTooltip(event) {
+  const state = player.state;
+  if (!state || isLive()) return;
+  hovered = true;
+  const box = ui.seek.getBoundingClientRect();
+  const fps = state.source?.fps > 0 ? state.source.fps : 30;
+  const fraction = Math.min(Math.max((event.clientX - box.left) / Math.max(box.width, 1), 0), 1);
+  const frame = Math.floor(fraction * state.duration * fps + 1e-6) / fps;
+  ui.seek.title = formatFrameTime(Math.min(frame, state.duration), state.duration >= 3600);
 }
 
 export function togglePlay() {
@@ -157,7 +191,18 @@ ui.playPause.addEventListener("click", togglePlay);
 ui.canvas.addEventListener("click", togglePlay);
 
 player.on("state", renderPlayback);
+player.on("drawn", (frame) => {
+  if (!player.state || isLive() || !Number.isFinite(frame.pts)) return;
+  drawn = { pts: frame.pts, at: performance.now() };
+  renderPosition();
+});
+ui.seek.addEventListener("pointermove", hoverTooltip);
+ui.seek.addEventListener("pointerleave", () => {
+  hovered = false;
+  renderPlayback();
+});
 player.on("disconnected", () => {
+  drawn = null;
   playback.seekThrottle.cancel();
   playback.seekIntent = null;
   playback.scrubbing = false;

@@ -164,6 +164,15 @@ class SourcesPart {
   uploading = false;
 }
 
+/// The Channels panel (channels.js).
+class ChannelsPart {
+  /// `hello.channel`: the channel this page is on (window.filtercast.channel); null before the
+  /// first hello and for a server without channels.
+  current = null;
+  /// The channels as last listed (GET /api/channels), the default one first.
+  list = [];
+}
+
 /// The player: one per page.
 class Player {
   /// The last `state` the server sent (parsed JSON, window.filtercast.state); null until the first of a connection.
@@ -221,6 +230,8 @@ class Player {
   playback = new PlaybackPart();
   /// The Sources panel, the recordings and the uploads.
   sources = new SourcesPart();
+  /// The server's channels and this page's.
+  channels = new ChannelsPart();
   /// The toast's hiding timeout (a setTimeout id).
   toastTimer = 0;
   /// `hello.errors`: a name per error code ({} for a server that sends none: the code is shown).

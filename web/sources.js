@@ -7,6 +7,7 @@ import { guard, needsToken } from "./access.js";
 import { fetchJSON, oneAtATime } from "./api.js";
 import { cameraState, toggleCamera } from "./camera.js";
 import { send } from "./connection.js";
+import { deleteButton } from "./deleting.js";
 import { formatEntry } from "./format.js";
 import { byId } from "./helpers.js";
 import { player } from "./player.js";
@@ -74,6 +75,14 @@ function sourceItem(reference, name, meta) {
   li.dataset.source = reference;
   guardOpen(button, `Play ${name}`);
   markSource(li, sources.playing);
+  return li;
+}
+
+/// An upload: played like any file, and deleted from the page (asked twice).
+function uploadItem(entry) {
+  const reference = `uploads/${entry.name}`;
+  const li = sourceItem(reference, entry.name, formatEntry(entry));
+  li.append(deleteButton(entry.name, reference, (ok) => { if (ok) li.remove(); loadUploads(); }));
   return li;
 }
 
@@ -173,7 +182,7 @@ const loadUploads = oneAtATime(async () => {
   }
   ui.uploadsGroup.hidden = false;
   const entries = answer.ok && Array.isArray(answer.body.uploads) ? answer.body.uploads : [];
-  ui.uploadsList.replaceChildren(...entries.map((entry) => sourceItem(`uploads/${entry.name}`, entry.name, formatEntry(entry))));
+  ui.uploadsList.replaceChildren(...entries.map(uploadItem));
   ui.uploadsEmpty.textContent = answer.ok ? "No uploads yet." : `Cannot list the uploads (HTTP ${answer.status}).`;
   ui.uploadsEmpty.hidden = entries.length > 0;
 });

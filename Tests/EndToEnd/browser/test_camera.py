@@ -121,6 +121,7 @@ def test_the_recorder_flow_with_my_camera(launch, camera_browser, tmp_path):
                seek.dispatchEvent(new Event('input', {bubbles: true})); seek.dispatchEvent(new Event('change', {bubbles: true}));""")
     page.wait_state(lambda s: abs(s["position"] - 2.5) < 0.2, timeout=10, message="the seek")
     page.find(item + ' [data-action="delete"]').click()
+    page.find(item + ' [data-action="confirm-delete"]').click()
     page.wait_for(lambda: not page.find_all(item), 10, "the recording gone")
     page.wait_state(lambda s: s["source"]["startInput"], timeout=10, message="back to the input")
     assert not (tmp_path / "recordings" / name).exists()

@@ -60,8 +60,16 @@ def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts
     page.wait_frames(5)
     page.screenshot(artifacts / "library-playing.png")
 
-    # Delete: gone from the list and from the folder.
+    # Delete asks first: the first click arms the button, and it disarms by itself.
     page.find(item + ' [data-action="delete"]').click()
+    page.wait_for(lambda: page.find_all(item + ' [data-action="confirm-delete"]'), message="the delete armed")
+    assert page.text(item + ' [data-action="confirm-delete"]') == "Delete? Click again"
+    assert (tmp_path / "recordings" / name).exists(), "one click deleted"
+    page.wait_for(lambda: page.find_all(item + ' [data-action="delete"]'), timeout=6, message="the delete disarmed")
+    assert (tmp_path / "recordings" / name).exists()
+    # Two clicks: gone from the list and from the folder.
+    page.find(item + ' [data-action="delete"]').click()
+    page.find(item + ' [data-action="confirm-delete"]').click()
     page.wait_for(lambda: not page.find_all(item), message="the item removed")
     page.wait_for(lambda: page.visible("#library-empty"), message="the empty list")
     assert not (tmp_path / "recordings" / name).exists()

@@ -1,6 +1,7 @@
 """Uploads in a real browser (`--uploads`): #upload-file is shown when the server takes uploads,
 a file picked through #upload-input goes up (Authorization: Bearer from the page's token), and
-the session plays it; a file the server refuses is said in the toast."""
+the session plays it and it is deleted from the page (asked twice); a file the server refuses is
+said in the toast."""
 
 from __future__ import annotations
 
@@ -31,13 +32,20 @@ def test_a_picked_file_uploads_and_plays(launch, open_page, tmp_path, artifacts)
     page.js("document.getElementById('upload').scrollIntoView({block: 'center'})")
     page.screenshot(artifacts / "upload-playing.png")
 
+    # Deleted from the page, asked twice; it played, so the session goes back to the input.
+    page.find(item + ' [data-action="delete"]').click()
+    page.find(item + ' [data-action="confirm-delete"]').click()
+    page.wait_for(lambda: not page.find_all(item), message="the upload gone from the list")
+    assert not (uploads / "red.mp4").exists()
+    page.wait_state(lambda s: s["source"]["startInput"], message="back to the input")
+
     notes = tmp_path / "notes.mp4"
     notes.write_text("not a video\n")
     page.allow_console("api/uploads/notes.mp4 - Failed to load resource: the server responded with a status of 415")
     page.find("#upload-input").send_keys(str(notes))
     page.wait_for(lambda: page.visible("#toast"), message="the toast")
     assert page.text("#toast").startswith("Cannot upload notes.mp4:") and "not a video file" in page.text("#toast")
-    assert sorted(path.name for path in uploads.iterdir()) == ["red.mp4"]
+    assert sorted(path.name for path in uploads.iterdir()) == []
 
 
 def test_a_file_dropped_on_the_page_uploads_and_plays(launch, open_page, tmp_path):

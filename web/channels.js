@@ -1,0 +1,122 @@
+// FilterCast page, the Channels panel (#channels): every channel of the server (GET /api/channels)
+// with a thumbnail refreshed every few seconds, whether it is online and how many watch it, this
+// page's channel marked. A click moves the page to another channel without a reload: the URL's
+// ?channel= changes (a history entry, so Back comes back) and the WebSocket reconnects to it,
+// whose hello and state rebuild the page. With one channel, the panel stays hidden.
+import { needsToken } from "./access.js";
+import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
+import { reopen } from "./connection.js";
+import { byId, pageParameter } from "./helpers.js";
+import { player } from "./player.js";
+
+const REFRESH_MS = 4000;
+
+const ui = { panel: byId("channels"), list: byId("channel-list") };
+const channels = player.channels;
+
+/// The summary under a channel's name: "live · 2 watching" or "offline · 0 watching".
+function summary(channel) {
+  const watching = `${channel.viewers} watching`;
+  return channel.online ? `live · ${watching}` : `offline · ${watching}`;
+}
+
+/// A new entry for the channel `name` (its picture, name and summary are filled by show()).
+function entry(name) {
+  const li = document.createElement("li");
+  li.className = "channel";
+  li.dataset.channel = name;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "channel-open";
+  // A canvas, not an img: the snapshot is fetched with the token typed into the page (a header).
+  const picture = document.createElement("canvas");
+  picture.width = 96;
+  picture.height = 54;
+  const label = document.createElement("span");
+  label.className = "channel-name";
+  label.textContent = name;
+  const meta = document.createElement("span");
+  meta.className = "channel-meta";
+  button.append(picture, label, meta);
+  button.addEventListener("click", () => moveTo(name));
+  li.append(button);
+  return li;
+}
+
+/// Draws the snapshot at `path` on `canvas`, whole and centred; the old picture stays until the
+/// new one is decoded (no flicker), and stays if it cannot be had (the next refresh tries again).
+async function paint(canvas, path) {
+  try {
+    const response = await fetch(withToken(path), { cache: "no-store", headers: tabAuthorization() });
+    if (!response.ok) return;
+    const bitmap = await createImageBitmap(await response.blob());
+    const scale = Math.min(canvas.width / bitmap.width, canvas.height / bitmap.height);
+    const [width, height] = [bitmap.width * scale, bitmap.height * scale];
+    const context = canvas.getContext("2d");
+    context.clearRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(bitmap, (canvas.width - width) / 2, (canvas.height - height) / 2, width, height);
+    canvas.dataset.width = String(bitmap.width); // the snapshot's own width
+    bitmap.close();
+  } catch {
+    // A connection lost meanwhile: the connection says so.
+  }
+}
+
+/// Brings `li` up to date with `channel`, its picture fetched again.
+function show(li, channel) {
+  const button = li.firstElementChild;
+  const [picture, , meta] = button.children;
+  button.title = channel.source && channel.source.name ? `${channel.name}: ${channel.source.name}` : channel.name;
+  if (channel.name === channels.current) button.setAttribute("aria-current", "page");
+  else button.removeAttribute("aria-current");
+  // The snapshot URL is the server's absolute path: made relative, for a page served under a prefix.
+  paint(picture, channel.snapshot.replace(/^\//, ""));
+  meta.textContent = summary(channel);
+}
+
+function redraw() {
+  const names = channels.list.map((channel) => channel.name);
+  if ([...ui.list.children].map((li) => li.dataset.channel).join("/") !== names.join("/")) {
+    ui.list.replaceChildren(...names.map(entry));
+  }
+  channels.list.forEach((channel, index) => show(ui.list.children[index], channel));
+  ui.panel.hidden = channels.list.length < 2;
+}
+
+/// Fetches GET /api/channels and redraws the panel; a server without channels (or a page that
+/// may not see them: no token yet) shows none.
+const reload = oneAtATime(async () => {
+  let answer = { ok: false };
+  try {
+    if (!needsToken()) answer = await fetchJSON("api/channels");
+  } catch {
+    // A connection lost meanwhile: the connection says so.
+  }
+  channels.list = answer.ok && Array.isArray(answer.body) ? answer.body : [];
+  redraw();
+});
+
+/// Moves this page to channel `name`: a new history entry, then a connection to it.
+function moveTo(name) {
+  if (name === channels.current) return;
+  const url = new URL(location.href);
+  url.searchParams.set("channel", name);
+  history.pushState(null, "", url);
+  reopen();
+}
+
+// Back and Forward move between channels too.
+window.addEventListener("popstate", () => {
+  const wanted = pageParameter("channel");
+  if (channels.current !== null && (wanted || channels.list[0]?.name) !== channels.current) reopen();
+});
+
+player.on("hello", (hello) => {
+  channels.current = typeof hello.channel === "string" ? hello.channel : null;
+  reload();
+});
+
+// Only while connected: a server that is gone is the connection's to say, not a failed fetch's.
+setInterval(() => {
+  if (!document.hidden && player.stats.connected && channels.current !== null) reload();
+}, REFRESH_MS);
