@@ -12,6 +12,13 @@ public struct ServerConfiguration: Sendable {
     public var channels: [ChannelInput] = []
     /// `--max-channels`: the most channels, the default one included.
     public var maxChannels = 16
+    /// `--channels-file`: the channels kept across restarts (read; channels added and removed at
+    /// run time are written to it).
+    public var channelsFile: ChannelsFile? {
+        get { channelsFileBox.file }
+        set { channelsFileBox = FileBox(file: newValue) }
+    }
+    private var channelsFileBox = FileBox(file: nil)
     public var host = "127.0.0.1"
     /// 0 picks a free port.
     public var port = 8080
@@ -96,9 +103,18 @@ public enum SharedRendition: Sendable, Equatable {
 public struct ChannelInput: Sendable {
     public let name: ChannelName
     public let input: InputSpec
+    /// The chain it starts with (nil: the command line's).
+    public let filter: FilterChain?
 
-    public init(name: ChannelName, input: InputSpec) {
+    public init(name: ChannelName, input: InputSpec, filter: FilterChain? = nil) {
         self.name = name
         self.input = input
+        self.filter = filter
     }
+}
+
+/// `ChannelsFile` in a `Sendable` configuration: it is read on the starting thread, then used by
+/// the network thread alone.
+private struct FileBox: @unchecked Sendable {
+    let file: ChannelsFile?
 }

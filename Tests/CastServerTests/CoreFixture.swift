@@ -35,7 +35,8 @@ final class CoreFixture {
     /// `--channel NAME=test:64x48@30`, recording into `recordings/NAME`).
     /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog.
     init(uploads: Bool = false, token: String? = nil, adminToken: String? = nil, publicView: Bool = false, maxClients: Int = 200,
-         allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false, maxChannels: Int = 16) throws {
+         allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false, maxChannels: Int = 16,
+         channelsFile: ChannelsFile? = nil) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         let lutFolder = luts ? try LUTFolder(path: base + "/luts") : nil
         let catalog = lutFolder.map { FilterCatalog.standard.adding($0.library.catalogEntry, category: .colorEffect) } ?? .standard
@@ -59,6 +60,7 @@ final class CoreFixture {
         configuration.recording.minimumFreeBytes = 0
         configuration.recording.directory = base + "/recordings"
         configuration.maxChannels = maxChannels
+        configuration.channelsFile = channelsFile
         // Channels added at run time: one JPEG rendition, no H.264, no sound to encode.
         configuration.jpegLadder = [48]
         configuration.h264Ladder = []

@@ -1,16 +1,19 @@
 """Channels added and removed at run time over real sockets (`PUT`/`DELETE /api/channels/NAME`,
 `--admin-token`): 401 without a token, 403 with `--token`'s, 201 with the admin token; an input
 that cannot be opened is 400 and adds nothing; a channel removed while watched closes its viewer
-with a reason that says so, and its recording is finished and kept. The rules in detail (bodies,
+with a reason that says so, and its recording is finished and kept. With `--channels-file` they
+survive a restart (the command line winning a name in both); a bad file stops the start. The rules in detail (bodies,
 names, limits) are tested in process: Tests/CastServerTests/ServerCoreChannelAdminTests.swift."""
 
 import asyncio
 import json
+import subprocess
 import time
 
 import websockets
 
 from fc_client import Client, run
+from fc_server import child_environment
 from test_e2e_recording import wait_state
 
 ADMIN = {"Authorization": "Bearer boss"}
@@ -57,3 +60,29 @@ def test_a_channel_added_and_removed_over_the_api_with_and_without_the_admin_tok
     assert len(recordings) == 1 and recordings[0].stat().st_size > 0, "the recording is finished and kept"
     kept = server.http("DELETE", "/api/channels/main", headers=ADMIN)
     assert kept.status == 409 and "default" in kept.text()
+
+
+def test_channels_added_at_run_time_survive_a_restart_and_the_command_line_wins(start_server, filtercast_bin, tmp_path):
+    path = tmp_path / "channels.json"
+    first = start_server("--input", "test:160x120@15", "--admin-token", "boss", "--channels-file", str(path))
+    assert json.loads(path.read_text()) == {"channels": []}, "a missing file is created"
+    for name in ("cam", "door"):
+        body = json.dumps({"input": "test:160x120@15", "filter": {"name": "sepia"}}).encode()
+        assert first.http("PUT", f"/api/channels/{name}", headers=ADMIN, body=body).status == 201
+    first.stop()
+
+    again = start_server("--input", "test:160x120@15", "--channel", "door=test:320x240@15", "--channels-file", str(path))
+    channels = {c["name"]: c for c in json.loads(again.get("/api/channels").body)}
+    assert list(channels) == ["main", "door", "cam"]
+    assert [link["name"] for link in channels["cam"]["filter"]] == ["sepia"], "a kept channel keeps its filter"
+    assert channels["door"]["source"]["name"] == "test pattern 320x240@15", "the command line's input wins"
+    assert "channel door: the command line's input is used" in again.stderr_text()
+
+
+def test_a_bad_channels_file_stops_the_start_with_one_line_naming_it(filtercast_bin, tmp_path):
+    path = tmp_path / "channels.json"
+    path.write_text('{"channels": [{"name": "Bad", "input": "a.mp4"}]}')
+    result = subprocess.run([filtercast_bin, "serve", "--port", "0", "--channels-file", str(path)],
+                            capture_output=True, text=True, timeout=30, env=child_environment())
+    lines = [line for line in result.stderr.splitlines() if "error" in line]
+    assert result.returncode == 1 and len(lines) == 1 and str(path) in lines[0] and "not a channel name" in lines[0], result.stderr

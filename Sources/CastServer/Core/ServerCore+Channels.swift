@@ -67,6 +67,7 @@ extension ServerCore {
         if let refusal = refusalToAdd(request.name) { return refusal }
         guard case .success(let order) = read else { return nil }
         channelChanges[request.name] = "being added"
+        channelBodies[request.name] = request.body
         Log.info("channel being added", ["channel": .string(request.name.description)])
         channelDesk.open(request.name, input: order.input, filter: order.filter, for: id)
         return .waiting(seconds: Int32(configuration.openTimeout.seconds.rounded(.up)) + 10)
@@ -94,6 +95,7 @@ extension ServerCore {
         }
         for (watcherID, watcher) in watchers where watcher.channel === channel { watchers[watcherID] = nil }
         Log.info("channel removed", ["channel": .string(name.description)])
+        configuration.channelsFile?.removed(name)
         channelDesk.remove(name, for: id)
         wake.ring()  // the adapter cuts the channel's MJPEG readers and snapshots at the wake-up
         return .waiting(seconds: 30)
@@ -106,12 +108,14 @@ extension ServerCore {
             switch finished {
             case .opened(let id, let name, .success(let channel)):
                 channelChanges[name] = nil
+                if let body = channelBodies.removeValue(forKey: name) { configuration.channelsFile?.added(name, body: body) }
                 channels = channels.adding(channel)
                 stateSchedules[name] = StateBroadcastSchedule(now: now())
                 Log.info("channel added", ["channel": .string(name.description), "source": .string(channel.session.player.info.name)])
                 return (id, .answer(201, JSONBody.encoded(ChannelSummary(channel, state: state(of: channel)))))
             case .opened(let id, let name, .failure(let failure)):
                 channelChanges[name] = nil
+                channelBodies[name] = nil
                 Log.info("channel refused", ["channel": .string(name.description), "reason": .string(failure.message)])
                 return (id, .refuse(400, "channel \(name): the input cannot be opened: \(failure.message)"))
             case .removed(let id, let name):

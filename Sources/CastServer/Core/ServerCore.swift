@@ -27,6 +27,8 @@ final class ServerCore {
     var channelRequests: [ConnectionID: ChannelRequest] = [:]
     /// Channels being added or removed, and which ("being added", "being removed"): their names are taken.
     var channelChanges: [ChannelName: String] = [:]
+    /// The bodies of the channels being added, for `--channels-file`.
+    var channelBodies: [ChannelName: [UInt8]] = [:]
     let counters: TransportCounters
     /// What other threads leave for the network thread (recordings that stopped by themselves).
     let wake: NetworkWake

@@ -215,6 +215,8 @@ public final class WebSocketServer: @unchecked Sendable {
 
 public struct ServerError: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// The C callback for every lws event: finds the server through the context's user pointer.

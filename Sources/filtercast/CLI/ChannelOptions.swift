@@ -1,4 +1,5 @@
 import CastServer
+import Logging
 import MediaKit
 
 /// `--channel NAME=INPUT` (repeatable; `FILTERCAST_CHANNELS`, entries separated by `;`) and
@@ -13,7 +14,32 @@ enum ChannelOptions {
                    help: "Also serve INPUT (anything --input takes) as channel NAME: 1-32 of a-z 0-9 _ -, starting with a letter or digit (repeatable; ?channel=NAME).",
                    repeatable: true, environmentOverride: "FILTERCAST_CHANNELS", environmentSeparator: ";"),
         OptionSpec(name: "--max-channels", valueName: "N", help: "Most channels, the default one included (default 16)."),
+        OptionSpec(name: "--channels-file", valueName: "FILE",
+                   help: "Keep channels in FILE (JSON, created when missing): read at start, rewritten when channels are added or removed at run time; --channel wins over it."),
     ]
+
+    /// `--channels-file`: read (created when missing) and merged after the command line's channels —
+    /// a name in both plays the command line's input, and a line says so. A bad file, or more
+    /// channels than `--max-channels` with it, stops the start (exit 1) naming the file.
+    static func applyFile(_ options: ParsedOptions, to configuration: inout ServerConfiguration) throws {
+        guard let path = options.string("--channels-file") else { return }
+        guard !path.isEmpty else { throw UsageError(description: "\(options.source("--channels-file")) must name a file") }
+        let file = try ChannelsFile(path: path, catalog: configuration.catalog)
+        configuration.channelsFile = file
+        let given = Set([configuration.defaultChannel] + configuration.channels.map(\.name))
+        for channel in file.channels(catalog: configuration.catalog) {
+            guard !given.contains(channel.name) else {
+                Log.info("channel \(channel.name): the command line's input is used, not the one in \(path)",
+                         ["channel": .string(channel.name.description)])
+                continue
+            }
+            configuration.channels.append(channel)
+        }
+        let count = configuration.channels.count + 1
+        guard count <= configuration.maxChannels else {
+            throw ServerError(description: "the channels file \(path): \(count) channels with the command line's, more than --max-channels \(configuration.maxChannels)")
+        }
+    }
 
     /// Sets the default channel (its name and input) and the others from `options`; a bad name
     /// or input, a name given twice or more channels than `--max-channels` is a usage error.
