@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable {
     public var webRoot: String
     /// When set, control commands need this token (`?token=` or an `auth` message).
     public var token: String?
+    /// `--admin-token`: what adds and removes channels, and does everything `token` does (nil:
+    /// nobody may change the channels at run time).
+    public var adminToken: String?
     /// With a token: whether viewers without it may watch.
     public var publicView = false
     /// Origins (`scheme://host[:port]`) allowed besides the server's own host.

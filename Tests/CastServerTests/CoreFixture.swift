@@ -22,18 +22,20 @@ final class CoreFixture {
     let core: ServerCore
     var routes: [Route] { core.router.routes }
     var router: Router { core.router }
+    /// The temporary folder of its files (`recordings/`, `uploads/`, `web/`).
+    let base: String
     /// The default channel and its parts.
     var main: Channel { channels[0] }
     var session: Session { main.session }
     var outputs: ViewerOutputs { main.outputs }
     var library: MediaLibrary { main.session.library! }
 
-    /// A server with `--uploads` or not, `--token` (nil: none), `--public-view`, `--max-clients`,
+    /// A server with `--uploads` or not, `--token` (nil: none), `--admin-token`, `--public-view`, `--max-clients`,
     /// `--allow-origin`, and a channel of each of `others`' names besides `main` (each
     /// `--channel NAME=test:64x48@30`, recording into `recordings/NAME`).
     /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog.
-    init(uploads: Bool = false, token: String? = nil, publicView: Bool = false, maxClients: Int = 200,
-         allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false) throws {
+    init(uploads: Bool = false, token: String? = nil, adminToken: String? = nil, publicView: Bool = false, maxClients: Int = 200,
+         allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false, maxChannels: Int = 16) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         let lutFolder = luts ? try LUTFolder(path: base + "/luts") : nil
         let catalog = lutFolder.map { FilterCatalog.standard.adding($0.library.catalogEntry, category: .colorEffect) } ?? .standard
@@ -47,6 +49,7 @@ final class CoreFixture {
         _ = FileManager.default.createFile(atPath: base + "/web/index.html", contents: Data("<html>".utf8))
         var configuration = ServerConfiguration(webRoot: base + "/web")
         configuration.token = token
+        configuration.adminToken = adminToken
         configuration.luts = lutFolder
         configuration.catalog = catalog
         configuration.publicView = publicView
@@ -54,6 +57,13 @@ final class CoreFixture {
         configuration.allowedOrigins = allowedOrigins
         configuration.maxUploadBytes = 1_000_000
         configuration.recording.minimumFreeBytes = 0
+        configuration.recording.directory = base + "/recordings"
+        configuration.maxChannels = maxChannels
+        // Channels added at run time: one JPEG rendition, no H.264, no sound to encode.
+        configuration.jpegLadder = [48]
+        configuration.h264Ladder = []
+        configuration.openTimeout = .seconds(5)
+        self.base = base
         core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: counters, metrics: Metrics(),
                           files: try StaticFiles(root: base + "/web"), wake: wake, now: { [clock] in clock.now })
     }

@@ -15,26 +15,28 @@ import Testing
         "GET /api/state": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
         "GET /stream.mjpg": .watch, "GET /api/recordings": .watch, "GET /api/media": .watch,
         "GET /api/uploads": .watch, "GET /recordings/*": .watch, "GET /api/recordings/*": .watch,
-        "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "PUT /api/luts/*": .control, "GET /api/channels": .watch, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
+        "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "PUT /api/luts/*": .control, "GET /api/channels": .watch,
+        "PUT /api/channels/*": .admin, "DELETE /api/channels/*": .admin, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
         "GET /*": .anyone,
     ]
 
     /// A request to `route`'s path (a prefix route's with a name after it) with credentials of
-    /// `level` on a server with `--token secret` (and `--public-view` for watch).
+    /// `level` on a server with `--token secret` and `--admin-token boss` (and `--public-view` for watch).
     static func request(_ route: Route, presenting level: AccessLevel) -> HTTPRequest {
         let path = switch route.path {
         case .exact(let path): path
         case .prefix(let prefix): prefix + "a.mp4"
         }
-        let method: HTTPRequest.Method = route.methods.contains(.get) ? .get : .put
-        return HTTPRequest(method: method, path: path, arguments: level == .control ? ["token": "secret"] : [:])
+        let method: HTTPRequest.Method = route.methods.contains(.get) ? .get : route.methods.first!
+        let token = [AccessLevel.control: "secret", .admin: "boss"][level]
+        return HTTPRequest(method: method, path: path, arguments: token.map { ["token": $0] } ?? [:])
     }
 
     @Test func everyRouteDeclaresTheLevelListedHere() throws {
         let fixture = try CoreFixture(uploads: true, luts: true)
         var listed: [String: AccessLevel] = [:]
         for route in fixture.routes {
-            let method = route.methods.contains(.get) ? "GET" : "PUT"
+            let method = route.methods.contains(.get) ? "GET" : route.methods.contains(.put) ? "PUT" : "DELETE"
             listed["\(method) \(route.path)"] = route.access
         }
         #expect(listed == Self.expectedLevels)
@@ -44,18 +46,53 @@ import Testing
     func noHandlerRunsForARequestBelowItsRoutesLevel(publicView: Bool) throws {
         let fixture = try CoreFixture(uploads: true, luts: true)
         defer { withExtendedLifetime(fixture) {} }
-        let router = Router(routes: fixture.routes, access: AccessPolicy(token: AccessToken("secret"), publicView: publicView),
+        let router = Router(routes: fixture.routes, access: AccessPolicy(token: AccessToken("secret"), adminToken: AccessToken("boss"),
+                                                                         publicView: publicView),
                             allowedOrigins: [])
         for route in fixture.routes {
             for level in AccessLevel.allCases {
-                let granted: AccessLevel = level == .control ? .control : publicView ? .watch : .anyone
+                let granted: AccessLevel = level >= .control ? level : publicView ? .watch : .anyone
                 let answer = router.answer(Self.request(route, presenting: level))
                 if granted < route.access {
-                    #expect(answer.code == 401, "\(route.path) answered \(answer.code) to \(level) credentials")
+                    // A token that grants too little is 403; none (or a wrong one) is 401.
+                    #expect(answer.code == (level >= .control ? 403 : 401), "\(route.path) answered \(answer.code) to \(level) credentials")
                 } else {
                     #expect(answer.code != 401, "\(route.path) refused \(level) credentials")
                 }
             }
+        }
+    }
+
+    /// A route that needs admin, on servers with and without `--admin-token` (and `--token`).
+    @Test(arguments: [nil, "secret"] as [String?])
+    func anAdminRouteIs401WithoutCredentials403WithTooLittleAndOpenToTheAdminToken(token: String?) {
+        let route = Route(methods: [.put], path: .exact("/admin"), access: .admin, refusesForeignOrigins: true) { _, _ in
+            .status(204, "done")
+        }
+        let router = Router(routes: [route], access: AccessPolicy(token: AccessToken(token), adminToken: AccessToken("boss"),
+                                                                  publicView: false), allowedOrigins: [])
+        func code(_ arguments: [String: String], _ headers: [HTTPRequest.Header: String] = [:]) -> UInt32 {
+            router.answer(HTTPRequest(method: .put, path: "/admin", arguments: arguments, headers: headers)).code
+        }
+        #expect(code([:]) == 401 && code(["token": "wrong"]) == 401, "no credentials, or none of this server's")
+        #expect(code(["token": "secret"]) == (token == nil ? 401 : 403), "the control token is not enough")
+        #expect(code(["token": "boss"]) == 204 && code([:], [.authorization: "Bearer boss"]) == 204)
+        let noAdmin = Router(routes: [route], access: AccessPolicy(token: AccessToken(token), publicView: false), allowedOrigins: [])
+        for arguments in [[:], ["token": "secret"], ["token": "boss"]] {
+            let answer = noAdmin.answer(HTTPRequest(method: .put, path: "/admin", arguments: arguments))
+            guard case .status(403, let message, _) = answer else { Issue.record("\(answer)"); continue }
+            #expect(message.contains("--admin-token"), "nobody is admin without --admin-token")
+        }
+    }
+
+    @Test func theAdminTokenGrantsEverythingTheTokenDoes() throws {
+        let fixture = try CoreFixture(uploads: true, luts: true)
+        defer { withExtendedLifetime(fixture) {} }
+        let router = Router(routes: fixture.routes, access: AccessPolicy(token: AccessToken("secret"), adminToken: AccessToken("boss"),
+                                                                         publicView: false), allowedOrigins: [])
+        for route in fixture.routes where route.access <= .control {
+            let answer = router.answer(Self.request(route, presenting: .admin))
+            #expect(answer.code != 401 && answer.code != 403, "\(route.path) refused the admin token: \(answer.code)")
         }
     }
 

@@ -32,6 +32,32 @@ import Testing
         #expect(access(visible, token: nil) == "watch" && access(visible, token: Self.token) == "control")
     }
 
+    @Test func helloSaysAdminForTheAdminToken() throws {
+        let open = try CoreFixture(adminToken: "boss"), locked = try CoreFixture(token: Self.token, adminToken: "boss"),
+            visible = try CoreFixture(token: Self.token, adminToken: "boss", publicView: true)
+        #expect(access(open, token: nil) == "control" && access(open, token: "boss") == "admin")
+        #expect(access(locked, token: nil) == "none" && access(locked, token: Self.token) == "control")
+        #expect(access(locked, token: "boss") == "admin" && access(visible, token: "boss") == "admin")
+        #expect(access(visible, token: nil) == "watch" && access(visible, token: "wrong") == "watch")
+    }
+
+    @Test func authWithTheAdminTokenRaisesAControllerToAdminAndTheAdminControls() throws {
+        let fixture = try CoreFixture(token: Self.token, adminToken: "boss")
+        let core = fixture.core
+        core.viewerConnected(1, token: Self.token, address: "a")
+        core.viewerConnected(2, token: "boss", address: "b")
+        _ = io.drainAll(core)
+        io.send(#"{"type": "auth", "token": "nope", "id": 1}"#, from: 1, to: core)
+        #expect(io.types(io.drain(1, core)) == ["error"] && core.viewers[1]?.session.access == .control, "a wrong token lowers nothing")
+        io.send(#"{"type": "auth", "token": "boss", "id": 2}"#, from: 1, to: core)
+        #expect(io.types(io.drain(1, core)) == ["ack", "state"] && core.viewers[1]?.session.access == .admin)
+        io.send(#"{"type": "auth", "token": "\#(Self.token)", "id": 3}"#, from: 1, to: core)
+        _ = io.drain(1, core)
+        #expect(core.viewers[1]?.session.access == .admin, "the control token does not take admin away")
+        io.send(#"{"type": "setFilter", "name": "sepia", "id": 4}"#, from: 2, to: core)
+        #expect(io.types(io.drain(2, core)).first == "ack" && fixture.session.selection.chain.first.name == "sepia")
+    }
+
     @Test func withoutTheTokenEverySessionCommandIsRefusedAndNothingChanges() throws {
         let fixture = try CoreFixture(token: Self.token)
         let core = fixture.core

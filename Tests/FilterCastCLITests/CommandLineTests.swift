@@ -35,6 +35,8 @@ import Testing
         (["serve", "--host", "example"], 2, ["--host", "IPv4"]),
         (["serve", "--host", "203.0.113.7", "--port", "0", "--token", "t"], 1, ["203.0.113.7", "no address"]),
         (["serve", "--public-view"], 2, ["--public-view", "--token"]),
+        (["serve", "--token", "same", "--admin-token", "same"], 2, ["--admin-token", "differ from --token"]),
+        (["serve", "--admin-token="], 2, ["--admin-token", "must not be empty"]),
         (["serve", "--allow-origin", "example.com"], 2, ["--allow-origin", "scheme://host"]),
         (["serve", "--allow-origin", "https://example.com/path"], 2, ["--allow-origin", "no path"]),
         (["serve", "--open-timeout", "0"], 2, ["--open-timeout"]),

@@ -1,5 +1,6 @@
 /// The server's channels by name, the default one first: what `?channel=NAME` (and its
-/// absence) resolves to. Fixed once the server is built.
+/// absence) resolves to. A value: the core holds the one in force and replaces it when a
+/// channel is added or removed at run time (the default one stays).
 struct ChannelRegistry: Sendable {
     /// What `/ws` and the HTTP routes serve without `?channel=`.
     let defaultChannel: Channel
@@ -12,6 +13,14 @@ struct ChannelRegistry: Sendable {
         defaultChannel = channels[0]
         all = channels
         byName = Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0) })
+    }
+
+    /// These channels and `channel` (whose name is none of theirs), last.
+    func adding(_ channel: Channel) -> ChannelRegistry { ChannelRegistry(all + [channel]) }
+
+    /// These channels without the one named `name` (never the default one).
+    func removing(_ name: ChannelName) -> ChannelRegistry {
+        ChannelRegistry(all.filter { $0.name != name || $0 === defaultChannel })
     }
 
     /// The channel `?channel=` names: the default one when absent, nil when there is none of that name.

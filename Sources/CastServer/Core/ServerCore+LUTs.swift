@@ -8,7 +8,7 @@ import Synchronization
 /// One `PUT /api/luts/NAME` body, gathered in memory (it is at most ``LUTUpload/maximumBytes``),
 /// then parsed on a thread of its own. Its fields belong to the network thread; the parse thread
 /// reads only the body handed to it and posts its result into ``parsed``.
-final class LUTUpload: Sendable {
+final class LUTUpload: Sendable, GatheredBody {
     /// The largest `.cube` taken (``CubeParser/maximumBytes``).
     static let maximumBytes = CubeParser.maximumBytes
     /// Bodies gathered or parsed at once: what they may hold in memory together is bounded.
@@ -62,13 +62,7 @@ extension ServerCore {
 
     /// A piece of an admitted LUT's body (nil: this connection carries no LUT).
     func lutBody(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer) -> UploadStep? {
-        guard let upload = lutUploads[id] else { return nil }
-        guard upload.body.count + bytes.count <= upload.expected else {
-            lutUploads[id] = nil
-            return .refuse(400, "the body is longer than its Content-Length")
-        }
-        upload.body.append(contentsOf: bytes)
-        return .receiving
+        Self.gather(bytes, into: &lutUploads, id)
     }
 
     /// The whole body came: its parse starts on a thread of its own, whose result wakes the

@@ -20,8 +20,12 @@ extension ServerCore {
         case receiving
         /// The body is whole and probed: the answer comes at a later wake-up (``takeUploadAnswers()``).
         case probing
+        /// The answer comes at a later wake-up, within this many seconds (a channel opened or stopped).
+        case waiting(seconds: Int32)
         /// Answer this error; a body still arriving is drained a moment, not taken.
         case refuse(UInt32, String)
+        /// Answer this status with this JSON body (a channel added or removed).
+        case answer(UInt32, [UInt8])
     }
 
     /// `--uploads`: one folder for every channel (each channel's library has it).
@@ -31,7 +35,9 @@ extension ServerCore {
     /// refuses is counted as a refused upload.
     func answer(_ request: HTTPRequest) -> HTTPAnswer {
         let answer = router.answer(request)
-        if request.method == .put || request.method == .post, case .status = answer { counters.uploads.count(.refused) }
+        if request.method == .put || request.method == .post, !request.path.hasPrefix("/api/channels/"), case .status = answer {
+            counters.uploads.count(.refused)
+        }
         return answer
     }
 
@@ -66,7 +72,7 @@ extension ServerCore {
     /// One piece of an admitted upload's body, written to its file. (A refused upload's body is
     /// drained by the adapter: no upload here, nothing written.)
     func uploadBody(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer) -> UploadStep {
-        if let step = lutBody(id, bytes) { return step }
+        if let step = lutBody(id, bytes) ?? channelBody(id, bytes) { return step }
         guard let receiver = uploads[id], case .receiving = receiver.phase else { return .receiving }
         guard let base = bytes.baseAddress, receiver.append(base, count: bytes.count) else {
             return failUpload(receiver, 507, "the upload could not be written to disk (\(String(cString: strerror(errno))))")
@@ -76,7 +82,7 @@ extension ServerCore {
 
     /// The whole body is on disk: the probe starts; its result wakes the network thread.
     func uploadBodyComplete(_ id: ConnectionID) -> UploadStep {
-        if let step = lutBodyComplete(id) { return step }
+        if let step = lutBodyComplete(id) ?? channelBodyComplete(id) { return step }
         guard let desk = uploadDesk, let receiver = uploads[id], case .receiving = receiver.phase else { return .receiving }
         guard receiver.finishWriting() else { return failUpload(receiver, 500, "the upload could not be written to disk") }
         desk.probe(receiver) { [wake] in wake.ring() }
@@ -101,6 +107,7 @@ extension ServerCore {
     /// An upload's client left (or its body stalled).
     func uploadClosed(_ id: ConnectionID) {
         lutUploadClosed(id)
+        channelRequestClosed(id)
         guard let receiver = uploads.removeValue(forKey: id) else { return }
         if case .receiving = receiver.phase {
             Log.info("upload cut short", ["name": .string(receiver.name), "received": .int(Int(receiver.received)),

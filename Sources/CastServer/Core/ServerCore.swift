@@ -18,13 +18,18 @@ typealias ConnectionID = Int
 /// through ``NetworkWake``, whose ring makes the adapter call ``woken(queuedBytes:)``.
 final class ServerCore {
     let configuration: ServerConfiguration
-    /// Every channel; a connection without `?channel=` is on the default one.
-    let channels: ChannelRegistry
+    /// Every channel; a connection without `?channel=` is on the default one. Replaced when a
+    /// channel is added or removed (`ServerCore+Channels`).
+    var channels: ChannelRegistry
+    /// Opens and stops the channels added and removed at run time, off this thread.
+    let channelDesk: ChannelDesk
+    /// The `PUT /api/channels/NAME` bodies being gathered, by connection.
+    var channelRequests: [ConnectionID: ChannelRequest] = [:]
+    /// Channels being added or removed, and which ("being added", "being removed"): their names are taken.
+    var channelChanges: [ChannelName: String] = [:]
     let counters: TransportCounters
     /// What other threads leave for the network thread (recordings that stopped by themselves).
     let wake: NetworkWake
-    /// `--token`, checked in constant time.
-    let accessToken: AccessToken?
     /// What `hello` offers on every channel besides the renditions (``features(of:)`` adds a channel's own).
     let features: ServerFeatures
     /// `--uploads`: the uploads under way and their probes (nil: none taken).
@@ -52,27 +57,34 @@ final class ServerCore {
     /// A core for the viewers of `channels`; `metrics` and `files` are what `/metrics` and the
     /// page's routes serve. With the libraries taking uploads (`--uploads`, one folder for every
     /// channel), the core takes them within `maxUploadBytes` and `configuration`'s free-space reserve.
+    /// Channels added at run time are built by `openChannel` (default: as `--channel` builds them).
     init(configuration: ServerConfiguration, channels: ChannelRegistry, counters: TransportCounters,
          metrics: Metrics, files: StaticFiles, wake: NetworkWake,
+         openChannel: ChannelDesk.Opener? = nil,
          now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.configuration = configuration
         self.channels = channels
         self.counters = counters
         self.wake = wake
         self.now = now
-        accessToken = AccessToken(configuration.token)
+        channelDesk = ChannelDesk(wake: wake, opener: openChannel ?? { [configuration] name, input, filter in
+            var configuration = configuration
+            configuration.filter = filter
+            return try Channel(name: name, input: input, isDefault: false, configuration: configuration, wake: wake)
+        })
         let library = channels.defaultChannel.session.library
         uploadDesk = library?.uploads.map { _ in
             UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
         }
         features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) })
-        router = Router(routes: [], access: AccessPolicy(token: accessToken, publicView: configuration.publicView),
+        router = Router(routes: [], access: AccessPolicy(token: AccessToken(configuration.token), adminToken: AccessToken(configuration.adminToken),
+                                                           publicView: configuration.publicView),
                         allowedOrigins: configuration.allowedOrigins)
         let start = now()
         stateSchedules = Dictionary(uniqueKeysWithValues: channels.all.map { ($0.name, StateBroadcastSchedule(now: start)) })
         lastAdaptation = start
         // The handlers read this core's state (the viewer counts, the client limit): made once it is.
-        let context = RouteContext(channels: channels, metrics: metrics, files: files, takesUploads: features.uploads != nil,
+        let context = RouteContext(registry: { [unowned self] in self.channels }, metrics: metrics, files: files, takesUploads: features.uploads != nil,
                                    luts: configuration.luts,
                                    state: { [unowned self] in state(of: $0) },
                                    atClientLimit: { [unowned self] in atClientLimit(address: $0.address) })

@@ -17,7 +17,7 @@ extension WebSocketServer {
                                        "path": .string(path)])
         }
         let answer = core.answer(request)
-        if request.method == .put || request.method == .post, case .status(let code, let message, let headers) = answer {
+        if request.changes, case .status(let code, let message, let headers) = answer {
             return refuse(wsi, code, message, headers: headers)
         }
         switch answer {
@@ -35,6 +35,10 @@ extension WebSocketServer {
             return uploadRequest(wsi, request, name: name)
         case .lutUpload(let name):
             return lutUploadRequest(wsi, request, name: name)
+        case .channelPut(let name):
+            return channelPutRequest(wsi, request, name: name)
+        case .channelDelete(let name):
+            return channelDeleteRequest(wsi, name: name)
         }
     }
 
@@ -45,6 +49,7 @@ extension WebSocketServer {
             else if lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0 { .head }
             else if lws_hdr_total_length(wsi, WSI_TOKEN_PUT_URI) > 0 { .put }
             else if lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 { .post }
+            else if lws_hdr_total_length(wsi, WSI_TOKEN_DELETE_URI) > 0 { .delete }
             else { .other }
         let pathOnly = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         return HTTPRequest(method: method, path: pathOnly, queryLength: Int(lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS)),

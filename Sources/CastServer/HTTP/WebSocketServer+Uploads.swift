@@ -18,6 +18,16 @@ extension WebSocketServer {
         perform(core.lutUploadAdmitted(id(wsi), name: name, request: request), wsi)
     }
 
+    /// The router admitted a channel to add (`PUT /api/channels/NAME`): its JSON body is gathered like a LUT's.
+    func channelPutRequest(_ wsi: OpaquePointer, _ request: HTTPRequest, name: String) -> Int32 {
+        perform(core.channelPutAdmitted(id(wsi), name: name, request: request), wsi)
+    }
+
+    /// The router admitted `DELETE /api/channels/NAME`: answered once the channel stopped.
+    func channelDeleteRequest(_ wsi: OpaquePointer, name: String) -> Int32 {
+        perform(core.channelDeleted(id(wsi), name: name), wsi)
+    }
+
     /// The router admitted an upload to `name`.
     func uploadRequest(_ wsi: OpaquePointer, _ request: HTTPRequest, name: String) -> Int32 {
         perform(core.uploadAdmitted(id(wsi), name: name, request: request), wsi)
@@ -43,6 +53,10 @@ extension WebSocketServer {
             }
             if failed { lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC) }
         }
+        for (id, step) in core.takeChannelAnswers() {
+            guard let wsi = wsi(id) else { continue }
+            if perform(step, wsi) != 0 { lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC) }
+        }
     }
 
     /// What the core says to do next with an upload's connection.
@@ -57,8 +71,13 @@ extension WebSocketServer {
         case .probing:
             lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.uploadAnswerSeconds)
             return 0
+        case .waiting(let seconds):
+            lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, seconds)
+            return 0
         case .refuse(let code, let message):
             return refuse(wsi, code, message)
+        case .answer(let code, let body):
+            return respond(wsi, code: code, body: body, type: "application/json", headOnly: false)
         }
     }
 

@@ -10,6 +10,14 @@ final class Connection {
         case snapshot(Channel, headOnly: Bool)
         /// A file being sent (the page's files, a recording).
         case file(FileDownload)
+
+        /// The channel an MJPEG reader or a waiting snapshot watches.
+        var channel: Channel? {
+            switch self {
+            case .mjpeg(let channel, _), .snapshot(let channel, _): channel
+            case .response, .file: nil
+            }
+        }
     }
 
     let kind: Kind

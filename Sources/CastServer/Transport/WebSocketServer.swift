@@ -170,6 +170,12 @@ public final class WebSocketServer: @unchecked Sendable {
         answerProbedUploads()
         let supplies = core.woken(queuedBytes: { [self] in wsi($0).map(queuedBytes) ?? 0 })
         for (wsi, connection) in connections {
+            if let channel = connection.kind.channel, core.channels[channel.name] !== channel {
+                // Its channel was removed: cut at the next writable callback.
+                connection.closing = true
+                lws_callback_on_writable(wsi)
+                continue
+            }
             switch connection.kind {
             case .mjpeg(let channel, let rendition):
                 if supplies[channel.name]?.jpeg[rendition] ?? 0 > connection.lastSent && lws_send_pipe_choked(wsi) == 0 {

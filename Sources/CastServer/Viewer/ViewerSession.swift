@@ -24,10 +24,8 @@ final class ViewerSession {
     /// at a newer keyframe.
     static let unitLag = Duration.milliseconds(500)
 
-    /// `--token`; nil when the server takes commands from anyone.
-    private let accessToken: AccessToken?
-    /// `--public-view`: frames and state go to clients without the token too.
-    private let publicView: Bool
+    /// `--admin-token`, `--token` and `--public-view`.
+    private let policy: AccessPolicy
     private let now: () -> ContinuousClock.Instant
     /// What the server offers to watch (`hello.renditions`).
     private let offer: [Rendition]
@@ -39,8 +37,8 @@ final class ViewerSession {
     private(set) var watching: Watching
     /// Moves between the rungs of its transport, for a viewer that lets the server choose.
     private var moves = RungMoves()
-    /// May send control commands (always, without `--token`).
-    private(set) var authorized: Bool
+    /// What its credentials grant: `?token=` of its URL, then the best `auth` it sent.
+    private(set) var level: AccessLevel
     private(set) var flow = ViewerFlow()
     /// Fragments of the message being received.
     private var incoming: [UInt8] = []
@@ -49,26 +47,35 @@ final class ViewerSession {
     private var commandBudget: CommandBudget
     private var outbox = ViewerOutbox()
 
-    /// A viewer that connected with `token` (`?token=` of its URL, nil without one), offered
-    /// `offer` to watch and `features`.
-    init(token: String?, accessToken: AccessToken?, publicView: Bool, offer: [Rendition],
+    /// A viewer that connected with `token` (`?token=` of its URL, nil without one) to a server
+    /// whose access is `policy`, offered `offer` to watch and `features`.
+    init(token: String?, policy: AccessPolicy, offer: [Rendition],
          features: ServerFeatures = ServerFeatures(), now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.offer = offer
         self.features = features
         watching = .initial(in: offer)
-        self.accessToken = accessToken
-        self.publicView = publicView
+        self.policy = policy
         self.now = now
-        authorized = accessToken.map { $0.accepts(token) } ?? true
+        level = policy.level(presenting: [token])
         commandBudget = CommandBudget(now: now())
     }
 
+    /// A viewer of a server without `--admin-token`.
+    convenience init(token: String?, accessToken: AccessToken?, publicView: Bool, offer: [Rendition],
+                     features: ServerFeatures = ServerFeatures(), now: @escaping () -> ContinuousClock.Instant = { .now }) {
+        self.init(token: token, policy: AccessPolicy(token: accessToken, publicView: publicView), offer: offer,
+                  features: features, now: now)
+    }
+
+    /// May send control commands (always, without `--token`).
+    var authorized: Bool { level >= .control }
+
     /// Whether frames and `state` go to this viewer: with `--token` and without `--public-view`,
     /// only once it gave the token.
-    var mayWatch: Bool { authorized || accessToken == nil || publicView }
+    var mayWatch: Bool { level >= .watch }
 
     /// What `hello.access` tells the client.
-    var access: ViewerAccess { authorized ? .control : mayWatch ? .watch : .none }
+    var access: ViewerAccess { AccessPolicy.viewerAccess(level) }
 
     /// The first message: `hello` with the filters and the state now.
     func greet(filters: [FilterDescriptor], state: SessionState) {
@@ -181,8 +188,9 @@ final class ViewerSession {
             watching = requested
             return .watching
         case .auth(let token):
-            guard let accessToken, accessToken.accepts(token) else { throw .wrongToken }
-            authorized = true
+            // Without --token everybody controls already; only a token of this server's is right.
+            guard policy.recognizes([token]) else { throw .wrongToken }
+            level = max(level, policy.level(presenting: [token]))
             outbox.markStateDue()  // the state in its hello may be old: nothing was sent since
             return .authorized
         }
@@ -204,6 +212,11 @@ final class ViewerSession {
     /// A recording stopped by itself: viewers that may watch are told why.
     func recordingStopped(_ reason: String) {
         if mayWatch { outbox.enqueue(.error(.recordingStopped(reason))) }
+    }
+
+    /// Its channel was removed: close with 1001, the reason naming the channel (unless a close is already due).
+    func channelRemoved(_ name: ChannelName) {
+        if outbox.closing == nil { outbox.close(status: LWSCloseStatus.goingAway, reason: "channel \(name) was removed") }
     }
 
     /// The server stops: close with 1001 (unless a close is already due).

@@ -31,6 +31,8 @@ enum ServeCommand: Subcommand {
                   ] + LadderOptions.specs + FilterOptions.specs + [
                   OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: the web/ folder of this checkout)."),
                   OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T, an auth message, or Authorization: Bearer T over HTTP)."),
+                  OptionSpec(name: "--admin-token", valueName: "T",
+                             help: "This token may also add and remove channels at run time (PUT/DELETE /api/channels/NAME); it controls everything --token does."),
                   OptionSpec(name: "--public-view", valueName: nil, help: "With --token: let viewers without the token watch."),
                   OptionSpec(name: "--allow-origin", valueName: "ORIGIN", help: "Also accept WebSocket pages from ORIGIN (repeatable).",
                              repeatable: true),
@@ -104,6 +106,7 @@ enum ServeCommand: Subcommand {
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try LadderOptions.apply(options, to: &configuration)
         configuration.token = options.string("--token")
+        configuration.adminToken = options.string("--admin-token")
         configuration.publicView = options.has("--public-view")
         configuration.allowedOrigins = try options.entries.filter { $0.name == "--allow-origin" }
             .map { try parseOrigin($0.value, source: options.source("--allow-origin")) }
@@ -134,6 +137,10 @@ enum ServeCommand: Subcommand {
         if let stall = try options.double("--stall-timeout", in: 0.5...600) { configuration.stallTimeout = .seconds(stall) }
         if let open = try options.double("--open-timeout", in: 0.5...600) { configuration.openTimeout = .seconds(open) }
         if configuration.token?.isEmpty == true { throw UsageError(description: "\(options.source("--token")) must not be empty") }
+        if configuration.adminToken?.isEmpty == true { throw UsageError(description: "\(options.source("--admin-token")) must not be empty") }
+        if let admin = configuration.adminToken, admin == configuration.token {
+            throw UsageError(description: "\(options.source("--admin-token")) must differ from --token: it grants more")
+        }
         if configuration.publicView && configuration.token == nil {
             throw UsageError(description: "\(options.source("--public-view")) needs --token: without a token everyone may watch and control already")
         }

@@ -18,6 +18,11 @@ enum HTTPAnswer: Sendable {
     /// A LUT named `name` (`PUT /api/luts/NAME`, validated with its size): its body is taken.
     case lutUpload(name: String)
 
+    /// `PUT /api/channels/NAME` (admin): its JSON body is taken, then the channel opened.
+    case channelPut(name: String)
+    /// `DELETE /api/channels/NAME` (admin): the channel is removed.
+    case channelDelete(name: String)
+
     /// 200 with a JSON body.
     static func json(_ bytes: [UInt8]) -> HTTPAnswer { .body(status: 200, type: "application/json", bytes: bytes) }
 
@@ -33,7 +38,7 @@ enum HTTPAnswer: Sendable {
         switch self {
         case .body(let status, _, _): status
         case .status(let code, _, _): code
-        case .file, .snapshot, .mjpeg, .upload, .lutUpload: 200
+        case .file, .snapshot, .mjpeg, .upload, .lutUpload, .channelPut, .channelDelete: 200
         }
     }
 }

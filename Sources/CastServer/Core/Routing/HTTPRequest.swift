@@ -3,7 +3,7 @@
 /// thread); tests build them directly.
 struct HTTPRequest {
     enum Method: String, Sendable {
-        case get = "GET", head = "HEAD", put = "PUT", post = "POST", other = "OTHER"
+        case get = "GET", head = "HEAD", put = "PUT", post = "POST", delete = "DELETE", other = "OTHER"
     }
 
     /// The headers a route may read.
@@ -40,11 +40,21 @@ struct HTTPRequest {
                   argument: { arguments[$0] }, header: { headers[$0] ?? "" })
     }
 
+    /// PUT, POST or DELETE: a request that changes things (its refusals are final answers, a
+    /// body still arriving is drained a moment).
+    var changes: Bool { method == .put || method == .post || method == .delete }
+
     /// HEAD: the answer's headers without its body.
     var isHead: Bool { method == .head }
 
     /// The credentials it presents: `?token=` and `Authorization: Bearer`.
     var credentials: (query: String?, bearer: String?) {
         (argument("token"), AccessToken.bearerCredentials(in: header(.authorization)))
+    }
+
+    /// Its credentials as ``AccessPolicy`` takes them.
+    var presented: [String?] {
+        let credentials = credentials
+        return [credentials.query, credentials.bearer]
     }
 }

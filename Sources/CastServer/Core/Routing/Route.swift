@@ -48,6 +48,11 @@ struct Route {
         Route(methods: [.put, .post], path: path, access: access, refusesForeignOrigins: true, handle: handle)
     }
 
+    /// A DELETE route: it changes things, so foreign origins are refused.
+    static func delete(_ path: Path, access: AccessLevel, _ handle: @escaping (HTTPRequest, String) -> HTTPAnswer) -> Route {
+        Route(methods: [.delete], path: path, access: access, refusesForeignOrigins: true, handle: handle)
+    }
+
     /// The rest of a prefix route's path, percent-decoded ("" when it does not decode).
     static func decoded(_ rest: String) -> String { rest.removingPercentEncoding ?? "" }
 }

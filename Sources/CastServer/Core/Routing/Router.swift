@@ -1,8 +1,9 @@
 import Logging
 
 /// Answers HTTP requests from one route table, in a stated order of checks: the method, the
-/// route, a foreign origin (for routes that change things), the access the route declares —
-/// and only then the route's handler, which never checks access itself.
+/// route, a foreign origin (for routes that change things), the access the route declares (401
+/// without a token of this server's, 403 with one that grants too little) — and only then the
+/// route's handler, which never checks access itself.
 ///
 /// Service thread only (the handlers read the session's state).
 struct Router {
@@ -16,14 +17,17 @@ struct Router {
         guard let (route, rest) = match(request) else {
             return request.method == .get || request.method == .head
                 ? .status(404, "not found")
-                : .status(405, "only GET and HEAD are served here; uploads go to PUT /api/uploads/NAME")
+                : .status(405, "only GET and HEAD are served here; uploads go to PUT /api/uploads/NAME, channels to PUT and DELETE /api/channels/NAME")
         }
         if route.refusesForeignOrigins, let origin = foreignOrigin(request) {
             Log.warning("request refused: origin not allowed", ["address": .string(request.address), "origin": .string(origin),
                                                                 "path": .string(request.path)])
             return .status(403, "origin not allowed")
         }
-        guard granted(request) >= route.access else { return .tokenRequired }
+        let presented = request.presented
+        guard access.level(presenting: presented) >= route.access else {
+            return access.refusal(needing: route.access, presenting: presented)
+        }
         return route.handle(request, rest)
     }
 
@@ -37,8 +41,7 @@ struct Router {
 
     /// The access `request`'s credentials grant.
     func granted(_ request: HTTPRequest) -> AccessLevel {
-        let credentials = request.credentials
-        return access.level(presenting: credentials.query, credentials.bearer)
+        access.level(presenting: request.presented)
     }
 
     /// The request's `Origin` when it is another site's (not the server's own, not allowed by

@@ -1,11 +1,16 @@
 import CastProtocol
 
-/// `GET /api/channels`: every channel, the default one first, as a page lists them.
+/// `GET /api/channels`: every channel, the default one first, as a page lists them; `PUT` and
+/// `DELETE /api/channels/NAME` (admin) add and remove one (``ServerCore/channelPutAdmitted(_:name:request:)``).
 extension ServerRoutes {
-    static func channelsRoute(_ context: RouteContext) -> Route {
-        .get(.exact("/api/channels"), access: .watch) { _, _ in
-            .json(encoding: context.channels.all.map { ChannelSummary($0, state: context.state($0)) })
-        }
+    static func channelsRoutes(_ context: RouteContext) -> [Route] {
+        [
+            .get(.exact("/api/channels"), access: .watch) { _, _ in
+                .json(encoding: context.channels.all.map { ChannelSummary($0, state: context.state($0)) })
+            },
+            .put(.prefix("/api/channels/"), access: .admin) { _, rest in .channelPut(name: Route.decoded(rest)) },
+            .delete(.prefix("/api/channels/"), access: .admin) { _, rest in .channelDelete(name: Route.decoded(rest)) },
+        ]
     }
 }
 

@@ -5,7 +5,8 @@ import Telemetry
 
 /// What the server's routes answer from. Service thread only.
 struct RouteContext {
-    let channels: ChannelRegistry
+    /// The channels in force now (they change at run time).
+    let registry: () -> ChannelRegistry
     let metrics: Metrics
     let files: StaticFiles
     /// `--uploads` is on.
@@ -16,13 +17,15 @@ struct RouteContext {
     let state: (Channel) -> SessionState
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
     let atClientLimit: (HTTPRequest) -> Bool
+
+    var channels: ChannelRegistry { registry() }
 }
 
 /// The route table of `filtercast serve`: every HTTP path and the WebSocket endpoint, each with
 /// the access it needs. The first route that takes a request answers it; the page's files come last.
 enum ServerRoutes {
     static func table(_ context: RouteContext) -> [Route] {
-        sessionRoutes(context) + [channelsRoute(context)] + libraryRoutes(context) + lutRoutes(context) + [
+        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + [
             .get(.exact("/healthz"), access: .anyone) { _, _ in
                 .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
             },

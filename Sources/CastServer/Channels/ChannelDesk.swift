@@ -1,0 +1,126 @@
+import FilterKit
+import MediaKit
+import Synchronization
+
+/// Channels added and removed while the server runs (`PUT`/`DELETE /api/channels/NAME`): their
+/// inputs are opened, and their services started and stopped, on threads of their own — an open
+/// takes up to `--open-timeout`, a stop finishes a recording — never on the network thread,
+/// which learns of each result at a wake-up (``takeFinished()``). It owns the services of the
+/// channels it added, so that the server's stop stops them too (``stopAll()``).
+///
+/// Threads: `open`, `remove` and `takeFinished` on the network thread; the workers post results
+/// and ring `wake`; `stopAll` on the thread that stops the server, after the network thread ended.
+final class ChannelDesk: Sendable {
+    /// Builds the channel `name` of `input` with `filter` as its chain (opening the input):
+    /// what a worker thread runs.
+    typealias Opener = @Sendable (_ name: ChannelName, _ input: InputSpec, _ filter: FilterChain) throws -> Channel
+
+    /// What a worker left for the network thread.
+    enum Finished {
+        /// Channel `name`, asked for by connection `connection`, runs — or could not be opened (the reason).
+        case opened(connection: Int, name: ChannelName, Result<Channel, OpenFailure>)
+        /// Channel `name`, removed by connection `connection`, has stopped (its recording finished).
+        case removed(connection: Int, name: ChannelName)
+    }
+
+    /// Why an input could not become a channel.
+    struct OpenFailure: Error {
+        let message: String
+    }
+
+    private struct State {
+        /// The services of every channel added here and running, by name.
+        var running: [ChannelName: ServiceList] = [:]
+        /// Results by the id of the worker that posted it.
+        var finished: [(worker: Int, Finished)] = []
+        var workers: [Int: WorkerThread] = [:]
+        var nextWorker = 0
+        /// The server stops: a channel opened after this is stopped at once, never added.
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+    private let opener: Opener
+    private let wake: NetworkWake
+
+    init(wake: NetworkWake, opener: @escaping Opener) {
+        self.wake = wake
+        self.opener = opener
+    }
+
+    /// Opens `input` as channel `name` with `filter` on a thread of its own, then starts its services.
+    func open(_ name: ChannelName, input: InputSpec, filter: FilterChain, for connection: Int) {
+        let id = state.withLock { state in
+            state.nextWorker += 1
+            return state.nextWorker
+        }
+        let worker = WorkerThread(name: "channel-open") { [self] in
+            let result: Result<Channel, OpenFailure>
+            do {
+                let channel = try opener(name, input, filter)
+                let services = ServiceList(channel.services(recordAtStart: false))
+                try services.start()
+                result = state.withLock { state in
+                    guard !state.closed else { return .failure(OpenFailure(message: "the server is stopping")) }
+                    state.running[name] = services
+                    return .success(channel)
+                }
+                if case .failure = result { services.stop() }
+            } catch {
+                result = .failure(OpenFailure(message: "\(error)"))
+            }
+            post(.opened(connection: connection, name: name, result), from: id)
+        }
+        state.withLock { $0.workers[id] = worker }
+    }
+
+    /// Stops channel `name` (added here) on a thread of its own: its processing, its recording
+    /// (finished and kept), its encoders, its decode thread.
+    func remove(_ name: ChannelName, for connection: Int) {
+        let (services, id) = state.withLock { state in
+            state.nextWorker += 1
+            return (state.running.removeValue(forKey: name), state.nextWorker)
+        }
+        let worker = WorkerThread(name: "channel-stop") { [self] in
+            services?.stop()
+            post(.removed(connection: connection, name: name), from: id)
+        }
+        state.withLock { $0.workers[id] = worker }
+    }
+
+    /// What the workers finished since the last call, their threads joined (they end as they
+    /// post: the join does not wait). Network thread.
+    func takeFinished() -> [Finished] {
+        let (finished, workers) = state.withLock { state in
+            defer { state.finished.removeAll() }
+            return (state.finished, state.finished.compactMap { state.workers.removeValue(forKey: $0.worker) })
+        }
+        workers.forEach { $0.join() }
+        return finished.map(\.1)
+    }
+
+    /// Waits until every worker started so far has posted its result (tests).
+    func waitForWorkers() {
+        let workers = state.withLock { state in
+            defer { state.workers.removeAll() }
+            return Array(state.workers.values)
+        }
+        workers.forEach { $0.join() }
+    }
+
+    /// The server stops: every channel added here stops (a recording finished and kept); one
+    /// still opening is stopped when its open ends, without waiting for it here.
+    func stopAll() {
+        let running = state.withLock { state in
+            state.closed = true
+            defer { state.running.removeAll() }
+            return state.running
+        }
+        for services in running.values { services.stop() }
+    }
+
+    private func post(_ finished: Finished, from worker: Int) {
+        state.withLock { $0.finished.append((worker, finished)) }
+        wake.ring()
+    }
+}

@@ -1,0 +1,137 @@
+@testable import CastServer
+import CastProtocol
+import Foundation
+import Testing
+
+/// Channels added and removed at run time (`PUT`/`DELETE /api/channels/NAME`, admin), through the
+/// core as the lws adapter drives it: the route, the body in pieces, the desk's worker opening a
+/// real test pattern (or failing to open a missing file), the answer at the wake-up. No socket.
+@Suite struct ServerCoreChannelAdminTests {
+    let io = ServerCoreTests()
+    static let admin = "boss"
+
+    func fixture(maxChannels: Int = 16) throws -> CoreFixture {
+        try CoreFixture(token: "secret", adminToken: Self.admin, maxChannels: maxChannels)
+    }
+
+    /// `PUT /api/channels/NAME` with `body` on connection `id`, as lws delivers it: the route, the
+    /// admission, the body in two pieces, its end; then, when it went to the desk, its answer.
+    func put(_ name: String, _ body: String, on id: ConnectionID = 50, length: Int? = nil, _ fixture: CoreFixture) -> ServerCore.UploadStep {
+        let core = fixture.core
+        let request = HTTPRequest(method: .put, path: "/api/channels/\(name)", arguments: ["token": Self.admin],
+                                  headers: [.contentLength: "\(length ?? body.utf8.count)"])
+        let routed = core.answer(request)
+        guard case .channelPut(let decoded) = routed else {
+            guard case .status(let code, let message, _) = routed else { return .refuse(0, "\(routed)") }
+            return .refuse(code, message)
+        }
+        let admitted = core.channelPutAdmitted(id, name: decoded, request: request)
+        guard case .takeBody = admitted else { return admitted }
+        let bytes = Array(body.utf8)
+        for piece in [bytes.prefix(bytes.count / 2), bytes.dropFirst(bytes.count / 2)] {
+            let step = piece.withUnsafeBytes { core.uploadBody(id, $0) }
+            guard step == .receiving else { return step }
+        }
+        let complete = core.uploadBodyComplete(id)
+        guard case .waiting = complete else { return complete }
+        return answer(for: id, fixture)
+    }
+
+    /// The answer the desk's worker left for connection `id`, once it finished.
+    func answer(for id: ConnectionID, _ fixture: CoreFixture) -> ServerCore.UploadStep {
+        fixture.core.channelDesk.waitForWorkers()
+        return fixture.core.takeChannelAnswers().first { $0.0 == id }?.1 ?? .refuse(0, "no answer")
+    }
+
+    func delete(_ name: String, on id: ConnectionID = 60, _ fixture: CoreFixture) -> ServerCore.UploadStep {
+        let request = HTTPRequest(method: .delete, path: "/api/channels/\(name)", arguments: ["token": Self.admin])
+        let routed = fixture.core.answer(request)
+        guard case .channelDelete(let decoded) = routed else { return .refuse(routed.code, "\(routed)") }
+        let step = fixture.core.channelDeleted(id, name: decoded)
+        guard case .waiting = step else { return step }
+        return answer(for: id, fixture)
+    }
+
+    func json(_ step: ServerCore.UploadStep) -> [String: Any]? {
+        guard case .answer(_, let body) = step else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+    }
+
+    @Test func aChannelAddedAtRunTimeIsServedWithItsFilterAndRemovedWithACloseNamingIt() throws {
+        let fixture = try fixture()
+        defer { fixture.core.channelDesk.stopAll() }
+        let added = put("cam", #"{"input": "test:64x48@30", "filter": {"name": "sepia"}}"#, fixture)
+        guard case .answer(201, _) = added, let summary = json(added) else { Issue.record("\(added)"); return }
+        #expect(summary["name"] as? String == "cam" && summary["snapshot"] as? String == "/snapshot.jpg?channel=cam")
+        #expect((summary["filter"] as? [[String: Any]])?.first?["name"] as? String == "sepia")
+        let cam = try #require(fixture.core.channels[try ChannelName("cam")])
+        #expect(fixture.core.channels.all.map(\.name.description) == ["main", "cam"])
+        #expect(cam.session.library?.recordings.root.hasSuffix("/recordings/cam") == true)
+
+        fixture.core.viewerConnected(1, token: "secret", address: "a", channel: "cam")
+        fixture.core.viewerConnected(2, token: "secret", address: "b")
+        guard case .json(let hello) = io.drain(1, fixture.core).first else { Issue.record("no hello"); return }
+        #expect(hello["channel"] == "cam")
+        fixture.core.watcherJoined(3, .mjpeg(rendition: 0), of: cam)
+
+        let removed = delete("cam", fixture)
+        #expect(json(removed)?["removed"] as? String == "cam", "\(removed)")
+        var outcome = ServerCore.WriteOutcome.written
+        for _ in 0..<10 where outcome == .written {
+            outcome = fixture.core.writeViewer(1) { _, _, _ in true }
+        }
+        #expect(outcome == .close(status: Int32(LWSCloseStatus.goingAway), reason: "channel cam was removed"))
+        #expect(fixture.core.channels[try ChannelName("cam")] == nil && fixture.core.watchers[3] == nil)
+        #expect(io.types(io.drain(2, fixture.core)).allSatisfy { !$0.hasPrefix("close") }, "main's viewers stay")
+        fixture.core.viewerLeft(1)
+        #expect(fixture.core.viewers.count == 1)
+    }
+
+    @Test func badNamesBodiesAndFiltersAre400AndNothingIsAdded() throws {
+        let fixture = try fixture()
+        let cases: [(String, String)] = [
+            ("Cam", #"{"input": "test:64x48@30"}"#), ("cam", "not json"), ("cam", "[1]"), ("cam", #"{"input": ""}"#),
+            ("cam", #"{"input": "test:64x48@30", "extra": 1}"#), ("cam", #"{"input": "test:64x48@30", "filter": {"name": "nosuch"}}"#),
+            ("cam", #"{"input": "test:64x48@30", "filter": "sepia"}"#),
+        ]
+        for (name, body) in cases {
+            let step = put(name, body, fixture)
+            guard case .refuse(400, let message) = step else { Issue.record("\(name) \(body): \(step)"); continue }
+            #expect(!message.isEmpty)
+        }
+        guard case .refuse(413, _) = put("cam", "{}", length: 64 * 1024 + 1, fixture) else { Issue.record("no 413"); return }
+        #expect(fixture.core.channels.all.count == 1)
+    }
+
+    @Test func anInputThatCannotBeOpenedIsRefusedWithItsReasonAndNothingIsAdded() throws {
+        let fixture = try fixture()
+        let step = put("gone", #"{"input": "\#(fixture.base)/missing.mp4"}"#, fixture)
+        guard case .refuse(400, let message) = step else { Issue.record("\(step)"); return }
+        #expect(message.contains("cannot be opened") && message.contains("missing.mp4"), "\(message)")
+        #expect(fixture.core.channels.all.count == 1 && fixture.core.channelChanges.isEmpty)
+    }
+
+    @Test func takenNamesTheDefaultChannelAndMaxChannelsAreRefused() throws {
+        let fixture = try fixture(maxChannels: 2)
+        defer { fixture.core.channelDesk.stopAll() }
+        guard case .refuse(409, _) = put("main", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("main exists"); return }
+        guard case .answer(201, _) = put("cam", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("not added"); return }
+        guard case .refuse(409, _) = put("cam", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("cam exists"); return }
+        guard case .refuse(507, let full) = put("third", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("no 507"); return }
+        #expect(full.contains("--max-channels"))
+        guard case .refuse(409, let kept) = delete("main", fixture) else { Issue.record("main deleted"); return }
+        #expect(kept.contains("default"))
+        guard case .refuse(404, let unknown) = delete("nope", fixture) else { Issue.record("no 404"); return }
+        #expect(unknown.contains("main, cam"))
+    }
+
+    @Test func onlyTheAdminTokenReachesTheChannelRoutes() throws {
+        let fixture = try fixture()
+        for method in [HTTPRequest.Method.put, .delete] {
+            for (arguments, code) in [([:], 401), (["token": "secret"], 403)] as [([String: String], UInt32)] {
+                let answer = fixture.core.answer(HTTPRequest(method: method, path: "/api/channels/cam", arguments: arguments))
+                #expect(answer.code == code, "\(method) with \(arguments): \(answer.code)")
+            }
+        }
+    }
+}
