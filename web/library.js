@@ -75,10 +75,29 @@ function item(entry) {
   meta.className = "recording-meta";
   meta.textContent = `${formatEntry(entry)} · ${formatCreated(entry.created)}`;
   info.append(name, meta);
+  if (typeof entry.filter === "string" && entry.filter) {
+    // Played with the session's filter on top (sepia on sepia) unless played as recorded.
+    const recordedWith = document.createElement("div");
+    recordedWith.className = "recording-meta recorded-with";
+    recordedWith.textContent = `recorded with ${entry.filter}`;
+    info.append(recordedWith);
+  }
 
   const play = actionButton("play", "Play", entry.name);
   guard(play, `Play ${entry.name}`);
   play.addEventListener("click", () => send({ type: "open", source: `recordings/${entry.name}` }, () => {}));
+
+  const extra = [];
+  if (typeof entry.filter === "string" && entry.filter) {
+    // As recorded: the filter off first, then the file (both answered before the next).
+    const asRecorded = actionButton("play-as-recorded", "Play as recorded", entry.name);
+    guard(asRecorded, `Play ${entry.name} as it was recorded (filter off)`);
+    asRecorded.addEventListener("click", () => {
+      send({ type: "setFilter", name: "none" }, () => {});
+      send({ type: "open", source: `recordings/${entry.name}` }, () => {});
+    });
+    extra.push(asRecorded);
+  }
 
   const download = document.createElement("a");
   download.className = "text-button";
@@ -94,7 +113,7 @@ function item(entry) {
     reload();
   });
 
-  li.append(info, play, download, remove);
+  li.append(info, play, ...extra, download, remove);
   return li;
 }
 

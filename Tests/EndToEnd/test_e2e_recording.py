@@ -500,3 +500,6 @@ def test_filtered_and_unfiltered_recordings(start_server, tmp_path):
     cyan = frame_at(tmp_path / "recordings" / filtered["name"])[100:300, 10:80].mean(axis=(0, 1))
     assert red[0] > 200 and red[1] < 50 and red[2] < 50, red
     assert cyan[0] < 50 and cyan[1] > 200 and cyan[2] > 200, cyan
+    # The listing says what the filtered one was recorded with (the page offers it as recorded).
+    listed = {entry["name"]: entry for entry in json.loads(server.get("/api/recordings").body)["recordings"]}
+    assert listed[filtered["name"]]["filter"] == "invert" and "filter" not in listed[unfiltered["name"]], listed

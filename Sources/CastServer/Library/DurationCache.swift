@@ -20,7 +20,7 @@ final class DurationCache: Sendable {
         var version: Version
     }
 
-    private let known = Mutex<[String: (version: Version, duration: Double?)]>([:])
+    private let known = Mutex<[String: (version: Version, summary: MediaProbe.Summary)]>([:])
     let capacity: Int
 
     init(capacity: Int) {
@@ -30,23 +30,28 @@ final class DurationCache: Sendable {
     /// The duration of each of `files`, in order: the cached one, or read now for the first
     /// `probes` files that have none; nil for the others and for files that cannot be read.
     func durations(of files: [File], probes: Int) -> [Double?] {
+        summaries(of: files, probes: probes).map(\.duration)
+    }
+
+    /// What a listing shows of each of `files` (duration, a recording's filter), as ``durations(of:probes:)``.
+    func summaries(of files: [File], probes: Int) -> [MediaProbe.Summary] {
         known.withLock { cache in
-            var listed: [String: (version: Version, duration: Double?)] = [:]
+            var listed: [String: (version: Version, summary: MediaProbe.Summary)] = [:]
             var probed = 0
-            let durations = files.map { file -> Double? in
+            let summaries = files.map { file -> MediaProbe.Summary in
                 if let cached = cache[file.key], cached.version == file.version {
                     listed[file.key] = cached
-                    return cached.duration
+                    return cached.summary
                 }
-                guard probed < probes else { return nil }
+                guard probed < probes else { return MediaProbe.Summary() }
                 probed += 1
-                let duration = MediaProbe.duration(of: file.path)
-                listed[file.key] = (file.version, duration)
-                cache[file.key] = (file.version, duration)
-                return duration
+                let summary = MediaProbe.summary(of: file.path)
+                listed[file.key] = (file.version, summary)
+                cache[file.key] = (file.version, summary)
+                return summary
             }
             if cache.count > capacity { cache = listed }
-            return durations
+            return summaries
         }
     }
 }

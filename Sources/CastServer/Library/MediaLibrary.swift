@@ -134,12 +134,13 @@ public final class MediaLibrary: Sendable {
         }
         entries.sort { ($0.version.modified, $0.entry.name) > ($1.version.modified, $1.entry.name) }
         let listed = entries.prefix(Self.listingLimit)
-        let durations = cache.durations(of: listed.map {
+        let summaries = cache.summaries(of: listed.map {
             DurationCache.File(key: $0.entry.name, path: root + "/" + $0.entry.name, version: $0.version)
         }, probes: Self.probesPerListing)
-        return zip(listed, durations).map { item, duration in
+        return zip(listed, summaries).map { item, summary in
             var entry = item.entry
-            entry.duration = duration
+            entry.duration = summary.duration
+            entry.filter = summary.recordedFilter
             return entry
         }
     }

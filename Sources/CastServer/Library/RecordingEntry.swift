@@ -8,4 +8,7 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     public var size: Int64
     /// When the file was last written, ISO 8601 UTC (`2026-11-30T10:15:02Z`).
     public var created: String
+    /// What a filtered recording was filtered with when it started (the chain's filter names
+    /// joined by " + ", such as `sepia`); absent for an unfiltered one and for other files.
+    public var filter: String? = nil
 }

@@ -37,7 +37,8 @@ extension Session {
                 + "no frame would be recorded: open a file or go back to the input first")
         }
         do {
-            let status = try recorder.start(filtered: filtered)
+            let chain = selection.chain.links.map(\.name).filter { $0 != "none" }
+            let status = try recorder.start(filtered: filtered, filter: chain.isEmpty ? nil : chain.joined(separator: " + "))
             Log.info("recording to \(recorder.options.directory)/\(status.name ?? "")",
                      ["encoder": .string(status.encoder ?? ""), "filtered": .bool(filtered)])
             // Paused, no frame comes: the processor hands the recorder the one it holds.

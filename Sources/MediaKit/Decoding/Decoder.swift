@@ -47,6 +47,11 @@ final class Decoder {
     let codecName: String
     let frameRate: Double?
     /// Seconds; nil for live or unknown-length inputs.
+    /// The container's metadata value for `key` (a tag such as `comment`), nil when absent.
+    func metadata(_ key: String) -> String? {
+        guard let entry = av_dict_get(formatContext?.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
+        return String(cString: value)
+    }
     let duration: Double?
     /// Whether the container supports seeking (files do; pipes, devices and lavfi do not).
     let canSeek: Bool

@@ -24,6 +24,8 @@ final class VideoWriter {
         let failure: (String) -> MediaError
         /// Whether the output has an AAC-LC stream (48 kHz stereo) beside the video: ``write(audio:at:)``.
         var hasAudio = false
+        /// The container's metadata tags (`comment`: what a recording was filtered with).
+        var metadata: [(String, String)] = []
     }
 
     let destination: Destination
@@ -112,6 +114,7 @@ final class VideoWriter {
             throw destination.failure("this FFmpeg build cannot write \(destination.format)")
         }
         if let interruption { output.pointee.interrupt_callback = interruption.callback }
+        for (key, value) in destination.metadata { av_dict_set(&output.pointee.metadata, key, value, 0) }
         if destination.hasAudio {
             guard let audio = avformat_new_stream(output, nil), AudioEncoderStage.describe(AudioTranscoder.aac, in: audio) else {
                 avformat_free_context(output)

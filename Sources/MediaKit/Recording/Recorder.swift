@@ -67,10 +67,11 @@ public final class Recorder: Sendable {
         sound.flatMap { SoundTrack(of: $0, frameRate: frameRate) }
     }
 
-    /// Starts recording the filtered (or the source's) frames into a new file. Throws when a
+    /// Starts recording the filtered (or the source's) frames into a new file; a filtered one
+    /// names `filter` (what it is filtered with) in its metadata. Throws when a
     /// recording is running, the folder cannot be written, free space is short or no encoder opens.
     @discardableResult
-    public func start(filtered: Bool) throws(MediaError) -> RecordingStatus {
+    public func start(filtered: Bool, filter: String? = nil) throws(MediaError) -> RecordingStatus {
         joinEnded()
         let directory = options.directory
         do {
@@ -90,12 +91,13 @@ public final class Recorder: Sendable {
             let take: RecordingTake
             if filtered, let sharedEncode {
                 take = RecordingTake(sharing: sharedEncode, path: directory + "/" + name, name: name, frameRate: frameRate,
-                                     options: options, audio: takeSound(), droppedTotal: framesDropped, ended: ended)
+                                     options: options, filter: filter, audio: takeSound(), droppedTotal: framesDropped,
+                                     ended: ended)
             } else {
                 let audio = takeSound()
                 let writer = try VideoWriter.fragmentedMP4(path: directory + "/" + name, width: width, height: height,
                                                            frameRate: frameRate, preset: options.preset, threads: options.threads,
-                                                           audio: audio != nil)
+                                                           audio: audio != nil, filter: filtered ? filter : nil)
                 take = RecordingTake(writer: writer, name: name, filtered: filtered, width: width, height: height,
                                      frameRate: frameRate, options: options, audio: audio, droppedTotal: framesDropped,
                                      ended: ended)

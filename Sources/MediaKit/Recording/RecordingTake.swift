@@ -50,7 +50,8 @@ final class RecordingTake: Sendable {
     /// shown is asked for again every second: the file lasts as long as the recording, at one
     /// picture a second while still. With `audio`, its AAC is written with the pictures.
     init(sharing encode: any SharedEncode, path: String, name: String, frameRate: Double, options: RecorderOptions,
-         audio: SoundTrack? = nil, droppedTotal: Counter, ended: @escaping @Sendable (RecordingTake, String) -> Void) {
+         filter: String? = nil, audio: SoundTrack? = nil, droppedTotal: Counter,
+         ended: @escaping @Sendable (RecordingTake, String) -> Void) {
         self.name = name
         filtered = true
         encoderName = "\(encode.encoderName) (shared: \(encode.name))"
@@ -60,7 +61,7 @@ final class RecordingTake: Sendable {
         self.audio = audio
         audio?.attach()
         input.start { [self] in
-            let reason = copy(input, to: VideoWriter.fragmentedMP4(path: path, fragmentAtKeyframes: false), options)
+            let reason = copy(input, to: VideoWriter.fragmentedMP4(path: path, fragmentAtKeyframes: false, filter: filter), options)
             audio?.detach()
             if let reason { ended(self, reason) }
         }

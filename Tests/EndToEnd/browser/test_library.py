@@ -140,3 +140,28 @@ def test_the_header_names_the_input_file_not_its_path(launch, test_clip, open_pa
     assert page.state()["source"]["name"] == test_clip.name
     assert page.text("#source-name") == test_clip.name
     assert page.find("#source-name").get_attribute("title") == test_clip.name
+
+
+def test_a_recording_made_filtered_says_so_and_plays_as_recorded(launch, open_page, tmp_path):
+    """Played with the session's filter it was sepia on sepia: the library says what it was
+    recorded with and offers to play it as recorded (the filter off)."""
+    server = launch("--input", "test:640x360@30", "--filter", "sepia")
+    page = open_page(server)
+    page.wait_for(lambda: page.find("#recordings").get_attribute("data-loaded") == "true", message="the library loaded")
+    page.raw_send('{"type":"record","action":"start"}')
+    page.wait_state(lambda s: s["recording"]["active"] and s["recording"]["bytes"] > 0, message="recording")
+    page.raw_send('{"type":"record","action":"stop"}')
+    page.wait_state(lambda s: not s["recording"]["active"], message="stopped")
+    item = "#recordings [data-recording]"
+    page.wait_for(lambda: page.find_all(item + " .recorded-with"), message="the recording listed with its filter")
+    assert page.text(item + " .recorded-with") == "recorded with sepia"
+    name = page.js("return document.querySelector(arguments[0]).dataset.recording", item)
+    page.js("document.querySelector('#recordings [data-action=\"play-as-recorded\"]').click()")
+    page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}" and s["filter"]["name"] == "none",
+                    message="the recording playing, filter off")
+    # An unfiltered recording names no filter.
+    page.raw_send('{"type":"record","action":"start","filtered":false}')
+    page.wait_state(lambda s: s["recording"]["active"] and s["recording"]["bytes"] > 0, message="recording unfiltered")
+    page.raw_send('{"type":"record","action":"stop"}')
+    page.wait_for(lambda: len(page.find_all(item)) == 2, message="two recordings listed")
+    assert len(page.find_all(item + " .recorded-with")) == 1
