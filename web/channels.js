@@ -111,9 +111,10 @@ window.addEventListener("popstate", () => {
   if (channels.current !== null && (wanted || channels.list[0]?.name) !== channels.current) reopen();
 });
 
+// A server without channels (no `hello.channel`) has no GET /api/channels to ask.
 player.on("hello", (hello) => {
   channels.current = typeof hello.channel === "string" ? hello.channel : null;
-  reload();
+  if (channels.current !== null) reload();
 });
 
 // Only while connected: a server that is gone is the connection's to say, not a failed fetch's.

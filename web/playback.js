@@ -64,7 +64,8 @@ function renderPosition() {
     ui.seek.max = String(state.duration);
     if (seekHeld()) shown = Number(ui.seek.value);
     else ui.seek.value = String(shown);
-    if (!hovered) ui.seek.title = formatFrameTime(shown, state.duration >= 3600);
+    // A watch-only page's slider keeps its title, which says why it is disabled.
+    if (!hovered && mayControl()) ui.seek.title = formatFrameTime(shown, state.duration >= 3600);
     ui.seek.setAttribute("aria-valuetext", formatFrameTime(shown, state.duration >= 3600));
   }
   renderTime(shown);
@@ -84,7 +85,7 @@ let hovered = false;
 /// The frame under the pointer on the seek slider: its time, to the millisecond (00:12.480).
 function hoverTooltip(event) {
   const state = player.state;
-  if (!state || isLive()) return;
+  if (!state || isLive() || !mayControl()) return;
   hovered = true;
   const box = ui.seek.getBoundingClientRect();
   const fps = state.source?.fps > 0 ? state.source.fps : 30;
