@@ -3,19 +3,22 @@
 import { authorizationHeaders } from "./access.js";
 import { pageParameter } from "./helpers.js";
 
+/// `path` with the page's own `?NAME=` (if it has one) passed on.
+function passingOn(path, name) {
+  const value = pageParameter(name);
+  if (!value) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}${name}=${encodeURIComponent(value)}`;
+}
+
 /// `path` with the page's ?token=, passed on to the HTTP API (servers run with --token).
 export function withToken(path) {
-  const token = pageParameter("token");
-  if (!token) return path;
-  return `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}`;
+  return passingOn(path, "token");
 }
 
 /// `path` of an endpoint that concerns one channel (its recordings) with the page's ?channel=:
 /// the channel this page is on; none, the server's default channel.
 export function inChannel(path) {
-  const channel = pageParameter("channel");
-  if (!channel) return path;
-  return `${path}${path.includes("?") ? "&" : "?"}channel=${encodeURIComponent(channel)}`;
+  return passingOn(path, "channel");
 }
 
 /// The token typed into the page (access.js), as fetch() headers; {} when there is none or the
