@@ -8,73 +8,71 @@ public struct LUTFolderError: Error, CustomStringConvertible {
 
 /// `--luts DIR`: the folder of the `lut` filter's LUTs, one `NAME.cube` each. At start every
 /// `.cube` in it is read into the ``LUTLibrary`` (the name is the file's stem, checked as
-/// ``LUTLibrary/isValidName(_:)``); a LUT uploaded later is written into it (``store(_:named:)``)
+/// ``LUTLibrary/isValidName(_:)``); a LUT uploaded later is written into it (an ``UploadShelf``)
 /// so that it is there after a restart. Hidden files and other names are not read.
 public final class LUTFolder: Sendable {
-    public let path: String
+    public let folder: ShelfFolder
     public let library: LUTLibrary
-    /// Hidden, so that a write cut short is never read as a LUT.
-    static let temporaryPrefix = ".lut-"
+
+    public var path: String { folder.path }
 
     /// Creates the folder if missing, removes temporary files a crash left, and reads every
     /// `.cube` into a new library, in name order. A file that is not a good LUT (or a name that
     /// is not one, or more than the library takes) is an error naming the file, line and reason.
     public init(path: String) throws(LUTFolderError) {
-        self.path = path
         library = LUTLibrary()
-        let names: [String]
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+        do throws(ShelfRefusal) {
+            folder = try ShelfFolder(path: path, noun: "LUT folder")
+            for name in try folder.names() where !name.hasPrefix(".") && name.hasSuffix(".cube") {
+                try load(name)
+            }
         } catch {
-            throw LUTFolderError(description: "cannot read the LUT folder \(path): \(error.localizedDescription)")
-        }
-        for name in names where name.hasPrefix(Self.temporaryPrefix) { unlink(path + "/" + name) }
-        for name in names where !name.hasPrefix(".") && name.hasSuffix(".cube") {
-            try load(name)
+            throw LUTFolderError(description: "--luts: \(error)")
         }
     }
 
-    private func load(_ file: String) throws(LUTFolderError) {
-        let full = path + "/" + file
-        let stem = String(file.dropLast(".cube".count))
+    private func load(_ file: String) throws(ShelfRefusal) {
+        let bytes = try folder.read(file, atMost: CubeParser.maximumBytes)
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: full)
-            if let size = attributes[.size] as? Int, size > CubeParser.maximumBytes {
-                throw CubeError(line: 0, reason: "the file is too big: \(size) bytes, at most \(CubeParser.maximumBytes)")
-            }
-            try library.add(CubeParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: full)))), as: stem)
+            try library.add(CubeParser.parse(bytes), as: String(file.dropLast(".cube".count)))
         } catch let error as CubeError {
-            throw LUTFolderError(description: "--luts: \(full): \(error)")
-        } catch let error as LUTLibraryError {
-            throw LUTFolderError(description: "--luts: \(full): \(error)")
+            throw ShelfRefusal(400, "\(folder.path)/\(file): \(error)")
         } catch {
-            throw LUTFolderError(description: "--luts: cannot read \(full): \(error.localizedDescription)")
+            throw ShelfRefusal(400, "\(folder.path)/\(file): \(error)")
         }
     }
+}
 
-    /// Writes `bytes` (a LUT already parsed and checked) as `NAME.cube`, atomically: into a hidden
-    /// file, flushed, then linked under its name, which fails rather than replace a file there.
-    public func store(_ bytes: [UInt8], named name: String) throws(LUTFolderError) {
-        let temporary = path + "/" + Self.temporaryPrefix + UUID().uuidString
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw LUTFolderError(description: "cannot write in the LUT folder: \(String(cString: strerror(errno)))") }
-        defer { unlink(temporary) }
-        let written = bytes.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count <= 0 { return false }
-                offset += count
-            }
-            return true
+/// LUTs are uploaded as `.cube` files: parsed and checked on the `lut-parse` thread.
+extension LUTFolder: UploadShelf {
+    public var noun: String { "LUT" }
+    public var expected: String { "a .cube file" }
+    public var maximumBytes: Int { CubeParser.maximumBytes }
+    public var checkThreadName: String { "lut-parse" }
+
+    public func refusalToAdd(_ name: String) -> ShelfRefusal? {
+        guard LUTLibrary.isValidName(name) else {
+            return ShelfRefusal(400, "'\(name.prefix(40))' is not a LUT name: 1 to \(LUTLibrary.maximumNameLength) of a-z 0-9 _ -")
         }
-        let flushed = written && fsync(descriptor) == 0
-        let problem = String(cString: strerror(errno))
-        close(descriptor)
-        guard flushed else { throw LUTFolderError(description: "cannot write the LUT: \(problem)") }
-        guard link(temporary, path + "/" + name + ".cube") == 0 else {
-            throw LUTFolderError(description: "cannot store the LUT as \(name).cube: \(String(cString: strerror(errno)))")
+        if library.contains(name) { return ShelfRefusal(409, "a LUT named '\(name)' exists already") }
+        if library.count >= LUTLibrary.capacity { return ShelfRefusal(507, "the server holds \(library.count) LUTs, the most it takes") }
+        return nil
+    }
+
+    public func check(_ body: [UInt8], name: String) -> Result<CubeLUT, ShelfRefusal> {
+        Result { () throws(CubeError) in try CubeParser.parse(body) }.mapError { ShelfRefusal(400, "\(name).cube: \($0)") }
+    }
+
+    public func keep(_ lut: CubeLUT, body: [UInt8], name: String) -> Result<[UInt8], ShelfRefusal> {
+        Result { () throws(ShelfRefusal) in
+            try folder.store(body, as: name + ".cube")
+            do {
+                try library.add(lut, as: name)
+            } catch {
+                throw ShelfRefusal(500, "\(error)")
+            }
+            struct Stored: Encodable { let name: String, size: Int, title: String }
+            return JSONBody.encoded(Stored(name: name, size: lut.size, title: lut.title))
         }
     }
 }
