@@ -3,7 +3,7 @@ import FilterKit
 extension CommandFields {
     /// `saveLook {name, from}`: the chain `from` names (default the program) saved as `name`.
     func saveLook() throws(ProtocolError) -> SessionCommand {
-        .saveLook(name: try lookName(), from: try target("from"))
+        .saveLook(name: try lookName(), from: try chainTarget("from"))
     }
 
     /// `deleteLook {name}`.
@@ -18,7 +18,7 @@ extension CommandFields {
             throw ProtocolError(code: .invalidArgument,
                                 message: "\(type) takes a look, or name (+params), or chain: not look with \(type).\(key)")
         }
-        return .applyLook(name: try lookName("look"), to: try target("to"))
+        return .applyLook(name: try lookName("look"), to: try chainTarget("to"))
     }
 
     /// A look's name (the rule of ``Look/isValidName(_:)``).
@@ -28,11 +28,5 @@ extension CommandFields {
         guard case .string(let name) = value else { throw invalidArgument(key, expected, got: value) }
         guard Look.isValidName(name) else { throw outOfRange(key, expected, got: value) }
         return name
-    }
-
-    /// Which chain a command reads or changes: `"program"` (also when absent) or `"preview"`.
-    func target(_ key: String) throws(ProtocolError) -> ChainTarget {
-        guard fields[key] != nil else { return .program }
-        return ChainTarget(rawValue: try choice(key, of: ChainTarget.allCases.map(\.rawValue)))!
     }
 }

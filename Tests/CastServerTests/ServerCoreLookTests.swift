@@ -55,6 +55,20 @@ import Testing
         #expect(listing(fixture) == #"{"looks":[]}"#)
     }
 
+    @Test func aLookGoesToThePreviewAndThePreviewIsSaved() throws {
+        let fixture = try CoreFixture(looks: true)
+        let core = fixture.core
+        core.viewerConnected(1, token: nil, address: "a")
+        _ = writes.drainAll(core)
+        _ = answer(#"{"type":"setFilter","name":"invert","to":"preview"}"#, from: 1, core)
+        #expect(answer(#"{"type":"saveLook","name":"negative","from":"preview","id":1}"#, from: 1, core)["type"] == "ack")
+        #expect(core.configuration.looks?.look(named: "negative")?.chain == [FilterLinkRequest(name: "invert")])
+        _ = answer(#"{"type":"setFilter","name":"sepia","to":"preview"}"#, from: 1, core)
+        #expect(answer(#"{"type":"setFilter","look":"negative","to":"preview","id":2}"#, from: 1, core)["type"] == "ack")
+        #expect(fixture.session.studio.previewChain?.links.map(\.name) == ["invert"])
+        #expect(fixture.session.selection.chain == .none, "never on air by itself")
+    }
+
     @Test func savingUnderATakenNameReplacesTheLook() throws {
         let fixture = try CoreFixture(looks: true)
         fixture.core.viewerConnected(1, token: nil, address: "a")
@@ -76,8 +90,7 @@ import Testing
         #expect(unknown["code"] == "not_found" && unknown["message"] == "no look named 'nope' (there are none)")
         #expect(answer(#"{"type":"deleteLook","name":"nope"}"#, from: 1, core)["code"] == "not_found")
         let preview = answer(#"{"type":"saveLook","name":"a","from":"preview"}"#, from: 1, core)
-        #expect(preview["code"] == "out_of_range" && preview["message"]?.contains("no preview chain") == true)
-        #expect(answer(#"{"type":"setFilter","look":"a","to":"preview"}"#, from: 1, core)["code"] == "out_of_range")
+        #expect(preview["code"] == "invalid_argument" && preview["message"]?.contains("the preview has no chain yet") == true)
         #expect(fixture.session.selection.chain.links.map(\.name) == ["invert"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.base + "/looks").isEmpty)
     }

@@ -12,15 +12,15 @@ extension ServerCore {
     func sessionPart(of command: SessionCommand, on channel: Channel) throws(ProtocolError) -> SessionCommand? {
         switch command {
         case .saveLook(let name, let from):
-            try chain(from, "saveLook.from")
-            try saveLook(Look(name: name, chain: channel.session.selection.chain))
+            let session = channel.session
+            let chain = from == .program ? session.selection.chain : try session.studio.requireChain(for: "saveLook from the preview")
+            try saveLook(Look(name: name, chain: chain))
             return nil
         case .deleteLook(let name):
             try deleteLook(name)
             return nil
         case .applyLook(let name, let to):
-            try chain(to, "setFilter.to")
-            return .setFilterChain(try look(named: name).chain)
+            return .setFilterChain(try look(named: name).chain, to: to)
         default:
             return command
         }
@@ -32,13 +32,6 @@ extension ServerCore {
         for (id, viewer) in viewers {
             viewer.session.looksChanged(entries)
             requestWrite(id)
-        }
-    }
-
-    /// Refuses a chain this server does not have: studio mode's preview is not built yet.
-    private func chain(_ target: ChainTarget, _ field: String) throws(ProtocolError) {
-        guard target == .program else {
-            throw ProtocolError(code: .outOfRange, message: "\(field) must be \"program\": this server has no preview chain (studio mode)")
         }
     }
 
