@@ -35,7 +35,8 @@ public final class Channel: Sendable {
         // made: played faster or slower it would need time-stretching, which nothing here does.
         let speed = configuration.playback.speed
         let audioQueue = AudioPipeline.isAvailable && speed == 1 ? AudioPacketQueue() : nil
-        let (player, options) = try Self.openPlayer(input, configuration, audio: audioQueue)
+        let (player, options) = try Self.openPlayer(input, configuration, keepOpen: configuration.alwaysOn.contains(name),
+                                                    audio: audioQueue)
         let info = player.info
         var recording = configuration.recording
         if !isDefault { recording.directory += "/\(name)" }
@@ -115,8 +116,9 @@ public final class Channel: Sendable {
     }
 
     /// `input`, opened as configured, in a player (not started) that passes its sound to
-    /// `audio`, and the options it was opened with.
-    private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration,
+    /// `audio`, and the options it was opened with. A live input is closed while nobody watches
+    /// (`--idle-close`) unless `keepOpen` (`--always-on`).
+    private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration, keepOpen: Bool,
                                    audio: AudioPacketQueue?) throws -> (Player, SourceOptions) {
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
@@ -130,7 +132,9 @@ public final class Channel: Sendable {
             // What a camera or stream actually delivers, which may differ from what was asked.
             Log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
         }
-        let player = Player(source: source, options: configuration.playback,
+        var playback = configuration.playback
+        if keepOpen { playback.idleClose = nil }
+        let player = Player(source: source, options: playback,
                             reopen: input.reopener(options, width: source.info.width, height: source.info.height),
                             audio: audio)
         return (player, options)
