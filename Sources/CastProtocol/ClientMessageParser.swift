@@ -12,7 +12,7 @@ public enum ClientMessageParser {
 
     /// The command names, in the order messages list them.
     static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "frameAck", "flow", "auth", "record",
-                                "open", "delete", "watch", "share"]
+                                "open", "delete", "watch", "share", "take"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -67,7 +67,8 @@ public enum ClientMessageParser {
             return .session(try command.filterChoice())
         case "setParams":
             return .session(.setParams(try command.parameters("params", required: true),
-                                        index: try command.optionalInteger("index", in: 0...FilterChain.maximumLength - 1)))
+                                        index: try command.optionalInteger("index", in: 0...FilterChain.maximumLength - 1),
+                                        to: try command.chainTarget("to")))
         case "play":
             return .session(.play)
         case "pause":
@@ -94,6 +95,8 @@ public enum ClientMessageParser {
         case "share":
             let starts = try command.choice("action", of: ["start", "stop"]) == "start"
             return .session(.share(starts ? try command.shareRequest() : nil))
+        case "take":
+            return .session(.take(try command.takeTransition()))
         default:
             throw ProtocolError(code: .unknownType, message: "unknown message type \(typeValue.summary) (\(known))")
         }

@@ -201,9 +201,9 @@ struct ChannelOrder {
         }
         do {
             switch try ClientMessageParser.parse(text).command {
-            case .session(.setFilter(let name, let parameters)):
+            case .session(.setFilter(let name, let parameters, _)):
                 return FilterChain(try FilterSettings(name: name, parameters: parameters, catalog: catalog))
-            case .session(.setFilterChain(let links)):
+            case .session(.setFilterChain(let links, _)):
                 return try FilterChain(validating: links.map { ($0.name, $0.params) }, catalog: catalog)
             default:
                 throw Refusal(message: "\"filter\" is not a filter")

@@ -79,7 +79,14 @@ final class ViewerSession {
 
     /// The first message: `hello` with the filters and the state now.
     func greet(filters: [FilterDescriptor], state: SessionState) {
-        outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer, features: features))
+        outbox.enqueue(.hello(filters: filters, state: seen(state), access: access, renditions: offer, features: features))
+    }
+
+    /// `state` as this viewer is told it: the preview chain (studio mode) only to a controller.
+    func seen(_ state: SessionState) -> SessionState {
+        var state = state
+        state.previewShown = authorized
+        return state
     }
 
     /// One fragment of a client message; `isLast` when it completes the message, which then runs:

@@ -17,13 +17,15 @@ func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         return 0
     }
     switch message.command {
-    case .session(.setFilter(let name, let params)):
+    case .session(.setFilter(let name, let params, _)):
         if let settings = try? FilterSettings(name: name, parameters: params) {
             for (key, value) in settings.values {
                 let parameter = FilterCatalog.standard.descriptor(named: name)!.parameter(named: key)!
                 precondition(value.isFinite && parameter.min <= value && value <= parameter.max, "\(key)=\(value) escaped validation")
             }
         }
+    case .session(.take(.fade(let seconds))):
+        precondition(TakeTransition.fadeDurations.contains(seconds), "fade of \(seconds) s escaped validation")
     case .session(.seek(let position)):
         precondition(position.isFinite && position >= 0, "seek position \(position) escaped validation")
     case .session(.share(let request?)):
