@@ -56,6 +56,7 @@ extension ServerCore {
     func audienceChanged(_ channel: Channel) {
         let audience = audience(of: channel), outputs = channel.outputs
         counters.viewers.set(viewerCount)
+        channel.viewerCount.set(audience.viewers)
         counters.mjpegReaders.set(mjpegReaderCount)
         outputs.audio?.setAudience(audience.listeners)
         var watched = false

@@ -55,7 +55,7 @@ extension Player {
         offlineSince = nil
         update { $0.markIdle() }
         let seconds = condition.withLock { idleClose?.after.seconds ?? 0 }
-        Log.info("\(info.name) closed: nothing took its frames for \(seconds.formatted()) s")
+        log.info("\(info.name) closed: nothing took its frames for \(seconds.formatted()) s")
     }
 
     /// Decode thread: opens the input closed on demand again (offline, "opening", meanwhile);
@@ -68,7 +68,7 @@ extension Player {
             $0.isIdle = false
             $0.offlineReason = "opening \(name)"
         }
-        Log.info("\(name) opens again: somebody watches")
+        log.info("\(name) opens again: somebody watches")
         let warn = idleWarn ?? { _ in }
         do throws(MediaError) {
             let opened = try reopen()
