@@ -12,7 +12,7 @@ public enum ClientMessageParser {
 
     /// The command names, in the order messages list them.
     static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "frameAck", "flow", "auth", "record",
-                                "open", "delete", "watch", "share"]
+                                "open", "delete", "watch", "share", "take", "saveLook", "deleteLook"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -64,10 +64,15 @@ public enum ClientMessageParser {
         let command = CommandFields(type: type, fields: fields)
         switch type {
         case "setFilter":
-            return .session(try command.filterChoice())
+            return .session(fields["look"] != nil ? try command.applyLook() : try command.filterChoice())
+        case "saveLook":
+            return .session(try command.saveLook())
+        case "deleteLook":
+            return .session(try command.deleteLook())
         case "setParams":
             return .session(.setParams(try command.parameters("params", required: true),
-                                        index: try command.optionalInteger("index", in: 0...FilterChain.maximumLength - 1)))
+                                        index: try command.optionalInteger("index", in: 0...FilterChain.maximumLength - 1),
+                                        to: try command.chainTarget("to")))
         case "play":
             return .session(.play)
         case "pause":
@@ -94,6 +99,8 @@ public enum ClientMessageParser {
         case "share":
             let starts = try command.choice("action", of: ["start", "stop"]) == "start"
             return .session(.share(starts ? try command.shareRequest() : nil))
+        case "take":
+            return .session(.take(try command.takeTransition()))
         default:
             throw ProtocolError(code: .unknownType, message: "unknown message type \(typeValue.summary) (\(known))")
         }

@@ -2,17 +2,18 @@ import FilterKit
 
 extension CommandFields {
     /// `setFilter`'s two forms: `name` (+ `params`) for one filter, or `chain` for several;
-    /// a message with both is refused rather than guessed at.
+    /// a message with both is refused rather than guessed at. `to`: which chain it replaces.
     func filterChoice() throws(ProtocolError) -> SessionCommand {
+        let target = try chainTarget("to")
         guard fields["chain"] != nil else {
-            return .setFilter(name: try string("name"), params: try parameters("params", required: false))
+            return .setFilter(name: try string("name"), params: try parameters("params", required: false), to: target)
         }
         for key in ["name", "params"] where fields[key] != nil {
             throw ProtocolError(code: .invalidArgument,
                                 message: "\(type) takes either name (+params) or chain, not both: "
                                     + "give each link its own name and params inside chain (got \(type).\(key) too)")
         }
-        return .setFilterChain(try chain("chain"))
+        return .setFilterChain(try chain("chain"), to: target)
     }
 
     /// An array of 1…``FilterChain/maximumLength`` objects `{name, params}`, each read as strictly

@@ -3,15 +3,18 @@ import FilterKit
 /// A command that changes the session every viewer shares (only a client that may control sends
 /// one): the filter, playback, the source, recordings.
 public enum SessionCommand: Sendable, Equatable {
-    /// Switch filters. `params` may be partial (defaults fill the gaps) and is not yet checked
-    /// against the catalog.
-    case setFilter(name: String, params: [String: ParameterValue])
+    /// Switch the program's (or `to` the preview's) filter. `params` may be partial (defaults
+    /// fill the gaps) and is not yet checked against the catalog.
+    case setFilter(name: String, params: [String: ParameterValue], to: ChainTarget = .program)
     /// Switch to a chain of 1…``FilterChain/maximumLength`` filters applied in order; like
-    /// ``setFilter(name:params:)``, each link is not yet checked against the catalog.
-    case setFilterChain([FilterLinkRequest])
-    /// Change some parameters of link `index` of the current chain (nil: link 0); neither the
-    /// parameters nor whether the chain has that link are checked yet.
-    case setParams([String: ParameterValue], index: Int?)
+    /// ``setFilter(name:params:to:)``, each link is not yet checked against the catalog.
+    case setFilterChain([FilterLinkRequest], to: ChainTarget = .program)
+    /// Change some parameters of link `index` of the program's (or the preview's) chain (nil:
+    /// link 0); neither the parameters nor whether the chain has that link are checked yet.
+    case setParams([String: ParameterValue], index: Int?, to: ChainTarget = .program)
+    /// Make the preview chain the program (studio mode), by `transition`. Whether the preview
+    /// has a chain is the session's to check.
+    case take(TakeTransition)
     case play
     case pause
     /// Seconds from the start: finite and ≥ 0 (the parser's check, the only one of the number).
@@ -29,4 +32,12 @@ public enum SessionCommand: Sendable, Equatable {
     /// pictures follow as binary ``IngestPicture`` messages), or stop (nil): the source from
     /// before comes back. Not yet checked against the server's limits.
     case share(ShareRequest?)
+    /// Save the chain `from` names as the look `name` (a valid look name; replaces a look of that
+    /// name). The server's looks are its own, not a session's: the server core carries it out.
+    case saveLook(name: String, from: ChainTarget)
+    /// Apply the saved look `name` (a valid look name, not yet known to exist) to the chain `to`
+    /// names. The core reads the look and hands the session its chain.
+    case applyLook(name: String, to: ChainTarget)
+    /// Delete the saved look `name` (a valid look name, not yet known to exist).
+    case deleteLook(name: String)
 }

@@ -5,7 +5,8 @@ import FilterKit
 ///
 /// Encodes as `{"source":{…},"playing":…,"position":…,"duration":…,"filter":{"name":…,"params":{…}},
 /// "chain":[{"name":…,"params":{…}},…],"viewers":…,"fps":…,"recording":{…},"renditions":[{"id":…,"viewers":…},…]}`
-/// with every key always present: `filter` is
+/// with every key always present — but `preview`, present only where ``previewShown`` (a
+/// controller's copy): `program` is `chain` again, under its studio-mode name; `filter` is
 /// the chain's first link (`none` for the empty chain) for clients that know one filter only: `duration` is `null` for live sources. Numbers that are not
 /// finite (a rate measured over no time, say) encode as 0, or as `null` where null is allowed,
 /// rather than making the message unencodable.
@@ -16,7 +17,13 @@ public struct SessionState: Sendable, Equatable, Encodable {
     public var position: Double
     /// Seconds; nil for live sources.
     public var duration: Double?
+    /// The program chain: what every viewer sees.
     public var filter: FilterChain
+    /// The preview chain (studio mode), nil while the preview has none. Only controllers are told
+    /// it: encoded only when ``previewShown``.
+    public var preview: FilterChain?
+    /// Whether `preview` is encoded: false (the default) for every copy but a controller's.
+    public var previewShown = false
     /// Clients connected to the WebSocket.
     public var viewers: Int
     /// Frames per second actually delivered, measured by the server.
@@ -50,7 +57,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, playing, position, duration, filter, chain, viewers, fps, recording, renditions
+        case source, playing, position, duration, filter, chain, program, preview, viewers, fps, recording, renditions
     }
 
     /// One link as `{"name":…,"params":{…}}`: every parameter as a number in `params` (a choice's
@@ -77,6 +84,8 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(duration.flatMap { $0.isFinite ? $0 : nil }, forKey: .duration)
         try container.encode(Link(filter.first), forKey: .filter)
         try container.encode(filter.links.map(Link.init), forKey: .chain)
+        try container.encode(filter.links.map(Link.init), forKey: .program)
+        if previewShown { try container.encode(preview.map { $0.links.map(Link.init) }, forKey: .preview) }
         try container.encode(viewers, forKey: .viewers)
         try container.encode(fps.isFinite ? fps : 0, forKey: .fps)
         try container.encode(recording, forKey: .recording)

@@ -31,10 +31,10 @@ extension Application {
                                            requestFrame: { [session] in session.rerender.request() }, wake: wake))
             }
         } catch {
-            Log.warning("H.264 for the page is off: \(error.description); viewers get JPEG")
+            session.log.warning("H.264 for the page is off: \(error.description); viewers get JPEG")
             h264.forEach { $0.finish() }
             h264 = []
         }
-        return ViewerOutputs(jpeg: jpeg, h264: h264, audio: audio.map { ViewerAudio(queue: $0, wake: wake) })
+        return ViewerOutputs(jpeg: jpeg, h264: h264, audio: audio.map { ViewerAudio(queue: $0, log: session.log, wake: wake) })
     }
 }

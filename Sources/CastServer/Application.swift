@@ -34,10 +34,8 @@ public final class Application: Sendable {
                                     configuration: configuration, wake: wake)]
         for channel in configuration.channels {
             do {
-                var own = configuration
-                if let filter = channel.filter { own.filter = filter }
                 channels.append(try Channel(name: channel.name, input: channel.input, isDefault: false,
-                                            configuration: own, wake: wake))
+                                            configuration: channel.configuring(configuration), wake: wake))
             } catch {
                 throw ServerError(description: "channel \(channel.name): \(error)")
             }
@@ -45,9 +43,8 @@ public final class Application: Sendable {
         self.channels = channels
         let main = channels[0]
         let transportCounters = TransportCounters()
-        let metrics = Self.makeMetrics(player: main.session.player, processing: main.counters, transport: transportCounters,
-                                       viewers: main.outputs, recorder: main.session.recorder, publisher: main.session.publisher,
-                                       session: main.session)
+        let metrics = Self.makeMetrics(channels: channels, transport: transportCounters,
+                                       uploads: main.session.library?.uploads != nil)
         let core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: transportCounters,
                               metrics: metrics, files: try StaticFiles(root: configuration.webRoot), wake: wake)
         transport = WebSocketServer(configuration: configuration, core: core, wake: wake)

@@ -80,7 +80,7 @@ struct FilterErrorMappingTests {
     /// the catalog decides.
     @Test func parsedParametersAreCheckedByTheCatalog() throws {
         let message = try ClientMessageParser.parse(#"{"type":"setFilter","name":"pixellate","params":{"scale":1e999},"id":"p"}"#)
-        guard case .session(.setFilter(let name, let params)) = message.command else {
+        guard case .session(.setFilter(let name, let params, _)) = message.command else {
             Issue.record("expected setFilter, got \(message.command)")
             return
         }

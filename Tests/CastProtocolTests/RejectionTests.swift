@@ -128,6 +128,18 @@ struct Rejected: Sendable, CustomStringConvertible {
 }
 
 /// The error `text` gets, or nil when it parses.
+extension Rejected {
+    /// Expects the parser to refuse `json` with this code, id and words.
+    func check() throws {
+        let error = try #require(rejection(json))
+        #expect(error.code == code, "\(error)")
+        #expect(error.id == id)
+        for word in mentions {
+            #expect(error.message.contains(word), "\(error.message) should mention \(word)")
+        }
+    }
+}
+
 func rejection(_ text: String) -> ProtocolError? {
     do {
         _ = try ClientMessageParser.parse(text)
@@ -141,12 +153,7 @@ func rejection(_ text: String) -> ProtocolError? {
 struct RejectionTests {
     @Test(arguments: Rejected.badJSON + Rejected.unknownType + Rejected.invalidArgument + Rejected.outOfRange)
     func rejects(_ rejected: Rejected) throws {
-        let error = try #require(rejection(rejected.json))
-        #expect(error.code == rejected.code, "\(error)")
-        #expect(error.id == rejected.id)
-        for word in rejected.mentions {
-            #expect(error.message.contains(word), "\(error.message) should mention \(word)")
-        }
+        try rejected.check()
     }
 
     @Test func badJSONMessagesSayWhere() throws {

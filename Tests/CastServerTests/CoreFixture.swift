@@ -20,6 +20,8 @@ final class CoreFixture {
     let wake = NetworkWake()
     let clock = TestClock()
     let core: ServerCore
+    /// What `/metrics` renders: the transport's and every channel's series, as `serve` registers them.
+    let metrics: Metrics
     var routes: [Route] { core.router.routes }
     var router: Router { core.router }
     /// The temporary folder of its files (`recordings/`, `uploads/`, `web/`).
@@ -33,10 +35,11 @@ final class CoreFixture {
     /// A server with `--uploads` or not, `--token` (nil: none), `--admin-token`, `--public-view`, `--max-clients`,
     /// `--allow-origin`, and a channel of each of `others`' names besides `main` (each
     /// `--channel NAME=test:64x48@30`, recording into `recordings/NAME`).
-    /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog.
+    /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog; with
+    /// `looks`, `--looks` on the folder `looks/`.
     init(uploads: Bool = false, token: String? = nil, adminToken: String? = nil, publicView: Bool = false, maxClients: Int = 200,
          allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false, maxChannels: Int = 16,
-         channelsFile: ChannelsFile? = nil) throws {
+         channelsFile: ChannelsFile? = nil, looks: Bool = false) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         let lutFolder = luts ? try LUTFolder(path: base + "/luts") : nil
         let catalog = lutFolder.map { FilterCatalog.standard.adding($0.library.catalogEntry, category: .colorEffect) } ?? .standard
@@ -52,6 +55,7 @@ final class CoreFixture {
         configuration.token = token
         configuration.adminToken = adminToken
         configuration.luts = lutFolder
+        configuration.looks = looks ? try LookFolder(path: base + "/looks") : nil
         configuration.catalog = catalog
         configuration.publicView = publicView
         configuration.maxClients = maxClients
@@ -66,7 +70,8 @@ final class CoreFixture {
         configuration.h264Ladder = []
         configuration.openTimeout = .seconds(5)
         self.base = base
-        core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: counters, metrics: Metrics(),
+        metrics = Application.makeMetrics(channels: channels, transport: counters, uploads: uploads)
+        core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: counters, metrics: metrics,
                           files: try StaticFiles(root: base + "/web"), wake: wake, now: { [clock] in clock.now })
     }
 

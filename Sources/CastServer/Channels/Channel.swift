@@ -3,11 +3,13 @@ import FilterKit
 import Foundation
 import Logging
 import MediaKit
+import Telemetry
 
 /// One channel of the server, complete by construction: its source in a `Player`, the `Session`
 /// that owns it (filter chain, play/pause/seek, sharing, open/delete of library files), its
 /// outputs (the ladder of renditions and the sound), the `FrameProcessor` that feeds them, its
-/// `Recorder` and, on the default channel, the `Publisher`. Nothing is shared between two
+/// `Recorder` and its `Publisher` (the default channel's; every channel's when `--publish` has
+/// `{channel}`). Nothing is shared between two
 /// channels but the `NetworkWake` and what the server offers all of them (the filter catalog,
 /// the media and uploads folders): one channel never sees another's commands, frames or state.
 ///
@@ -25,6 +27,10 @@ public final class Channel: Sendable {
     let outputs: ViewerOutputs
     let processor: FrameProcessor
     let counters: ProcessingCounters
+    /// Its `/ws` viewers now (`filtercast_channel_viewers`), set by the network thread.
+    let viewerCount = Gauge()
+    /// What every line about it carries: `channel=NAME`.
+    var log: LogScope { session.log }
 
     /// Opens `input` and builds channel `name` of a server configured by `configuration`; the
     /// source's errors (it cannot be opened, within `--open-timeout`), the library folders' and
@@ -35,16 +41,20 @@ public final class Channel: Sendable {
         // made: played faster or slower it would need time-stretching, which nothing here does.
         let speed = configuration.playback.speed
         let audioQueue = AudioPipeline.isAvailable && speed == 1 ? AudioPacketQueue() : nil
-        let (player, options) = try Self.openPlayer(input, configuration, audio: audioQueue)
+        let log = LogScope(["channel": .string(name.description)])
+        let (player, options) = try Self.openPlayer(input, configuration, keepOpen: configuration.alwaysOn.contains(name),
+                                                    audio: audioQueue, log: log)
         let info = player.info
         var recording = configuration.recording
         if !isDefault { recording.directory += "/\(name)" }
         let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate, options: recording) { status in
             wake.recordingEnded(status.error ?? "the recording stopped", channel: name)
         }
-        let publisher = configuration.publish.flatMap { target in
-            isDefault ? Publisher(target: target, width: info.width, height: info.height, frameRate: info.frameRate,
-                                  onChange: Application.logPublishing) : nil
+        let publisher = try configuration.publish.flatMap { target throws(MediaError) in
+            isDefault || target.isPerChannel
+                ? Publisher(target: try target.forChannel(name.description), width: info.width, height: info.height,
+                            frameRate: info.frameRate, onChange: { Application.logPublishing($0, log: log) })
+                : nil
         }
         let session = Session(player: player, input: input, filter: configuration.filter, catalog: configuration.catalog,
                           recorder: recorder, publisher: publisher,
@@ -115,9 +125,10 @@ public final class Channel: Sendable {
     }
 
     /// `input`, opened as configured, in a player (not started) that passes its sound to
-    /// `audio`, and the options it was opened with.
-    private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration,
-                                   audio: AudioPacketQueue?) throws -> (Player, SourceOptions) {
+    /// `audio`, and the options it was opened with. A live input is closed while nobody watches
+    /// (`--idle-close`) unless `keepOpen` (`--always-on`).
+    private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration, keepOpen: Bool,
+                                   audio: AudioPacketQueue?, log: LogScope) throws -> (Player, SourceOptions) {
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
         options.stallTimeout = configuration.stallTimeout
@@ -125,14 +136,16 @@ public final class Channel: Sendable {
         options.cameraFormat = configuration.cameraFormat
         options.cameraRate = configuration.maxFPS
         let source = try input.open(options)
-        source.onWarning = { Log.warning($0) }
+        source.onWarning = { log.warning($0) }
         if case .testPattern = input {} else if source.info.isLive {
             // What a camera or stream actually delivers, which may differ from what was asked.
-            Log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
+            log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
         }
-        let player = Player(source: source, options: configuration.playback,
+        var playback = configuration.playback
+        if keepOpen { playback.idleClose = nil }
+        let player = Player(source: source, options: playback,
                             reopen: input.reopener(options, width: source.info.width, height: source.info.height),
-                            audio: audio)
+                            audio: audio, log: log)
         return (player, options)
     }
 }

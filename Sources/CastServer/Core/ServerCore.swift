@@ -30,6 +30,8 @@ final class ServerCore {
     /// The bodies of the channels being added, for `--channels-file`.
     var channelBodies: [ChannelName: [UInt8]] = [:]
     let counters: TransportCounters
+    /// What `/metrics` renders: a channel added registers its series here, a channel removed takes them out.
+    let metrics: Metrics
     /// What other threads leave for the network thread (recordings that stopped by themselves).
     let wake: NetworkWake
     /// What `hello` offers on every channel besides the renditions (``features(of:)`` adds a channel's own).
@@ -67,18 +69,19 @@ final class ServerCore {
         self.configuration = configuration
         self.channels = channels
         self.counters = counters
+        self.metrics = metrics
         self.wake = wake
         self.now = now
-        channelDesk = ChannelDesk(wake: wake, opener: openChannel ?? { [configuration] name, input, filter in
-            var configuration = configuration
-            configuration.filter = filter
-            return try Channel(name: name, input: input, isDefault: false, configuration: configuration, wake: wake)
+        channelDesk = ChannelDesk(wake: wake, opener: openChannel ?? { [configuration] channel in
+            try Channel(name: channel.name, input: channel.input, isDefault: false, configuration: channel.configuring(configuration),
+                        wake: wake)
         })
         let library = channels.defaultChannel.session.library
         uploadDesk = library?.uploads.map { _ in
             UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
         }
-        features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) })
+        features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) },
+                                  looks: configuration.looks != nil)
         router = Router(routes: [], access: AccessPolicy(token: AccessToken(configuration.token), adminToken: AccessToken(configuration.adminToken),
                                                            publicView: configuration.publicView),
                         allowedOrigins: configuration.allowedOrigins)
@@ -87,7 +90,7 @@ final class ServerCore {
         lastAdaptation = start
         // The handlers read this core's state (the viewer counts, the client limit): made once it is.
         let context = RouteContext(registry: { [unowned self] in self.channels }, metrics: metrics, files: files, takesUploads: features.uploads != nil,
-                                   luts: configuration.luts, styles: configuration.styles,
+                                   luts: configuration.luts, looks: configuration.looks, styles: configuration.styles,
                                    catalogChanged: { [unowned self] in catalogChanged() },
                                    state: { [unowned self] in state(of: $0) },
                                    atClientLimit: { [unowned self] in atClientLimit(address: $0.address) })

@@ -8,37 +8,52 @@ public struct LUTFolderError: Error, CustomStringConvertible {
 
 /// `--luts DIR`: the folder of the `lut` filter's LUTs, one `NAME.cube` each. At start every
 /// `.cube` in it is read into the ``LUTLibrary`` (the name is the file's stem, checked as
-/// ``LUTLibrary/isValidName(_:)``); a LUT uploaded later is written into it (an ``UploadShelf``)
+/// ``LUTLibrary/isValidName(_:)``); a LUT uploaded later is written into it (``store(_:named:)``)
 /// so that it is there after a restart. Hidden files and other names are not read.
 public final class LUTFolder: Sendable {
-    public let folder: ShelfFolder
+    public let path: String
     public let library: LUTLibrary
-
-    public var path: String { folder.path }
+    /// Hidden, so that a write cut short is never read as a LUT.
+    static let temporaryPrefix = ".lut-"
 
     /// Creates the folder if missing, removes temporary files a crash left, and reads every
     /// `.cube` into a new library, in name order. A file that is not a good LUT (or a name that
     /// is not one, or more than the library takes) is an error naming the file, line and reason.
     public init(path: String) throws(LUTFolderError) {
+        self.path = path
         library = LUTLibrary()
-        do throws(ShelfRefusal) {
-            folder = try ShelfFolder(path: path, noun: "LUT folder")
-            for name in try folder.names() where !name.hasPrefix(".") && name.hasSuffix(".cube") {
-                try load(name)
+        let files: [String]
+        switch AtomicFile.prepare(path, temporaryPrefix: Self.temporaryPrefix, suffix: ".cube") {
+        case .success(let names): files = names
+        case .failure(let error): throw LUTFolderError(description: "cannot read the LUT folder \(path): \(error.reason)")
+        }
+        for name in files { try load(name) }
+    }
+
+    private func load(_ file: String) throws(LUTFolderError) {
+        let full = path + "/" + file
+        let stem = String(file.dropLast(".cube".count))
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: full)
+            if let size = attributes[.size] as? Int, size > CubeParser.maximumBytes {
+                throw CubeError(line: 0, reason: "the file is too big: \(size) bytes, at most \(CubeParser.maximumBytes)")
             }
+            try library.add(CubeParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: full)))), as: stem)
+        } catch let error as CubeError {
+            throw LUTFolderError(description: "--luts: \(full): \(error)")
+        } catch let error as LUTLibraryError {
+            throw LUTFolderError(description: "--luts: \(full): \(error)")
         } catch {
-            throw LUTFolderError(description: "--luts: \(error)")
+            throw LUTFolderError(description: "--luts: cannot read \(full): \(error.localizedDescription)")
         }
     }
 
-    private func load(_ file: String) throws(ShelfRefusal) {
-        let bytes = try folder.read(file, atMost: CubeParser.maximumBytes)
-        do {
-            try library.add(CubeParser.parse(bytes), as: String(file.dropLast(".cube".count)))
-        } catch let error as CubeError {
-            throw ShelfRefusal(400, "\(folder.path)/\(file): \(error)")
-        } catch {
-            throw ShelfRefusal(400, "\(folder.path)/\(file): \(error)")
+    /// Writes `bytes` (a LUT already parsed and checked) as `NAME.cube`, atomically: into a hidden
+    /// file, flushed, then linked under its name, which fails rather than replace a file there.
+    public func store(_ bytes: [UInt8], named name: String) throws(LUTFolderError) {
+        if let problem = AtomicFile.write(bytes, folder: path, name: name + ".cube", temporaryPrefix: Self.temporaryPrefix,
+                                          replacing: false) {
+            throw LUTFolderError(description: problem)
         }
     }
 }
@@ -51,9 +66,7 @@ extension LUTFolder: UploadShelf {
     public var checkThreadName: String { "lut-parse" }
 
     public func refusalToAdd(_ name: String) -> ShelfRefusal? {
-        guard LUTLibrary.isValidName(name) else {
-            return ShelfRefusal(400, "'\(name.prefix(40))' is not a LUT name: 1 to \(LUTLibrary.maximumNameLength) of a-z 0-9 _ -")
-        }
+        guard LUTLibrary.isValidName(name) else { return ShelfRefusal(400, LUTLibraryError.badName(name).description) }
         if library.contains(name) { return ShelfRefusal(409, "a LUT named '\(name)' exists already") }
         if library.count >= LUTLibrary.capacity { return ShelfRefusal(507, "the server holds \(library.count) LUTs, the most it takes") }
         return nil
@@ -64,15 +77,13 @@ extension LUTFolder: UploadShelf {
     }
 
     public func keep(_ lut: CubeLUT, body: [UInt8], name: String) -> Result<[UInt8], ShelfRefusal> {
-        Result { () throws(ShelfRefusal) in
-            try folder.store(body, as: name + ".cube")
-            do {
-                try library.add(lut, as: name)
-            } catch {
-                throw ShelfRefusal(500, "\(error)")
-            }
-            struct Stored: Encodable { let name: String, size: Int, title: String }
-            return JSONBody.encoded(Stored(name: name, size: lut.size, title: lut.title))
+        do {
+            try store(body, named: name)
+            try library.add(lut, as: name)
+        } catch {
+            return .failure(ShelfRefusal(500, "\(error)"))
         }
+        struct Stored: Encodable { let name: String, size: Int, title: String }
+        return .success(JSONBody.encoded(Stored(name: name, size: lut.size, title: lut.title)))
     }
 }

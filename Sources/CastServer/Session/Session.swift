@@ -1,5 +1,6 @@
 import CastProtocol
 import FilterKit
+import Logging
 import MediaKit
 import Synchronization
 import Telemetry
@@ -10,7 +11,10 @@ import Telemetry
 /// (the transport) publishes the new state to everyone. Nothing else changes this state.
 public final class Session: Sendable {
     public let player: Player
+    /// The program's chain: what every viewer sees.
     public let selection: FilterSelection
+    /// The preview's chain (studio mode), which only controllers see until a `take`.
+    public let studio = Studio()
     public let catalog: FilterCatalog
     /// Records the session's frames (`record`); nil when the server does not record.
     public let recorder: Recorder?
@@ -39,6 +43,8 @@ public final class Session: Sendable {
     /// What a shared camera may send (`--ingest-*`).
     let ingestLimits: IngestLimits
     let ingestCounters = IngestCounters()
+    /// Its lines carry its channel's name (the player's scope).
+    var log: LogScope { player.log }
 
     /// `inputOpener` opens `input` again at the player's frame size (see
     /// ``InputSpec/opener(_:width:height:)``).
@@ -70,10 +76,11 @@ public final class Session: Sendable {
     }
 
     /// Whether the source delivers frames (for /metrics): false once playback failed, and while
-    /// a live source is offline.
+    /// a live source is offline — not while it is closed because nobody watches (`--idle-close`):
+    /// that is no failure.
     public var sourceOnline: Bool {
         let playback = player.playbackState
-        return playback.error == nil && playback.isOnline
+        return playback.error == nil && (playback.isOnline || playback.isIdle)
     }
 
     /// Whether a recording is running (for /metrics and the periodic `state`).
@@ -110,9 +117,11 @@ public final class Session: Sendable {
         } else if source.kind != .file {
             source.audio = Self.wireAudio(player.audio)
         }
-        return SessionState(source: source, playing: playback.isPlaying,
-                            position: playback.position, duration: playback.duration, filter: selection.chain,
-                            viewers: viewers, fps: fps, recording: recordingState)
+        var state = SessionState(source: source, playing: playback.isPlaying,
+                                 position: playback.position, duration: playback.duration, filter: selection.chain,
+                                 viewers: viewers, fps: fps, recording: recordingState)
+        state.preview = studio.previewChain
+        return state
     }
 
     /// A source's sound as the state tells it.
@@ -136,16 +145,19 @@ public final class Session: Sendable {
 
     private func change(_ command: SessionCommand, from client: Int) throws(ProtocolError) {
         switch command {
-        case .setFilter(let name, let parameters):
+        case .setFilter(let name, let parameters, let target):
             select(FilterChain(try validated { () throws(FilterError) in
                 try FilterSettings(name: name, parameters: parameters, catalog: catalog)
-            }))
-        case .setFilterChain(let links):
+            }), to: target)
+        case .setFilterChain(let links, let target):
             select(try validated { () throws(FilterError) in
                 try FilterChain(validating: links.map { ($0.name, $0.params) }, catalog: catalog)
-            })
-        case .setParams(let parameters, let index):
-            select(try withParameters(parameters, index: index, in: selection.chain))
+            }, to: target)
+        case .setParams(let parameters, let index, let target):
+            let chain = target == .program ? selection.chain : try studio.requireChain(for: "setParams to the preview")
+            select(try withParameters(parameters, index: index, in: chain), to: target)
+        case .take(let transition):
+            try take(transition)
         case .play:
             player.play()
             transportGeneration.add(1, ordering: .relaxed)
@@ -165,6 +177,9 @@ public final class Session: Sendable {
             try startSharing(request, by: client)
         case .share(nil):
             endSharing(of: client, because: "the sharer stopped")
+        case .saveLook, .applyLook, .deleteLook:
+            // The server's looks are the core's (ServerCore+Looks), which hands a session a look's chain.
+            throw ProtocolError(code: .invalidArgument, message: "looks are not kept by a channel's session")
         }
     }
 
@@ -205,8 +220,17 @@ public final class Session: Sendable {
         }
     }
 
-    private func select(_ chain: FilterChain) {
-        selection.select(chain)
+    /// Makes `chain` the program's or the preview's, and has the current frame shown with it.
+    private func select(_ chain: FilterChain, to target: ChainTarget) {
+        switch target {
+        case .program: selection.select(chain)
+        case .preview: studio.select(chain)
+        }
         rerender.request()
+    }
+
+    /// Puts the preview's chain on air; the preview keeps it, so editing goes on from there.
+    private func take(_ transition: TakeTransition) throws(ProtocolError) {
+        select(try studio.requireChain(for: "take"), to: .program)
     }
 }

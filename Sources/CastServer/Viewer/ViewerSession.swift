@@ -79,7 +79,14 @@ final class ViewerSession {
 
     /// The first message: `hello` with the filters and the state now.
     func greet(filters: [FilterDescriptor], state: SessionState) {
-        outbox.enqueue(.hello(filters: filters, state: state, access: access, renditions: offer, features: features))
+        outbox.enqueue(.hello(filters: filters, state: seen(state), access: access, renditions: offer, features: features))
+    }
+
+    /// `state` as this viewer is told it: the preview chain (studio mode) only to a controller.
+    func seen(_ state: SessionState) -> SessionState {
+        var state = state
+        state.previewShown = authorized
+        return state
     }
 
     /// One fragment of a client message; `isLast` when it completes the message, which then runs:
@@ -120,6 +127,12 @@ final class ViewerSession {
     /// `hello` had it (the catalog is public: `GET /api/filters`).
     func catalogChanged(_ filters: [FilterDescriptor]) {
         outbox.enqueue(.catalog(filters: filters))
+    }
+
+    /// The saved looks changed (one saved or deleted): every client is sent their names, as
+    /// `GET /api/looks` lists them (to any viewer).
+    func looksChanged(_ looks: [LookEntry]) {
+        outbox.enqueue(.looks(looks))
     }
 
     /// This client's camera is no longer the source (another took over, silence, the limits).
