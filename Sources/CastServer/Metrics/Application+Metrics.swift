@@ -18,12 +18,14 @@ extension Application {
         let droppedHelp = "Frames dropped, by reason: superseded (a newer frame was decoded before this one was "
             + "processed), no_viewers (nobody watching: not encoded), max_fps (skipped for --max-fps), encode_failed, "
             + "slow_client (a client still busy with an earlier frame; counted per client), recording (left out of a "
-            + "recording because its encoder fell behind)."
+            + "recording because its encoder fell behind), preview_late (a preview frame not made: the next source "
+            + "frame already waited)."
         metrics.register(player.framesSuperseded, name: dropped, help: droppedHelp, labels: ["reason": "superseded"])
         metrics.register(processing.droppedNoViewers, name: dropped, help: droppedHelp, labels: ["reason": "no_viewers"])
         metrics.register(processing.droppedMaxFPS, name: dropped, help: droppedHelp, labels: ["reason": "max_fps"])
         metrics.register(processing.droppedEncodeFailed, name: dropped, help: droppedHelp,
                          labels: ["reason": "encode_failed"])
+        metrics.register(processing.droppedPreviewLate, name: dropped, help: droppedHelp, labels: ["reason": "preview_late"])
         metrics.register(transport.droppedSlowClient, name: dropped, help: droppedHelp, labels: ["reason": "slow_client"])
         if let recorder {
             metrics.register(recorder.framesDropped, name: dropped, help: droppedHelp, labels: ["reason": "recording"])
