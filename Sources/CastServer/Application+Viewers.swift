@@ -31,7 +31,7 @@ extension Application {
                                            requestFrame: { [session] in session.rerender.request() }, wake: wake))
             }
         } catch {
-            Log.warning("H.264 for the page is off: \(error.description); viewers get JPEG")
+            session.log.warning("H.264 for the page is off: \(error.description); viewers get JPEG")
             h264.forEach { $0.finish() }
             h264 = []
         }
@@ -39,6 +39,7 @@ extension Application {
             try ViewerStream(rendition: rendition, source: source, quality: configuration.quality, maxFPS: configuration.maxFPS,
                              counters: counters, transportGeneration: generation, wake: wake)
         }
-        return ViewerOutputs(jpeg: jpeg, h264: h264, preview: preview, audio: audio.map { ViewerAudio(queue: $0, wake: wake) })
+        return ViewerOutputs(jpeg: jpeg, h264: h264, preview: preview,
+                             audio: audio.map { ViewerAudio(queue: $0, log: session.log, wake: wake) })
     }
 }

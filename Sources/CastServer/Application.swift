@@ -45,9 +45,8 @@ public final class Application: Sendable {
         self.channels = channels
         let main = channels[0]
         let transportCounters = TransportCounters()
-        let metrics = Self.makeMetrics(player: main.session.player, processing: main.counters, transport: transportCounters,
-                                       viewers: main.outputs, recorder: main.session.recorder, publisher: main.session.publisher,
-                                       session: main.session)
+        let metrics = Self.makeMetrics(channels: channels, transport: transportCounters,
+                                       uploads: main.session.library?.uploads != nil)
         let core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: transportCounters,
                               metrics: metrics, files: try StaticFiles(root: configuration.webRoot), wake: wake)
         transport = WebSocketServer(configuration: configuration, core: core, wake: wake)

@@ -6,6 +6,12 @@ extension Log {
     /// milliseconds), `level`, `message`, then the fields (which must not reuse those names).
     static func line(_ format: LogFormat, _ level: LogLevel, _ message: String,
                      _ fields: KeyValuePairs<String, LogValue>, time: Date) -> String {
+        line(format, level, message, fields.map { ($0.key, $0.value) }, time: time)
+    }
+
+    /// The same with `fields` in an array (a ``LogScope``'s and the line's own, in order).
+    static func line(_ format: LogFormat, _ level: LogLevel, _ message: String,
+                     _ fields: [(key: String, value: LogValue)], time: Date) -> String {
         switch format {
         case .text:
             // Control characters become spaces: a message cannot break its line.

@@ -26,6 +26,11 @@ public enum Log {
 
     /// Writes `message` at `level` (for bridges that map another library's levels).
     public static func write(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
+        write(level, message, fields: fields.map { ($0.key, $0.value) })
+    }
+
+    /// Writes `message` at `level` with `fields` in their order (``LogScope`` puts its own first).
+    static func write(_ level: LogLevel, _ message: String, fields: [(key: String, value: LogValue)]) {
         guard enabled(level) else { return }
         writeLine(line(format, level, message, fields, time: Date()), to: STDERR_FILENO)
     }

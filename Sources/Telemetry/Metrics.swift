@@ -37,30 +37,45 @@ public final class Metrics: Sendable {
 
     /// Registers `counter`; `name` must end in `_total`.
     public func register(_ counter: Counter, name: String, help: String, labels: KeyValuePairs<String, String> = [:]) {
-        precondition(name.hasSuffix("_total"), "counter names end in _total: \(name)")
-        add(name, help, .counter, labels, .counter(counter))
+        scoped().register(counter, name: name, help: help, labels: labels)
     }
 
     public func register(_ gauge: Gauge, name: String, help: String, labels: KeyValuePairs<String, String> = [:]) {
-        add(name, help, .gauge, labels, .gauge(gauge))
+        scoped().register(gauge, name: name, help: help, labels: labels)
     }
 
     /// A gauge whose value `read` gives at each scrape (state that another owner keeps).
     public func registerGauge(name: String, help: String, labels: KeyValuePairs<String, String> = [:],
                               read: @escaping @Sendable () -> Int) {
-        add(name, help, .gauge, labels, .sampled(read))
+        scoped().registerGauge(name: name, help: help, labels: labels, read: read)
     }
 
     /// Registers `histogram`; `name` should end in the unit (`_seconds`).
     public func register(_ histogram: Histogram, name: String, help: String, labels: KeyValuePairs<String, String> = [:]) {
-        add(name, help, .histogram, labels, .histogram(histogram))
+        scoped().register(histogram, name: name, help: help, labels: labels)
     }
 
-    private func add(_ name: String, _ help: String, _ kind: Kind, _ labels: KeyValuePairs<String, String>, _ source: Source) {
+    /// What registers through this registry with `labels` first on every sample (`channel`).
+    public func scoped(_ labels: KeyValuePairs<String, String> = [:]) -> MetricsScope {
+        MetricsScope(metrics: self, labels: labels.map { ($0.key, $0.value) })
+    }
+
+    /// Takes out every sample labelled `label="value"` (a channel removed), and the families left
+    /// without samples. Any thread.
+    public func remove(label: String, value: String) {
+        families.withLock { families in
+            for index in families.indices {
+                families[index].samples.removeAll { $0.labels.contains { $0.name == label && $0.value == value } }
+            }
+            families.removeAll { $0.samples.isEmpty }
+        }
+    }
+
+    func add(_ name: String, _ help: String, _ kind: Kind, _ labels: [(name: String, value: String)], _ source: Source) {
         precondition(Self.isValidName(name, allowingColons: true), "not a metric name: \(name)")
-        precondition(labels.allSatisfy { Self.isValidName($0.key, allowingColons: false) && $0.key != "le" },
+        precondition(labels.allSatisfy { Self.isValidName($0.name, allowingColons: false) && $0.name != "le" },
                      "bad label name in \(name)")
-        let sample = Sample(labels: labels.map { ($0.key, $0.value) }, source: source)
+        let sample = Sample(labels: labels, source: source)
         families.withLock { families in
             if let index = families.firstIndex(where: { $0.name == name }) {
                 precondition(families[index].kind == kind, "\(name) registered as two kinds")

@@ -20,6 +20,8 @@ final class CoreFixture {
     let wake = NetworkWake()
     let clock = TestClock()
     let core: ServerCore
+    /// What `/metrics` renders: the transport's and every channel's series, as `serve` registers them.
+    let metrics: Metrics
     var routes: [Route] { core.router.routes }
     var router: Router { core.router }
     /// The temporary folder of its files (`recordings/`, `uploads/`, `web/`).
@@ -66,7 +68,8 @@ final class CoreFixture {
         configuration.h264Ladder = []
         configuration.openTimeout = .seconds(5)
         self.base = base
-        core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: counters, metrics: Metrics(),
+        metrics = Application.makeMetrics(channels: channels, transport: counters, uploads: uploads)
+        core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: counters, metrics: metrics,
                           files: try StaticFiles(root: base + "/web"), wake: wake, now: { [clock] in clock.now })
     }
 

@@ -134,4 +134,28 @@ import Testing
             }
         }
     }
+
+    @Test func aChannelsSeriesCarryItsNameAndLeaveWithIt() throws {
+        let fixture = try fixture()
+        defer { fixture.core.channelDesk.stopAll() }
+        guard case .answer(201, _) = put("cam", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("not added"); return }
+        fixture.core.viewerConnected(1, token: "secret", address: "a", channel: "cam")
+        let lines = Set(fixture.metrics.exposition().split(separator: "\n").map(String.init))
+        #expect(lines.contains(#"filtercast_channel_viewers{channel="cam"} 1"#))
+        #expect(lines.contains(#"filtercast_channel_viewers{channel="main"} 0"#))
+        #expect(lines.contains(#"filtercast_viewers 1"#), "the transport's series count every channel, unlabelled")
+        #expect(lines.contains(#"filtercast_frames_decoded_total 0"#), "the default channel's stages stay unlabelled")
+        // The channel runs (its decode thread counts): its series are there, whatever their values.
+        for series in [#"filtercast_frames_decoded_total{channel="cam"}"#, #"filtercast_frames_dropped_total{channel="cam",reason="no_viewers"}"#,
+                       #"filtercast_filter_seconds_count{channel="cam"}"#] {
+            #expect(lines.contains { $0.hasPrefix(series + " ") }, "\(series)")
+        }
+        #expect(lines.contains(#"filtercast_source_online{channel="cam"} 1"#))
+        #expect(lines.contains(#"filtercast_rendition_viewers{channel="cam",rendition="jpeg-48p"} 1"#))
+
+        guard case .answer(200, _) = delete("cam", fixture) else { Issue.record("not removed"); return }
+        let after = fixture.metrics.exposition()
+        #expect(!after.contains(#"channel="cam""#), "a removed channel's series go with it")
+        #expect(after.contains(#"filtercast_frames_decoded_total 0"#))
+    }
 }

@@ -58,3 +58,16 @@ def test_two_channels_each_with_its_source_filter_and_recordings(start_server, s
     assert missing.status == 404 and "main, clip" in missing.text()
     assert handshake_status(server.host, server.port, path="/ws?channel=nope") == 404
     assert handshake_status(server.host, server.port, path="/ws?channel=clip") == 101
+
+    # Each channel's series carry its name (the default channel's none: v1 scrapes unchanged).
+    metrics = server.get("/metrics").text()
+    assert 'filtercast_channel_viewers{channel="clip"} ' in metrics and 'filtercast_channel_viewers{channel="main"} ' in metrics
+    encoded = [line for line in metrics.splitlines() if line.startswith('filtercast_frames_encoded_total{channel="clip"} ')]
+    assert encoded and float(encoded[0].split(" ")[1]) > 0, metrics
+    assert any(line.startswith("filtercast_frames_encoded_total ") for line in metrics.splitlines())
+    # Every line about a channel names it.
+    lines = server.stderr_text().splitlines()
+    saved = [line for line in lines if "recording saved" in line]
+    assert saved and all(" channel=clip " in line for line in saved), saved
+    joined = [line for line in lines if "client connected" in line and "client=viewer" in line]
+    assert {line.split(" channel=")[1].split(" ")[0] for line in joined} == {"main", "clip"}, joined

@@ -56,3 +56,20 @@ import Testing
         #expect(LogLevel.allCases.allSatisfy(Log.enabled))
     }
 }
+
+/// A scope's fields come first on each of its lines, in text and in JSON.
+@Suite struct LogScopeTests {
+    @Test func aScopesFieldsLeadEveryLine() throws {
+        let scope = LogScope(["channel": "cams"])
+        let text = Log.line(.text, .info, "source opened", scope.line(["source": "door.mp4"]), time: LogTests.time)
+        #expect(text == "filtercast: info: source opened channel=cams source=door.mp4")
+        let json = Log.line(.json, .warn, "x", scope.line([:]), time: LogTests.time)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["channel"] as? String == "cams")
+    }
+
+    @Test func anEmptyScopeAddsNothing() {
+        let line = Log.line(.text, .info, "x", LogScope().line(["a": 1]), time: LogTests.time)
+        #expect(line == "filtercast: info: x a=1")
+    }
+}

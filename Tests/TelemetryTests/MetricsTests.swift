@@ -39,6 +39,31 @@ import Testing
         #expect(lines[family + 1].hasPrefix("fc_dropped_total{") && lines[family + 2].hasPrefix("fc_dropped_total{"))
     }
 
+    @Test func aScopesLabelsLeadItsSamplesAndLeaveWithIt() throws {
+        let metrics = Metrics()
+        let main = Counter(), cams = Counter(), camsDropped = Counter(), camsOnly = Gauge(3)
+        metrics.register(main, name: "fc_decoded_total", help: "Decoded.")
+        let scope = metrics.scoped(["channel": "cams"])
+        scope.register(cams, name: "fc_decoded_total", help: "ignored")
+        scope.register(camsDropped, name: "fc_dropped_total", help: "Dropped.", labels: ["reason": "superseded"])
+        scope.register(camsOnly, name: "fc_publish_connected", help: "Only cams publishes.")
+        main.increment(by: 2)
+        cams.increment(by: 5)
+        camsDropped.increment()
+
+        let parsed = try Exposition(parsing: metrics.exposition())
+        #expect(parsed.value("fc_decoded_total") == 2)
+        #expect(parsed.value("fc_decoded_total", ["channel": "cams"]) == 5)
+        #expect(parsed.value("fc_dropped_total", ["channel": "cams", "reason": "superseded"]) == 1)
+        #expect(metrics.exposition().contains(#"fc_dropped_total{channel="cams",reason="superseded"} 1"#))
+        #expect(parsed.value("fc_publish_connected", ["channel": "cams"]) == 3)
+
+        metrics.remove(label: "channel", value: "cams")
+        let after = try Exposition(parsing: metrics.exposition())
+        #expect(after.samples.count == 1 && after.value("fc_decoded_total") == 2)
+        #expect(after.types == ["fc_decoded_total": "counter"], "families left empty go with their samples")
+    }
+
     @Test func histogramsHaveCumulativeBucketsSumAndCount() throws {
         let metrics = Metrics()
         let histogram = Histogram(bounds: [.milliseconds(1), .milliseconds(2), .milliseconds(4)])

@@ -3,6 +3,7 @@ import FilterKit
 import Foundation
 import Logging
 import MediaKit
+import Telemetry
 
 /// One channel of the server, complete by construction: its source in a `Player`, the `Session`
 /// that owns it (filter chain, play/pause/seek, sharing, open/delete of library files), its
@@ -25,6 +26,10 @@ public final class Channel: Sendable {
     let outputs: ViewerOutputs
     let processor: FrameProcessor
     let counters: ProcessingCounters
+    /// Its `/ws` viewers now (`filtercast_channel_viewers`), set by the network thread.
+    let viewerCount = Gauge()
+    /// What every line about it carries: `channel=NAME`.
+    var log: LogScope { session.log }
 
     /// Opens `input` and builds channel `name` of a server configured by `configuration`; the
     /// source's errors (it cannot be opened, within `--open-timeout`), the library folders' and
@@ -35,7 +40,8 @@ public final class Channel: Sendable {
         // made: played faster or slower it would need time-stretching, which nothing here does.
         let speed = configuration.playback.speed
         let audioQueue = AudioPipeline.isAvailable && speed == 1 ? AudioPacketQueue() : nil
-        let (player, options) = try Self.openPlayer(input, configuration, audio: audioQueue)
+        let log = LogScope(["channel": .string(name.description)])
+        let (player, options) = try Self.openPlayer(input, configuration, audio: audioQueue, log: log)
         let info = player.info
         var recording = configuration.recording
         if !isDefault { recording.directory += "/\(name)" }
@@ -44,7 +50,7 @@ public final class Channel: Sendable {
         }
         let publisher = configuration.publish.flatMap { target in
             isDefault ? Publisher(target: target, width: info.width, height: info.height, frameRate: info.frameRate,
-                                  onChange: Application.logPublishing) : nil
+                                  onChange: { Application.logPublishing($0, log: log) }) : nil
         }
         let session = Session(player: player, input: input, filter: configuration.filter, catalog: configuration.catalog,
                           recorder: recorder, publisher: publisher,
@@ -118,7 +124,7 @@ public final class Channel: Sendable {
     /// `input`, opened as configured, in a player (not started) that passes its sound to
     /// `audio`, and the options it was opened with.
     private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration,
-                                   audio: AudioPacketQueue?) throws -> (Player, SourceOptions) {
+                                   audio: AudioPacketQueue?, log: LogScope) throws -> (Player, SourceOptions) {
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
         options.stallTimeout = configuration.stallTimeout
@@ -126,14 +132,14 @@ public final class Channel: Sendable {
         options.cameraFormat = configuration.cameraFormat
         options.cameraRate = configuration.maxFPS
         let source = try input.open(options)
-        source.onWarning = { Log.warning($0) }
+        source.onWarning = { log.warning($0) }
         if case .testPattern = input {} else if source.info.isLive {
             // What a camera or stream actually delivers, which may differ from what was asked.
-            Log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
+            log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
         }
         let player = Player(source: source, options: configuration.playback,
                             reopen: input.reopener(options, width: source.info.width, height: source.info.height),
-                            audio: audio)
+                            audio: audio, log: log)
         return (player, options)
     }
 }

@@ -54,6 +54,7 @@ extension ServerCore {
     func audienceChanged(_ channel: Channel) {
         let audience = audience(of: channel), outputs = channel.outputs
         counters.viewers.set(viewerCount)
+        channel.viewerCount.set(audience.viewers)
         counters.mjpegReaders.set(mjpegReaderCount)
         outputs.audio?.setAudience(audience.listeners)
         for (index, stream) in outputs.h264 {

@@ -87,6 +87,7 @@ extension ServerCore {
         }
         guard !channel.isDefault else { return .refuse(409, "channel \(name) is the default channel: it cannot be removed") }
         channels = channels.removing(name)
+        metrics.remove(label: "channel", value: name.description)
         stateSchedules[name] = nil
         channelChanges[name] = "being removed"
         for (viewerID, connection) in viewers(of: channel) {
@@ -110,6 +111,7 @@ extension ServerCore {
                 channelChanges[name] = nil
                 if let body = channelBodies.removeValue(forKey: name) { configuration.channelsFile?.added(name, body: body) }
                 channels = channels.adding(channel)
+                Application.registerMetrics(of: channel, in: metrics)
                 stateSchedules[name] = StateBroadcastSchedule(now: now())
                 Log.info("channel added", ["channel": .string(name.description), "source": .string(channel.session.player.info.name)])
                 return (id, .answer(201, JSONBody.encoded(ChannelSummary(channel, state: state(of: channel)))))

@@ -64,8 +64,8 @@ extension ServerCore {
         (to > from ? counters.switchesDown : counters.switchesUp).increment()
         if Log.enabled(.debug) {
             let offer = connection.channel.outputs.offer
-            Log.debug("viewer moved", ["address": .string(connection.address), "from": .string(offer[from].id),
-                                       "to": .string(offer[to].id)])
+            connection.channel.log.debug("viewer moved", ["address": .string(connection.address), "from": .string(offer[from].id),
+                                                          "to": .string(offer[to].id)])
         }
     }
 }

@@ -26,7 +26,7 @@ extension ServerCore {
                                    offer: channel.outputs.offer, features: features(of: channel), now: now)
         let connection = ViewerConnection(session: viewer, channel: channel, address: address, connectedAt: now())
         viewers[id] = connection
-        logConnected("viewer", address: address)
+        logConnected("viewer", address: address, channel: channel)
         viewer.greet(filters: channel.session.catalog.descriptors, state: state(of: channel))
         audienceChanged(channel)
         broadcastState(channel)
@@ -45,14 +45,14 @@ extension ServerCore {
             break
         case .applied(let command):
             if Log.enabled(.debug) {
-                Log.debug("command applied", ["address": .string(connection.address), "command": .string("\(command)")])
+                connection.channel.log.debug("command applied", ["address": .string(connection.address), "command": .string("\(command)")])
             }
             broadcastState(connection.channel)
         case .authorized:
             audienceChanged(connection.channel)  // a viewer who could not watch before may now
         case .watching:
-            Log.debug("viewer watches", ["address": .string(connection.address),
-                                         "rendition": .string(connection.channel.outputs.offer[viewer.watching.rendition].id)])
+            connection.channel.log.debug("viewer watches", ["address": .string(connection.address),
+                                                            "rendition": .string(connection.channel.outputs.offer[viewer.watching.rendition].id)])
             audienceChanged(connection.channel)
         }
         requestWriteIfDue(id, connection)
@@ -62,7 +62,8 @@ extension ServerCore {
     func viewerLeft(_ id: ConnectionID) {
         guard let connection = viewers.removeValue(forKey: id) else { return }
         writeRequests.remove(id)
-        logDisconnected("viewer", connection.address, since: connection.connectedAt, frames: connection.session.flow.framesSent)
+        logDisconnected("viewer", connection.address, channel: connection.channel, since: connection.connectedAt,
+                        frames: connection.session.flow.framesSent)
         sharerLeft(id, connection.channel)
         broadcastState(connection.channel)
         audienceChanged(connection.channel)
@@ -98,17 +99,18 @@ extension ServerCore {
         }
     }
 
-    /// One line per viewer or MJPEG reader that connects.
-    func logConnected(_ kind: String, address: String) {
-        Log.info("client connected", ["client": .string(kind), "address": .string(address),
+    /// One line per viewer or MJPEG reader that connects to `channel`.
+    func logConnected(_ kind: String, address: String, channel: Channel) {
+        channel.log.info("client connected", ["client": .string(kind), "address": .string(address),
                                       "viewers": .int(viewerCount), "mjpeg_readers": .int(mjpegReaderCount)])
     }
 
-    /// One line per viewer or MJPEG reader that leaves, with the frame rate it got over its lifetime.
-    func logDisconnected(_ kind: String, _ address: String, since connectedAt: ContinuousClock.Instant, frames: Int) {
+    /// One line per viewer or MJPEG reader that leaves `channel`, with the frame rate it got over its lifetime.
+    func logDisconnected(_ kind: String, _ address: String, channel: Channel, since connectedAt: ContinuousClock.Instant,
+                         frames: Int) {
         let seconds = connectedAt.duration(to: now()).seconds
         let fps = seconds > 0 ? Double(frames) / seconds : 0
-        Log.info("client disconnected", [
+        channel.log.info("client disconnected", [
             "client": .string(kind), "address": .string(address),
             "seconds": .double((seconds * 10).rounded() / 10), "frames": .int(frames),
             "fps": .double((fps * 10).rounded() / 10), "viewers": .int(viewerCount), "mjpeg_readers": .int(mjpegReaderCount),

@@ -30,6 +30,8 @@ final class ServerCore {
     /// The bodies of the channels being added, for `--channels-file`.
     var channelBodies: [ChannelName: [UInt8]] = [:]
     let counters: TransportCounters
+    /// What `/metrics` renders: a channel added registers its series here, a channel removed takes them out.
+    let metrics: Metrics
     /// What other threads leave for the network thread (recordings that stopped by themselves).
     let wake: NetworkWake
     /// What `hello` offers on every channel besides the renditions (``features(of:)`` adds a channel's own).
@@ -67,6 +69,7 @@ final class ServerCore {
         self.configuration = configuration
         self.channels = channels
         self.counters = counters
+        self.metrics = metrics
         self.wake = wake
         self.now = now
         channelDesk = ChannelDesk(wake: wake, opener: openChannel ?? { [configuration] name, input, filter in

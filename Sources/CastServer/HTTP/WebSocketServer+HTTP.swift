@@ -181,7 +181,7 @@ extension WebSocketServer {
         let connection = Connection(kind: .mjpeg(channel, rendition: rendition), address: peerAddress(wsi))
         connections[wsi] = connection
         core.watcherJoined(id(wsi), .mjpeg(rendition: rendition), of: channel)
-        core.logConnected("mjpeg", address: connection.address)
+        core.logConnected("mjpeg", address: connection.address, channel: channel)
         lws_callback_on_writable(wsi)
         return 0
     }

@@ -1,4 +1,5 @@
 import CastProtocol
+import Logging
 import MediaKit
 import Synchronization
 
@@ -19,11 +20,12 @@ final class ViewerAudio: Sendable {
     /// Listeners now (viewers that may watch and asked for sound).
     let audience = Atomic<Int>(0)
 
-    /// The sound of the packets `queue` is given (the player's); `wake` wakes the transport.
-    init(queue: AudioPacketQueue, wake: @escaping @Sendable () -> Void) {
+    /// The sound of the packets `queue` is given (the player's); `wake` wakes the transport; its
+    /// lines carry `log`'s fields.
+    init(queue: AudioPacketQueue, log scope: LogScope, wake: @escaping @Sendable () -> Void) {
         let log = AccessUnitLog(picture: nil, magic: FrameHeader.audioMagic, maximumUnits: Self.maximumPackets)
         self.log = log
-        pipeline = AudioPipeline(queue: queue) { packet in
+        pipeline = AudioPipeline(queue: queue, log: scope) { packet in
             log.append(packet.bytes, time: packet.time, isKeyframe: false, isChanged: packet.isDiscontinuity)
             wake()
         }

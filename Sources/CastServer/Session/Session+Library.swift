@@ -26,7 +26,7 @@ extension Session {
                 if let error = ended.error {
                     throw ProtocolError(code: .recordingFailed, message: "\(ended.name ?? "the recording"): \(error)")
                 }
-                Log.info("recording saved: \(ended.name ?? "")", ["seconds": .double((ended.elapsed * 10).rounded() / 10),
+                log.info("recording saved: \(ended.name ?? "")", ["seconds": .double((ended.elapsed * 10).rounded() / 10),
                                                                     "bytes": .int(Int(ended.bytes))])
             }
             return
@@ -39,7 +39,7 @@ extension Session {
         do {
             let chain = selection.chain.links.map(\.name).filter { $0 != "none" }
             let status = try recorder.start(filtered: filtered, filter: chain.isEmpty ? nil : chain.joined(separator: " + "))
-            Log.info("recording to \(recorder.options.directory)/\(status.name ?? "")",
+            log.info("recording to \(recorder.options.directory)/\(status.name ?? "")",
                      ["encoder": .string(status.encoder ?? ""), "filtered": .bool(filtered)])
             // Paused, no frame comes: the processor hands the recorder the one it holds.
             rerender.request()
@@ -64,7 +64,7 @@ extension Session {
         let source: any VideoSource
         do {
             source = try InputSpec.file(path).open(SourceOptions(outputSize: (size.width, size.height)))
-            source.onWarning = { Log.warning($0) }
+            source.onWarning = { [log] in log.warning($0) }
             endSharingForAnotherSource()
             try player.switchSource(to: source)
         } catch {
@@ -92,11 +92,11 @@ extension Session {
         let shown = URLSources.shown(url)
         let size = (width: player.pool.width, height: player.pool.height)
         let opener = urlSources.opener(url)
-        let interruption = Interruption()
+        let interruption = Interruption(), log = log
         endSharingForAnotherSource()
         player.switchSource(opening: { () throws(MediaError) in
             let source = try opener(interruption)
-            source.onWarning = { Log.warning($0.replacingOccurrences(of: url, with: shown)) }
+            source.onWarning = { log.warning($0.replacingOccurrences(of: url, with: shown)) }
             return source
         }, info: .opening(shown, width: size.width, height: size.height), interruption: interruption)
         sourceState.withLock {
@@ -104,7 +104,7 @@ extension Session {
                              fps: nil, startInput: false, reference: shown)
         }
         transportGeneration.add(1, ordering: .relaxed)
-        Log.info("opening \(shown)")
+        log.info("opening \(shown)")
     }
 
     /// Plays the input the server was started with again, from any state: opened anew on the
@@ -123,10 +123,10 @@ extension Session {
 
     func switchToInput(opening inputOpener: @escaping InputOpener) {
         // A new one: the start input's first was interrupted when another source replaced it.
-        let interruption = Interruption()
+        let interruption = Interruption(), log = log
         player.switchSource(opening: { () throws(MediaError) in
             let source = try inputOpener(interruption)
-            source.onWarning = { Log.warning($0) }
+            source.onWarning = { log.warning($0) }
             return source
         }, info: startInfo, interruption: interruption)
         sourceState.withLock { $0 = startSource }

@@ -47,7 +47,7 @@ extension Session {
                                        announced: (request.width, request.height), width: session.width,
                                        height: session.height, frameRate: 30, stallTimeout: .seconds(1),
                                        audio: request.audio.map { ($0.channels, $0.rate) })
-            source.onWarning = { Log.warning($0) }
+            source.onWarning = { [log] in log.warning($0) }
             // A stall (no picture for a second) shows NO SIGNAL; "reconnecting" is waiting on the
             // same queue, so pictures that come again play again.
             try player.switchSource(to: source, reopen: { source })
@@ -66,7 +66,7 @@ extension Session {
                              fps: nil, startInput: false, reference: nil)
         }
         transportGeneration.add(1, ordering: .relaxed)
-        Log.info("camera shared", ["camera": .string(name), "codec": .string(request.codec.rawValue),
+        log.info("camera shared", ["camera": .string(name), "codec": .string(request.codec.rawValue),
                                    "size": .string("\(request.width)x\(request.height)"),
                                    "audio": .string(request.audio.map { "opus, \($0.channels) channels" } ?? "none")])
     }
@@ -135,7 +135,7 @@ extension Session {
             return share
         }) else { return false }
         share.source.end(reason: reason)
-        Log.info("camera sharing ended: \(reason)", ["camera": .string(share.source.info.name)])
+        log.info("camera sharing ended: \(reason)", ["camera": .string(share.source.info.name)])
         if restoring { restore(share.previous, at: share.position) }
         return true
     }

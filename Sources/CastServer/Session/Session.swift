@@ -1,5 +1,6 @@
 import CastProtocol
 import FilterKit
+import Logging
 import MediaKit
 import Synchronization
 import Telemetry
@@ -42,6 +43,8 @@ public final class Session: Sendable {
     /// What a shared camera may send (`--ingest-*`).
     let ingestLimits: IngestLimits
     let ingestCounters = IngestCounters()
+    /// Its lines carry its channel's name (the player's scope).
+    var log: LogScope { player.log }
 
     /// `inputOpener` opens `input` again at the player's frame size (see
     /// ``InputSpec/opener(_:width:height:)``).

@@ -55,9 +55,10 @@ extension WebSocketServer {
             return
         }
         switch connection.kind {
-        case .mjpeg:
+        case .mjpeg(let channel, _):
             core.watcherLeft(id(wsi))
-            core.logDisconnected("mjpeg", connection.address, since: connection.connectedAt, frames: connection.readerFramesSent)
+            core.logDisconnected("mjpeg", connection.address, channel: channel, since: connection.connectedAt,
+                                 frames: connection.readerFramesSent)
         case .snapshot:
             core.watcherLeft(id(wsi))
         case .response, .file:

@@ -25,8 +25,14 @@ public final class AudioPipeline: Sendable {
     /// Whether this FFmpeg can encode Opus: without it there is no sound to offer.
     public static var isAvailable: Bool { AudioTranscoder.isAvailable }
 
-    public init(queue: AudioPacketQueue = AudioPacketQueue(), onPacket: @escaping @Sendable (EncodedAudio) -> Void) {
+    /// What its lines carry (a channel's name).
+    private let log: LogScope
+
+    /// Its log lines carry `log`'s fields.
+    public init(queue: AudioPacketQueue = AudioPacketQueue(), log: LogScope = LogScope(),
+                onPacket: @escaping @Sendable (EncodedAudio) -> Void) {
         self.queue = queue
+        self.log = log
         self.onPacket = onPacket
     }
 
@@ -83,14 +89,15 @@ public final class AudioPipeline: Sendable {
         }
         while let item = queue.take() {
             let aac = sinks.withLock { !$0.isEmpty }
-            Self.handle(item, of: queue, with: &transcoder, opus: listening.load(ordering: .relaxed), aac: aac, emit)
+            Self.handle(item, of: queue, with: &transcoder, opus: listening.load(ordering: .relaxed), aac: aac, log: log, emit)
         }
     }
 
     /// Carries out one item of `queue` with `transcoder` (made anew for a new stream); a failure
-    /// is logged and silences the stream until its next restart. `opus` and `aac`: the encoders wanted.
+    /// is logged (in `log`'s scope) and silences the stream until its next restart. `opus` and
+    /// `aac`: the encoders wanted.
     static func handle(_ item: AudioPacketQueue.Item, of queue: AudioPacketQueue, with transcoder: inout AudioTranscoder?,
-                       opus: Bool = true, aac: Bool = false, _ emit: (EncodedAudio) -> Void) {
+                       opus: Bool = true, aac: Bool = false, log: LogScope = LogScope(), _ emit: (EncodedAudio) -> Void) {
         do throws(MediaError) {
             try transcoder?.want(opus: opus, aac: aac)
             switch item {
@@ -109,7 +116,7 @@ public final class AudioPipeline: Sendable {
             }
         } catch {
             transcoder = nil
-            Log.warning("the sound stops until the next seek or source: \(error.description)")
+            log.warning("the sound stops until the next seek or source: \(error.description)")
         }
     }
 }

@@ -170,7 +170,7 @@ extension Player {
         retry.reset()
         if let since = offlineSince {
             offlineSince = nil
-            Log.info("\(info.name) is back online", ["offlineSeconds": .double((since.duration(to: .now).seconds * 10).rounded() / 10)])
+            log.info("\(info.name) is back online", ["offlineSeconds": .double((since.duration(to: .now).seconds * 10).rounded() / 10)])
         }
         update {
             $0.position = frame.time

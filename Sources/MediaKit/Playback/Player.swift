@@ -1,4 +1,5 @@
 import FilterKit
+import Logging
 import Foundation
 import Telemetry
 
@@ -74,15 +75,19 @@ public final class Player: @unchecked Sendable {
     /// Decode thread only: when a live source went offline, until its next frame (to log its return).
     nonisolated(unsafe) var offlineSince: ContinuousClock.Instant?
     let loops: Bool
+    /// What its lines carry (a channel's name), and its owner's lines about what it plays.
+    public let log: LogScope
 
     /// Opens nothing: `source` was opened by the caller (errors surface there). Call `start()`.
     /// `reopen` opens a live source again after it fails: it must give frames of the same size
     /// and share the source's ``Interruption`` (see ``InputSpec/reopener(_:width:height:)``).
-    /// The sound of every source it plays goes to `audio`, read with the pictures.
+    /// The sound of every source it plays goes to `audio`, read with the pictures. Its log lines
+    /// carry `log`'s fields.
     public init(source: any VideoSource, options: PlaybackOptions = PlaybackOptions(),
                 output: FrameQueue = FrameQueue(capacity: 1, policy: .latestWins), reopen: SourceOpener? = nil,
-                audio: AudioPacketQueue? = nil) {
+                audio: AudioPacketQueue? = nil, log: LogScope = LogScope()) {
         self.source = source
+        self.log = log
         audioQueue = audio
         sourceAudio = source.info.audio
         self.reopen = source.info.isLive ? reopen : nil
