@@ -45,7 +45,11 @@ public struct ServerConfiguration: Sendable {
     /// Origins (`scheme://host[:port]`) allowed besides the server's own host.
     public var allowedOrigins: [String] = []
     public var maxClients = 200
-    public var playback = PlaybackOptions()
+    /// Speed, looping and `--idle-close` (default 10 s).
+    public var playback = PlaybackOptions(idleClose: .seconds(10))
+    /// `--always-on`: the channels whose live input stays open while nobody watches (a channel
+    /// of the channels file may say so too: ``ChannelInput/alwaysOn``).
+    public var alwaysOn: Set<ChannelName> = []
     /// Where recordings go (`--recordings`), the size limit and the free-space minimum.
     public var recording = RecorderOptions(directory: "recordings")
     /// Start recording (the filtered frames) at once (`--record`).
@@ -55,6 +59,9 @@ public struct ServerConfiguration: Sendable {
     /// The colour LUTs of the `lut` filter (`--luts`), read; the catalog offers them (nil: no `lut`
     /// filter, and `PUT /api/luts/NAME` is 404).
     public var luts: LUTFolder?
+    /// The saved looks (`--looks`, default `./looks`), read; nil: none (`saveLook` and
+    /// `GET /api/looks` answer that the server keeps no looks).
+    public var looks: LookFolder?
     /// Where controlling clients may upload video files (`--uploads`); nil: no uploads.
     public var uploadsDirectory: String?
     /// The largest upload, in bytes (`--max-upload-size`).
@@ -105,11 +112,22 @@ public struct ChannelInput: Sendable {
     public let input: InputSpec
     /// The chain it starts with (nil: the command line's).
     public let filter: FilterChain?
+    /// Its live input stays open while nobody watches (`"alwaysOn": true` in the channels file).
+    public let alwaysOn: Bool
 
-    public init(name: ChannelName, input: InputSpec, filter: FilterChain? = nil) {
+    public init(name: ChannelName, input: InputSpec, filter: FilterChain? = nil, alwaysOn: Bool = false) {
         self.name = name
         self.input = input
         self.filter = filter
+        self.alwaysOn = alwaysOn
+    }
+
+    /// `configuration` as this channel is built with it: its own chain, kept open if it says so.
+    func configuring(_ configuration: ServerConfiguration) -> ServerConfiguration {
+        var own = configuration
+        if let filter { own.filter = filter }
+        if alwaysOn { own.alwaysOn.insert(name) }
+        return own
     }
 }
 

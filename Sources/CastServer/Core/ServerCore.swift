@@ -72,16 +72,16 @@ final class ServerCore {
         self.metrics = metrics
         self.wake = wake
         self.now = now
-        channelDesk = ChannelDesk(wake: wake, opener: openChannel ?? { [configuration] name, input, filter in
-            var configuration = configuration
-            configuration.filter = filter
-            return try Channel(name: name, input: input, isDefault: false, configuration: configuration, wake: wake)
+        channelDesk = ChannelDesk(wake: wake, opener: openChannel ?? { [configuration] channel in
+            try Channel(name: channel.name, input: channel.input, isDefault: false, configuration: channel.configuring(configuration),
+                        wake: wake)
         })
         let library = channels.defaultChannel.session.library
         uploadDesk = library?.uploads.map { _ in
             UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
         }
-        features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) })
+        features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) },
+                                  looks: configuration.looks != nil)
         router = Router(routes: [], access: AccessPolicy(token: AccessToken(configuration.token), adminToken: AccessToken(configuration.adminToken),
                                                            publicView: configuration.publicView),
                         allowedOrigins: configuration.allowedOrigins)
@@ -90,7 +90,7 @@ final class ServerCore {
         lastAdaptation = start
         // The handlers read this core's state (the viewer counts, the client limit): made once it is.
         let context = RouteContext(registry: { [unowned self] in self.channels }, metrics: metrics, files: files, takesUploads: features.uploads != nil,
-                                   luts: configuration.luts,
+                                   luts: configuration.luts, looks: configuration.looks,
                                    state: { [unowned self] in state(of: $0) },
                                    atClientLimit: { [unowned self] in atClientLimit(address: $0.address) })
         router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins)

@@ -56,6 +56,8 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--uploads", valueName: "DIR",
                              help: "Let controlling clients upload video files into DIR (created if missing) and play them; default off."),
                   LUTOptions.spec,
+                  OptionSpec(name: "--looks", valueName: "DIR",
+                             help: "Folder of the saved looks, NAME.json each (default ./looks; created if missing), read at start."),
                   OptionSpec(name: "--max-upload-size", valueName: "SIZE",
                              help: "The largest upload: bytes, or with k, M or G (1000s); default 2G."),
                   OptionSpec(name: "--publish", valueName: "URL",
@@ -102,9 +104,11 @@ enum ServeCommand: Subcommand {
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
         configuration.luts = try LUTOptions.folder(options)
+        configuration.looks = try lookFolder(options)
         configuration.catalog = LUTOptions.catalog(StyleCatalog.standard, with: configuration.luts)
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try ChannelOptions.applyFile(options, to: &configuration)
+        try ChannelOptions.applyOnDemand(options, to: &configuration)
         try LadderOptions.apply(options, to: &configuration)
         configuration.token = options.string("--token")
         configuration.adminToken = options.string("--admin-token")
@@ -177,6 +181,15 @@ enum ServeCommand: Subcommand {
                 return pattern
             }
         } ?? []
+    }
+
+    /// `--looks DIR` (default `./looks`), read: a file that is not a look stops the start, named.
+    private static func lookFolder(_ options: ParsedOptions) throws -> LookFolder {
+        do {
+            return try LookFolder(path: options.string("--looks") ?? "looks")
+        } catch {
+            throw UsageError(description: error.description)
+        }
     }
 
     private static func parseHost(_ options: ParsedOptions) throws -> String {
