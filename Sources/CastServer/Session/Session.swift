@@ -229,8 +229,11 @@ public final class Session: Sendable {
         rerender.request()
     }
 
-    /// Puts the preview's chain on air; the preview keeps it, so editing goes on from there.
+    /// Puts the preview's chain on air; the preview keeps it, so editing goes on from there. A
+    /// fade has the processing loop mix the old chain's picture into the new one's meanwhile.
     private func take(_ transition: TakeTransition) throws(ProtocolError) {
-        select(try studio.requireChain(for: "take"), to: .program)
+        let chain = try studio.requireChain(for: "take")
+        if case .fade(let seconds) = transition { studio.startFade(from: selection.chain, seconds: seconds, at: .now) }
+        select(chain, to: .program)
     }
 }
