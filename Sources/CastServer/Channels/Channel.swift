@@ -8,7 +8,8 @@ import Telemetry
 /// One channel of the server, complete by construction: its source in a `Player`, the `Session`
 /// that owns it (filter chain, play/pause/seek, sharing, open/delete of library files), its
 /// outputs (the ladder of renditions and the sound), the `FrameProcessor` that feeds them, its
-/// `Recorder` and, on the default channel, the `Publisher`. Nothing is shared between two
+/// `Recorder` and its `Publisher` (the default channel's; every channel's when `--publish` has
+/// `{channel}`). Nothing is shared between two
 /// channels but the `NetworkWake` and what the server offers all of them (the filter catalog,
 /// the media and uploads folders): one channel never sees another's commands, frames or state.
 ///
@@ -41,16 +42,19 @@ public final class Channel: Sendable {
         let speed = configuration.playback.speed
         let audioQueue = AudioPipeline.isAvailable && speed == 1 ? AudioPacketQueue() : nil
         let log = LogScope(["channel": .string(name.description)])
-        let (player, options) = try Self.openPlayer(input, configuration, audio: audioQueue, log: log)
+        let (player, options) = try Self.openPlayer(input, configuration, keepOpen: configuration.alwaysOn.contains(name),
+                                                    audio: audioQueue, log: log)
         let info = player.info
         var recording = configuration.recording
         if !isDefault { recording.directory += "/\(name)" }
         let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate, options: recording) { status in
             wake.recordingEnded(status.error ?? "the recording stopped", channel: name)
         }
-        let publisher = configuration.publish.flatMap { target in
-            isDefault ? Publisher(target: target, width: info.width, height: info.height, frameRate: info.frameRate,
-                                  onChange: { Application.logPublishing($0, log: log) }) : nil
+        let publisher = try configuration.publish.flatMap { target throws(MediaError) in
+            isDefault || target.isPerChannel
+                ? Publisher(target: try target.forChannel(name.description), width: info.width, height: info.height,
+                            frameRate: info.frameRate, onChange: { Application.logPublishing($0, log: log) })
+                : nil
         }
         let session = Session(player: player, input: input, filter: configuration.filter, catalog: configuration.catalog,
                           recorder: recorder, publisher: publisher,
@@ -121,8 +125,9 @@ public final class Channel: Sendable {
     }
 
     /// `input`, opened as configured, in a player (not started) that passes its sound to
-    /// `audio`, and the options it was opened with.
-    private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration,
+    /// `audio`, and the options it was opened with. A live input is closed while nobody watches
+    /// (`--idle-close`) unless `keepOpen` (`--always-on`).
+    private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration, keepOpen: Bool,
                                    audio: AudioPacketQueue?, log: LogScope) throws -> (Player, SourceOptions) {
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
@@ -136,7 +141,9 @@ public final class Channel: Sendable {
             // What a camera or stream actually delivers, which may differ from what was asked.
             log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
         }
-        let player = Player(source: source, options: configuration.playback,
+        var playback = configuration.playback
+        if keepOpen { playback.idleClose = nil }
+        let player = Player(source: source, options: playback,
                             reopen: input.reopener(options, width: source.info.width, height: source.info.height),
                             audio: audio, log: log)
         return (player, options)

@@ -61,7 +61,8 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--max-upload-size", valueName: "SIZE",
                              help: "The largest upload: bytes, or with k, M or G (1000s); default 2G."),
                   OptionSpec(name: "--publish", valueName: "URL",
-                             help: "Also push the filtered stream as H.264, with the sound as AAC, to a media server: rtmp://, rtsp:// or srt:// (reconnects)."),
+                             help: "Also push the filtered stream as H.264, with the sound as AAC, to a media server: rtmp://, rtsp:// or srt:// (reconnects); "
+                                 + "with {channel} in the path, every channel to its own (rtsp://host:8554/{channel})."),
                   OptionSpec(name: "--publish-rendition", valueName: "ID",
                              help: "The page's H.264 rendition the pushed stream is, one encode for both (default: the full-size one), or own."),
         ],
@@ -108,6 +109,7 @@ enum ServeCommand: Subcommand {
         configuration.catalog = LUTOptions.catalog(StyleCatalog.standard, with: configuration.luts)
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try ChannelOptions.applyFile(options, to: &configuration)
+        try ChannelOptions.applyOnDemand(options, to: &configuration)
         try LadderOptions.apply(options, to: &configuration)
         configuration.token = options.string("--token")
         configuration.adminToken = options.string("--admin-token")
