@@ -34,10 +34,8 @@ public final class Application: Sendable {
                                     configuration: configuration, wake: wake)]
         for channel in configuration.channels {
             do {
-                var own = configuration
-                if let filter = channel.filter { own.filter = filter }
                 channels.append(try Channel(name: channel.name, input: channel.input, isDefault: false,
-                                            configuration: own, wake: wake))
+                                            configuration: channel.configuring(configuration), wake: wake))
             } catch {
                 throw ServerError(description: "channel \(channel.name): \(error)")
             }

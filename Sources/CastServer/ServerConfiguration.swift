@@ -45,7 +45,11 @@ public struct ServerConfiguration: Sendable {
     /// Origins (`scheme://host[:port]`) allowed besides the server's own host.
     public var allowedOrigins: [String] = []
     public var maxClients = 200
-    public var playback = PlaybackOptions()
+    /// Speed, looping and `--idle-close` (default 10 s).
+    public var playback = PlaybackOptions(idleClose: .seconds(10))
+    /// `--always-on`: the channels whose live input stays open while nobody watches (a channel
+    /// of the channels file may say so too: ``ChannelInput/alwaysOn``).
+    public var alwaysOn: Set<ChannelName> = []
     /// Where recordings go (`--recordings`), the size limit and the free-space minimum.
     public var recording = RecorderOptions(directory: "recordings")
     /// Start recording (the filtered frames) at once (`--record`).
@@ -108,11 +112,22 @@ public struct ChannelInput: Sendable {
     public let input: InputSpec
     /// The chain it starts with (nil: the command line's).
     public let filter: FilterChain?
+    /// Its live input stays open while nobody watches (`"alwaysOn": true` in the channels file).
+    public let alwaysOn: Bool
 
-    public init(name: ChannelName, input: InputSpec, filter: FilterChain? = nil) {
+    public init(name: ChannelName, input: InputSpec, filter: FilterChain? = nil, alwaysOn: Bool = false) {
         self.name = name
         self.input = input
         self.filter = filter
+        self.alwaysOn = alwaysOn
+    }
+
+    /// `configuration` as this channel is built with it: its own chain, kept open if it says so.
+    func configuring(_ configuration: ServerConfiguration) -> ServerConfiguration {
+        var own = configuration
+        if let filter { own.filter = filter }
+        if alwaysOn { own.alwaysOn.insert(name) }
+        return own
     }
 }
 

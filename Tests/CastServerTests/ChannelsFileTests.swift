@@ -19,11 +19,13 @@ import Testing
         let path = folder + "/channels.json"
         #expect(try ChannelsFile(path: path, catalog: .standard).channels(catalog: .standard).isEmpty)
         #expect(try channels(in: path).isEmpty)
-        try Data(#"{"channels": [{"name": "cam", "input": "test:64x48@30", "filter": {"name": "sepia"}}, {"name": "door", "input": "a.mp4"}]}"#.utf8)
+        try Data(#"{"channels": [{"name": "cam", "input": "test:64x48@30", "filter": {"name": "sepia"}, "alwaysOn": true}, {"name": "door", "input": "a.mp4"}]}"#.utf8)
             .write(to: URL(fileURLWithPath: path))
         let read = try ChannelsFile(path: path, catalog: .standard).channels(catalog: .standard)
         #expect(read.map(\.name.description) == ["cam", "door"])
         #expect(read[0].filter?.first.name == "sepia" && read[1].filter == FilterChain.none)
+        #expect(read[0].alwaysOn && !read[1].alwaysOn)
+        #expect(read[0].configuring(ServerConfiguration(webRoot: "")).alwaysOn == [read[0].name])
     }
 
     @Test(arguments: [
@@ -32,6 +34,7 @@ import Testing
         (#"{"channels": [{"name": "a", "input": "a.mp4"}, {"name": "a", "input": "b.mp4"}]}"#, "entry 2: the channel 'a' is given twice"),
         (#"{"channels": [{"name": "a", "input": "a.mp4", "filter": {"name": "nope"}}]}"#, "entry 1"),
         (#"{"channels": [], "more": 1}"#, "is not"),
+        (#"{"channels": [{"name": "a", "input": "a.mp4", "alwaysOn": 1}]}"#, "entry 1: \"alwaysOn\" must be true or false"),
     ])
     func aBadFileIsOneLineNamingTheFileAndTheProblem(_ text: String, _ problem: String) throws {
         let path = folder + "/bad.json"

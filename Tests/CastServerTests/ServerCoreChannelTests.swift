@@ -139,6 +139,7 @@ import Testing
         #expect(list.map { $0["snapshot"] as? String } == ["/snapshot.jpg?channel=main", "/snapshot.jpg?channel=cam"])
         #expect(list.map { ($0["filter"] as? [[String: Any]])?.map { $0["name"] as? String } } == [[], ["sepia"]])
         #expect(list.allSatisfy { ($0["source"] as? [String: Any])?["kind"] as? String == "test" && $0["online"] as? Bool == true })
-        #expect(Set(list[0].keys) == ["name", "source", "online", "viewers", "filter", "snapshot"])
+        #expect(list.allSatisfy { $0["idle"] as? Bool == false })
+        #expect(Set(list[0].keys) == ["name", "source", "online", "idle", "viewers", "filter", "snapshot"])
     }
 }

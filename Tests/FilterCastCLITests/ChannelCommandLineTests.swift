@@ -8,7 +8,9 @@ import Testing
 @Suite struct ChannelCommandLineTests {
     func configured(_ arguments: [String], environment: [String: String] = [:]) throws -> ServerConfiguration {
         var configuration = ServerConfiguration(webRoot: "")
-        try ChannelOptions.apply(ParsedOptions(arguments, for: ServeCommand.spec, environment: environment), to: &configuration)
+        let options = try ParsedOptions(arguments, for: ServeCommand.spec, environment: environment)
+        try ChannelOptions.apply(options, to: &configuration)
+        try ChannelOptions.applyOnDemand(options, to: &configuration)
         return configuration
     }
 
@@ -54,6 +56,10 @@ import Testing
         (["--input", "test", "--channel", "a=test", "--channel", "b=test", "--max-channels", "2"], [:], ["3 channels", "--max-channels 2"]),
         (["--max-channels", "0"], [:], ["--max-channels"]),
         ([], ["FILTERCAST_CHANNELS": "x=test;x=test"], ["FILTERCAST_CHANNELS", "'x'", "twice"]),
+        (["--channel", "cam=test", "--always-on", "door"], [:], ["--always-on", "no channel 'door'", "cam"]),
+        (["--always-on", "Main"], [:], ["--always-on", "'Main'"]),
+        (["--idle-close", "-1"], [:], ["--idle-close"]),
+        ([], ["FILTERCAST_IDLE_CLOSE": "soon"], ["FILTERCAST_IDLE_CLOSE"]),
     ]
 
     @Test(arguments: refused)
@@ -62,6 +68,17 @@ import Testing
         #expect(run.status == 2, "\(arguments): \(run.errors)")
         #expect(run.errorLines.count == 1, "\(run.errors)")
         for word in words { #expect(run.errors.contains(word), "\(arguments): \(run.errors) lacks \(word)") }
+    }
+
+    @Test func idleCloseAndAlwaysOnKeepLiveInputsOpenOrNot() throws {
+        #expect(try configured([]).playback.idleClose == .seconds(10) && configured([]).alwaysOn.isEmpty)
+        #expect(try configured(["--idle-close", "2.5"]).playback.idleClose == .milliseconds(2500))
+        #expect(try configured(["--idle-close", "0"]).playback.idleClose == nil, "0: never")
+        let kept = try configured(["--input", "test", "--channel", "cam=test", "--always-on", "cam", "--always-on=main"],
+                                  environment: ["FILTERCAST_IDLE_CLOSE": "3"])
+        #expect(kept.alwaysOn.map(\.description).sorted() == ["cam", "main"] && kept.playback.idleClose == .seconds(3))
+        #expect(try configured(["--channel", "a=test", "--channel", "b=test"], environment: ["FILTERCAST_ALWAYS_ON": "a,b"])
+            .alwaysOn.count == 2)
     }
 
     @Test func aChannelWhoseInputCannotBeOpenedStopsTheStartNamingIt() throws {

@@ -42,7 +42,8 @@ public final class Channel: Sendable {
         let speed = configuration.playback.speed
         let audioQueue = AudioPipeline.isAvailable && speed == 1 ? AudioPacketQueue() : nil
         let log = LogScope(["channel": .string(name.description)])
-        let (player, options) = try Self.openPlayer(input, configuration, audio: audioQueue, log: log)
+        let (player, options) = try Self.openPlayer(input, configuration, keepOpen: configuration.alwaysOn.contains(name),
+                                                    audio: audioQueue, log: log)
         let info = player.info
         var recording = configuration.recording
         if !isDefault { recording.directory += "/\(name)" }
@@ -124,8 +125,9 @@ public final class Channel: Sendable {
     }
 
     /// `input`, opened as configured, in a player (not started) that passes its sound to
-    /// `audio`, and the options it was opened with.
-    private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration,
+    /// `audio`, and the options it was opened with. A live input is closed while nobody watches
+    /// (`--idle-close`) unless `keepOpen` (`--always-on`).
+    private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration, keepOpen: Bool,
                                    audio: AudioPacketQueue?, log: LogScope) throws -> (Player, SourceOptions) {
         var options = SourceOptions()
         options.outputSize = configuration.outputSize
@@ -139,7 +141,9 @@ public final class Channel: Sendable {
             // What a camera or stream actually delivers, which may differ from what was asked.
             log.info("source opened", ["source": .string(source.info.name), "delivers": .string(source.info.delivered)])
         }
-        let player = Player(source: source, options: configuration.playback,
+        var playback = configuration.playback
+        if keepOpen { playback.idleClose = nil }
+        let player = Player(source: source, options: playback,
                             reopen: input.reopener(options, width: source.info.width, height: source.info.height),
                             audio: audio, log: log)
         return (player, options)

@@ -11,9 +11,8 @@ import Synchronization
 /// Threads: `open`, `remove` and `takeFinished` on the network thread; the workers post results
 /// and ring `wake`; `stopAll` on the thread that stops the server, after the network thread ended.
 final class ChannelDesk: Sendable {
-    /// Builds the channel `name` of `input` with `filter` as its chain (opening the input):
-    /// what a worker thread runs.
-    typealias Opener = @Sendable (_ name: ChannelName, _ input: InputSpec, _ filter: FilterChain) throws -> Channel
+    /// Builds `channel` (opening its input): what a worker thread runs.
+    typealias Opener = @Sendable (_ channel: ChannelInput) throws -> Channel
 
     /// What a worker left for the network thread.
     enum Finished {
@@ -48,8 +47,9 @@ final class ChannelDesk: Sendable {
         self.opener = opener
     }
 
-    /// Opens `input` as channel `name` with `filter` on a thread of its own, then starts its services.
-    func open(_ name: ChannelName, input: InputSpec, filter: FilterChain, for connection: Int) {
+    /// Opens `channel` on a thread of its own, then starts its services.
+    func open(_ channel: ChannelInput, for connection: Int) {
+        let name = channel.name
         let id = state.withLock { state in
             state.nextWorker += 1
             return state.nextWorker
@@ -57,13 +57,13 @@ final class ChannelDesk: Sendable {
         let worker = WorkerThread(name: "channel-open") { [self] in
             let result: Result<Channel, OpenFailure>
             do {
-                let channel = try opener(name, input, filter)
-                let services = ServiceList(channel.services(recordAtStart: false))
+                let opened = try opener(channel)
+                let services = ServiceList(opened.services(recordAtStart: false))
                 try services.start()
                 result = state.withLock { state in
                     guard !state.closed else { return .failure(OpenFailure(message: "the server is stopping")) }
                     state.running[name] = services
-                    return .success(channel)
+                    return .success(opened)
                 }
                 if case .failure = result { services.stop() }
             } catch {

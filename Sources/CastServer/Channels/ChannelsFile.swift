@@ -4,7 +4,7 @@ import Logging
 import MediaKit
 
 /// `--channels-file FILE`: the channels kept across restarts, as JSON —
-/// `{"channels": [{"name": NAME, "input": INPUT, "filter": {…}}, …]}` (each entry what
+/// `{"channels": [{"name": NAME, "input": INPUT, "filter": {…}, "alwaysOn": true}, …]}` (each entry what
 /// `PUT /api/channels/NAME` takes, with its name). Read at start (created empty when missing);
 /// rewritten atomically (a temporary file beside it, then renamed over it) whenever a channel is
 /// added or removed at run time.
@@ -48,7 +48,7 @@ public final class ChannelsFile {
     /// The channels it gives, as `--channel` would, with their filters.
     public func channels(catalog: FilterCatalog) -> [ChannelInput] {
         entries.compactMap { entry in
-            (try? ChannelOrder(Array(entry.body), catalog: catalog)).map { ChannelInput(name: entry.name, input: $0.input, filter: $0.filter) }
+            (try? ChannelOrder(Array(entry.body), catalog: catalog)).map { ChannelInput(name: entry.name, input: $0.input, filter: $0.filter, alwaysOn: $0.alwaysOn) }
         }
     }
 

@@ -50,17 +50,22 @@ extension ServerCore {
     /// Hands `channel`'s audience to its outputs (each encodes only while watched; the sound is
     /// decoded only while somebody listens), and the client gauges (of every channel). A JPEG
     /// rendition nobody watched until now re-renders the current frame at once: it matters
-    /// when paused, when no frame comes.
+    /// when paused, when no frame comes. An H.264 rendition nobody watched until now wakes the
+    /// processing loop, which then tells the player that frames are wanted (a file that coasted
+    /// seeks to the clock, a live input closed on demand opens).
     func audienceChanged(_ channel: Channel) {
         let audience = audience(of: channel), outputs = channel.outputs
         counters.viewers.set(viewerCount)
         channel.viewerCount.set(audience.viewers)
         counters.mjpegReaders.set(mjpegReaderCount)
         outputs.audio?.setAudience(audience.listeners)
+        var watched = false
         for (index, stream) in outputs.h264 {
-            stream.audience.store(audience.count(of: index), ordering: .relaxed)
+            let before = stream.audience.exchange(audience.count(of: index), ordering: .relaxed)
+            watched = watched || (before == 0 && audience.count(of: index) > 0)
             stream.counters.viewers.set(audience.count(of: index))
         }
+        if watched { channel.session.player.output.poke() }
         var joined = false
         for (index, stream) in outputs.jpeg {
             let before = stream.audience.exchange(audience.count(of: index), ordering: .relaxed)

@@ -69,7 +69,7 @@ extension ServerCore {
         channelChanges[request.name] = "being added"
         channelBodies[request.name] = request.body
         Log.info("channel being added", ["channel": .string(request.name.description)])
-        channelDesk.open(request.name, input: order.input, filter: order.filter, for: id)
+        channelDesk.open(ChannelInput(name: request.name, input: order.input, filter: order.filter, alwaysOn: order.alwaysOn), for: id)
         return .waiting(seconds: Int32(configuration.openTimeout.seconds.rounded(.up)) + 10)
     }
 
@@ -156,13 +156,15 @@ struct ChannelOrder {
     let input: InputSpec
     /// The chain the channel starts with (`filter`: a `setFilter` message's fields; none: no filter).
     let filter: FilterChain
+    /// `alwaysOn`: its live input stays open while nobody watches (default false).
+    let alwaysOn: Bool
 
     init(_ body: [UInt8], catalog: FilterCatalog) throws(Refusal) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
             throw Refusal(message: "the body must be a JSON object such as {\"input\": \"rtsp://10.0.0.5/stream\"}")
         }
-        if let unknown = object.keys.sorted().first(where: { $0 != "input" && $0 != "filter" }) {
-            throw Refusal(message: "unknown field \"\(unknown.prefix(40))\" (the body takes input and filter)")
+        if let unknown = object.keys.sorted().first(where: { !Self.fields.contains($0) }) {
+            throw Refusal(message: "unknown field \"\(unknown.prefix(40))\" (the body takes input, filter and alwaysOn)")
         }
         guard let text = object["input"] as? String, !text.isEmpty else {
             throw Refusal(message: "\"input\" must be a non-empty string: what --input takes")
@@ -173,7 +175,20 @@ struct ChannelOrder {
             throw Refusal(message: error.description)
         }
         filter = try Self.chain(object["filter"], catalog: catalog)
+        guard let alwaysOn = object["alwaysOn"].map(Self.flag) ?? false else {
+            throw Refusal(message: "\"alwaysOn\" must be true or false")
+        }
+        self.alwaysOn = alwaysOn
     }
+
+    /// JSON's `true` or `false` as `JSONSerialization` reads them (a number, 0 or 1, is no flag).
+    private static func flag(_ value: Any) -> Bool? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else { return nil }
+        return number.boolValue
+    }
+
+    /// The fields a body may have.
+    private static let fields: Set<String> = ["input", "filter", "alwaysOn"]
 
     /// `filter`'s fields as a `setFilter` message takes them, checked against `catalog`.
     private static func chain(_ value: Any?, catalog: FilterCatalog) throws(Refusal) -> FilterChain {

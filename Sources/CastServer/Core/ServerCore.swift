@@ -72,10 +72,9 @@ final class ServerCore {
         self.metrics = metrics
         self.wake = wake
         self.now = now
-        channelDesk = ChannelDesk(wake: wake, opener: openChannel ?? { [configuration] name, input, filter in
-            var configuration = configuration
-            configuration.filter = filter
-            return try Channel(name: name, input: input, isDefault: false, configuration: configuration, wake: wake)
+        channelDesk = ChannelDesk(wake: wake, opener: openChannel ?? { [configuration] channel in
+            try Channel(name: channel.name, input: channel.input, isDefault: false, configuration: channel.configuring(configuration),
+                        wake: wake)
         })
         let library = channels.defaultChannel.session.library
         uploadDesk = library?.uploads.map { _ in

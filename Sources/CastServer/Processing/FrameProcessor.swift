@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// It tells the player whether any output is active (``Player/setConsumersPresent(_:)``), so that a
 /// file nobody watches, records or publishes is not decoded: the clock runs on, and a returning
-/// viewer gets the frame at the clock's position.
+/// viewer gets the frame at the clock's position; a live input is closed after `--idle-close`.
 ///
 /// It keeps an unfiltered copy of the last frame, so that a filter change or a new viewer while
 /// paused can be shown at once (``RerenderRequest``). While a live source is offline it renders a
@@ -68,7 +68,9 @@ final class FrameProcessor: Sendable {
         var toldConsumersPresent: Bool?
         var servedRerenders = 0
         while !stopping.load(ordering: .acquiring) {
-            let frame = player.output.take(timeout: turn.wait)
+            // Nothing active: nothing is due but what a poke brings (a viewer, a recording, a
+            // command), so the loop looks only every `idleWait`.
+            let frame = player.output.take(timeout: toldConsumersPresent == false ? Self.idleWait : turn.wait)
             // Before the demands: a request made after them waits for the next turn.
             let rerenders = rerender.count
             let now = ContinuousClock.now
@@ -101,6 +103,11 @@ final class FrameProcessor: Sendable {
             if let frame { player.pool.recycle(frame) }
         }
     }
+
+    /// How long the loop waits for a frame while no output is active: whatever makes one active
+    /// pokes it (``RerenderRequest``, ``ServerCore/audienceChanged(_:)``), so this is a safety
+    /// net, and an idle channel's loop wakes less than once a second.
+    static let idleWait: Duration = .seconds(2)
 
     /// Counts, for a frame that arrived, the outputs that passed on it and why.
     private func count(declined demands: [OutputDemand]) {

@@ -76,10 +76,11 @@ public final class Session: Sendable {
     }
 
     /// Whether the source delivers frames (for /metrics): false once playback failed, and while
-    /// a live source is offline.
+    /// a live source is offline — not while it is closed because nobody watches (`--idle-close`):
+    /// that is no failure.
     public var sourceOnline: Bool {
         let playback = player.playbackState
-        return playback.error == nil && playback.isOnline
+        return playback.error == nil && (playback.isOnline || playback.isIdle)
     }
 
     /// Whether a recording is running (for /metrics and the periodic `state`).

@@ -17,11 +17,15 @@ public struct PlaybackState: Sendable, Equatable {
     public var offlineReason: String?
     /// When the next reconnection attempt starts; nil while one is under way or when online.
     public var retryAt: ContinuousClock.Instant?
+    /// A live input closed because nothing took its frames for ``PlaybackOptions/idleClose``
+    /// (offline too, with the reason): it opens again when consumers come back.
+    public var isIdle = false
 
     /// The source delivers (again): no error, online, nothing to retry.
     mutating func markOnline() {
         error = nil
         isOnline = true
+        isIdle = false
         offlineReason = nil
         retryAt = nil
     }
@@ -32,6 +36,15 @@ public struct PlaybackState: Sendable, Equatable {
         offlineReason = reason
         self.retryAt = retryAt
     }
+
+    /// Closed while nothing takes the frames, until consumers come back.
+    mutating func markIdle() {
+        markOffline(Self.idleReason, retryAt: nil)
+        isIdle = true
+    }
+
+    /// Why an input closed on demand is offline.
+    public static let idleReason = "closed while nobody watches; it opens again for the next viewer"
 }
 
 /// How to play a source.
@@ -42,10 +55,15 @@ public struct PlaybackOptions: Sendable {
     public var loops: Bool = true
     /// Pool size: frames that may be out with the consumer at once, plus one being decoded.
     public var poolCapacity: Int = 4
+    /// A live input that can be opened again (a camera, a network stream, the test pattern, not a
+    /// shared browser camera) is closed when nothing has taken its frames for this long, and
+    /// opened again when something does (see ``Player/setConsumersPresent(_:)``); nil: kept open.
+    public var idleClose: Duration?
 
-    public init(speed: Double = 1, loops: Bool = true) {
+    public init(speed: Double = 1, loops: Bool = true, idleClose: Duration? = nil) {
         self.speed = speed
         self.loops = loops
+        self.idleClose = idleClose
     }
 
     public static let speedRange: ClosedRange<Double> = 0.1...16

@@ -13,6 +13,10 @@ extension Player {
         case coast(speed: Double, speedChanged: Bool, duration: Double)
         /// Paused with nothing shown yet: the next frame goes out at once.
         case showNextFrame
+        /// A live input nothing took frames from for `idleClose`: closed until consumers come.
+        case closeIdle
+        /// The input closed on demand: consumers came back.
+        case reopenIdle
     }
 
     /// The decode thread's body: runs steps until `stop()`.
@@ -35,6 +39,10 @@ extension Player {
                 coast(&loop.clock, speed: speed, speedChanged: speedChanged, duration: duration)
             case .decode(let speed, let speedChanged):
                 decodeStep(&loop, speed: speed, speedChanged: speedChanged)
+            case .closeIdle:
+                closeIdle(&loop)
+            case .reopenIdle:
+                reopenIdle()
             }
         }
     }
@@ -61,18 +69,29 @@ extension Player {
                 coasting = false
                 return .seek(state.position)
             }
-            if state.isPlaying && !state.hasEnded {
-                defer { speedChanged = false }
-                if !consumersPresent && !state.isLive, let duration = state.duration {
-                    coasting = true
-                    return .coast(speed: state.speed, speedChanged: speedChanged, duration: duration)
+            switch onDemand(now: .now) {
+            case .close: return .closeIdle
+            case .reopen: return .reopenIdle
+            case .sleep: break
+            case nil:
+                if state.isPlaying && !state.hasEnded {
+                    defer { speedChanged = false }
+                    if !consumersPresent && !state.isLive, let duration = state.duration {
+                        coasting = true
+                        return .coast(speed: state.speed, speedChanged: speedChanged, duration: duration)
+                    }
+                    return .decode(speed: state.speed, speedChanged: speedChanged)
                 }
-                return .decode(speed: state.speed, speedChanged: speedChanged)
+                if needsFrame && !state.hasEnded && state.error == nil { return .showNextFrame }
             }
-            if needsFrame && !state.hasEnded && state.error == nil { return .showNextFrame }
             decodeThreadIdle = true
             condition.broadcast()
-            condition.wait()
+            if let deadline = idleDeadline {
+                // Paused with the idle timer running: it closes the input at its deadline.
+                _ = condition.wait(until: Date(timeIntervalSinceNow: ContinuousClock.now.duration(to: deadline).seconds))
+            } else {
+                condition.wait()
+            }
             decodeThreadIdle = false
         }
     }

@@ -35,6 +35,8 @@ extension Player {
             warn("\(name) is offline (\(reason)); retrying in \(delay.components.seconds) s")
             update { $0.markOffline(reason, retryAt: retryAt) }
             guard waitUntil(retryAt, clock, onlyStop: true) else { return }
+            // Nothing takes the frames any more: no point in retrying until something does.
+            if idleCloseDue { return goIdle(warn: warn) }
             update { $0.retryAt = nil }
             do {
                 let reopened = try reopen()

@@ -5,8 +5,9 @@ extension Player {
     /// on — `position` follows it at `speed`, and the end loops or ends playback as it would —
     /// and commands work as usual. When consumers come back, the frame at the clock's position
     /// is decoded (a frame-accurate seek) and delivered at once, marked as a discontinuity, and
-    /// playback goes on from it. A live source, which cannot wait, is read regardless; a paused
-    /// player decodes nothing anyway. Consumers are assumed present until told otherwise.
+    /// playback goes on from it. A live source, which cannot wait, is read regardless — until
+    /// ``PlaybackOptions/idleClose`` closes it (see `Player+OnDemand.swift`); a paused player
+    /// decodes nothing anyway. Consumers are assumed present until told otherwise.
     /// Returns true when consumers came back and such a fresh frame is on its way: the last
     /// frame delivered is stale.
     @discardableResult
@@ -14,17 +15,15 @@ extension Player {
         condition.lock()
         defer { condition.unlock() }
         consumersPresent = present
+        idleClose?.consumers(present: present, at: .now)
         condition.broadcast()
         return present && coasting
     }
 
-    /// Between two looks at the clock while nobody watches: long enough to cost nothing, short
-    /// enough that `position` (as `/api/state` shows it) is never far behind.
-    static let coastTick: Duration = .milliseconds(100)
-
-    /// Decode thread: one stretch of playing while nobody watches: no decoding; `position`
-    /// follows the clock until the next tick, a command or the consumers' return, and at
-    /// `duration` the file ends as it does when decoded (checked unchanged, then looped or ended).
+    /// Decode thread: one stretch of playing while nobody watches: no decoding, and no wake-up
+    /// until `duration` (where the file ends as it does when decoded: checked unchanged, then
+    /// looped or ended), a command or the consumers' return; meanwhile `playbackState`'s
+    /// `position` follows the clock.
     func coast(_ clock: inout PlaybackClock<ContinuousClock>, speed: Double, speedChanged: Bool,
                duration: Double) {
         let now = clock.clock.now
@@ -33,13 +32,17 @@ extension Player {
             clock.anchor(playbackState.position, at: now)
         }
         let end = clock.deadline(for: duration, now: now)
-        let wake = min(now + Self.coastTick, end)
-        let undisturbed = waitUntil(wake, clock.clock, untilConsumersReturn: true)
+        let anchored = clock
+        condition.withLock { coastClock = anchored }
+        let undisturbed = waitUntil(end, clock.clock, untilConsumersReturn: true)
         let position = min(clock.mediaTime(at: clock.clock.now) ?? duration, duration)
-        update { $0.position = position }
-        if (undisturbed && wake == end) || position >= duration {
+        update {
+            coastClock = nil
+            $0.position = position
+        }
+        if undisturbed || position >= duration {
             endOfFile()
-        } else if !undisturbed {
+        } else {
             clock.invalidate()  // a command: decide again, from `position`
         }
     }

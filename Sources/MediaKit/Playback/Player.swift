@@ -22,9 +22,13 @@ import Telemetry
 /// delivers that one frame, as a native player shows its first picture. Frames go to
 /// `output`, a latest-wins queue: whoever takes them recycles them into `pool` when done.
 ///
+/// A live input that nothing takes frames from for ``PlaybackOptions/idleClose`` is closed, and
+/// opened again when consumers come back (``PlaybackState/isIdle``).
+///
 /// Its parts: the commands here; the decode loop (`Player+DecodeLoop.swift`); source switches
-/// (`Player+SourceSwitch.swift`); coasting while nobody watches (`Player+Idle.swift`); failures,
-/// reconnection and the end of a file (`Player+Failures.swift`).
+/// (`Player+SourceSwitch.swift`); coasting while nobody watches (`Player+Idle.swift`); closing and
+/// reopening a live input on demand (`Player+OnDemand.swift`); failures, reconnection and the end
+/// of a file (`Player+Failures.swift`).
 public final class Player: @unchecked Sendable {
     public let pool: FramePool
     /// Where decoded frames go; the consumer takes from it and recycles into `pool`.
@@ -45,6 +49,10 @@ public final class Player: @unchecked Sendable {
     /// The decode thread let the clock run on without decoding: the decoder is behind
     /// `state.position`, and the next consumer gets the frame there from a seek.
     var coasting = false
+    /// While coasting: the clock `position` follows between two looks of the decode thread.
+    var coastClock: PlaybackClock<ContinuousClock>?
+    /// When a live input nobody takes frames from closes (nil: kept open; see `Player+OnDemand`).
+    var idleClose: IdleClose?
     var sourceInfo: SourceInfo
     /// A source waiting to replace the current one (see `switchSource`).
     var pendingSource: PendingSource?
@@ -74,6 +82,8 @@ public final class Player: @unchecked Sendable {
     nonisolated(unsafe) var retry = RetryPolicy()
     /// Decode thread only: when a live source went offline, until its next frame (to log its return).
     nonisolated(unsafe) var offlineSince: ContinuousClock.Instant?
+    /// Decode thread only: where the warnings of an input closed on demand go when it reopens.
+    nonisolated(unsafe) var idleWarn: ((String) -> Void)?
     let loops: Bool
     /// What its lines carry (a channel's name), and its owner's lines about what it plays.
     public let log: LogScope
@@ -94,6 +104,7 @@ public final class Player: @unchecked Sendable {
         sourceInfo = source.info
         interruption = source.interruption
         self.loops = options.loops
+        idleClose = options.idleClose.map(IdleClose.init(after:))
         self.output = output
         pool = FramePool(width: source.info.width, height: source.info.height, capacity: options.poolCapacity)
         state = PlaybackState(duration: source.info.duration, isLive: source.info.isLive, speed: options.speed)
@@ -136,22 +147,34 @@ public final class Player: @unchecked Sendable {
     public var playbackState: PlaybackState {
         condition.lock()
         defer { condition.unlock() }
-        return state
+        return currentState
     }
 
-    /// Waits until `condition` holds of the state (checked at every change), and with `idle`
+    /// `state`, its position where the clock is now while coasting (the decode thread looks at
+    /// the clock only at the end of the file and at commands). Under the lock.
+    private var currentState: PlaybackState {
+        guard coasting, let clock = coastClock, let duration = state.duration,
+              let position = clock.mediaTime(at: clock.clock.now) else { return state }
+        var current = state
+        current.position = min(max(position, state.position), duration)
+        return current
+    }
+
+    /// Waits until `condition` holds of the state (checked at every change, and every 20 ms while
+    /// coasting: the position moves then without a change being announced), and with `idle`
     /// until the decode thread has also settled with nothing to do; that state, or nil when
     /// `timeout` passes first. For whoever must see a change happen (tests). Any thread.
     func waitForState(timeout: Duration, idle: Bool = false, until condition: (PlaybackState) -> Bool) -> PlaybackState? {
         let deadline = ContinuousClock.now + timeout
         self.condition.lock()
         defer { self.condition.unlock() }
-        while !condition(state) || (idle && !decodeThreadIdle) {
+        while !condition(currentState) || (idle && !decodeThreadIdle) {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return nil }
-            _ = self.condition.wait(until: Date(timeIntervalSinceNow: remaining.seconds))
+            let wait = coasting ? min(remaining, .milliseconds(20)) : remaining
+            _ = self.condition.wait(until: Date(timeIntervalSinceNow: wait.seconds))
         }
-        return state
+        return currentState
     }
 
     public func play() {

@@ -2,8 +2,9 @@ import CastServer
 import Logging
 import MediaKit
 
-/// `--channel NAME=INPUT` (repeatable; `FILTERCAST_CHANNELS`, entries separated by `;`) and
-/// `--max-channels N`: the channels of `filtercast serve`. `--input` is the channel `main`, the
+/// `--channel NAME=INPUT` (repeatable; `FILTERCAST_CHANNELS`, entries separated by `;`),
+/// `--max-channels N`, `--channels-file`, `--idle-close S` and `--always-on NAME`: the channels of
+/// `filtercast serve`. `--input` is the channel `main`, the
 /// default one; without `--input` the first `--channel` is the default (no test pattern runs
 /// beside the channels asked for); with neither, `main` plays the test pattern.
 enum ChannelOptions {
@@ -16,6 +17,11 @@ enum ChannelOptions {
         OptionSpec(name: "--max-channels", valueName: "N", help: "Most channels, the default one included (default 16)."),
         OptionSpec(name: "--channels-file", valueName: "FILE",
                    help: "Keep channels in FILE (JSON, created when missing): read at start, rewritten when channels are added or removed at run time; --channel wins over it."),
+        OptionSpec(name: "--idle-close", valueName: "S",
+                   help: "Close a channel's live input (camera, stream, test pattern) when nothing has watched, recorded or published it for S seconds; it opens again for the next viewer (default 10; 0: never)."),
+        OptionSpec(name: "--always-on", valueName: "NAME",
+                   help: "Keep channel NAME's live input open while nobody watches, ready at once (repeatable; \"alwaysOn\": true in the channels file).",
+                   repeatable: true),
     ]
 
     /// `--channels-file`: read (created when missing) and merged after the command line's channels —
@@ -38,6 +44,25 @@ enum ChannelOptions {
         let count = configuration.channels.count + 1
         guard count <= configuration.maxChannels else {
             throw ServerError(description: "the channels file \(path): \(count) channels with the command line's, more than --max-channels \(configuration.maxChannels)")
+        }
+    }
+
+    /// `--idle-close` and `--always-on`, once every channel is known (the channels file's too): a
+    /// name that is no channel is a usage error.
+    static func applyOnDemand(_ options: ParsedOptions, to configuration: inout ServerConfiguration) throws {
+        if let seconds = try options.double("--idle-close", in: 0...86_400) {
+            configuration.playback.idleClose = seconds == 0 ? nil : .seconds(seconds)
+        }
+        let known = Set([configuration.defaultChannel] + configuration.channels.map(\.name))
+        for entry in options.entries where entry.name == "--always-on" {
+            let name: ChannelName
+            do throws(ChannelNameError) { name = try ChannelName(entry.value) } catch {
+                throw UsageError(description: "\(options.source("--always-on")) \(error.description)")
+            }
+            guard known.contains(name) else {
+                throw UsageError(description: "\(options.source("--always-on")): there is no channel '\(name)' (the channels: \(known.map(\.description).sorted().joined(separator: ", ")))")
+            }
+            configuration.alwaysOn.insert(name)
         }
     }
 

@@ -109,6 +109,7 @@ enum ServeCommand: Subcommand {
         configuration.catalog = LUTOptions.catalog(StyleCatalog.standard, with: configuration.luts)
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try ChannelOptions.applyFile(options, to: &configuration)
+        try ChannelOptions.applyOnDemand(options, to: &configuration)
         try LadderOptions.apply(options, to: &configuration)
         configuration.token = options.string("--token")
         configuration.adminToken = options.string("--admin-token")

@@ -15,8 +15,10 @@ extension ServerRoutes {
 }
 
 /// One channel as `GET /api/channels` lists it: its name, what it plays (kind and name, as
-/// `state.source` says them: never credentials or a server path), whether that is online, how
-/// many watch, its filter chain (as `state.chain`) and where its picture is.
+/// `state.source` says them: never credentials or a server path), whether that is online and
+/// whether its live input is closed because nobody watches (`idle`: it opens for the next
+/// viewer; `online` is false then), how many watch, its filter chain (as `state.chain`) and
+/// where its picture is.
 struct ChannelSummary: Encodable {
     struct Source: Encodable {
         let kind: SourceState.Kind
@@ -26,6 +28,7 @@ struct ChannelSummary: Encodable {
     let name: String
     let source: Source
     let online: Bool
+    let idle: Bool
     let viewers: Int
     let filter: [SessionState.Link]
     /// The URL of its `/snapshot.jpg`, relative to the server (a channel's name needs no
@@ -36,6 +39,7 @@ struct ChannelSummary: Encodable {
         name = channel.name.description
         source = Source(kind: state.source.kind, name: state.source.name)
         online = state.source.online
+        idle = channel.session.playback.isIdle
         viewers = state.viewers
         filter = state.filter.links.map(SessionState.Link.init)
         snapshot = "/snapshot.jpg?channel=\(channel.name)"

@@ -1,0 +1,92 @@
+"""On demand (`--idle-close`): a live channel nobody watches closes its input within idle-close
++ 1 s (GET /api/channels says `idle`), its threads then sleep — each wakes at most once a second,
+read from /proc — and the next viewer gets pictures again. The stream is a real UDP MPEG-TS feed
+from the ffmpeg CLI. The timer and the player's steps are tested in process:
+Tests/MediaKitTests/PlayerOnDemandTests.swift."""
+
+import json
+import os
+import time
+
+import pytest
+
+from fc_client import Client, run
+from live_feed import LiveFeed
+from test_e2e_idle import cpu_seconds
+from test_e2e_live import start_when_listening
+from test_e2e_recording import wait_state
+
+IDLE_CLOSE = 1.0
+# Threads of the server, no channel's: the network thread and the ticker that wakes it four
+# times a second (periodic state, timeouts), the stop-signal thread, the main thread and lws'.
+SHARED_THREADS = {"network", "ticker", "signals", "filtercast"}
+
+
+@pytest.fixture
+def feed():
+    feed = LiveFeed("udp").start()
+    yield feed
+    feed.stop()
+
+
+def channel(server, name="main") -> dict:
+    return next(c for c in json.loads(server.get("/api/channels").body) if c["name"] == name)
+
+
+def thread_wakes(pid: int) -> dict:
+    """{(tid, name): voluntary context switches so far}: each is a sleep the thread woke from."""
+    wakes = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as comm, open(f"/proc/{pid}/task/{tid}/status") as status:
+                name = comm.read().strip()
+                switches = next(int(line.split()[1]) for line in status if line.startswith("voluntary_ctxt_switches"))
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # a thread that ended meanwhile
+        wakes[(tid, name)] = switches
+    return wakes
+
+
+def test_an_idle_live_channel_closes_sleeps_and_opens_for_the_next_viewer(start_server, feed):
+    server = start_when_listening(start_server, feed, "--idle-close", str(IDLE_CLOSE))
+
+    async def watch():
+        async with await Client.connect(server.ws_url()) as client:
+            await wait_state(client, lambda s: s["source"]["online"], "the stream plays", timeout=10)
+            await client.frames(3)
+        return time.monotonic()
+    left = run(watch())
+    assert not channel(server)["idle"], "closed while watched"
+
+    while not channel(server)["idle"]:
+        assert time.monotonic() - left < IDLE_CLOSE + 1, "the input was not closed within --idle-close + 1 s"
+        time.sleep(0.05)
+    closed_after = time.monotonic() - left
+    idle = channel(server)
+    assert not idle["online"] and idle["viewers"] == 0
+    state = json.loads(server.get("/api/state").body)
+    assert "nobody watches" in state["source"]["reason"], state["source"]
+
+    # Asleep: every thread of the channel wakes at most once a second, and the process costs little.
+    seconds = 2.0
+    before, cpu_before, started = thread_wakes(server.proc.pid), cpu_seconds(server.proc.pid), time.monotonic()
+    time.sleep(seconds)
+    after, cpu_after, elapsed = thread_wakes(server.proc.pid), cpu_seconds(server.proc.pid), time.monotonic() - started
+    rates = {key: (after[key] - before[key]) / elapsed for key in after if key in before}
+    measured = ", ".join(f"{name} {rate:.1f}/s" for (_, name), rate in sorted(rates.items(), key=lambda item: -item[1]))
+    share = (cpu_after - cpu_before) / elapsed
+    print(f"closed {closed_after:.2f} s after the viewer left; wakes: {measured}; CPU {share:.2%} of a core")
+    busy = {name: rate for (_, name), rate in rates.items() if name not in SHARED_THREADS and rate > 1.0}
+    assert not busy, f"threads of the idle channel woke more than once a second: {measured}"
+    assert share < 0.03, f"{share:.1%} of a core while the channel is closed"
+
+    async def come_back():
+        async with await Client.connect(server.ws_url()) as client:
+            asked = time.monotonic()
+            await wait_state(client, lambda s: s["source"]["online"], "the stream is open again", timeout=10)
+            await client.frames(3)
+            return time.monotonic() - asked
+    reopened_in = run(come_back())
+    print(f"pictures again {reopened_in:.2f} s after a viewer came")
+    assert reopened_in < 5, f"{reopened_in:.1f} s to reopen"
+    assert not channel(server)["idle"]
