@@ -105,7 +105,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/camera.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 
-## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters, the .cube parser and the
+## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters, the .cube and look parsers and the
 ## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`
 FUZZ_SECONDS ?= 60
 fuzz: deps

@@ -12,7 +12,7 @@ public enum ClientMessageParser {
 
     /// The command names, in the order messages list them.
     static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "frameAck", "flow", "auth", "record",
-                                "open", "delete", "watch", "share", "take"]
+                                "open", "delete", "watch", "share", "take", "saveLook", "deleteLook"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -64,7 +64,11 @@ public enum ClientMessageParser {
         let command = CommandFields(type: type, fields: fields)
         switch type {
         case "setFilter":
-            return .session(try command.filterChoice())
+            return .session(fields["look"] != nil ? try command.applyLook() : try command.filterChoice())
+        case "saveLook":
+            return .session(try command.saveLook())
+        case "deleteLook":
+            return .session(try command.deleteLook())
         case "setParams":
             return .session(.setParams(try command.parameters("params", required: true),
                                         index: try command.optionalInteger("index", in: 0...FilterChain.maximumLength - 1),

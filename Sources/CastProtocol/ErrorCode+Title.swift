@@ -18,6 +18,7 @@ extension ErrorCode {
         case .recordingFailed: "Recording"
         case .busy: "In use"
         case .ingestFailed: "Camera"
+        case .lookFailed: "Look"
         }
     }
 }

@@ -34,4 +34,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case busy
     /// A shared camera's pictures that break the limits or do not decode; the sharing stops.
     case ingestFailed = "ingest_failed"
+    /// `saveLook` or `deleteLook` could not be carried out: the server keeps as many looks as
+    /// it takes, or its looks folder cannot be written.
+    case lookFailed = "look_failed"
 }

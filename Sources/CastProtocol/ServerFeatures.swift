@@ -1,6 +1,6 @@
 /// What a server has beside its filters and renditions, told once in `hello` (v1 additions, each
 /// absent or false on a server without it): a media folder to list (`GET /api/media`), uploads
-/// it takes, the sound a client may ask for (`watch {audio: true}`), the connection's channel.
+/// it takes, the sound a client may ask for (`watch {audio: true}`), the connection's channel, saved looks.
 public struct ServerFeatures: Sendable, Equatable {
     /// `hello.mediaFolder`: the server has one (`--media-dir`).
     public var mediaFolder: Bool
@@ -11,8 +11,12 @@ public struct ServerFeatures: Sendable, Equatable {
     /// `hello.channel`: the name of the channel the connection is on (`?channel=` of its URL,
     /// or the default channel's).
     public var channel: String?
+    /// `hello.looks`: `true` when the server keeps saved looks (`saveLook`, `GET /api/looks`).
+    public var looks: Bool
 
-    public init(mediaFolder: Bool = false, uploads: UploadOffer? = nil, audio: SourceAudio? = nil, channel: String? = nil) {
+    public init(mediaFolder: Bool = false, uploads: UploadOffer? = nil, audio: SourceAudio? = nil, channel: String? = nil,
+                looks: Bool = false) {
+        self.looks = looks
         self.mediaFolder = mediaFolder
         self.uploads = uploads
         self.audio = audio

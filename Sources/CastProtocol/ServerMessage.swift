@@ -14,6 +14,7 @@ import Foundation
 /// {"type":"keyframeRequest"}                          (to a client sharing its camera)
 /// {"type":"shareEnded","reason":"…"}
 /// {"type":"catalog","filters":[…]}                   (the catalog changed: a LUT was added)
+/// {"type":"looks","looks":[{"name":"warm","created":"…"},…]}   (the saved looks changed)
 /// ```
 public enum ServerMessage: Sendable, Encodable {
     /// The first message on every connection: the protocol version, what this client may do,
@@ -38,10 +39,13 @@ public enum ServerMessage: Sendable, Encodable {
     /// The filter catalog changed while the client was connected (a LUT was added: a new choice
     /// of `lut`): the whole catalog, as `hello.filters` gives it.
     case catalog(filters: [FilterDescriptor])
+    /// The saved looks changed (one saved, replaced or deleted): every look's name and creation
+    /// time, in name order; `GET /api/looks` gives their chains.
+    case looks([LookEntry])
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
-        case maxChainLength, categories, errors, transports, renditions, mediaFolder, uploads, audio, channel
+        case maxChainLength, categories, errors, transports, renditions, mediaFolder, uploads, audio, channel, looks
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -64,6 +68,7 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encodeIfPresent(features.uploads, forKey: .uploads)
             try container.encode(features.audio, forKey: .audio)
             try container.encodeIfPresent(features.channel, forKey: .channel)
+            if features.looks { try container.encode(true, forKey: .looks) }
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".
@@ -84,6 +89,9 @@ public enum ServerMessage: Sendable, Encodable {
         case .catalog(let filters):
             try container.encode("catalog", forKey: .type)
             try container.encode(filters, forKey: .filters)
+        case .looks(let looks):
+            try container.encode("looks", forKey: .type)
+            try container.encode(looks, forKey: .looks)
         }
     }
 

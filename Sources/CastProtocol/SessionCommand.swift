@@ -32,4 +32,12 @@ public enum SessionCommand: Sendable, Equatable {
     /// pictures follow as binary ``IngestPicture`` messages), or stop (nil): the source from
     /// before comes back. Not yet checked against the server's limits.
     case share(ShareRequest?)
+    /// Save the chain `from` names as the look `name` (a valid look name; replaces a look of that
+    /// name). The server's looks are its own, not a session's: the server core carries it out.
+    case saveLook(name: String, from: ChainTarget)
+    /// Apply the saved look `name` (a valid look name, not yet known to exist) to the chain `to`
+    /// names. The core reads the look and hands the session its chain.
+    case applyLook(name: String, to: ChainTarget)
+    /// Delete the saved look `name` (a valid look name, not yet known to exist).
+    case deleteLook(name: String)
 }

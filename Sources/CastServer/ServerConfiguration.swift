@@ -61,6 +61,9 @@ public struct ServerConfiguration: Sendable {
     /// The colour LUTs of the `lut` filter (`--luts`), read; the catalog offers them (nil: no `lut`
     /// filter, and `PUT /api/luts/NAME` is 404).
     public var luts: LUTFolder?
+    /// The saved looks (`--looks`, default `./looks`), read; nil: none (`saveLook` and
+    /// `GET /api/looks` answer that the server keeps no looks).
+    public var looks: LookFolder?
     /// Where controlling clients may upload video files (`--uploads`); nil: no uploads.
     public var uploadsDirectory: String?
     /// The largest upload, in bytes (`--max-upload-size`).

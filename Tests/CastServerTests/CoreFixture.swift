@@ -35,11 +35,12 @@ final class CoreFixture {
     /// A server with `--uploads` or not, `--token` (nil: none), `--admin-token`, `--public-view`, `--max-clients`,
     /// `--allow-origin`, and a channel of each of `others`' names besides `main` (each
     /// `--channel NAME=test:64x48@30`, recording into `recordings/NAME`).
-    /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog.
-    /// `channelTokens`: channels' own tokens, by name (`"token"` of the channels file).
+    /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog; with
+    /// `looks`, `--looks` on the folder `looks/`. `channelTokens`: channels' own tokens, by name
+    /// (`"token"` of the channels file).
     init(uploads: Bool = false, token: String? = nil, adminToken: String? = nil, publicView: Bool = false, maxClients: Int = 200,
          allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false, maxChannels: Int = 16,
-         channelsFile: ChannelsFile? = nil, channelTokens: [String: String] = [:]) throws {
+         channelsFile: ChannelsFile? = nil, looks: Bool = false, channelTokens: [String: String] = [:]) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         let lutFolder = luts ? try LUTFolder(path: base + "/luts") : nil
         let catalog = lutFolder.map { FilterCatalog.standard.adding($0.library.catalogEntry, category: .colorEffect) } ?? .standard
@@ -56,6 +57,7 @@ final class CoreFixture {
         configuration.token = token
         configuration.adminToken = adminToken
         configuration.luts = lutFolder
+        configuration.looks = looks ? try LookFolder(path: base + "/looks") : nil
         configuration.catalog = catalog
         configuration.publicView = publicView
         configuration.maxClients = maxClients

@@ -9,8 +9,8 @@ Fixtures
 - `sample_clip` (session): a 4 s, 25 fps, 320x240 H.264 MP4 made with the ffmpeg CLI.
 - `start_server` (function): a factory `start_server(*args, web=None, env=None) -> ServerProcess`
   (`env`: extra environment variables; inherited FILTERCAST_* ones are dropped); each
-  server is started with `--port 0 --web <web_root>` (and `--recordings <tmp_path>/recordings`
-  unless the test gives `--recordings`) and stopped with SIGTERM at teardown, which
+  server is started with `--port 0 --web <web_root>` (and `--recordings <tmp_path>/recordings`, `--looks <tmp_path>/looks`
+  unless the test gives its own) and stopped with SIGTERM at teardown, which
   asserts exit code 0 within 2 s.
 - `server` (function): `start_server("--input", "test:320x240@30")`.
 """
@@ -89,7 +89,8 @@ def start_server(filtercast_bin, web_root, tmp_path):
         log = tmp_path / f"filtercast-{len(started)}.log"
         # Recordings go to the test's own folder unless the test names one.
         recordings = [] if "--recordings" in args else ["--recordings", str(tmp_path / "recordings")]
-        server = ServerProcess(filtercast_bin, ["--web", str(web or web_root), *recordings, *args], str(log), env=env or {})
+        looks = [] if "--looks" in args else ["--looks", str(tmp_path / "looks")]
+        server = ServerProcess(filtercast_bin, ["--web", str(web or web_root), *recordings, *looks, *args], str(log), env=env or {})
         started.append(server)
         return server.start()
 

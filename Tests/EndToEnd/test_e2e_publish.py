@@ -10,7 +10,9 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
@@ -36,8 +38,8 @@ class Receiver:
     """The ffmpeg CLI listening for one published stream (RTMP or RTSP), copying `frames` video
     frames into a file, then exiting."""
 
-    def __init__(self, scheme: str, port: int, output, frames: int = 30):
-        self.url = {"rtmp": f"rtmp://127.0.0.1:{port}/live/test", "rtsp": f"rtsp://127.0.0.1:{port}/live"}[scheme]
+    def __init__(self, scheme: str, port: int, output, frames: int = 30, path: str = "live"):
+        self.url = {"rtmp": f"rtmp://127.0.0.1:{port}/live/test", "rtsp": f"rtsp://127.0.0.1:{port}/{path}"}[scheme]
         listen = ["-listen", "1"] if scheme == "rtmp" else ["-rtsp_flags", "listen"]
         self.port = port
         self.output = output
@@ -71,6 +73,64 @@ class Receiver:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(timeout=5)
+
+
+class PathRouter:
+    """What a media server's paths do for `--publish rtsp://…/{channel}`, made of ffmpeg listeners
+    (one stream each, any path): listens on one port, reads each connection's first RTSP request,
+    notes its path and hands the connection — those bytes first — to the receiver of that path."""
+
+    def __init__(self, receivers: dict[str, Receiver]):
+        self.receivers = receivers
+        self.paths: list[str] = []
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._route, args=(client,), daemon=True).start()
+
+    def _route(self, client: socket.socket):
+        head = b""
+        while b"\r\n" not in head and len(head) < 4096:
+            piece = client.recv(4096)
+            if not piece:
+                return client.close()
+            head += piece
+        path = urlsplit(head.split(b" ")[1].decode()).path
+        self.paths.append(path)
+        receiver = self.receivers.get(path)
+        if receiver is None or receiver.done:  # no such path, or its receiver is gone: refused as a server would
+            return client.close()
+        try:
+            upstream = socket.create_connection(("127.0.0.1", receiver.port))
+        except OSError:
+            return client.close()
+        upstream.sendall(head)
+        for source, sink in ((client, upstream), (upstream, client)):
+            threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket):
+        try:
+            while piece := source.recv(65536):
+                sink.sendall(piece)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self):
+        self.listener.close()
 
 
 def probe(path) -> dict:
@@ -120,8 +180,10 @@ def test_published_stream_decodes_and_shows_the_filter(start_server, tmp_path, s
     receiver = Receiver(scheme, port, tmp_path / ("out.flv" if scheme == "rtmp" else "out.mkv")).start()
     # By default the stream is the page's full-size H.264 rendition (one encode for both).
     choice = ["--publish-rendition", "own"] if encode == "own" else []
+    # Without {channel} in the URL only the default channel publishes.
+    other = ["--channel", "other=test:64x48@5"] if scheme == "rtsp" else []
     try:
-        server = start_server("--input", PATTERN, "--filter", "invert", "--publish", receiver.url, *choice)
+        server = start_server("--input", PATTERN, "--filter", "invert", "--publish", receiver.url, *choice, *other)
         receiver.wait(timeout=40)
     finally:
         receiver.kill()
@@ -147,6 +209,31 @@ def test_published_stream_decodes_and_shows_the_filter(start_server, tmp_path, s
     assert value(metrics, "filtercast_publish_frames_total") >= 30
     assert value(metrics, "filtercast_publish_bytes_total") > 10_000
     assert "publish: connected" in server.stderr_text()
+    assert not any('channel="other"' in line for line in server.get("/metrics").text().splitlines()
+                   if line.startswith("filtercast_publish_")), "a channel other than the default one published"
+
+
+def test_with_channel_in_the_url_each_channel_publishes_to_its_own_path(start_server, tmp_path):
+    receivers = {f"/{name}": Receiver("rtsp", free_port(socket.SOCK_STREAM), tmp_path / f"{name}.mkv", path=name).start()
+                 for name in ("main", "cam")}
+    router = PathRouter(receivers)
+    try:
+        server = start_server("--input", PATTERN, "--filter", "invert", "--channel", f"cam={PATTERN}",
+                              "--publish", f"rtsp://127.0.0.1:{router.port}/{{channel}}")
+        for receiver in receivers.values():
+            receiver.wait(timeout=40)
+    finally:
+        router.close()
+        for receiver in receivers.values():
+            receiver.kill()
+    assert sorted(set(router.paths)) == ["/cam", "/main"], router.paths
+    pattern = pattern_luma(tmp_path)
+    for receiver in receivers.values():  # --filter starts every channel
+        assert_inverted(decoded_luma(receiver.output), pattern)
+    metrics = scrape(server)
+    assert value(metrics, "filtercast_publish_frames_total") >= 30
+    assert value(metrics, "filtercast_publish_frames_total", channel="cam") >= 30
+    assert "publish: connected channel=cam target=rtsp://127.0.0.1:" in server.stderr_text()
 
 
 @pytest.mark.solo  # measures a rate or sync: run alone

@@ -20,6 +20,18 @@ import Testing
         #expect(try PublishTarget("srt://host:9000?passphrase=hunter22").description == "srt://host:9000")
     }
 
+    @Test func aTemplateGivesEachChannelItsPath() throws {
+        let template = try PublishTarget("rtsp://mediamtx:8554/{channel}")
+        #expect(template.isPerChannel)
+        #expect(try template.forChannel("cams").url == "rtsp://mediamtx:8554/cams")
+        #expect(try template.forChannel("main").description == "rtsp://mediamtx:8554/main")
+        let query = try PublishTarget("srt://host:8890?streamid=publish:{channel}").forChannel("door-2")
+        #expect(query.url == "srt://host:8890?streamid=publish:door-2" && query.format == "mpegts")
+        let plain = try PublishTarget("rtmp://host/live/key")
+        let unchanged = try plain.forChannel("cams")
+        #expect(!plain.isPerChannel && unchanged == plain, "no template: the URL as given")
+    }
+
     @Test(arguments: [
         ("example.com/live", "no scheme"),
         ("http://example.com/live", "unsupported scheme 'http'"),
@@ -30,6 +42,7 @@ import Testing
         ("srt://host", "srt:// needs a port"),
         ("rtmp://[::1/live", "unclosed '['"),
         ("rtmp://host/live key", "spaces are not allowed"),
+        ("rtsp://{channel}.example.com/live", "{channel} belongs in the path or the query"),
     ])
     func badURLsAreRefusedNamingTheProblem(url: String, problem: String) {
         do {

@@ -8,7 +8,8 @@ import Telemetry
 /// One channel of the server, complete by construction: its source in a `Player`, the `Session`
 /// that owns it (filter chain, play/pause/seek, sharing, open/delete of library files), its
 /// outputs (the ladder of renditions and the sound), the `FrameProcessor` that feeds them, its
-/// `Recorder` and, on the default channel, the `Publisher`. Nothing is shared between two
+/// `Recorder` and its `Publisher` (the default channel's; every channel's when `--publish` has
+/// `{channel}`). Nothing is shared between two
 /// channels but the `NetworkWake` and what the server offers all of them (the filter catalog,
 /// the media and uploads folders): one channel never sees another's commands, frames or state.
 ///
@@ -52,9 +53,11 @@ public final class Channel: Sendable {
         let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate, options: recording) { status in
             wake.recordingEnded(status.error ?? "the recording stopped", channel: name)
         }
-        let publisher = configuration.publish.flatMap { target in
-            isDefault ? Publisher(target: target, width: info.width, height: info.height, frameRate: info.frameRate,
-                                  onChange: { Application.logPublishing($0, log: log) }) : nil
+        let publisher = try configuration.publish.flatMap { target throws(MediaError) in
+            isDefault || target.isPerChannel
+                ? Publisher(target: try target.forChannel(name.description), width: info.width, height: info.height,
+                            frameRate: info.frameRate, onChange: { Application.logPublishing($0, log: log) })
+                : nil
         }
         let session = Session(player: player, input: input, filter: configuration.filter, catalog: configuration.catalog,
                           recorder: recorder, publisher: publisher,

@@ -6,7 +6,7 @@ extension ServerCore {
     /// A session command of viewer `id`, for its channel's session. One that ends another
     /// client's sharing (its `share start` took over, an `open`) tells the client whose camera it was.
     func apply(_ command: SessionCommand, from id: ConnectionID) throws(ProtocolError) {
-        guard let channel = viewers[id]?.channel else { return }
+        guard let channel = viewers[id]?.channel, let command = try sessionPart(of: command, on: channel) else { return }
         if let ended = try channel.session.apply(command, from: id) { tellSharingEnded(ended.sharer, ended.reason) }
     }
 

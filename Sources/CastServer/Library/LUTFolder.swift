@@ -22,17 +22,12 @@ public final class LUTFolder: Sendable {
     public init(path: String) throws(LUTFolderError) {
         self.path = path
         library = LUTLibrary()
-        let names: [String]
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-        } catch {
-            throw LUTFolderError(description: "cannot read the LUT folder \(path): \(error.localizedDescription)")
+        let files: [String]
+        switch AtomicFile.prepare(path, temporaryPrefix: Self.temporaryPrefix, suffix: ".cube") {
+        case .success(let names): files = names
+        case .failure(let error): throw LUTFolderError(description: "cannot read the LUT folder \(path): \(error.reason)")
         }
-        for name in names where name.hasPrefix(Self.temporaryPrefix) { unlink(path + "/" + name) }
-        for name in names where !name.hasPrefix(".") && name.hasSuffix(".cube") {
-            try load(name)
-        }
+        for name in files { try load(name) }
     }
 
     private func load(_ file: String) throws(LUTFolderError) {
@@ -56,25 +51,9 @@ public final class LUTFolder: Sendable {
     /// Writes `bytes` (a LUT already parsed and checked) as `NAME.cube`, atomically: into a hidden
     /// file, flushed, then linked under its name, which fails rather than replace a file there.
     public func store(_ bytes: [UInt8], named name: String) throws(LUTFolderError) {
-        let temporary = path + "/" + Self.temporaryPrefix + UUID().uuidString
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw LUTFolderError(description: "cannot write in the LUT folder: \(String(cString: strerror(errno)))") }
-        defer { unlink(temporary) }
-        let written = bytes.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count <= 0 { return false }
-                offset += count
-            }
-            return true
-        }
-        let flushed = written && fsync(descriptor) == 0
-        let problem = String(cString: strerror(errno))
-        close(descriptor)
-        guard flushed else { throw LUTFolderError(description: "cannot write the LUT: \(problem)") }
-        guard link(temporary, path + "/" + name + ".cube") == 0 else {
-            throw LUTFolderError(description: "cannot store the LUT as \(name).cube: \(String(cString: strerror(errno)))")
+        if let problem = AtomicFile.write(bytes, folder: path, name: name + ".cube", temporaryPrefix: Self.temporaryPrefix,
+                                          replacing: false) {
+            throw LUTFolderError(description: problem)
         }
     }
 }

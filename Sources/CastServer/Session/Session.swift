@@ -177,6 +177,9 @@ public final class Session: Sendable {
             try startSharing(request, by: client)
         case .share(nil):
             endSharing(of: client, because: "the sharer stopped")
+        case .saveLook, .applyLook, .deleteLook:
+            // The server's looks are the core's (ServerCore+Looks), which hands a session a look's chain.
+            throw ProtocolError(code: .invalidArgument, message: "looks are not kept by a channel's session")
         }
     }
 

@@ -129,6 +129,12 @@ final class ViewerSession {
         outbox.enqueue(.catalog(filters: filters))
     }
 
+    /// The saved looks changed (one saved or deleted): every client is sent their names, as
+    /// `GET /api/looks` lists them (to any viewer).
+    func looksChanged(_ looks: [LookEntry]) {
+        outbox.enqueue(.looks(looks))
+    }
+
     /// This client's camera is no longer the source (another took over, silence, the limits).
     func sharingEnded(_ reason: String) {
         outbox.enqueue(.shareEnded(reason: reason))

@@ -1,6 +1,7 @@
 /// Where `--publish` sends the stream: a media server's URL and the container its scheme calls
 /// for — flv for `rtmp://` and `rtmps://`, RTSP (interleaved over TCP) for `rtsp://`, MPEG-TS for
-/// `srt://`.
+/// `srt://`. A URL with ``channelPlaceholder`` in its path or query is a template: each channel
+/// publishes to it with its name in place (``forChannel(_:)``).
 public struct PublishTarget: Sendable, Equatable, CustomStringConvertible {
     public let url: String
     /// libavformat's muxer for the scheme.
@@ -9,6 +10,19 @@ public struct PublishTarget: Sendable, Equatable, CustomStringConvertible {
     public let description: String
 
     static let formats = ["rtmp": "flv", "rtmps": "flv", "rtsp": "rtsp", "srt": "mpegts"]
+
+    /// What a channel's name replaces in a template URL (`rtsp://mediamtx:8554/{channel}`).
+    public static let channelPlaceholder = "{channel}"
+
+    /// Whether every channel publishes, each to this URL with its name in place of
+    /// ``channelPlaceholder``; otherwise only the default channel publishes, here.
+    public var isPerChannel: Bool { url.contains(Self.channelPlaceholder) }
+
+    /// Where channel `name` publishes: this URL with `name` in place of ``channelPlaceholder``
+    /// (a channel name is URL-safe: `a-z 0-9 _ -`). Not a template: this target.
+    public func forChannel(_ name: String) throws(MediaError) -> PublishTarget {
+        isPerChannel ? try PublishTarget(url.replacing(Self.channelPlaceholder, with: name)) : self
+    }
 
     /// Validates `url`: a known scheme, a host, a port in 1…65535 when given (SRT needs one).
     /// The error names the problem.
@@ -22,6 +36,9 @@ public struct PublishTarget: Sendable, Equatable, CustomStringConvertible {
         guard !url.contains(where: { $0.isWhitespace || $0.isNewline }) else { throw bad("spaces are not allowed") }
         let rest = url[separator.upperBound...]
         let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        if authority.contains("{") || authority.contains("}") {
+            throw bad("\(Self.channelPlaceholder) belongs in the path or the query, not the host")
+        }
         let afterAuthority = rest.dropFirst(authority.count)
         let hostPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
         var host = Substring(hostPort)

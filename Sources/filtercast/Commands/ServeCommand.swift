@@ -56,10 +56,13 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--uploads", valueName: "DIR",
                              help: "Let controlling clients upload video files into DIR (created if missing) and play them; default off."),
                   LUTOptions.spec,
+                  OptionSpec(name: "--looks", valueName: "DIR",
+                             help: "Folder of the saved looks, NAME.json each (default ./looks; created if missing), read at start."),
                   OptionSpec(name: "--max-upload-size", valueName: "SIZE",
                              help: "The largest upload: bytes, or with k, M or G (1000s); default 2G."),
                   OptionSpec(name: "--publish", valueName: "URL",
-                             help: "Also push the filtered stream as H.264, with the sound as AAC, to a media server: rtmp://, rtsp:// or srt:// (reconnects)."),
+                             help: "Also push the filtered stream as H.264, with the sound as AAC, to a media server: rtmp://, rtsp:// or srt:// (reconnects); "
+                                 + "with {channel} in the path, every channel to its own (rtsp://host:8554/{channel})."),
                   OptionSpec(name: "--publish-rendition", valueName: "ID",
                              help: "The page's H.264 rendition the pushed stream is, one encode for both (default: the full-size one), or own."),
         ],
@@ -102,6 +105,7 @@ enum ServeCommand: Subcommand {
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
         configuration.luts = try LUTOptions.folder(options)
+        configuration.looks = try lookFolder(options)
         configuration.catalog = LUTOptions.catalog(StyleCatalog.standard, with: configuration.luts)
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try ChannelOptions.applyFile(options, to: &configuration)
@@ -178,6 +182,15 @@ enum ServeCommand: Subcommand {
                 return pattern
             }
         } ?? []
+    }
+
+    /// `--looks DIR` (default `./looks`), read: a file that is not a look stops the start, named.
+    private static func lookFolder(_ options: ParsedOptions) throws -> LookFolder {
+        do {
+            return try LookFolder(path: options.string("--looks") ?? "looks")
+        } catch {
+            throw UsageError(description: error.description)
+        }
     }
 
     private static func parseHost(_ options: ParsedOptions) throws -> String {

@@ -13,6 +13,8 @@ struct RouteContext {
     let takesUploads: Bool
     /// `--luts`: the LUT folder, or nil.
     let luts: LUTFolder?
+    /// `--looks`: the saved looks, or nil.
+    let looks: LookFolder?
     /// A channel's state as `/api/state` and its viewers see it.
     let state: (Channel) -> SessionState
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
@@ -25,7 +27,7 @@ struct RouteContext {
 /// the access it needs. The first route that takes a request answers it; the page's files come last.
 enum ServerRoutes {
     static func table(_ context: RouteContext) -> [Route] {
-        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + [
+        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + [
             .get(.exact("/healthz"), access: .anyone) { _, _ in
                 .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
             },

@@ -4,7 +4,7 @@ import Foundation
 
 /// One client text message, as the server handles it: parse, then validate a filter command
 /// against the catalog, and check that what passes (a filter's values, a seek, a window, a
-/// `share`'s size and label) lies in range; an error must encode as valid JSON (it may quote the input).
+/// `share`'s size and label, a look's name) lies in range; an error must encode as valid JSON (it may quote the input).
 func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let message: ClientMessage
@@ -31,6 +31,8 @@ func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case .session(.share(let request?)):
         precondition((16...7680).contains(request.width) && (16...4320).contains(request.height)
                      && request.label.count <= ShareRequest.maximumLabelLength, "\(request) escaped validation")
+    case .session(.saveLook(let name, _)), .session(.applyLook(let name, _)), .session(.deleteLook(let name)):
+        precondition(Look.isValidName(name), "look name \(name) escaped validation")
     case .connection(.flow(let window)):
         precondition((0...ConnectionCommand.maximumWindow).contains(window), "window \(window) escaped validation")
     default:

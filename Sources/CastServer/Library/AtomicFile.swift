@@ -1,0 +1,55 @@
+import Foundation
+
+/// The folders of files the server writes (LUTs, looks): read at start, and written so that a
+/// reader never sees a file half written, even after a crash: the bytes go
+/// into a hidden temporary file of the same folder (`prefix` + a UUID; a folder's reader removes
+/// such leftovers at start), flushed, then put in place in one step.
+enum AtomicFile {
+    /// Creates `folder` if missing, removes the temporary files a crash left there (`prefix`),
+    /// and returns the names of its files ending in `suffix` that are not hidden, sorted; or what
+    /// went wrong when it cannot be read.
+    static func prepare(_ folder: String, temporaryPrefix prefix: String, suffix: String) -> Result<[String], FolderError> {
+        let names: [String]
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        } catch {
+            return .failure(FolderError(reason: error.localizedDescription))
+        }
+        for name in names where name.hasPrefix(prefix) { unlink(folder + "/" + name) }
+        return .success(names.filter { !$0.hasPrefix(".") && $0.hasSuffix(suffix) })
+    }
+
+    /// Why a folder could not be read.
+    struct FolderError: Error {
+        let reason: String
+    }
+
+    /// Writes `bytes` as `folder/name`. `replacing`: renamed over a file of that name; else linked
+    /// under it, which fails rather than replace one. Returns nil, or what went wrong.
+    static func write(_ bytes: [UInt8], folder: String, name: String, temporaryPrefix prefix: String,
+                      replacing: Bool) -> String? {
+        let temporary = folder + "/" + prefix + UUID().uuidString
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return "cannot write in \(folder): \(String(cString: strerror(errno)))" }
+        defer { unlink(temporary) }
+        let written = bytes.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count <= 0 { return false }
+                offset += count
+            }
+            return true
+        }
+        let flushed = written && fsync(descriptor) == 0
+        let problem = String(cString: strerror(errno))
+        close(descriptor)
+        guard flushed else { return "cannot write \(name): \(problem)" }
+        let target = folder + "/" + name
+        guard (replacing ? rename(temporary, target) : link(temporary, target)) == 0 else {
+            return "cannot store \(name): \(String(cString: strerror(errno)))"
+        }
+        return nil
+    }
+}
