@@ -103,7 +103,8 @@ class CameraPart {
 
 /// What this page may do (access.js).
 class AccessPart {
-  /// `hello.access` of this connection, or "control" once a token was accepted: "control", "watch" or "none".
+  /// `hello.access` of this connection, or "control" once a token was accepted: "admin", "control",
+  /// "watch" or "none" (an admin controls as a controller does, access.js's mayControl).
   level = "control";
   /// An `auth` waits for its answer: an `unauthorized` error meanwhile is that answer's.
   authPending = false;
@@ -262,7 +263,7 @@ class Player {
   /// - "error": the `error` message;
   /// - "disconnected": the WebSocket closed (the page reconnects by itself);
   /// - "authorized": the token typed into the page was accepted (access.js);
-  /// - "access": what this page may do changed (access.js: "control", "watch" or "none");
+  /// - "access": what this page may do changed (access.js: "admin", "control", "watch" or "none");
   /// - "camera": this page's camera sharing started, stopped or is starting (camera.js: its state);
   /// - "drawn": a frame ({seq, pts, …}) was drawn on the canvas (picture.js);
   /// - "decoderFailed": the H.264 decoder failed (h264.js: why);

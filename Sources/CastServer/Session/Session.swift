@@ -220,6 +220,22 @@ public final class Session: Sendable {
         }
     }
 
+    /// The catalog's choices moved (a LUT was deleted): each chain is validated again, so that the
+    /// index its state gives a choice parameter is the catalog's now (its id is unchanged). True
+    /// when a chain changed. A chain that no longer validates (it named the deleted LUT, which
+    /// DELETE refuses) is left as it is.
+    func catalogChoicesMoved() -> Bool {
+        var changed = false
+        for target in ChainTarget.allCases {
+            guard let chain = target == .program ? selection.chain : studio.previewChain,
+                  let again = try? FilterChain(validating: chain.links.map { ($0.name, $0.parameters) }, catalog: catalog),
+                  again != chain else { continue }
+            select(again, to: target)
+            changed = true
+        }
+        return changed
+    }
+
     /// Makes `chain` the program's or the preview's, and has the current frame shown with it.
     private func select(_ chain: FilterChain, to target: ChainTarget) {
         switch target {
