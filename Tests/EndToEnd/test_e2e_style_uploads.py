@@ -59,9 +59,10 @@ def test_a_picture_uploaded_is_a_style_for_everybody(start_server, tmp_path, sam
             painted = await settled(viewer, lambda s: s["chain"][0].get("choices") == {"style": "starry"})
             refusals = [put("bad", b"GIF89a not a picture"), put("starry", starry), put("style-3", starry),
                         put("cut", starry[:2000]), put("small", png)]
+            in_use = server.http("DELETE", "/api/styles/starry", headers=BEARER)
             deleted = server.http("DELETE", "/api/styles/small", headers=BEARER)
             after = await viewer.next_json("catalog", where=lambda c: "small" not in style_choices(c["filters"]), timeout=10)
-            return stored, catalog, plain, shipped, painted, refusals, deleted, after
+            return stored, catalog, plain, shipped, painted, refusals + [in_use], deleted, after
     stored, catalog, plain, shipped, painted, refusals, deleted, after = run(scenario(), timeout=120)
     assert stored.status == 201 and json.loads(stored.body) == {
         "name": "starry", "format": "JPEG", "width": 752, "height": 600, "thumbnail": "/api/styles/starry.jpg"}
@@ -69,11 +70,12 @@ def test_a_picture_uploaded_is_a_style_for_everybody(start_server, tmp_path, sam
     source, first, own = (frame.luma().astype(float) for frame in (plain, shipped, painted))
     assert np.abs(own - source).mean() > 8, "the uploaded style paints the picture"
     assert np.abs(own - first).mean() > 4, "in its own way, not a shipped style's"
-    bad, taken, shipped_name, cut, small = refusals
+    bad, taken, shipped_name, cut, small, in_use = refusals
+    assert in_use.status == 409 and "channel main's program" in in_use.text(), in_use.text()
     assert (bad.status, taken.status, shipped_name.status, cut.status) == (415, 409, 400, 400), refusals
     assert "not a JPEG or PNG" in bad.text() and "shipped" in shipped_name.text() and "cannot be decoded" in cut.text()
     assert small.status == 201 and json.loads(small.body)["format"] == "PNG"
-    assert deleted.status == 200 and style_choices(after["filters"])[-1] == "starry"
+    assert deleted.status == 200 and json.loads(deleted.body) == {"deleted": "small"} and style_choices(after["filters"])[-1] == "starry"
     listing = json.loads(server.get("/api/styles", headers=BEARER).body)["styles"]
     assert [entry["name"] for entry in listing] == ["starry"]
     thumbnail = server.get("/api/styles/starry.jpg", headers=BEARER)

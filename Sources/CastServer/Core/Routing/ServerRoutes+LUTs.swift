@@ -1,6 +1,7 @@
 import FilterKit
 
-/// The colour LUTs of `--luts`: listed for viewers, added by controllers (``ServerCore/shelfUploadAdmitted(_:into:name:request:)``).
+/// The colour LUTs of `--luts`: listed for viewers, added (``ServerCore/shelfUploadAdmitted(_:into:name:request:)``)
+/// and deleted (``ServerCore/deleteLUT(_:)``) by controllers.
 extension ServerRoutes {
     static func lutRoutes(_ context: RouteContext) -> [Route] {
         let absent = "this server has no LUT folder (--luts)"
@@ -12,6 +13,7 @@ extension ServerRoutes {
                 return .json(encoding: Listing(luts: luts.library.listing.map { Entry(name: $0.name, size: $0.size, title: $0.title) }))
             },
             shelfPut("/api/luts/", into: context.luts, absent: absent),
+            .delete(.prefix("/api/luts/"), access: .control) { _, rest in context.deleteLUT(Route.decoded(rest)) },
         ]
     }
 

@@ -16,12 +16,7 @@ extension ServerRoutes {
                 return .body(status: 200, type: "image/jpeg", bytes: thumbnail)
             },
             shelfPut("/api/styles/", into: shelf, absent: absent),
-            .delete(.prefix("/api/styles/"), access: .control) { _, rest in
-                guard let shelf else { return .status(404, absent) }
-                if let refusal = shelf.remove(Route.decoded(rest)) { return .status(refusal.status, refusal.description) }
-                context.catalogChanged()
-                return .status(200, "removed")
-            },
+            .delete(.prefix("/api/styles/"), access: .control) { _, rest in context.deleteStyle(Route.decoded(rest)) },
         ]
     }
 }
