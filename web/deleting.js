@@ -1,4 +1,4 @@
-// FilterCast page: deleting a file (a recording, an upload) asks first. The first click arms the
+// FilterCast page: deleting a file (a recording, an upload, a saved look) asks first. The first click arms the
 // button ("Delete? Click again", data-action="confirm-delete"); a second click within 4 s deletes;
 // the time running out or Escape disarms it — a stray click deletes nothing. (Not a blur: a pointer's
 // click leaves no focus behind, keyboard.js.)
@@ -8,8 +8,8 @@ import { send } from "./connection.js";
 const ARMED_MS = 4000;
 
 /// A Delete button for the file `open` names `reference` (shown as `name`); `deleted(ok)` is
-/// called with the server's answer.
-export function deleteButton(name, reference, deleted) {
+/// called with the server's answer. `message`: what deletes it (default `delete {source}`).
+export function deleteButton(name, reference, deleted, message = { type: "delete", source: reference }) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "text-button danger";
@@ -34,7 +34,7 @@ export function deleteButton(name, reference, deleted) {
     }
     disarm();
     button.disabled = true;
-    const sent = send({ type: "delete", source: reference }, (ok) => {
+    const sent = send({ ...message }, (ok) => {
       if (!ok) guard(button, `Delete ${name}`);
       deleted(ok);
     });
