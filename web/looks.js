@@ -1,6 +1,6 @@
 // FilterCast page, the Looks panel (#looks): the server's saved looks (GET /api/looks, `looks`
 // messages when one is saved or deleted), each applied with a click (setFilter {look}: to the
-// preview while studio mode is on — player.studio.on —, else the program), exported (its JSON
+// preview while studio mode is on — player.chainTarget() —, else the program), exported (its JSON
 // file downloaded) or deleted (asked twice, deleting.js); the chain shown now saved under a name;
 // a look file (.json) or a LUT (.cube) imported — picked or dropped on the page: a look goes to the
 // preview and is saved (never on air by itself), a LUT to PUT /api/luts/NAME. A link
@@ -10,7 +10,7 @@
 import { guard, mayControl, needsToken } from "./access.js";
 import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
 import { send } from "./connection.js";
-import { deleteButton } from "./deleting.js";
+import { confirmingButton } from "./deleting.js";
 import { byId, pageParameter } from "./helpers.js";
 import { player } from "./player.js";
 import { toast } from "./toast.js";
@@ -26,7 +26,7 @@ const looks = { enabled: false, list: [], offer: null };
 
 /// Which chain a look goes to: the preview while the page is in studio mode, else the program.
 function target() {
-  return player.studio && player.studio.on ? "preview" : "program";
+  return player.chainTarget().to || "program";
 }
 
 /// A look's name made from a file's (lower case, other characters as "-", at most 32).
@@ -65,7 +65,11 @@ function entry(look) {
   apply.append(title, meta);
   guard(apply, `Apply ${look.name}`);
   apply.addEventListener("click", () => send({ type: "setFilter", look: look.name, to: target() }, () => {}));
-  const remove = deleteButton(look.name, look.name, () => {}, { type: "deleteLook", name: look.name });
+  const deleting = `Delete ${look.name}`;
+  const remove = confirmingButton(look.name, (button) => {
+    if (!send({ type: "deleteLook", name: look.name }, (ok) => { if (!ok) guard(button, deleting); })) guard(button, deleting);
+  });
+  guard(remove, deleting);
   li.append(apply, exportLink(look), remove);
   return li;
 }

@@ -20,6 +20,21 @@ import Testing
         "GET /*": .anyone,
     ]
 
+    /// The routes about one channel (`?channel=`), where that channel's own token counts; every
+    /// other route is the server's.
+    static let channelRoutes: Set<String> = [
+        "GET /api/state", "GET /snapshot.jpg", "GET /stream.mjpg", "GET /api/recordings", "GET /recordings/*",
+        "GET /api/recordings/*", "PUT /api/uploads/*",
+    ]
+
+    @Test func theRoutesAboutAChannelAreTheOnesListedHere() throws {
+        let fixture = try CoreFixture(uploads: true, luts: true)
+        let listed = fixture.routes.filter { $0.scope == .channel }.map { route in
+            "\(route.methods.contains(.get) ? "GET" : route.methods.contains(.put) ? "PUT" : "DELETE") \(route.path)"
+        }
+        #expect(Set(listed) == Self.channelRoutes && listed.count == Self.channelRoutes.count)
+    }
+
     /// A request to `route`'s path (a prefix route's with a name after it) with credentials of
     /// `level` on a server with `--token secret` and `--admin-token boss` (and `--public-view` for watch).
     static func request(_ route: Route, presenting level: AccessLevel) -> HTTPRequest {

@@ -94,7 +94,8 @@ final class ServerCore {
                                    deleteLUT: { [unowned self] in deleteLUT($0) },
                                    state: { [unowned self] in state(of: $0) },
                                    atClientLimit: { [unowned self] in atClientLimit(address: $0.address) })
-        router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins)
+        router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins,
+                        channelToken: { [unowned self] name in self.channels.channel(named: name)?.token })
     }
 
     /// The write requests made since the last call (the adapter turns each into a writable callback).
