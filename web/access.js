@@ -28,11 +28,11 @@ const ui = {
 };
 /// The transport's controls that change the session, with their own titles.
 const SESSION_CONTROLS = ["play-pause", "seek"].map((id) => [byId(id), byId(id).title]);
-const ACCESS_LEVELS = ["control", "watch", "none"];
+const ACCESS_LEVELS = ["admin", "control", "watch", "none"];
 const access = player.access;
 
 /// The token this tab gave (kept for the tab: where storage is refused, for this connection only).
-function savedToken() {
+export function savedToken() {
   return stored(STORAGE_KEY);
 }
 
@@ -51,9 +51,15 @@ export function needsToken() {
   return access.level === "none" && !savedToken();
 }
 
-/// Whether this page may change the session now (`hello.access` "control", or the token given).
+/// Whether this page may change the session now (`hello.access` "control" or "admin", or the
+/// token given): an admin controls as a controller does.
 export function mayControl() {
-  return access.level === "control";
+  return access.level === "control" || access.level === "admin";
+}
+
+/// Whether this page may add and remove channels (`hello.access` "admin": opened with the admin token).
+export function isAdmin() {
+  return access.level === "admin";
 }
 
 const WATCH_ONLY_TITLE = "You are watching only: ask for the token to control";
@@ -113,7 +119,7 @@ function authenticate(token, refusedMessage) {
       return;
     }
     saveToken(token);
-    setAccess("control");
+    setAccess(isAdmin() ? "admin" : "control"); // never less than it had
     hideForm();
     player.emit("authorized");
   });
@@ -126,7 +132,7 @@ function authenticate(token, refusedMessage) {
 // Servers before `access` allowed everything or said so with `unauthorized` errors.
 player.on("hello", (hello) => {
   setAccess(ACCESS_LEVELS.includes(hello.access) ? hello.access : "control");
-  if (access.level === "control") {
+  if (mayControl()) {
     hideForm();
     return;
   }
@@ -137,7 +143,7 @@ player.on("hello", (hello) => {
 
 player.on("error", (error) => {
   if (error.code !== "unauthorized" || access.authPending) return;
-  if (access.level === "control") setAccess("watch"); // the server thinks otherwise
+  if (mayControl()) setAccess("watch"); // the server thinks otherwise
   showForm(access.level === "none" ? MESSAGES.none : MESSAGES.unauthorized);
 });
 

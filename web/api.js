@@ -35,6 +35,17 @@ export async function fetchJSON(path) {
   return { ok: true, status: response.status, body: await response.json() };
 }
 
+/// `method` (PUT, DELETE) on `path` of the API, with `body` sent as JSON when given; the status
+/// and, when it is not 2xx, the server's text (which names the problem).
+export async function change(method, path, body) {
+  const headers = { ...tabAuthorization(), ...(body === undefined ? {} : { "Content-Type": "application/json" }) };
+  const response = await fetch(withToken(path), {
+    method, cache: "no-store", headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = (await response.text()).trim();
+  return { ok: response.ok, status: response.status, text };
+}
+
 /// `load` run one call at a time: a call while one runs makes one more run after it.
 export function oneAtATime(load) {
   let running = false;

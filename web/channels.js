@@ -2,9 +2,11 @@
 // with a thumbnail refreshed every few seconds, whether it is online and how many watch it, this
 // page's channel marked. A click moves the page to another channel without a reload: the URL's
 // ?channel= changes (a history entry, so Back comes back) and the WebSocket reconnects to it,
-// whose hello and state rebuild the page. With one channel, the panel stays hidden.
-import { needsToken } from "./access.js";
+// whose hello and state rebuild the page. With one channel, the panel stays hidden — but for an
+// admin, who may add channels there (channels-admin.js).
+import { isAdmin, needsToken } from "./access.js";
 import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
+import { deleteAction, setUpAdmin, showAdmin } from "./channels-admin.js";
 import { reopen } from "./connection.js";
 import { byId, pageParameter } from "./helpers.js";
 import { player } from "./player.js";
@@ -13,6 +15,8 @@ const REFRESH_MS = 4000;
 
 const ui = { panel: byId("channels"), list: byId("channel-list") };
 const channels = player.channels;
+/// What the entries were built for: the names in order, and whether with the admin's actions.
+let built = "";
 
 /// The summary under a channel's name: "live · 2 watching" or "offline · 0 watching".
 function summary(channel) {
@@ -20,8 +24,9 @@ function summary(channel) {
   return channel.online ? `live · ${watching}` : `offline · ${watching}`;
 }
 
-/// A new entry for the channel `name` (its picture, name and summary are filled by show()).
-function entry(name) {
+/// A new entry for the channel `name` (its picture, name and summary are filled by show()); an
+/// admin's has a Delete, but the default channel's (`isDefault`).
+function entry(name, isDefault) {
   const li = document.createElement("li");
   li.className = "channel";
   li.dataset.channel = name;
@@ -40,6 +45,8 @@ function entry(name) {
   button.append(picture, label, meta);
   button.addEventListener("click", () => moveTo(name));
   li.append(button);
+  const remove = deleteAction(name, isDefault, () => leave(name), reload);
+  if (remove) li.append(remove);
   return li;
 }
 
@@ -76,11 +83,14 @@ function show(li, channel) {
 
 function redraw() {
   const names = channels.list.map((channel) => channel.name);
-  if ([...ui.list.children].map((li) => li.dataset.channel).join("/") !== names.join("/")) {
-    ui.list.replaceChildren(...names.map(entry));
+  const wanted = `${names.join("/")} ${isAdmin()}`;
+  if (wanted !== built) {
+    ui.list.replaceChildren(...names.map((name, index) => entry(name, index === 0)));
+    built = wanted;
   }
   channels.list.forEach((channel, index) => show(ui.list.children[index], channel));
-  ui.panel.hidden = channels.list.length < 2;
+  showAdmin();
+  ui.panel.hidden = channels.list.length < 2 && !isAdmin();
 }
 
 /// Fetches GET /api/channels and redraws the panel; a server without channels (or a page that
@@ -104,6 +114,15 @@ function moveTo(name) {
   history.pushState(null, "", url);
   reopen();
 }
+
+/// Channel `name` is about to be removed: a page on it moves to the default channel first.
+function leave(name) {
+  if (name === channels.current && channels.list.length > 0) moveTo(channels.list[0].name);
+}
+
+setUpAdmin(reload);
+// Becoming admin (or no longer) shows or hides the form and the Delete actions.
+player.on("access", () => redraw());
 
 // Back and Forward move between channels too.
 window.addEventListener("popstate", () => {

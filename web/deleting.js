@@ -1,15 +1,15 @@
-// FilterCast page: deleting a file (a recording, an upload) asks first. The first click arms the
-// button ("Delete? Click again", data-action="confirm-delete"); a second click within 4 s deletes;
-// the time running out or Escape disarms it — a stray click deletes nothing. (Not a blur: a pointer's
-// click leaves no focus behind, keyboard.js.)
+// FilterCast page: deleting something (a recording, an upload, a channel) asks first. The first
+// click arms the button ("Delete? Click again", data-action="confirm-delete"); a second click
+// within 4 s deletes; the time running out or Escape disarms it — a stray click deletes nothing.
+// (Not a blur: a pointer's click leaves no focus behind, keyboard.js.)
 import { guard } from "./access.js";
 import { send } from "./connection.js";
 
 const ARMED_MS = 4000;
 
-/// A Delete button for the file `open` names `reference` (shown as `name`); `deleted(ok)` is
-/// called with the server's answer.
-export function deleteButton(name, reference, deleted) {
+/// A Delete button for `name` that asks first: the second click disables it and calls
+/// `confirmed(button)`, which enables it again if the deletion failed.
+export function confirmingButton(name, confirmed) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "text-button danger";
@@ -22,7 +22,6 @@ export function deleteButton(name, reference, deleted) {
     button.setAttribute("aria-label", `Delete ${name}`);
   };
   disarm();
-  guard(button, `Delete ${name}`);
   button.addEventListener("keydown", (event) => { if (event.key === "Escape") disarm(); });
   button.addEventListener("click", () => {
     if (!timer) {
@@ -34,11 +33,21 @@ export function deleteButton(name, reference, deleted) {
     }
     disarm();
     button.disabled = true;
+    confirmed(button);
+  });
+  return button;
+}
+
+/// A Delete button for the file `open` names `reference` (shown as `name`); `deleted(ok)` is
+/// called with the server's answer.
+export function deleteButton(name, reference, deleted) {
+  const button = confirmingButton(name, () => {
     const sent = send({ type: "delete", source: reference }, (ok) => {
       if (!ok) guard(button, `Delete ${name}`);
       deleted(ok);
     });
     if (!sent) guard(button, `Delete ${name}`);
   });
+  guard(button, `Delete ${name}`);
   return button;
 }

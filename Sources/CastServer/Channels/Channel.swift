@@ -73,7 +73,8 @@ public final class Channel: Sendable {
                                                         audio: audioQueue, wake: { wake.ring() })
         try Self.shareEncodes(configuration, outputs: outputs, recorder: recorder, publisher: publisher, size: (info.width, info.height))
         let outputList: [any FrameOutput] = outputs.all + [recorder] + (publisher.map { [$0] } ?? [])
-        let processor = FrameProcessor(player: player, selection: session.selection, catalog: session.catalog, outputs: outputList,
+        let processor = FrameProcessor(player: player, selection: session.selection, studio: session.studio, catalog: session.catalog,
+                                       outputs: outputList,
                                        rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,
                                        offlineReason: { [session] in session.offlineReason($0) })
         self.init(name: name, isDefault: isDefault, session: session, outputs: outputs, processor: processor, counters: counters,

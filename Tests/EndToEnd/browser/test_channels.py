@@ -1,9 +1,14 @@
 """The Channels panel (#channels, issue 25 item 6) in a real browser: a server of two channels
 lists both with a thumbnail each, this page's channel marked; a click moves the page to the other
 channel without a reload (the WebSocket reconnects with its ?channel=, the URL's query follows),
-and Back comes back. `/?channel=NAME` opens a channel; with one channel the panel stays hidden."""
+and Back comes back. `/?channel=NAME` opens a channel; with one channel the panel stays hidden.
+A page opened with the admin token adds channels (the server's refusal shown in its words) and
+removes them (asked twice); a controller's page has neither."""
 
 from __future__ import annotations
+
+import json
+import urllib.request
 
 PANEL = """
     return [...document.querySelectorAll('#channel-list [data-channel]')].map(li => ({
@@ -54,3 +59,45 @@ def test_a_channel_opens_from_the_url_and_one_channel_shows_no_panel(launch, ope
     single = open_page(launch("--input", "test:320x240@15"), second=True, transport=None)
     on_channel(single, "main", 320)
     assert single.find("#channels").get_attribute("hidden") is not None
+
+
+def entries(page) -> list[str]:
+    return [e["name"] for e in page.js(PANEL)]
+
+
+def test_an_admin_adds_and_removes_channels_from_the_panel_and_a_controller_cannot(launch, open_page):
+    server = launch("--input", "test:320x240@15", "--token", "ctl", "--admin-token", "boss")
+    page = open_page(server, path="?token=boss", transport=None)
+    on_channel(page, "main", 320)
+    # One channel: the panel shows, for the admin's form, with no Delete on the default channel.
+    page.wait_for(lambda: page.find("#channel-add").is_displayed(), message="the Add channel form")
+    assert page.find_all('[data-channel="main"] [data-action="delete"]') == []
+
+    page.find("#channel-add-name").send_keys("small")
+    page.find("#channel-add-input").send_keys("test:160x120@15")
+    page.find("#channel-add-submit").click()
+    page.wait_for(lambda: entries(page) == ["main", "small"], message="small listed")
+    assert page.text("#channel-add-message") == "Channel small added."
+
+    # A refusal shows the server's own words.
+    page.allow_console(r"api/channels/small\S* - Failed to load resource: the server responded with a status of 409")
+    page.find("#channel-add-name").send_keys("small")
+    page.find("#channel-add-input").send_keys("test:160x120@15")
+    page.find("#channel-add-submit").click()
+    page.wait_for(lambda: page.text("#channel-add-message") == "channel small exists already", message="the 409's text")
+
+    # Delete asks first; the page stays on its channel; the server's list no longer has it.
+    remove = '[data-channel="small"] [data-action="delete"]'
+    page.find(remove).click()
+    page.wait_for(lambda: page.find_all('[data-channel="small"] [data-action="confirm-delete"]'), message="armed")
+    assert entries(page) == ["main", "small"], "one click deleted"
+    page.find('[data-channel="small"] [data-action="confirm-delete"]').click()
+    page.wait_for(lambda: entries(page) == ["main"], message="small removed")
+    with urllib.request.urlopen(server.url + "api/channels?token=boss", timeout=10) as response:
+        assert [c["name"] for c in json.load(response)] == ["main"]
+    assert page.js("return window.filtercast.channel") == "main"
+
+    controller = open_page(server, path="?token=ctl", second=True, transport=None)
+    on_channel(controller, "main", 320)
+    assert not controller.find("#channel-add").is_displayed()
+    assert controller.find("#channels").get_attribute("hidden") is not None

@@ -15,6 +15,8 @@ struct RouteContext {
     let luts: LUTFolder?
     /// `--looks`: the saved looks, or nil.
     let looks: LookFolder?
+    /// `DELETE /api/luts/NAME`, carried out at once (``ServerCore/deleteLUT(_:)``).
+    let deleteLUT: (String) -> HTTPAnswer
     /// A channel's state as `/api/state` and its viewers see it.
     let state: (Channel) -> SessionState
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
