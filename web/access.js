@@ -32,7 +32,7 @@ const ACCESS_LEVELS = ["admin", "control", "watch", "none"];
 const access = player.access;
 
 /// The token this tab gave (kept for the tab: where storage is refused, for this connection only).
-function savedToken() {
+export function savedToken() {
   return stored(STORAGE_KEY);
 }
 

@@ -98,11 +98,12 @@ function linkChip(name, index, count) {
   return item;
 }
 
-/// Makes `links` ([{name, params?}]) the session's chain; none when empty.
-function sendChain(links) {
+/// Makes `links` ([{name, params?}]) the chain the controls edit (the program's, or in studio
+/// mode the preview's); none when empty.
+export function sendChain(links) {
   cancelParamEdits();
-  if (links.length === 0) send({ type: "setFilter", name: "none" });
-  else send({ type: "setFilter", chain: links.map(({ name, params }) => (params ? { name, params } : { name })) });
+  if (links.length === 0) send({ type: "setFilter", name: "none", ...player.chainTarget() });
+  else send({ type: "setFilter", chain: links.map(({ name, params }) => (params ? { name, params } : { name })), ...player.chainTarget() });
 }
 
 /// The picker: with one filter or none it switches filters (`setFilter {name}`); in a longer
@@ -111,7 +112,7 @@ function chooseFilter(name) {
   const chain = player.currentChain();
   if (chain.length <= 1) {
     cancelParamEdits();
-    send({ type: "setFilter", name });
+    send({ type: "setFilter", name, ...player.chainTarget() });
     return;
   }
   const index = pickedLink(chain);
@@ -142,7 +143,7 @@ function resetParams() {
   const chain = player.currentChain();
   if (chain.length <= 1) {
     cancelParamEdits();
-    send({ type: "setFilter", name: chain[0]?.name || "none" });
+    send({ type: "setFilter", name: chain[0]?.name || "none", ...player.chainTarget() });
     return;
   }
   sendChain(chain.map(({ name }) => ({ name })));

@@ -78,7 +78,8 @@ function showConnection(kind, text) {
   if (indicator.textContent !== text) indicator.textContent = text;
 }
 
-function socketURL() {
+/// The WebSocket endpoint with the page's `?token=` and `?channel=` (studio.js opens a second connection to it).
+export function socketURL() {
   const url = new URL("ws", location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   url.hash = "";

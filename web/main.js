@@ -26,6 +26,7 @@ import { player } from "./player.js";
 import "./record.js";
 import "./source.js";
 import "./sources.js";
+import "./studio.js";
 import "./transport.js";
 import "./upload.js";
 import { updateStatus } from "./status.js";

@@ -148,7 +148,7 @@ function sendParams(index, params) {
   const now = performance.now();
   for (const [name, value] of Object.entries(params)) filters.paramIntents.set(`${index}:${name}`, { value, since: now });
   // Refused (or unanswered): show the server's values again.
-  send({ type: "setParams", index, params }, (ok) => {
+  send({ type: "setParams", index, params, ...player.chainTarget() }, (ok) => {
     if (ok) return;
     for (const name of Object.keys(params)) filters.paramIntents.delete(`${index}:${name}`);
     syncSliders();

@@ -174,6 +174,19 @@ class ChannelsPart {
   list = [];
 }
 
+/// Studio mode (studio.js): the preview chain, edited apart from the program and taken on air.
+class StudioPart {
+  /// The Preview toggle (#studio) is on: the chain's controls edit the preview, shown large.
+  on = false;
+  /// The preview rendition the server's hello offers (the full-size one), "" for none.
+  offered = "";
+  /// The preview picture's own WebSocket while on (it watches a preview rendition); null otherwise.
+  socket = null;
+  /// A preview JPEG is being decoded: the newest one arriving meanwhile waits here (null: none).
+  decoding = false;
+  pendingFrame = null;
+}
+
 /// The player: one per page.
 class Player {
   /// The last `state` the server sent (parsed JSON, window.filtercast.state); null until the first of a connection.
@@ -205,6 +218,9 @@ class Player {
     /// {playing, syncMs}: whether sound plays now, and the audio clock minus the drawn picture's
     /// time (ms); null fields without sound.
     audio: { playing: null, syncMs: null },
+    /// Studio mode: {on, rendition, previewFrames} — the toggle, the preview rendition watched
+    /// ("" when none) and the preview pictures drawn since the page loaded.
+    studio: { on: false, rendition: "", previewFrames: 0 },
   };
   /// window.filtercast.latencyHistory: the latency (ms) of every drawn frame, oldest first.
   latencyHistory = [];
@@ -233,6 +249,8 @@ class Player {
   sources = new SourcesPart();
   /// The server's channels and this page's.
   channels = new ChannelsPart();
+  /// Studio mode.
+  studio = new StudioPart();
   /// The toast's hiding timeout (a setTimeout id).
   toastTimer = 0;
   /// `hello.errors`: a name per error code ({} for a server that sends none: the code is shown).
@@ -262,13 +280,20 @@ class Player {
     for (const listener of this.listeners.get(event) || []) listener(detail);
   }
 
-  /// The current chain, [{name, params}] in the order the filters apply; [] for no filter. A
+  /// The chain the page's controls edit, [{name, params}] in the order the filters apply; [] for
+  /// no filter: in studio mode the preview's (once the server has one), else the program's. A
   /// server without chains has its single filter.
   currentChain() {
     const state = this.state;
     if (!state) return [];
+    if (this.studio.on && Array.isArray(state.preview)) return state.preview;
     if (Array.isArray(state.chain)) return state.chain;
     return state.filter && state.filter.name !== "none" ? [state.filter] : [];
+  }
+
+  /// The fields a filter command takes to change the chain currentChain() shows: `to` in studio mode.
+  chainTarget() {
+    return this.studio.on ? { to: "preview" } : {};
   }
 }
 

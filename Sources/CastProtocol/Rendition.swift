@@ -9,12 +9,19 @@ public struct Rendition: Sendable, Equatable, Codable {
     public let height: Int
     /// H.264: the most bits a second the encoder may spend (its VBV maximum rate); nil for JPEG.
     public let bitsPerSecond: Int?
+    /// `true` for a rendition of the preview chain (studio mode), which only controllers may
+    /// watch and the server never chooses by itself; nil (not encoded) for the program's.
+    public let preview: Bool?
 
-    public init(id: String, transport: FrameTransport, width: Int, height: Int, bitsPerSecond: Int? = nil) {
+    public init(id: String, transport: FrameTransport, width: Int, height: Int, bitsPerSecond: Int? = nil, preview: Bool = false) {
         self.id = id
         self.transport = transport
         self.width = width
         self.height = height
         self.bitsPerSecond = bitsPerSecond
+        self.preview = preview ? true : nil
     }
+
+    /// Whether it shows the preview chain.
+    public var isPreview: Bool { preview == true }
 }

@@ -50,6 +50,8 @@ public struct ServerConfiguration: Sendable {
     /// `--always-on`: the channels whose live input stays open while nobody watches (a channel
     /// of the channels file may say so too: ``ChannelInput/alwaysOn``).
     public var alwaysOn: Set<ChannelName> = []
+    /// Channels' own control tokens (``ChannelInput/token``), by channel.
+    public var channelTokens: [ChannelName: String] = [:]
     /// Where recordings go (`--recordings`), the size limit and the free-space minimum.
     public var recording = RecorderOptions(directory: "recordings")
     /// Start recording (the filtered frames) at once (`--record`).
@@ -114,19 +116,24 @@ public struct ChannelInput: Sendable {
     public let filter: FilterChain?
     /// Its live input stays open while nobody watches (`"alwaysOn": true` in the channels file).
     public let alwaysOn: Bool
+    /// Its own control token (`"token"` in the channels file): it controls this channel only.
+    public let token: String?
 
-    public init(name: ChannelName, input: InputSpec, filter: FilterChain? = nil, alwaysOn: Bool = false) {
+    public init(name: ChannelName, input: InputSpec, filter: FilterChain? = nil, alwaysOn: Bool = false, token: String? = nil) {
         self.name = name
         self.input = input
         self.filter = filter
         self.alwaysOn = alwaysOn
+        self.token = token
     }
 
-    /// `configuration` as this channel is built with it: its own chain, kept open if it says so.
+    /// `configuration` as this channel is built with it: its own chain, kept open if it says so,
+    /// its own token.
     func configuring(_ configuration: ServerConfiguration) -> ServerConfiguration {
         var own = configuration
         if let filter { own.filter = filter }
         if alwaysOn { own.alwaysOn.insert(name) }
+        if let token { own.channelTokens[name] = token }
         return own
     }
 }

@@ -19,12 +19,14 @@ import Testing
         let path = folder + "/channels.json"
         #expect(try ChannelsFile(path: path, catalog: .standard).channels(catalog: .standard).isEmpty)
         #expect(try channels(in: path).isEmpty)
-        try Data(#"{"channels": [{"name": "cam", "input": "test:64x48@30", "filter": {"name": "sepia"}, "alwaysOn": true}, {"name": "door", "input": "a.mp4"}]}"#.utf8)
+        try Data(#"{"channels": [{"name": "cam", "input": "test:64x48@30", "filter": {"name": "sepia"}, "alwaysOn": true}, {"name": "door", "input": "a.mp4", "token": "d00r"}]}"#.utf8)
             .write(to: URL(fileURLWithPath: path))
         let read = try ChannelsFile(path: path, catalog: .standard).channels(catalog: .standard)
         #expect(read.map(\.name.description) == ["cam", "door"])
         #expect(read[0].filter?.first.name == "sepia" && read[1].filter == FilterChain.none)
         #expect(read[0].alwaysOn && !read[1].alwaysOn)
+        #expect(read[0].token == nil && read[1].token == "d00r")
+        #expect(read[1].configuring(ServerConfiguration(webRoot: "")).channelTokens == [read[1].name: "d00r"])
         #expect(read[0].configuring(ServerConfiguration(webRoot: "")).alwaysOn == [read[0].name])
     }
 
@@ -35,6 +37,7 @@ import Testing
         (#"{"channels": [{"name": "a", "input": "a.mp4", "filter": {"name": "nope"}}]}"#, "entry 1"),
         (#"{"channels": [], "more": 1}"#, "is not"),
         (#"{"channels": [{"name": "a", "input": "a.mp4", "alwaysOn": 1}]}"#, "entry 1: \"alwaysOn\" must be true or false"),
+        (#"{"channels": [{"name": "a", "input": "a.mp4", "token": ""}]}"#, "entry 1: \"token\" must be a string of 1 to 256 bytes"),
     ])
     func aBadFileIsOneLineNamingTheFileAndTheProblem(_ text: String, _ problem: String) throws {
         let path = folder + "/bad.json"
@@ -65,5 +68,7 @@ import Testing
         guard case .answer(200, _) = admin.delete("cam", fixture) else { Issue.record("not removed"); return }
         #expect(try channels(in: path).isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["channels.json"], "no temporary file is left")
+        let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600, "it may hold channels' tokens: its owner's only, not \(String(permissions ?? 0, radix: 8))")
     }
 }

@@ -36,10 +36,11 @@ final class CoreFixture {
     /// `--allow-origin`, and a channel of each of `others`' names besides `main` (each
     /// `--channel NAME=test:64x48@30`, recording into `recordings/NAME`).
     /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog; with
-    /// `looks`, `--looks` on the folder `looks/`.
+    /// `looks`, `--looks` on the folder `looks/`. `channelTokens`: channels' own tokens, by name
+    /// (`"token"` of the channels file).
     init(uploads: Bool = false, token: String? = nil, adminToken: String? = nil, publicView: Bool = false, maxClients: Int = 200,
          allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false, maxChannels: Int = 16,
-         channelsFile: ChannelsFile? = nil, looks: Bool = false) throws {
+         channelsFile: ChannelsFile? = nil, looks: Bool = false, channelTokens: [String: String] = [:]) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         let lutFolder = luts ? try LUTFolder(path: base + "/luts") : nil
         let catalog = lutFolder.map { FilterCatalog.standard.adding($0.library.catalogEntry, category: .colorEffect) } ?? .standard
@@ -47,7 +48,8 @@ final class CoreFixture {
             let recordings = base + "/recordings" + (index == 0 ? "" : "/\(name)")
             return try Self.channel(try ChannelName(name), isDefault: index == 0, catalog: catalog,
                                     library: try MediaLibrary(recordingsPath: recordings, mediaPath: nil,
-                                                              uploadsPath: uploads ? base + "/uploads" : nil))
+                                                              uploadsPath: uploads ? base + "/uploads" : nil),
+                                    token: AccessToken(channelTokens[name]))
         }
         try FileManager.default.createDirectory(atPath: base + "/web", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: base + "/web/index.html", contents: Data("<html>".utf8))
@@ -76,7 +78,8 @@ final class CoreFixture {
     }
 
     /// A channel on a 64×48 test pattern with two JPEG renditions and no H.264.
-    private static func channel(_ name: ChannelName, isDefault: Bool, catalog: FilterCatalog, library: MediaLibrary) throws -> Channel {
+    private static func channel(_ name: ChannelName, isDefault: Bool, catalog: FilterCatalog, library: MediaLibrary,
+                                token: AccessToken?) throws -> Channel {
         let spec = InputSpec.testPattern(width: 64, height: 48, rate: 30)
         let session = Session(player: Player(source: try spec.open()), input: spec, filter: .none, catalog: catalog, library: library,
                               inputOpener: spec.opener(SourceOptions(), width: 64, height: 48))
@@ -85,11 +88,14 @@ final class CoreFixture {
             try ViewerStream(rendition: Rendition(id: "jpeg-\(width)", transport: .jpeg, width: width, height: width * 3 / 4),
                              source: (64, 48), quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
         }
-        let outputs = ViewerOutputs(jpeg: jpeg, h264: [])
-        let processor = FrameProcessor(player: session.player, selection: session.selection, catalog: session.catalog,
+        let preview = try ViewerStream(rendition: Rendition(id: "preview-48p", transport: .jpeg, width: 64, height: 48, preview: true),
+                                       source: (64, 48), quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
+        let outputs = ViewerOutputs(jpeg: jpeg, h264: [], preview: [preview])
+        let processor = FrameProcessor(player: session.player, selection: session.selection, studio: session.studio, catalog: session.catalog,
                                        outputs: outputs.all, rerender: session.rerender, counters: processing, filterThreads: 1,
                                        offlineReason: { _ in nil })
-        return Channel(name: name, isDefault: isDefault, session: session, outputs: outputs, processor: processor, counters: processing)
+        return Channel(name: name, isDefault: isDefault, session: session, outputs: outputs, processor: processor, counters: processing,
+                       token: token)
     }
 
     /// A new picture in every JPEG rendition of `channel` (default: `main`), as the processing loop would hand it over.

@@ -15,10 +15,25 @@ import Testing
         "GET /api/state": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
         "GET /stream.mjpg": .watch, "GET /api/recordings": .watch, "GET /api/media": .watch,
         "GET /api/uploads": .watch, "GET /recordings/*": .watch, "GET /api/recordings/*": .watch,
-        "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "GET /api/looks": .watch, "PUT /api/luts/*": .control, "GET /api/channels": .watch,
+        "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "GET /api/looks": .watch, "PUT /api/luts/*": .control, "DELETE /api/luts/*": .control, "GET /api/channels": .watch,
         "PUT /api/channels/*": .admin, "DELETE /api/channels/*": .admin, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
         "GET /*": .anyone,
     ]
+
+    /// The routes about one channel (`?channel=`), where that channel's own token counts; every
+    /// other route is the server's.
+    static let channelRoutes: Set<String> = [
+        "GET /api/state", "GET /snapshot.jpg", "GET /stream.mjpg", "GET /api/recordings", "GET /recordings/*",
+        "GET /api/recordings/*", "PUT /api/uploads/*",
+    ]
+
+    @Test func theRoutesAboutAChannelAreTheOnesListedHere() throws {
+        let fixture = try CoreFixture(uploads: true, luts: true)
+        let listed = fixture.routes.filter { $0.scope == .channel }.map { route in
+            "\(route.methods.contains(.get) ? "GET" : route.methods.contains(.put) ? "PUT" : "DELETE") \(route.path)"
+        }
+        #expect(Set(listed) == Self.channelRoutes && listed.count == Self.channelRoutes.count)
+    }
 
     /// A request to `route`'s path (a prefix route's with a name after it) with credentials of
     /// `level` on a server with `--token secret` and `--admin-token boss` (and `--public-view` for watch).

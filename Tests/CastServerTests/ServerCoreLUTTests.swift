@@ -6,8 +6,9 @@ import Testing
 
 /// `PUT /api/luts/NAME` and `GET /api/luts` through the core, as the adapter feeds them: refused
 /// before the body by name, size and count; the body parsed and checked; stored, offered in the
-/// catalog and pushed to every viewer; refused with the line and the reason.
+/// catalog and pushed to every viewer; refused with the line and the reason; deleted unless a chain uses it.
 @Suite struct ServerCoreLUTTests {
+    let writes = ServerCoreTests()
     static let identity = Array(LUTFolderTests.identity.utf8)
 
     private func request(_ length: Int?, name: String = "x") -> HTTPRequest {
@@ -43,7 +44,6 @@ import Testing
     @Test func aGoodLUTIsStoredOfferedAndPushedToEveryViewer() throws {
         let fixture = try CoreFixture(others: ["cam"], luts: true)
         let core = fixture.core
-        let writes = ServerCoreTests()
         core.viewerConnected(1, token: nil, address: "a")
         core.viewerConnected(2, token: nil, address: "b", channel: "cam")
         _ = writes.drainAll(core)
@@ -106,5 +106,41 @@ import Testing
         let fixture = try CoreFixture()
         #expect(fixture.router.answer(HTTPRequest(method: .get, path: "/api/luts", arguments: [:])).code == 404)
         #expect(fixture.router.answer(request(10)).code == 404)
+        #expect(fixture.router.answer(HTTPRequest(method: .delete, path: "/api/luts/x", arguments: [:])).code == 404)
+    }
+
+    private func delete(_ name: String, _ fixture: CoreFixture) -> (UInt32, String) {
+        switch fixture.router.answer(HTTPRequest(method: .delete, path: "/api/luts/\(name)", arguments: [:])) {
+        case .status(let code, let message, _): (code, message)
+        case .body(let code, _, let bytes): (code, String(decoding: bytes, as: UTF8.self))
+        default: (0, "")
+        }
+    }
+
+    @Test func aLUTInUseIsKeptNamingWhereAndAnotherIsDeletedEverywhere() throws {
+        let fixture = try CoreFixture(others: ["cam"], luts: true)
+        let core = fixture.core
+        for name in ["warm", "teal"] { #expect(code(upload(Self.identity, as: name, on: 9, to: core)) == 201) }
+        core.viewerConnected(1, token: nil, address: "a")
+        core.viewerConnected(2, token: nil, address: "b", channel: "cam")
+        writes.send(#"{"type":"setFilter","name":"lut","params":{"lut":"teal"}}"#, from: 1, to: core)
+        writes.send(#"{"type":"setFilter","name":"lut","params":{"lut":"warm"},"to":"preview"}"#, from: 2, to: core)
+        _ = writes.drainAll(core)
+        #expect(fixture.session.selection.chain.first.values["lut"] == 1)
+        #expect(delete("teal", fixture) == (409, "the LUT 'teal' is in use by channel main's program: choose another LUT there first"))
+        #expect(delete("warm", fixture).0 == 409 && delete("warm", fixture).1.contains("channel cam's preview"))
+        writes.send(#"{"type":"setFilter","name":"none","to":"preview"}"#, from: 2, to: core)
+        _ = writes.drainAll(core)
+        #expect(delete("warm", fixture) == (200, #"{"deleted":"warm"}"#))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: core.luts!.path) == ["teal.cube"])
+        let written = writes.drainAll(core)
+        for id in [1, 2] {
+            #expect(written[id]?.contains { if case .json(let object) = $0 { object["type"] == "catalog" } else { false } } == true, "\(id)")
+        }
+        // The choice after it moved up: the program's chain says so, still by the same id.
+        #expect(fixture.session.selection.chain.first.values["lut"] == 0 && fixture.session.selection.chain.first.choices["lut"] == "teal")
+        #expect(delete("warm", fixture).0 == 404 && delete("Bad Name", fixture).0 == 400)
+        // A name free again takes a new LUT, whose table is its own.
+        #expect(code(upload(Self.identity, as: "warm", on: 9, to: core)) == 201)
     }
 }

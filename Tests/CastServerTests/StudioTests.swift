@@ -94,4 +94,31 @@ import Testing
         #expect(after.last?["type"] as? String == "state" && after.last?["preview"] == nil)
         #expect((after.last?["program"] as? [[String: Any]])?.first?["name"] as? String == "sepia")
     }
+
+    @Test func onlyAControllerWatchesThePreviewAndTheServerNeverChoosesIt() throws {
+        let fixture = try CoreFixture(token: ServerCoreAccessTests.token, publicView: true)
+        let core = fixture.core
+        core.viewerConnected(1, token: ServerCoreAccessTests.token, address: "controller")
+        core.viewerConnected(2, token: nil, address: "viewer")
+        let hello = texts(core)[2]?.first
+        let offered = try #require(hello?["renditions"] as? [[String: Any]])
+        #expect(offered.map { $0["id"] as? String } == ["jpeg-64", "jpeg-32", "preview-48p"])
+        #expect(offered.map { $0["preview"] as? Bool } == [nil, nil, true], "the preview's rendition says so")
+        let preview = try #require(fixture.main.outputs.offer.firstIndex { $0.isPreview })
+        let stream = try #require(fixture.main.outputs.jpeg[preview])
+
+        io.send(#"{"type": "watch", "transport": "jpeg", "rendition": "preview-48p", "id": 5}"#, from: 2, to: core)
+        let refused = texts(core)[2]?.first
+        #expect(refused?["code"] as? String == "unauthorized" && refused?["id"] as? Int == 5, "\(String(describing: refused))")
+        io.send(#"{"type": "watch", "transport": "jpeg", "id": 6}"#, from: 2, to: core)
+        _ = texts(core)
+        #expect(core.viewers[2]?.session.watching.rendition == 0 && stream.audience.load(ordering: .relaxed) == 0)
+
+        io.send(#"{"type": "watch", "transport": "jpeg", "rendition": "preview-48p", "id": 7}"#, from: 1, to: core)
+        #expect(texts(core)[1]?.first?["type"] as? String == "ack")
+        #expect(stream.audience.load(ordering: .relaxed) == 1, "the preview is encoded for its controller")
+        #expect(fixture.main.outputs.jpegRung(nearestWidth: 64) == 0, "MJPEG readers are never given the preview")
+        core.viewerLeft(1)
+        #expect(stream.audience.load(ordering: .relaxed) == 0, "nobody watches the preview: it is not encoded")
+    }
 }

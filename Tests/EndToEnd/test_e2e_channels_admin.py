@@ -79,6 +79,24 @@ def test_channels_added_at_run_time_survive_a_restart_and_the_command_line_wins(
     assert "channel door: the command line's input is used" in again.stderr_text()
 
 
+def test_a_channels_own_token_controls_that_channel_only(start_server, tmp_path):
+    path = tmp_path / "channels.json"
+    path.write_text(json.dumps({"channels": [{"name": "cam", "input": "test:160x120@15", "token": "camtok"}]}))
+    server = start_server("--input", "test:160x120@15", "--token", "ctl", "--channels-file", str(path))
+    cam = {"Authorization": "Bearer camtok"}
+    assert server.get("/api/state?channel=cam", headers=cam).status == 200
+    assert server.get("/api/state", headers=cam).status == 401, "the default channel does not take cam's token"
+    assert server.get("/api/channels", headers=cam).status == 401, "nor does the server's list"
+    assert "camtok" not in server.get("/api/channels", headers=CONTROL).text(), "a channel's token is never shown"
+
+    async def scenario():
+        async with await Client.connect(server.ws_url(channel="cam", token="camtok")) as on_cam, \
+                await Client.connect(server.ws_url(token="camtok")) as on_main:
+            assert on_cam.hello["access"] == "control" and on_main.hello["access"] == "none"
+            await on_cam.ok({"type": "setFilter", "name": "sepia"})
+    run(scenario())
+
+
 def test_a_bad_channels_file_stops_the_start_with_one_line_naming_it(filtercast_bin, tmp_path):
     path = tmp_path / "channels.json"
     path.write_text('{"channels": [{"name": "Bad", "input": "a.mp4"}]}')

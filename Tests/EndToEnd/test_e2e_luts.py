@@ -1,7 +1,8 @@
 """Colour LUTs (issue 26, item 4): the `lut` filter against FFmpeg's `lut3d` (interp=tetrahedral)
 on a cube made here and a natural picture; LUTs read from `--luts DIR` at start and uploaded over
 HTTP (`PUT /api/luts/NAME`: control; good, bad, taken; with and without the token), listed
-(`GET /api/luts`: watch), and pushed to a connected page as a new choice at once."""
+(`GET /api/luts`: watch), pushed to a connected page as a new choice at once, and deleted
+(`DELETE /api/luts/NAME`: control; refused while a chain uses it)."""
 
 from __future__ import annotations
 
@@ -134,6 +135,15 @@ def test_luts_are_read_at_start_uploaded_listed_and_offered_at_once(start_server
     state, refused = run(apply(), timeout=30)
     assert state["chain"][0]["choices"] == {"lut": "teal"} and state["chain"][0]["params"]["intensity"] == 0.8
     assert refused["code"] == "out_of_range" and "warm" in refused["message"] and "teal" in refused["message"]
+
+    # DELETE: a LUT on air is kept, naming where; another goes, file and choice.
+    in_use = server.http("DELETE", "/api/luts/teal", headers=BEARER)
+    assert in_use.status == 409 and "channel main's program" in in_use.text(), in_use
+    assert server.http("DELETE", "/api/luts/warm", headers={}).status == 401
+    deleted = server.http("DELETE", "/api/luts/warm", headers=BEARER)
+    assert (deleted.status, json.loads(deleted.body)) == (200, {"deleted": "warm"})
+    assert sorted(p.name for p in luts.iterdir()) == ["teal.cube"]
+    assert choices(json.loads(server.get("/api/filters").body)["filters"]) == [("teal", "Teal")]
 
 
 def test_a_bad_lut_in_the_folder_stops_the_start_naming_it(filtercast_bin, tmp_path):

@@ -171,4 +171,30 @@ import Testing
         filters[0].apply(to: frame)
         #expect(library.tables.count == LUTTableCache.limit)
     }
+
+    @Test func aLUTRemovedGoesWithItsTableAndAChainBuiltLateGetsTheIdentity() throws {
+        let library = LUTLibrary()
+        let catalog = FilterCatalog.standard.adding(library.catalogEntry, category: .colorEffect)
+        try library.add(Self.grade, as: "grade")
+        try library.add(.identity(size: 2), as: "plain")
+        let settings = try FilterSettings(name: "lut", parameters: ["lut": "grade"], catalog: catalog)
+        let frame = Frame.random(width: 8, height: 8, seed: 3)
+        let graded = frame.clone()
+        catalog.makeFilter(settings).apply(to: graded)
+        #expect(library.tables.count == 1 && graded.samples != frame.samples)
+        #expect(library.remove("grade") && !library.remove("grade"))
+        #expect(library.tables.count == 0 && library.listing.map(\.name) == ["plain"])
+        // The identity LUT's picture (out-of-gamut noise is clipped in RGB: not the frame itself).
+        let identity = frame.clone()
+        catalog.makeFilter(try FilterSettings(name: "lut", parameters: ["lut": "plain"], catalog: catalog)).apply(to: identity)
+        // Validated before the removal, built after it: the identity, never a crash.
+        let late = frame.clone()
+        catalog.makeFilter(settings).apply(to: late)
+        #expect(late.samples == identity.samples && late.samples != graded.samples)
+        // The name taken again by another LUT: its own table.
+        try library.add(.identity(size: 2), as: "grade")
+        let again = frame.clone()
+        catalog.makeFilter(try FilterSettings(name: "lut", parameters: ["lut": "grade"], catalog: catalog)).apply(to: again)
+        #expect(again.samples == identity.samples)
+    }
 }

@@ -29,6 +29,9 @@ public final class Channel: Sendable {
     let counters: ProcessingCounters
     /// Its `/ws` viewers now (`filtercast_channel_viewers`), set by the network thread.
     let viewerCount = Gauge()
+    /// Its own control token (`"token"` in the channels file or the `PUT` body): it controls this
+    /// channel only (``AccessPolicy/on(_:)``); nil: the server's tokens alone.
+    let token: AccessToken?
     /// What every line about it carries: `channel=NAME`.
     var log: LogScope { session.log }
 
@@ -70,17 +73,20 @@ public final class Channel: Sendable {
                                                         audio: audioQueue, wake: { wake.ring() })
         try Self.shareEncodes(configuration, outputs: outputs, recorder: recorder, publisher: publisher, size: (info.width, info.height))
         let outputList: [any FrameOutput] = outputs.all + [recorder] + (publisher.map { [$0] } ?? [])
-        let processor = FrameProcessor(player: player, selection: session.selection, catalog: session.catalog, outputs: outputList,
+        let processor = FrameProcessor(player: player, selection: session.selection, studio: session.studio, catalog: session.catalog,
+                                       outputs: outputList,
                                        rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,
                                        offlineReason: { [session] in session.offlineReason($0) })
-        self.init(name: name, isDefault: isDefault, session: session, outputs: outputs, processor: processor, counters: counters)
+        self.init(name: name, isDefault: isDefault, session: session, outputs: outputs, processor: processor, counters: counters,
+                  token: AccessToken(configuration.channelTokens[name]))
     }
 
     /// A channel of these parts: `processor` feeds `outputs` (and `session`'s recorder and
-    /// publisher) from `session`'s player, counting in `counters`.
+    /// publisher) from `session`'s player, counting in `counters`; `token` controls it.
     init(name: ChannelName, isDefault: Bool, session: Session, outputs: ViewerOutputs, processor: FrameProcessor,
-         counters: ProcessingCounters) {
+         counters: ProcessingCounters, token: AccessToken? = nil) {
         self.name = name
+        self.token = token
         self.isDefault = isDefault
         self.session = session
         self.outputs = outputs

@@ -4,9 +4,10 @@ import Logging
 import MediaKit
 
 /// `--channels-file FILE`: the channels kept across restarts, as JSON —
-/// `{"channels": [{"name": NAME, "input": INPUT, "filter": {…}, "alwaysOn": true}, …]}` (each entry what
+/// `{"channels": [{"name": NAME, "input": INPUT, "filter": {…}, "alwaysOn": true, "token": T}, …]}` (each entry what
 /// `PUT /api/channels/NAME` takes, with its name). Read at start (created empty when missing);
-/// rewritten atomically (a temporary file beside it, then renamed over it) whenever a channel is
+/// rewritten atomically (a temporary file beside it, readable by its owner only — it may hold
+/// channels' tokens —, then renamed over it) whenever a channel is
 /// added or removed at run time.
 ///
 /// Threads: read on the thread that starts the server; then the network thread's only.
@@ -48,7 +49,7 @@ public final class ChannelsFile {
     /// The channels it gives, as `--channel` would, with their filters.
     public func channels(catalog: FilterCatalog) -> [ChannelInput] {
         entries.compactMap { entry in
-            (try? ChannelOrder(Array(entry.body), catalog: catalog)).map { ChannelInput(name: entry.name, input: $0.input, filter: $0.filter, alwaysOn: $0.alwaysOn) }
+            (try? ChannelOrder(Array(entry.body), catalog: catalog)).map { $0.channel(entry.name) }
         }
     }
 
@@ -85,7 +86,8 @@ public final class ChannelsFile {
         }
         let temporary = path + ".tmp-\(getpid())"
         guard let data = try? JSONSerialization.data(withJSONObject: ["channels": list], options: [.prettyPrinted, .sortedKeys]),
-              FileManager.default.createFile(atPath: temporary, contents: data), rename(temporary, path) == 0 else {
+              FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
+              rename(temporary, path) == 0 else {
             unlink(temporary)
             throw ServerError(description: "the channels file \(path) cannot be written: \(String(cString: strerror(errno)))")
         }

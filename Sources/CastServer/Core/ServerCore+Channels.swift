@@ -69,7 +69,7 @@ extension ServerCore {
         channelChanges[request.name] = "being added"
         channelBodies[request.name] = request.body
         Log.info("channel being added", ["channel": .string(request.name.description)])
-        channelDesk.open(ChannelInput(name: request.name, input: order.input, filter: order.filter, alwaysOn: order.alwaysOn), for: id)
+        channelDesk.open(order.channel(request.name), for: id)
         return .waiting(seconds: Int32(configuration.openTimeout.seconds.rounded(.up)) + 10)
     }
 
@@ -158,13 +158,15 @@ struct ChannelOrder {
     let filter: FilterChain
     /// `alwaysOn`: its live input stays open while nobody watches (default false).
     let alwaysOn: Bool
+    /// `token`: the channel's own control token (1–256 bytes; none: the server's tokens alone).
+    let token: String?
 
     init(_ body: [UInt8], catalog: FilterCatalog) throws(Refusal) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
             throw Refusal(message: "the body must be a JSON object such as {\"input\": \"rtsp://10.0.0.5/stream\"}")
         }
         if let unknown = object.keys.sorted().first(where: { !Self.fields.contains($0) }) {
-            throw Refusal(message: "unknown field \"\(unknown.prefix(40))\" (the body takes input, filter and alwaysOn)")
+            throw Refusal(message: "unknown field \"\(unknown.prefix(40))\" (the body takes input, filter, alwaysOn and token)")
         }
         guard let text = object["input"] as? String, !text.isEmpty else {
             throw Refusal(message: "\"input\" must be a non-empty string: what --input takes")
@@ -179,6 +181,16 @@ struct ChannelOrder {
             throw Refusal(message: "\"alwaysOn\" must be true or false")
         }
         self.alwaysOn = alwaysOn
+        switch object["token"] {
+        case nil: token = nil
+        case let text as String where (1...256).contains(text.utf8.count): token = text
+        default: throw Refusal(message: "\"token\" must be a string of 1 to 256 bytes")
+        }
+    }
+
+    /// Channel `name` as this body describes it.
+    func channel(_ name: ChannelName) -> ChannelInput {
+        ChannelInput(name: name, input: input, filter: filter, alwaysOn: alwaysOn, token: token)
     }
 
     /// JSON's `true` or `false` as `JSONSerialization` reads them (a number, 0 or 1, is no flag).
@@ -188,7 +200,7 @@ struct ChannelOrder {
     }
 
     /// The fields a body may have.
-    private static let fields: Set<String> = ["input", "filter", "alwaysOn"]
+    private static let fields: Set<String> = ["input", "filter", "alwaysOn", "token"]
 
     /// `filter`'s fields as a `setFilter` message takes them, checked against `catalog`.
     private static func chain(_ value: Any?, catalog: FilterCatalog) throws(Refusal) -> FilterChain {

@@ -132,6 +132,39 @@ extension ServerCore {
         }
     }
 
+    /// `DELETE /api/luts/NAME` (control), at once: a LUT that a chain in force uses — a channel's
+    /// program or preview — is 409 naming where (choose another LUT there first: a picture on
+    /// air never changes by itself); else its file is removed, then its choice, every chain is
+    /// validated again (the choices after it moved up one) and every viewer is sent the catalog.
+    func deleteLUT(_ name: String) -> HTTPAnswer {
+        guard let luts else { return .status(404, "this server has no LUT folder (--luts)") }
+        guard LUTLibrary.isValidName(name) else { return .status(400, LUTLibraryError.badName(name).description) }
+        let users = chains(using: name)
+        guard users.isEmpty else {
+            return .status(409, "the LUT '\(name)' is in use by \(users.joined(separator: ", ")): choose another LUT there first")
+        }
+        do throws(LUTFolderError) {
+            guard try luts.remove(name) else { return .status(404, "no LUT named '\(name)'") }
+        } catch {
+            return .status(500, error.description)
+        }
+        Log.info("LUT deleted", ["name": .string(name)])
+        for channel in channels.all where channel.session.catalogChoicesMoved() { broadcastState(channel) }
+        catalogChanged()
+        return .json(encoding: ["deleted": name])
+    }
+
+    /// Where a chain in force applies the LUT `name`: "channel NAME's program" (or preview).
+    private func chains(using name: String) -> [String] {
+        channels.all.flatMap { channel in
+            ChainTarget.allCases.compactMap { target -> String? in
+                let chain = target == .program ? channel.session.selection.chain : channel.session.studio.previewChain
+                let uses = chain?.links.contains { $0.name == LUTFilter.descriptor.name && $0.choices["lut"] == name } ?? false
+                return uses ? "channel \(channel.name)'s \(target.rawValue)" : nil
+            }
+        }
+    }
+
     private func refusalToAdd(_ name: String, to library: LUTLibrary) -> UploadStep? {
         if library.contains(name) { return .refuse(409, "a LUT named '\(name)' exists already") }
         if library.count >= LUTLibrary.capacity { return .refuse(507, "the server holds \(library.count) LUTs, the most it takes") }

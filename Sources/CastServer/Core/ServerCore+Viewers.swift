@@ -22,7 +22,7 @@ extension ServerCore {
     /// are not a channel's): its hello is due, and its channel's state (the viewer count changed).
     func viewerConnected(_ id: ConnectionID, token: String?, address: String, channel name: String? = nil) {
         let channel = channels.channel(named: name) ?? channels.defaultChannel
-        let viewer = ViewerSession(token: token, policy: router.access,
+        let viewer = ViewerSession(token: token, policy: router.access.on(channel),
                                    offer: channel.outputs.offer, features: features(of: channel), now: now)
         let connection = ViewerConnection(session: viewer, channel: channel, address: address, connectedAt: now())
         viewers[id] = connection

@@ -91,9 +91,11 @@ final class ServerCore {
         // The handlers read this core's state (the viewer counts, the client limit): made once it is.
         let context = RouteContext(registry: { [unowned self] in self.channels }, metrics: metrics, files: files, takesUploads: features.uploads != nil,
                                    luts: configuration.luts, looks: configuration.looks,
+                                   deleteLUT: { [unowned self] in deleteLUT($0) },
                                    state: { [unowned self] in state(of: $0) },
                                    atClientLimit: { [unowned self] in atClientLimit(address: $0.address) })
-        router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins)
+        router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins,
+                        channelToken: { [unowned self] name in self.channels.channel(named: name)?.token })
     }
 
     /// The write requests made since the last call (the adapter turns each into a writable callback).

@@ -48,6 +48,16 @@ public final class LUTFolder: Sendable {
         }
     }
 
+    /// Deletes the LUT `name`: its file first (so that a restart does not bring it back), then its
+    /// library entry. False when there is no such LUT.
+    public func remove(_ name: String) throws(LUTFolderError) -> Bool {
+        guard library.contains(name) else { return false }
+        guard unlink(path + "/" + name + ".cube") == 0 || errno == ENOENT else {
+            throw LUTFolderError(description: "cannot delete \(name).cube: \(String(cString: strerror(errno)))")
+        }
+        return library.remove(name)
+    }
+
     /// Writes `bytes` (a LUT already parsed and checked) as `NAME.cube`, atomically: into a hidden
     /// file, flushed, then linked under its name, which fails rather than replace a file there.
     public func store(_ bytes: [UInt8], named name: String) throws(LUTFolderError) {

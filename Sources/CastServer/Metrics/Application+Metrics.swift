@@ -31,7 +31,8 @@ extension Application {
     static let droppedHelp = "Frames dropped, by reason: superseded (a newer frame was decoded before this one was "
         + "processed), no_viewers (nobody watching: not encoded), max_fps (skipped for --max-fps), encode_failed, "
         + "slow_client (a client still busy with an earlier frame; counted per client), recording (left out of a "
-        + "recording because its encoder fell behind)."
+        + "recording because its encoder fell behind), preview_late (a preview frame not made: the next source "
+        + "frame already waited)."
     static let audioDroppedName = "filtercast_audio_dropped_total"
     static let audioDroppedHelp = "Sound packets dropped: behind (the audio thread had not taken the demuxed packets yet), "
         + "slow_client (a listener more than a second behind skipped them; counted per listener)."
@@ -57,6 +58,7 @@ extension Application {
         scope.register(processing.droppedNoViewers, name: droppedName, help: droppedHelp, labels: ["reason": "no_viewers"])
         scope.register(processing.droppedMaxFPS, name: droppedName, help: droppedHelp, labels: ["reason": "max_fps"])
         scope.register(processing.droppedEncodeFailed, name: droppedName, help: droppedHelp, labels: ["reason": "encode_failed"])
+        scope.register(processing.droppedPreviewLate, name: droppedName, help: droppedHelp, labels: ["reason": "preview_late"])
         if let recorder = session.recorder {
             scope.register(recorder.framesDropped, name: droppedName, help: droppedHelp, labels: ["reason": "recording"])
         }

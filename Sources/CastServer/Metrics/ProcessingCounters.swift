@@ -8,6 +8,8 @@ struct ProcessingCounters: Sendable {
     let droppedNoViewers = Counter()
     let droppedMaxFPS = Counter()
     let droppedEncodeFailed = Counter()
+    /// Preview frames (studio mode) not made because the next source frame already waited.
+    let droppedPreviewLate = Counter()
     let filterTime = Histogram(bounds: Histogram.frameTimeBounds)
     let encodeTime = Histogram(bounds: Histogram.frameTimeBounds)
 }

@@ -54,6 +54,14 @@ public struct Ladder: Equatable, Sendable {
         return jpegRungs + videoRungs
     }
 
+    /// The preview's renditions (studio mode): JPEG at the sizes of the JPEG rungs of
+    /// `renditions`, named by height (`preview-720p`), encoded only while a controller watches one.
+    static func previews(of renditions: [Rendition]) -> [Rendition] {
+        renditions.filter { $0.transport == .jpeg && !$0.isPreview }.map {
+            Rendition(id: "preview-\($0.height)p", transport: .jpeg, width: $0.width, height: $0.height, preview: true)
+        }
+    }
+
     /// A rung `height` lines tall (even, at most the source's), as wide as keeps the source's
     /// shape (even).
     static func size(height: Int, sourceWidth: Int, sourceHeight: Int) -> (width: Int, height: Int) {

@@ -7,6 +7,9 @@ import Synchronization
 /// source's) and JPEG-encoded once, with its 32-byte header, into the ``Broadcaster`` that every
 /// viewer, MJPEG reader and snapshot on it reads from.
 ///
+/// A rendition of the preview (``Rendition/isPreview``, studio mode) asks for the preview
+/// chain's frames instead of the program's.
+///
 /// It wants frames while anybody watches JPEG (``audience``, kept by the transport), as
 /// ``ViewerPacing`` says, which also says which frame carries the state-changed flag.
 ///
@@ -54,7 +57,8 @@ final class ViewerStream: FrameOutput, Sendable {
     var production: RungProduction { rate.production }
 
     func demand(now: ContinuousClock.Instant) -> OutputDemand {
-        pacing.demand(audience: audience.load(ordering: .relaxed), now: now)
+        let demand = pacing.demand(audience: audience.load(ordering: .relaxed), now: now)
+        return rendition.isPreview ? demand.ofPreview : demand
     }
 
     func take(_ frame: Frame, _ context: FrameContext) {

@@ -7,11 +7,12 @@ enum FramePlan: Equatable, Sendable {
     /// Nothing to do this turn.
     case idle
     /// A new source frame: hand it as it is to `source`, then filter it once and hand it to
-    /// `filtered` (when that is empty, the frame is not filtered at all).
-    case deliver(source: [Int], filtered: [Int])
+    /// `filtered` (when that is empty, the frame is not filtered at all), then — if the loop keeps
+    /// up — through the preview's chain to `preview`.
+    case deliver(source: [Int], filtered: [Int], preview: [Int] = [])
     /// No new frame: hand the last source frame again, as it is to `source`, then filtered (once)
-    /// to `filtered`.
-    case rerender(source: [Int], filtered: [Int])
+    /// to `filtered`, then through the preview's chain to `preview`.
+    case rerender(source: [Int], filtered: [Int], preview: [Int] = [])
     /// The source is offline: render the placeholder for `outputs`.
     case placeholder(outputs: [Int])
 
@@ -37,7 +38,8 @@ enum FramePlan: Equatable, Sendable {
     static func make(_ situation: Situation, demands: [OutputDemand]) -> FramePlan {
         func wanting(_ want: (OutputDemand) -> Bool) -> [Int] { demands.indices.filter { want(demands[$0]) } }
         if situation.hasFrame {
-            return .deliver(source: wanting(\.source), filtered: wanting(\.filtered))
+            return .deliver(source: wanting(\.source), filtered: wanting { $0.filtered && !$0.preview },
+                            preview: wanting { $0.filtered && $0.preview })
         }
         if !situation.isOnline {
             let outputs = wanting(\.placeholder)
@@ -45,6 +47,7 @@ enum FramePlan: Equatable, Sendable {
             return .placeholder(outputs: outputs)
         }
         guard situation.rerenderRequested, situation.hasLastFrame, demands.contains(where: \.rerender) else { return .idle }
-        return .rerender(source: wanting { $0.rerender && $0.source }, filtered: wanting { $0.rerender && !$0.source })
+        return .rerender(source: wanting { $0.rerender && $0.source }, filtered: wanting { $0.rerender && !$0.source && !$0.preview },
+                         preview: wanting { $0.rerender && !$0.source && $0.preview })
     }
 }

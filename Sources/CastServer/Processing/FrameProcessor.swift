@@ -21,6 +21,8 @@ import Synchronization
 final class FrameProcessor: Sendable {
     private let player: Player
     private let selection: FilterSelection
+    /// The preview's chain and a fading take's (studio mode).
+    private let studio: Studio
     private let catalog: FilterCatalog
     private let filterThreads: Int
     let rerender: RerenderRequest
@@ -33,12 +35,13 @@ final class FrameProcessor: Sendable {
     /// Why the source is offline, as clients know it (for the placeholder).
     private let offlineReason: @Sendable (PlaybackState) -> String?
 
-    init(player: Player, selection: FilterSelection, catalog: FilterCatalog, outputs: [any FrameOutput],
+    init(player: Player, selection: FilterSelection, studio: Studio, catalog: FilterCatalog, outputs: [any FrameOutput],
          rerender: RerenderRequest, counters: ProcessingCounters, filterThreads: Int,
          offlineReason: @escaping @Sendable (PlaybackState) -> String?) {
         self.player = player
         self.offlineReason = offlineReason
         self.selection = selection
+        self.studio = studio
         self.catalog = catalog
         self.outputs = outputs
         self.rerender = rerender
@@ -63,14 +66,24 @@ final class FrameProcessor: Sendable {
         // last frame), whether or not another frame is coming (paused, ended, a stalled stream).
         let runner = FilterRunner(selection: selection, catalog: catalog, threads: filterThreads,
                                   onChainReady: { [rerender] in rerender.request() })
-        let turn = ProcessingTurn(width: info.width, height: info.height, runner: runner, counters: counters,
+        // The preview's chain warms like the program's; a fade's old chain was the program's a
+        // moment ago and applies at once.
+        let chains = ProcessingTurn.Chains(
+            studio: studio,
+            preview: FilterRunner(selection: studio.preview, catalog: catalog, onChainReady: { [rerender] in rerender.request() }),
+            fadeFrom: FilterRunner(selection: studio.fadeFrom, catalog: catalog),
+            isLate: { [player] in player.output.waiting > 0 })
+        let turn = ProcessingTurn(width: info.width, height: info.height, runner: runner, chains: chains, counters: counters,
                                   offlineReason: offlineReason)
         var toldConsumersPresent: Bool?
         var servedRerenders = 0
         while !stopping.load(ordering: .acquiring) {
             // Nothing active: nothing is due but what a poke brings (a viewer, a recording, a
-            // command), so the loop looks only every `idleWait`.
-            let frame = player.output.take(timeout: toldConsumersPresent == false ? Self.idleWait : turn.wait)
+            // command), so the loop looks only every `idleWait`. A fade goes on at the frame rate
+            // even while no frame comes (paused).
+            let fading = studio.isFading(at: .now)
+            let wait = toldConsumersPresent == false ? Self.idleWait : turn.wait
+            let frame = player.output.take(timeout: fading ? min(wait, .milliseconds(40)) : wait)
             // Before the demands: a request made after them waits for the next turn.
             let rerenders = rerender.count
             let now = ContinuousClock.now
@@ -85,7 +98,7 @@ final class FrameProcessor: Sendable {
             let playback = player.playbackState
             let situation = FramePlan.Situation(
                 hasFrame: frame != nil, isOnline: playback.isOnline, placeholderDue: turn.placeholderDue(now),
-                rerenderRequested: frame == nil && rerenders != servedRerenders, hasLastFrame: turn.hasLastFrame)
+                rerenderRequested: frame == nil && (rerenders != servedRerenders || fading), hasLastFrame: turn.hasLastFrame)
             let plan = FramePlan.make(situation, demands: demands)
             if let frame {
                 count(declined: demands)
@@ -95,7 +108,7 @@ final class FrameProcessor: Sendable {
             // A turn without a frame serves the requests (whatever it did); a fresh filtered frame
             // shows the change by itself; one that nobody filtered does not.
             let served = switch plan {
-            case .deliver(_, let filtered): !filtered.isEmpty
+            case .deliver(_, let filtered, let preview): !filtered.isEmpty || !preview.isEmpty
             default: true
             }
             if served { servedRerenders = rerenders }

@@ -5,6 +5,10 @@ struct OutputDemand: Equatable, Sendable {
     var source = false
     /// Wants the next source frame after the filter.
     var filtered = false
+    /// Shows the preview's chain (studio mode): the filtered frames it wants (new or re-rendered)
+    /// go through the preview's chain instead of the program's, after the program's outputs are
+    /// served, and only while the loop keeps up.
+    var preview = false
     /// Wants the "NO SIGNAL" placeholder while the source is offline.
     var placeholder = false
     /// Wants the last frame again when it was asked for while no frame comes (a filter change or
@@ -25,4 +29,11 @@ struct OutputDemand: Equatable, Sendable {
 
     /// Wants nothing.
     static let none = OutputDemand()
+
+    /// This demand, of an output that shows the preview's chain.
+    var ofPreview: OutputDemand {
+        var demand = self
+        demand.preview = true
+        return demand
+    }
 }

@@ -1,14 +1,18 @@
 import FilterKit
 import MediaKit
 
-/// The processing loop's own state and the execution of a ``FramePlan``: the filter runner, a
-/// copy of the last source frame (for re-renders), a scratch frame, the placeholder and when the
-/// next one is due. Processing thread only.
+/// The processing loop's own state and the execution of a ``FramePlan``: the filter runners (the
+/// program's, the preview's and a fade's old chain, ``Chains``), a copy of the last source frame
+/// (for re-renders, the preview and fades), a scratch frame, the placeholder and when the next
+/// one is due. Processing thread only.
 final class ProcessingTurn {
     private let runner: FilterRunner
+    private let chains: Chains
     private let counters: ProcessingCounters
     private let lastSource: Frame
     private let work: Frame
+    /// The preview's picture, and a fade's old one.
+    private let previewWork: Frame, fadeWork: Frame
     private let placeholder = PlaceholderRenderer()
     private(set) var hasLastFrame = false
     /// Offline: when the next placeholder is due (nil while online).
@@ -16,13 +20,25 @@ final class ProcessingTurn {
 
     private let offlineReason: (PlaybackState) -> String?
 
-    init(width: Int, height: Int, runner: FilterRunner, counters: ProcessingCounters,
+    /// The chains besides the program's: the preview's, a fading take's old one, and what says
+    /// whether the loop is late (a frame already waits), when the preview's frame is dropped.
+    struct Chains {
+        let studio: Studio
+        let preview: FilterRunner
+        let fadeFrom: FilterRunner
+        let isLate: () -> Bool
+    }
+
+    init(width: Int, height: Int, runner: FilterRunner, chains: Chains, counters: ProcessingCounters,
          offlineReason: @escaping (PlaybackState) -> String?) {
         self.runner = runner
+        self.chains = chains
         self.offlineReason = offlineReason
         self.counters = counters
         lastSource = Frame(width: width, height: height)
         work = Frame(width: width, height: height)
+        previewWork = Frame(width: width, height: height)
+        fadeWork = Frame(width: width, height: height)
     }
 
     /// How long to wait for the next frame: until the next placeholder is due while offline
@@ -61,19 +77,23 @@ final class ProcessingTurn {
         switch plan {
         case .idle:
             break
-        case .deliver(let source, let filtered):
+        case .deliver(let source, let filtered, let preview):
             guard let frame else { return }
             hand(frame, .new, filtered: false, to: source, of: outputs)
-            guard !filtered.isEmpty else { return }
-            filter(frame)
-            hand(frame, .new, filtered: true, to: filtered, of: outputs)
-        case .rerender(let source, let filtered):
+            if !filtered.isEmpty {
+                filter(frame)
+                hand(frame, .new, filtered: true, to: filtered, of: outputs)
+            }
+            handPreview(.new, to: preview, of: outputs)
+        case .rerender(let source, let filtered, let preview):
             work.copy(from: lastSource)
             work.isDiscontinuity = false
             hand(work, .rerender, filtered: false, to: source, of: outputs)
-            guard !filtered.isEmpty else { return }
-            filter(work)
-            hand(work, .rerender, filtered: true, to: filtered, of: outputs)
+            if !filtered.isEmpty {
+                filter(work)
+                hand(work, .rerender, filtered: true, to: filtered, of: outputs)
+            }
+            handPreview(.rerender, to: preview, of: outputs)
         case .placeholder(let indices):
             placeholder.render(title: "NO SIGNAL", details: Self.placeholderDetails(playback, reason: offlineReason(playback), now: .now),
                                into: work)
@@ -83,14 +103,34 @@ final class ProcessingTurn {
         }
     }
 
-    private func hand(_ frame: Frame, _ kind: FrameContext.Kind, filtered: Bool, to indices: [Int], of outputs: [any FrameOutput]) {
-        let context = FrameContext(kind: kind, isFiltered: filtered, filterGeneration: runner.appliedGeneration)
+    private func hand(_ frame: Frame, _ kind: FrameContext.Kind, filtered: Bool, to indices: [Int], of outputs: [any FrameOutput],
+                      generation: Int? = nil) {
+        let context = FrameContext(kind: kind, isFiltered: filtered, filterGeneration: generation ?? runner.appliedGeneration)
         for index in indices { outputs[index].take(frame, context) }
     }
 
-    /// Filters `frame` in place (timed and counted).
+    /// The last source frame through the preview's chain, to `indices` — after the program's
+    /// outputs, and not at all when the next frame already waits: the preview drops frames
+    /// first (counted), the program never waits for it.
+    private func handPreview(_ kind: FrameContext.Kind, to indices: [Int], of outputs: [any FrameOutput]) {
+        guard !indices.isEmpty else { return }
+        guard kind != .new || !chains.isLate() else { return counters.droppedPreviewLate.increment() }
+        previewWork.copy(from: lastSource)
+        previewWork.isDiscontinuity = previewWork.isDiscontinuity && kind == .new
+        chains.preview.apply(to: previewWork)
+        hand(previewWork, kind, filtered: true, to: indices, of: outputs, generation: chains.preview.appliedGeneration)
+    }
+
+    /// Filters `frame` (the last source frame, or a copy of it) in place with the program's
+    /// chain (timed and counted); during a fading take, mixes the old chain's picture into it.
     private func filter(_ frame: Frame) {
-        counters.filterTime.time { runner.apply(to: frame) }
+        counters.filterTime.time {
+            runner.apply(to: frame)
+            guard let progress = chains.studio.fadeProgress(at: .now), progress < 1 else { return }
+            fadeWork.copy(from: lastSource)
+            chains.fadeFrom.apply(to: fadeWork)
+            CrossFade.mix(fadeWork, into: frame, progress: progress)
+        }
         counters.framesFiltered.increment()
     }
 }

@@ -220,6 +220,22 @@ public final class Session: Sendable {
         }
     }
 
+    /// The catalog's choices moved (a LUT was deleted): each chain is validated again, so that the
+    /// index its state gives a choice parameter is the catalog's now (its id is unchanged). True
+    /// when a chain changed. A chain that no longer validates (it named the deleted LUT, which
+    /// DELETE refuses) is left as it is.
+    func catalogChoicesMoved() -> Bool {
+        var changed = false
+        for target in ChainTarget.allCases {
+            guard let chain = target == .program ? selection.chain : studio.previewChain,
+                  let again = try? FilterChain(validating: chain.links.map { ($0.name, $0.parameters) }, catalog: catalog),
+                  again != chain else { continue }
+            select(again, to: target)
+            changed = true
+        }
+        return changed
+    }
+
     /// Makes `chain` the program's or the preview's, and has the current frame shown with it.
     private func select(_ chain: FilterChain, to target: ChainTarget) {
         switch target {
@@ -229,8 +245,11 @@ public final class Session: Sendable {
         rerender.request()
     }
 
-    /// Puts the preview's chain on air; the preview keeps it, so editing goes on from there.
+    /// Puts the preview's chain on air; the preview keeps it, so editing goes on from there. A
+    /// fade has the processing loop mix the old chain's picture into the new one's meanwhile.
     private func take(_ transition: TakeTransition) throws(ProtocolError) {
-        select(try studio.requireChain(for: "take"), to: .program)
+        let chain = try studio.requireChain(for: "take")
+        if case .fade(let seconds) = transition { studio.startFade(from: selection.chain, seconds: seconds, at: .now) }
+        select(chain, to: .program)
     }
 }

@@ -193,7 +193,7 @@ final class ViewerSession {
             flow.setWindow(window)
             return .none
         case .watch(let transport, let rendition, let audio):
-            let requested = try Watching.requested(transport, rendition: rendition, in: offer)
+            let requested = try Watching.requested(transport, rendition: rendition, in: offer, controls: authorized)
             let listensAgain = try sound.listen(audio, offered: features.audio != nil)
             moves.restart(pinned: requested.pinned, rungCount: rungs(of: transport).count, padsProbes: transport == .h264, now: now())
             guard requested != watching else { return listensAgain ? .watching : .none }
@@ -320,7 +320,7 @@ final class ViewerSession {
 
     /// The renditions of `transport`, largest first (the offer's order): its ladder.
     private func rungs(of transport: FrameTransport) -> [Int] {
-        offer.indices.filter { offer[$0].transport == transport }
+        offer.indices.filter { offer[$0].transport == transport && !offer[$0].isPreview }
     }
 
     /// The next frame due, else padding owed.

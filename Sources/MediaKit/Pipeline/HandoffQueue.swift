@@ -45,6 +45,13 @@ public final class HandoffQueue<Item: Sendable>: @unchecked Sendable {
         return displaced
     }
 
+    /// How many items wait now (a consumer that is behind sees one waiting as soon as it looks).
+    public var waiting: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return items.count
+    }
+
     /// The oldest waiting item; waits for one, for at most `timeout` when given. Nil once closed
     /// and empty, or when the time is up.
     public func take(timeout: Duration? = nil) -> Item? {

@@ -28,6 +28,12 @@ struct Route {
         }
     }
 
+    /// What a route is about: the server, or the channel its `?channel=` names (the default one
+    /// without), where that channel's own token counts too.
+    enum Scope: Equatable {
+        case server, channel
+    }
+
     /// GET routes take HEAD too.
     let methods: Set<HTTPRequest.Method>
     let path: Path
@@ -35,22 +41,27 @@ struct Route {
     /// Refuse (403) a browser page of another site before anything else: a route that changes
     /// things must not be driven from a visitor's browser by a foreign page.
     let refusesForeignOrigins: Bool
+    /// About the server unless stated: a channel's token then grants nothing here.
+    var scope = Scope.server
     /// The request and the part of its path after a prefix route's prefix.
     let handle: (HTTPRequest, String) -> HTTPAnswer
 
     /// A GET (and HEAD) route.
-    static func get(_ path: Path, access: AccessLevel, _ handle: @escaping (HTTPRequest, String) -> HTTPAnswer) -> Route {
-        Route(methods: [.get, .head], path: path, access: access, refusesForeignOrigins: false, handle: handle)
+    static func get(_ path: Path, access: AccessLevel, scope: Scope = .server,
+                    _ handle: @escaping (HTTPRequest, String) -> HTTPAnswer) -> Route {
+        Route(methods: [.get, .head], path: path, access: access, refusesForeignOrigins: false, scope: scope, handle: handle)
     }
 
     /// A PUT (and POST) route: it changes things, so foreign origins are refused.
-    static func put(_ path: Path, access: AccessLevel, _ handle: @escaping (HTTPRequest, String) -> HTTPAnswer) -> Route {
-        Route(methods: [.put, .post], path: path, access: access, refusesForeignOrigins: true, handle: handle)
+    static func put(_ path: Path, access: AccessLevel, scope: Scope = .server,
+                    _ handle: @escaping (HTTPRequest, String) -> HTTPAnswer) -> Route {
+        Route(methods: [.put, .post], path: path, access: access, refusesForeignOrigins: true, scope: scope, handle: handle)
     }
 
     /// A DELETE route: it changes things, so foreign origins are refused.
-    static func delete(_ path: Path, access: AccessLevel, _ handle: @escaping (HTTPRequest, String) -> HTTPAnswer) -> Route {
-        Route(methods: [.delete], path: path, access: access, refusesForeignOrigins: true, handle: handle)
+    static func delete(_ path: Path, access: AccessLevel, scope: Scope = .server,
+                    _ handle: @escaping (HTTPRequest, String) -> HTTPAnswer) -> Route {
+        Route(methods: [.delete], path: path, access: access, refusesForeignOrigins: true, scope: scope, handle: handle)
     }
 
     /// The rest of a prefix route's path, percent-decoded ("" when it does not decode).

@@ -2,8 +2,9 @@ import Logging
 
 /// Answers HTTP requests from one route table, in a stated order of checks: the method, the
 /// route, a foreign origin (for routes that change things), the access the route declares (401
-/// without a token of this server's, 403 with one that grants too little) — and only then the
-/// route's handler, which never checks access itself.
+/// without a token of this server's, 403 with one that grants too little; on a route about a
+/// channel, that channel's own token counts) — and only then the route's handler, which never
+/// checks access itself.
 ///
 /// Service thread only (the handlers read the session's state).
 struct Router {
@@ -11,6 +12,9 @@ struct Router {
     let access: AccessPolicy
     /// `--allow-origin`: origins besides the server's own.
     let allowedOrigins: [String]
+    /// The own token of the channel a `?channel=` value names (nil: the default channel's), nil
+    /// for a channel without one or a name that is no channel's.
+    var channelToken: (String?) -> AccessToken? = { _ in nil }
 
     func answer(_ request: HTTPRequest) -> HTTPAnswer {
         guard request.method != .other else { return .status(405, "only GET and HEAD are served") }
@@ -25,6 +29,7 @@ struct Router {
             return .status(403, "origin not allowed")
         }
         let presented = request.presented
+        let access = route.scope == .channel ? access.on(channelToken: channelToken(request.argument("channel"))) : access
         guard access.level(presenting: presented) >= route.access else {
             return access.refusal(needing: route.access, presenting: presented)
         }

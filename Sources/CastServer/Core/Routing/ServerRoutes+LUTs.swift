@@ -1,6 +1,7 @@
 import FilterKit
 
-/// The colour LUTs of `--luts`: listed for viewers, added by controllers (``ServerCore/lutUploadAdmitted(_:name:request:)``).
+/// The colour LUTs of `--luts`: listed for viewers, added (``ServerCore/lutUploadAdmitted(_:name:request:)``)
+/// and deleted (``ServerCore/deleteLUT(_:)``) by controllers.
 extension ServerRoutes {
     static func lutRoutes(_ context: RouteContext) -> [Route] {
         let absent = "this server has no LUT folder (--luts)"
@@ -12,10 +13,12 @@ extension ServerRoutes {
                 return .json(encoding: Listing(luts: luts.library.listing.map { Entry(name: $0.name, size: $0.size, title: $0.title) }))
             },
             context.luts == nil
-                ? Route(methods: [.put, .post], path: .prefix("/api/luts/"), access: .anyone, refusesForeignOrigins: false) { _, _ in
+                ? Route(methods: [.put, .post, .delete], path: .prefix("/api/luts/"), access: .anyone, refusesForeignOrigins: false) { _, _ in
                     .status(404, absent)
                 }
                 : .put(.prefix("/api/luts/"), access: .control) { _, rest in .lutUpload(name: Route.decoded(rest)) },
-        ]
+        ] + (context.luts == nil ? [] : [
+            .delete(.prefix("/api/luts/"), access: .control) { _, rest in context.deleteLUT(Route.decoded(rest)) },
+        ])
     }
 }

@@ -11,7 +11,7 @@ extension ServerRoutes {
     static func libraryRoutes(_ context: RouteContext) -> [Route] {
         let library = context.channels.defaultChannel.session.library
         return [
-            .get(.exact("/api/recordings"), access: .watch) { request, _ in
+            .get(.exact("/api/recordings"), access: .watch, scope: .channel) { request, _ in
                 struct Listing: Encodable { let recordings: [RecordingEntry] }
                 return context.on(request) { .json(encoding: Listing(recordings: $0.session.library?.listRecordings() ?? [])) }
             },
@@ -21,14 +21,14 @@ extension ServerRoutes {
                 struct Listing: Encodable { let uploads: [RecordingEntry] }
                 return .json(encoding: Listing(uploads: library.listUploads()))
             },
-            .get(.prefix("/recordings/"), access: .watch) { request, rest in
+            .get(.prefix("/recordings/"), access: .watch, scope: .channel) { request, rest in
                 context.on(request) { recording(Route.decoded(rest), $0.session.library) }
             },
-            .get(.prefix("/api/recordings/"), access: .watch) { request, rest in
+            .get(.prefix("/api/recordings/"), access: .watch, scope: .channel) { request, rest in
                 context.on(request) { recording(Route.decoded(rest), $0.session.library) }
             },
             context.takesUploads
-                ? .put(.prefix("/api/uploads/"), access: .control) { request, rest in
+                ? .put(.prefix("/api/uploads/"), access: .control, scope: .channel) { request, rest in
                     context.on(request) { _ in .upload(name: Route.decoded(rest)) }
                 }
                 : Route(methods: [.put, .post], path: .prefix("/api/uploads/"), access: .anyone, refusesForeignOrigins: false) { _, _ in

@@ -15,6 +15,8 @@ struct RouteContext {
     let luts: LUTFolder?
     /// `--looks`: the saved looks, or nil.
     let looks: LookFolder?
+    /// `DELETE /api/luts/NAME`, carried out at once (``ServerCore/deleteLUT(_:)``).
+    let deleteLUT: (String) -> HTTPAnswer
     /// A channel's state as `/api/state` and its viewers see it.
     let state: (Channel) -> SessionState
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
@@ -47,15 +49,15 @@ enum ServerRoutes {
     /// A channel's state and pictures (`?channel=`), and the filters every channel offers.
     private static func sessionRoutes(_ context: RouteContext) -> [Route] {
         [
-            .get(.exact("/api/state"), access: .watch) { request, _ in
+            .get(.exact("/api/state"), access: .watch, scope: .channel) { request, _ in
                 context.on(request) { .json(encoding: context.state($0)) }
             },
             .get(.exact("/api/filters"), access: .anyone) { _, _ in
                 struct Catalog: Encodable { let filters: [FilterDescriptor] }
                 return .json(encoding: Catalog(filters: context.channels.defaultChannel.session.catalog.descriptors))
             },
-            .get(.exact("/snapshot.jpg"), access: .watch) { request, _ in context.on(request) { .snapshot(of: $0) } },
-            .get(.exact("/stream.mjpg"), access: .watch) { request, _ in context.on(request) { mjpeg(request, $0, context) } },
+            .get(.exact("/snapshot.jpg"), access: .watch, scope: .channel) { request, _ in context.on(request) { .snapshot(of: $0) } },
+            .get(.exact("/stream.mjpg"), access: .watch, scope: .channel) { request, _ in context.on(request) { mjpeg(request, $0, context) } },
         ]
     }
 

@@ -3,6 +3,10 @@ import Synchronization
 /// One LUT of a ``LUTLibrary``: its name and the parsed file; its ``LUTTable`` comes from the
 /// library's ``LUTTableCache``. Thread-safe (immutable).
 final class LoadedLUT: Sendable {
+    /// Told apart from every other LUT loaded in this process, even one at the same address
+    /// after this one is gone (a deleted LUT's table must never serve a new LUT).
+    let serial = LoadedLUT.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<UInt64>(0)
     let name: String
     let lut: CubeLUT
     private let tables: LUTTableCache
@@ -27,10 +31,10 @@ final class LoadedLUT: Sendable {
 /// applies it). Thread-safe.
 final class LUTTableCache: Sendable {
     static let limit = 8
-    private let recent = Mutex<[(lut: ObjectIdentifier, table: LUTTable)]>([])
+    private let recent = Mutex<[(lut: UInt64, table: LUTTable)]>([])
 
     func table(for lut: LoadedLUT) -> LUTTable {
-        let key = ObjectIdentifier(lut)
+        let key = lut.serial
         if let table = recent.withLock({ Self.take(key, from: &$0) }) { return table }
         let built = LUTTable(lut.lut)
         return recent.withLock { recent in
@@ -42,11 +46,16 @@ final class LUTTableCache: Sendable {
     }
 
     /// `key`'s table, moved to the front, if it is kept.
-    private static func take(_ key: ObjectIdentifier, from recent: inout [(lut: ObjectIdentifier, table: LUTTable)]) -> LUTTable? {
+    private static func take(_ key: UInt64, from recent: inout [(lut: UInt64, table: LUTTable)]) -> LUTTable? {
         guard let index = recent.firstIndex(where: { $0.lut == key }) else { return nil }
         let entry = recent.remove(at: index)
         recent.insert(entry, at: 0)
         return entry.table
+    }
+
+    /// Drops `lut`'s table (the LUT was deleted): its memory goes once no filter holds it.
+    func forget(_ lut: LoadedLUT) {
+        recent.withLock { $0.removeAll { $0.lut == lut.serial } }
     }
 
     /// How many tables are kept (for tests).
@@ -75,7 +84,7 @@ public enum LUTLibraryError: Error, Equatable, CustomStringConvertible {
 /// The colour LUTs a server offers, by name, and the `lut` filter over them (``catalogEntry``):
 /// its `lut` choices are this library's names in order, read at every use, so that a LUT added
 /// is a choice at once. The filter is left out of the catalog while the library is empty.
-/// Bounded: at most ``capacity`` LUTs. Thread-safe: LUTs are added on the network thread and
+/// Bounded: at most ``capacity`` LUTs. Thread-safe: LUTs are added and removed on the network thread and
 /// read by the threads that validate commands, build and apply filters.
 public final class LUTLibrary: Sendable {
     /// The most LUTs a library holds.
@@ -96,7 +105,8 @@ public final class LUTLibrary: Sendable {
         return allowed && (1...maximumNameLength).contains(name.utf8.count)
     }
 
-    /// Adds `lut` as `name`, after the others (choices keep their order: a client's index stays valid).
+    /// Adds `lut` as `name`, after the others (choices keep their order: a client's index stays
+    /// valid until a LUT before it is removed).
     public func add(_ lut: CubeLUT, as name: String) throws(LUTLibraryError) {
         guard Self.isValidName(name) else { throw .badName(name) }
         try luts.withLock { luts throws(LUTLibraryError) in
@@ -104,6 +114,15 @@ public final class LUTLibrary: Sendable {
             guard luts.count < Self.capacity else { throw .full(luts.count) }
             luts.append(LoadedLUT(name: name, lut: lut, tables: tables))
         }
+    }
+
+    /// Removes the LUT `name` (false: there is none); the choices after it move up one. A filter
+    /// applying it keeps its table until it is replaced.
+    @discardableResult
+    public func remove(_ name: String) -> Bool {
+        guard let removed = luts.withLock({ luts in luts.firstIndex { $0.name == name }.map { luts.remove(at: $0) } }) else { return false }
+        tables.forget(removed)
+        return true
     }
 
     /// Whether a LUT is named `name`.
@@ -124,9 +143,9 @@ public final class LUTLibrary: Sendable {
             return choices.isEmpty ? nil : LUTFilter.describing(choices: choices)
         }, make: { [self] settings in
             let name = settings.choice("lut")
-            guard let lut = luts.withLock({ $0.first { $0.name == name } }) else {
-                preconditionFailure("lut: '\(name)' was validated but is not in the library (LUTs are never removed)")
-            }
+            // A LUT removed since its chain was validated: only a chain no session holds any more
+            // can name it (DELETE refuses a LUT a chain uses), so the identity does no harm.
+            guard let lut = luts.withLock({ $0.first { $0.name == name } }) else { return LUTFilter(settings: settings) }
             return LUTFilter(lut: lut, settings: settings)
         })
     }

@@ -1,0 +1,142 @@
+// FilterCast page, studio mode (docs/PROTOCOL.md, "Studio mode"): a controller's Preview toggle
+// (#studio) shows the preview chain's picture large and the program small beside it (picture in
+// picture on a narrow screen), makes the chain's chips and sliders edit the preview (chain.js and
+// params.js send `to: "preview"` through player.chainTarget()), and offers Take (#take, key t)
+// with a cut or a fade (#take-transition). The preview's picture comes over a second WebSocket
+// of its own that watches a preview rendition (hello.renditions with `preview: true`), so the
+// program's connection, its transport and its rung stay as they are.
+import { mayControl, savedToken } from "./access.js";
+import { renderChain, sendChain } from "./chain.js";
+import { send, socketURL } from "./connection.js";
+import { byId } from "./helpers.js";
+import { player } from "./player.js";
+import { MAGIC, readHeader, SUBPROTOCOL } from "./wire.js";
+
+const FADE_SECONDS = 1;
+
+const ui = {
+  toggle: byId("studio"),
+  take: byId("take"),
+  transition: byId("take-transition"),
+  stage: byId("stage"),
+  canvas: byId("preview-view"),
+};
+const context = ui.canvas.getContext("2d", { alpha: false });
+const studio = player.studio;
+const stats = player.stats.studio;
+
+/// Turns studio mode on or off (only a controller of a server that offers a preview turns it on).
+function setStudio(on) {
+  const wanted = on && mayControl() && studio.offered !== "";
+  if (wanted === studio.on) return;
+  studio.on = wanted;
+  stats.on = wanted;
+  ui.toggle.setAttribute("aria-pressed", String(wanted));
+  ui.take.hidden = ui.transition.hidden = !wanted;
+  ui.stage.dataset.studio = wanted ? "on" : "off";
+  ui.canvas.hidden = !wanted;
+  if (wanted) {
+    // The preview starts as the program, so that editing starts from what is on air.
+    if (!Array.isArray(player.state?.preview)) sendChain(player.state?.chain ?? []);
+    openPreview();
+  } else {
+    closePreview();
+  }
+  player.filters.shownChain = null; // the chips and sliders now show the other chain
+  renderChain();
+}
+
+/// Puts the preview on air: a cut, or a fade of FADE_SECONDS. False when not in studio mode.
+export function take() {
+  if (!studio.on) return false;
+  const fade = ui.transition.value === "fade";
+  send({ type: "take", ...(fade ? { transition: "fade", duration: FADE_SECONDS } : {}) });
+  return true;
+}
+
+function openPreview() {
+  const ws = new WebSocket(socketURL(), SUBPROTOCOL);
+  ws.binaryType = "arraybuffer";
+  studio.socket = ws;
+  ws.onmessage = (event) => {
+    if (ws !== studio.socket) return;
+    if (typeof event.data !== "string") receivePreview(event.data, ws);
+    else if (JSON.parse(event.data).type === "hello") greet(ws);
+  };
+  // The preview is a controller's: its connection goes when the page leaves studio mode, and a
+  // closed one (the server restarted, the channel changed) ends studio mode.
+  ws.onclose = () => {
+    if (ws === studio.socket) setStudio(false);
+  };
+}
+
+/// After the preview connection's hello: the tab's token when the URL has none, then the watch.
+function greet(ws) {
+  const token = savedToken();
+  if (token) ws.send(JSON.stringify({ type: "auth", token }));
+  stats.rendition = studio.offered;
+  ws.send(JSON.stringify({ type: "watch", transport: "jpeg", rendition: stats.rendition }));
+}
+
+function closePreview() {
+  const ws = studio.socket;
+  studio.socket = null;
+  studio.pendingFrame = null;
+  stats.rendition = "";
+  ws?.close();
+}
+
+/// A preview frame: decoded now, or kept as the one waiting while another decodes.
+function receivePreview(buffer, ws) {
+  const frame = readHeader(buffer, ws);
+  if (!frame || frame.magic !== MAGIC.frame) return;
+  frame.jpeg = new Uint8Array(buffer, frame.headerLength);
+  if (studio.decoding) {
+    studio.pendingFrame = frame;
+    return;
+  }
+  decodePreview(frame);
+}
+
+async function decodePreview(frame) {
+  studio.decoding = true;
+  try {
+    const bitmap = await createImageBitmap(new Blob([frame.jpeg], { type: "image/jpeg" }));
+    if (frame.ws === studio.socket) drawPreview(bitmap);
+    bitmap.close();
+  } catch {
+    // Undecodable: skipped, and acknowledged below so that the flow goes on.
+  } finally {
+    if (frame.ws.readyState === WebSocket.OPEN) frame.ws.send(JSON.stringify({ type: "frameAck", seq: frame.seq }));
+    studio.decoding = false;
+    const next = studio.pendingFrame;
+    studio.pendingFrame = null;
+    if (next) decodePreview(next);
+  }
+}
+
+function drawPreview(bitmap) {
+  if (ui.canvas.width !== bitmap.width || ui.canvas.height !== bitmap.height) {
+    ui.canvas.width = bitmap.width;
+    ui.canvas.height = bitmap.height;
+  }
+  context.drawImage(bitmap, 0, 0);
+  stats.previewFrames += 1;
+}
+
+/// The toggle is a controller's, on a server that offers a preview.
+function renderToggle() {
+  ui.toggle.hidden = !mayControl() || studio.offered === "";
+  if (ui.toggle.hidden) setStudio(false);
+}
+
+ui.toggle.addEventListener("click", () => setStudio(!studio.on));
+ui.take.addEventListener("click", take);
+player.on("hello", (hello) => {
+  // The first preview rendition offered is the full-size one.
+  studio.offered = (Array.isArray(hello.renditions) ? hello.renditions : []).find((r) => r.preview === true)?.id ?? "";
+  setStudio(false);
+  renderToggle();
+});
+player.on("access", renderToggle);
+player.on("disconnected", () => setStudio(false));
