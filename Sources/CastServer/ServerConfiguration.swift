@@ -64,6 +64,9 @@ public struct ServerConfiguration: Sendable {
     /// The colour LUTs of the `lut` filter (`--luts`), read; the catalog offers them (nil: no `lut`
     /// filter, and `PUT /api/luts/NAME` is 404).
     public var luts: LUTFolder?
+    /// The pictures the `style` filter paints like (`--styles`), read; the catalog offers them (nil:
+    /// `/api/styles` is 404).
+    public var styles: (any StyleShelf)?
     /// The saved looks (`--looks`, default `./looks`), read; nil: none (`saveLook` and
     /// `GET /api/looks` answer that the server keeps no looks).
     public var looks: LookFolder?

@@ -49,8 +49,8 @@ final class ServerCore {
     var watchers: [ConnectionID: (channel: Channel, watcher: HTTPWatcher)] = [:]
     /// Uploads whose body is arriving or being probed, by connection.
     var uploads: [ConnectionID: UploadReceiver] = [:]
-    /// The `PUT /api/luts/NAME` bodies being gathered, by connection.
-    var lutUploads: [ConnectionID: LUTUpload] = [:]
+    /// The `PUT /api/luts/NAME` and `PUT /api/styles/NAME` bodies being gathered or checked, by connection.
+    var shelfUploads: [ConnectionID: ShelfUpload] = [:]
     /// Connections that have something to write: the adapter asks lws for their writable callbacks.
     var writeRequests = Set<ConnectionID>()
     /// When each channel's periodic `state` is due.
@@ -90,8 +90,8 @@ final class ServerCore {
         lastAdaptation = start
         // The handlers read this core's state (the viewer counts, the client limit): made once it is.
         let context = RouteContext(registry: { [unowned self] in self.channels }, metrics: metrics, files: files, takesUploads: features.uploads != nil,
-                                   luts: configuration.luts, looks: configuration.looks,
-                                   deleteLUT: { [unowned self] in deleteLUT($0) },
+                                   luts: configuration.luts, looks: configuration.looks, styles: configuration.styles,
+                                   deleteLUT: { [unowned self] in deleteLUT($0) }, deleteStyle: { [unowned self] in deleteStyle($0) },
                                    state: { [unowned self] in state(of: $0) },
                                    clientLimit: { [unowned self] in clientLimitRefusal($1, address: $0.address) })
         router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins,
