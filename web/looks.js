@@ -6,16 +6,19 @@
 // preview and is saved (never on air by itself), a LUT to PUT /api/luts/NAME. A link
 // `/?look=NAME` or `#look=<a chain as setFilter takes it, URL-encoded JSON>` offers that look
 // in a one-click banner (#look-offer): never applied by itself. Shown when the server keeps looks
-// (`hello.looks`); its commands need control.
+// (`hello.looks`); its commands need control. Each look shows a thumbnail: the look applied to
+// this channel's current picture (GET /api/looks/NAME/thumbnail.jpg), refreshed every 10 s.
 import { guard, mayControl, needsToken } from "./access.js";
-import { fetchJSON, oneAtATime, tabAuthorization, withToken } from "./api.js";
+import { fetchJSON, inChannel, oneAtATime, tabAuthorization, withToken } from "./api.js";
 import { send } from "./connection.js";
+import { paint } from "./channels.js";
 import { confirmingButton } from "./deleting.js";
 import { byId, pageParameter } from "./helpers.js";
 import { player } from "./player.js";
 import { toast } from "./toast.js";
 
 const NAME = /^[a-z0-9_-]{1,32}$/;
+const THUMBNAIL_REFRESH_MS = 10000;
 const ui = {
   panel: byId("looks"), list: byId("look-list"), empty: byId("looks-empty"), form: byId("look-save"),
   name: byId("look-name"), save: byId("look-save-button"), importButton: byId("look-import"),
@@ -62,7 +65,12 @@ function entry(look) {
   const meta = document.createElement("span");
   meta.className = "source-meta";
   meta.textContent = (look.chain || []).map((link) => link.name).join(" + ");
-  apply.append(title, meta);
+  const picture = document.createElement("canvas");
+  picture.className = "look-thumbnail";
+  picture.width = 96;
+  picture.height = 54;
+  apply.append(picture, title, meta);
+  thumbnail(picture, look.name);
   guard(apply, `Apply ${look.name}`);
   apply.addEventListener("click", () => send({ type: "setFilter", look: look.name, to: target() }, () => {}));
   const deleting = `Delete ${look.name}`;
@@ -72,6 +80,14 @@ function entry(look) {
   guard(remove, deleting);
   li.append(apply, exportLink(look), remove);
   return li;
+}
+
+/// The look applied to this channel's picture, drawn on `canvas`: asked again after a second while
+/// the server makes it (202: accepted, not drawn yet), then each time the list is drawn.
+async function thumbnail(canvas, name, attempts = 3) {
+  const status = await paint(canvas, inChannel(`api/looks/${encodeURIComponent(name)}/thumbnail.jpg`));
+  if (status === 202 && attempts > 1 && canvas.isConnected) setTimeout(() => thumbnail(canvas, name, attempts - 1), 1000);
+  else if (status === 200) canvas.dataset.drawn = "true";
 }
 
 function render() {
@@ -187,6 +203,11 @@ player.on("hello", (hello) => {
   reload();
 });
 player.on("looks", reload);
+// The picture moves on: the thumbnails follow it now and then, while the panel is seen.
+setInterval(() => {
+  if (document.hidden || ui.panel.hidden || !player.stats.connected) return;
+  for (const canvas of ui.list.querySelectorAll("canvas.look-thumbnail")) thumbnail(canvas, canvas.closest("[data-look]").dataset.look, 1);
+}, THUMBNAIL_REFRESH_MS);
 player.on("access", () => {
   render();
   reload();

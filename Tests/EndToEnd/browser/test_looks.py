@@ -1,4 +1,4 @@
-"""Saved looks in a real browser (#looks): save the chain under a name, the list, apply with a
+"""Saved looks in a real browser (#looks): save the chain under a name, the list (with a thumbnail), apply with a
 click, export (the JSON file in the link), import (a look file dropped on the page goes to the
 preview and is saved, never on air; a .cube dropped becomes a LUT), delete (asked twice); and a
 link `?look=NAME` (or a chain in `#look=`) offers the look in a banner, applied only with a click."""
@@ -37,6 +37,9 @@ def test_save_list_apply_export_import_delete(launch, open_page, tmp_path, artif
     item = '#look-list [data-look="warm"]'
     page.wait_for(lambda: page.find_all(item), message="the saved look listed")
     assert page.text(item + " .source-meta") == "sepia"
+    # Its thumbnail: the look applied to this channel's picture, drawn (after a 202 while it is made).
+    page.wait_for(lambda: page.find_all(item + ' canvas.look-thumbnail[data-drawn="true"]'), timeout=15,
+                  message="the look's thumbnail drawn")
     saved = json.loads((looks / "warm.json").read_text())
     assert saved["name"] == "warm" and chain_names(saved) == ["sepia"]
 
