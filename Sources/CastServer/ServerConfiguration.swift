@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     /// Origins (`scheme://host[:port]`) allowed besides the server's own host.
     public var allowedOrigins: [String] = []
     public var maxClients = 200
+    /// `--max-channel-viewers`: the most viewers and MJPEG readers of one channel (nil: only
+    /// `maxClients`, over all channels, bounds them).
+    public var maxChannelViewers: Int?
     /// Speed, looping and `--idle-close` (default 10 s).
     public var playback = PlaybackOptions(idleClose: .seconds(10))
     /// `--always-on`: the channels whose live input stays open while nobody watches (a channel

@@ -24,7 +24,7 @@ struct RouteContext {
     /// A channel's state as `/api/state` and its viewers see it.
     let state: (Channel) -> SessionState
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
-    let atClientLimit: (HTTPRequest) -> Bool
+    let clientLimit: (HTTPRequest, Channel) -> HTTPAnswer?
 
     var channels: ChannelRegistry { registry() }
 }
@@ -67,7 +67,7 @@ enum ServerRoutes {
 
     /// `/stream.mjpg` of `channel`, of the JPEG rendition nearest to `?width=` (default: full size).
     private static func mjpeg(_ request: HTTPRequest, _ channel: Channel, _ context: RouteContext) -> HTTPAnswer {
-        if context.atClientLimit(request) { return .status(503, "too many clients") }
+        if let refusal = context.clientLimit(request, channel) { return refusal }
         guard let width = request.argument("width") else { return .mjpeg(of: channel, rendition: 0) }
         guard let pixels = Int(width), (1...16384).contains(pixels) else {
             return .status(400, "width must be a whole number of pixels, 1 to 16384")
