@@ -4,8 +4,9 @@
 // file downloaded) or deleted (asked twice, deleting.js); the chain shown now saved under a name;
 // a look file (.json) or a LUT (.cube) imported — picked or dropped on the page: a look goes to the
 // preview and is saved (never on air by itself), a LUT to PUT /api/luts/NAME. A link
-// `/?look=NAME` or `#look=<a chain as setFilter takes it, URL-encoded JSON>` offers that look
-// in a one-click banner (#look-offer): never applied by itself. Shown when the server keeps looks
+// `/?look=NAME` or `#look=<a chain as setFilter takes it, URL-encoded JSON>` opens the page with
+// that look in the preview (studio mode on) for a controller of a server with a preview, else
+// offers it in a one-click banner (#look-offer): never on air by itself. Shown when the server keeps looks
 // (`hello.looks`); its commands need control. Each look shows a thumbnail: the look applied to
 // this channel's current picture (GET /api/looks/NAME/thumbnail.jpg), refreshed every 10 s.
 import { guard, mayControl, needsToken } from "./access.js";
@@ -15,6 +16,7 @@ import { paint } from "./channels.js";
 import { confirmingButton } from "./deleting.js";
 import { byId, pageParameter } from "./helpers.js";
 import { player } from "./player.js";
+import { setStudio } from "./studio.js";
 import { toast } from "./toast.js";
 
 const NAME = /^[a-z0-9_-]{1,32}$/;
@@ -193,12 +195,29 @@ ui.offerApply.addEventListener("click", () => {
 });
 ui.offerDismiss.addEventListener("click", () => { ui.offer.hidden = true; });
 
+/// The look a link names, once: into the preview for a controller of a server with one (studio
+/// mode turned on), else offered in the banner.
+function openLinked() {
+  const offer = looks.offer;
+  if (!offer || offer.opened) return;
+  if (mayControl() && player.studio.offered) {
+    offer.opened = true;
+    ui.offer.hidden = true;
+    setStudio(true);
+    send({ ...offer.message, to: "preview" }, (ok) => {
+      if (ok) toast(`The look ${offer.label} is in the preview: Take puts it on air`);
+    });
+    return;
+  }
+  ui.offerText.textContent = `Apply look ${offer.label}?`;
+  ui.offer.hidden = false;
+}
+
 player.on("hello", (hello) => {
   looks.enabled = hello.looks === true;
-  if (looks.offer === null && (looks.offer = linkedLook())) {
-    ui.offerText.textContent = `Apply look ${looks.offer.label}?`;
-    ui.offer.hidden = false;
-  }
+  if (looks.offer === null) looks.offer = linkedLook();
+  // After the other modules heard the hello (studio.js learns whether there is a preview).
+  setTimeout(openLinked, 0);
   render();
   reload();
 });
@@ -211,4 +230,5 @@ setInterval(() => {
 player.on("access", () => {
   render();
   reload();
+  setTimeout(openLinked, 0);
 });

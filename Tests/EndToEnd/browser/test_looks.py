@@ -1,7 +1,8 @@
 """Saved looks in a real browser (#looks): save the chain under a name, the list (with a thumbnail), apply with a
 click, export (the JSON file in the link), import (a look file dropped on the page goes to the
 preview and is saved, never on air; a .cube dropped becomes a LUT), delete (asked twice); and a
-link `?look=NAME` (or a chain in `#look=`) offers the look in a banner, applied only with a click."""
+link `?look=NAME` (or a chain in `#look=`) opens the look in the preview for a controller (studio
+mode), never on air, and a watching page is only offered it."""
 
 from __future__ import annotations
 
@@ -70,24 +71,29 @@ def test_save_list_apply_export_import_delete(launch, open_page, tmp_path, artif
     page.screenshot(artifacts / "looks.png")
 
 
-def test_a_link_offers_the_look_and_applies_it_only_on_a_click(launch, open_page, tmp_path):
+def test_a_link_opens_the_look_in_the_preview_never_on_air(launch, open_page, tmp_path):
     looks = tmp_path / "looks"
     looks.mkdir()
     (looks / "negative.json").write_text(json.dumps({"name": "negative", "chain": [{"name": "invert"}]}))
     server = launch("--input", "test:320x240@30", "--looks", str(looks))
     page = open_page(server, path="?look=negative")
-    page.wait_for(lambda: page.visible("#look-offer"), message="the offer")
-    assert page.text("#look-offer-text") == "Apply look negative?"
-    assert chain_names(page.state()) == [], "never on air by itself"
-    page.find("#look-offer-apply").click()
-    page.wait_state(lambda s: chain_names(s) == ["invert"], message="the linked look applied")
-    page.wait_for(lambda: not page.visible("#look-offer"), message="the offer gone")
+    state = page.wait_state(lambda s: chain_names({"chain": s.get("preview") or []}) == ["invert"], message="the look in the preview")
+    assert chain_names(state) == [], "never on air by itself"
+    assert page.find("#studio").get_attribute("aria-pressed") == "true" and not page.visible("#look-offer")
 
-    # A chain shared in the fragment (from another server): offered the same way.
+    # A chain shared in the fragment (from another server): the same, into the preview.
     shared = urllib.parse.quote(json.dumps([{"name": "sepia", "params": {"intensity": 0.5}}]))
     page = open_page(server, path=f"#look={shared}", transport=None)
-    page.wait_for(lambda: page.visible("#look-offer"), message="the offer of the shared chain")
-    assert page.text("#look-offer-text") == "Apply look sepia?" and chain_names(page.state()) == ["invert"]
-    page.find("#look-offer-apply").click()
-    page.wait_state(lambda s: chain_names(s) == ["sepia"] and s["chain"][0]["params"]["intensity"] == 0.5,
-                    message="the shared chain applied")
+    state = page.wait_state(lambda s: chain_names({"chain": s.get("preview") or []}) == ["sepia"], message="the shared chain in the preview")
+    assert state["preview"][0]["params"]["intensity"] == 0.5 and chain_names(state) == []
+
+
+def test_a_watching_page_is_offered_the_look_it_cannot_apply(launch, open_page, tmp_path):
+    looks = tmp_path / "looks"
+    looks.mkdir()
+    (looks / "negative.json").write_text(json.dumps({"name": "negative", "chain": [{"name": "invert"}]}))
+    server = launch("--input", "test:320x240@30", "--looks", str(looks), "--token", "s3cret", "--public-view")
+    page = open_page(server, path="?look=negative")
+    page.wait_for(lambda: page.visible("#look-offer"), message="the offer")
+    assert page.text("#look-offer-text") == "Apply look negative?"
+    assert not page.find("#look-offer-apply").is_enabled() and chain_names(page.state()) == []
