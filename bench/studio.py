@@ -15,13 +15,12 @@ program viewers ≥ 29 fps at 720p30, the preview's extra CPU ≤ one more rendi
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import statistics
 import time
 
-from bench_server import REPO, cpu_seconds, serving
+from bench_server import bench_arguments, clients_window, serving
 from fc_client import Client
 
 CASES = ("program", "+ one rendition", "+ preview, dragging")
@@ -40,37 +39,21 @@ async def drag(controller: Client, stop: float):
 
 async def measure(server, case: str, seconds: float) -> tuple[float, list[float]]:
     """(% of a core the server used, fps of each client) over `seconds` after a warm-up."""
-    program = await Client.connect(server.ws_url())
-    clients = [program]
-    try:
-        await program.ok({"type": "watch", "transport": "jpeg", "rendition": "jpeg-720p"})
-        if case == CASES[1]:
-            clients.append(await Client.connect(server.ws_url()))
-            await clients[1].ok({"type": "watch", "transport": "h264", "rendition": "h264-720p"})
-        elif case == CASES[2]:
-            clients.append(await Client.connect(server.ws_url()))
-            await clients[1].ok({"type": "setFilter", "chain": PREVIEW, "to": "preview"})
-            await clients[1].ok({"type": "watch", "transport": "jpeg", "rendition": "preview-720p"})
-        await asyncio.gather(*(client.collect(3.0) for client in clients))  # warm-up
-        before, start = cpu_seconds(server.proc.pid), time.monotonic()
-        jobs = [client.collect(seconds) for client in clients]
-        if case == CASES[2]:
-            jobs.append(drag(clients[1], start + seconds))
-        received = (await asyncio.gather(*jobs))[:len(clients)]
-        cpu, end = cpu_seconds(server.proc.pid), time.monotonic()
-    finally:
-        for client in clients:
-            await client.close()
-    fps = [sum(1 for item in items if not isinstance(item, dict)) / (end - start) for items in received]
-    return 100 * (cpu - before) / (end - start), fps
+    clients = [await Client.connect(server.ws_url())]
+    await clients[0].ok({"type": "watch", "transport": "jpeg", "rendition": "jpeg-720p"})
+    if case == CASES[0]:
+        return await clients_window(server.proc.pid, clients, seconds)
+    clients.append(await Client.connect(server.ws_url()))
+    if case == CASES[1]:
+        await clients[1].ok({"type": "watch", "transport": "h264", "rendition": "h264-720p"})
+        return await clients_window(server.proc.pid, clients, seconds)
+    await clients[1].ok({"type": "setFilter", "chain": PREVIEW, "to": "preview"})
+    await clients[1].ok({"type": "watch", "transport": "jpeg", "rendition": "preview-720p"})
+    return await clients_window(server.proc.pid, clients, seconds, lambda stop: drag(clients[1], stop))
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=8)
-    options = parser.parse_args()
+    options = bench_arguments(__doc__.split("\n")[0], runs=3, seconds=8).parse_args()
     print(f"studio mode at 720p30, sepia on air ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})")
     cpu: dict = {case: [] for case in CASES}
     program_fps: dict = {case: [] for case in CASES}
