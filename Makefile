@@ -93,9 +93,11 @@ bench: build
 ## natural footage over shaped links per transport (bench/delivery.py; its shaped rows need root), what the
 ## whole ladder costs (bench/ladder.py), whether studio mode's preview slows the program (bench/studio.py),
 ## what publishing costs with its own encode and sharing a rendition (bench/publish.py), a browser's camera
-## as the source (bench/camera.py), and a 90 s RSS/fd soak (bench/test_soak.py)
+## as the source (bench/camera.py), issue 25's channel figures (bench/channels.sh), and a 90 s RSS/fd soak
+## (bench/test_soak.py)
 bench-serve: build
 	bench/fanout.sh
+	NO_PROXY='*' no_proxy='*' bench/channels.sh
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/browser.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/recording.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/bands.py

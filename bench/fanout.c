@@ -2,7 +2,7 @@
  * fanout — a cheap WebSocket load generator for `filtercast serve` (protocol v1).
  *
  * One libwebsockets client context, one service thread, N viewer connections to
- * ws://HOST:PORT/ws with subprotocol "filtercast.v1". Each viewer receives frames (reassembling
+ * ws://HOST:PORT/ws (--path: another, e.g. /ws?channel=NAME) with subprotocol "filtercast.v1". Each viewer receives frames (reassembling
  * fragmented messages), checks the 32-byte header and that the JPEG runs from SOI to EOI,
  * acknowledges every frame with {"type":"frameAck","seq":N} and measures its delivered fps and
  * the send→receive latency (receive time − the header's server send time; same host, same clock).
@@ -123,7 +123,8 @@ static struct {
     int slow_ack;
     const char *watch; /* --watch RENDITION: {"type":"watch",…} once connected (h264-…: access units) */
     int audio;         /* --audio: that watch asks for the sound too (FCA1 packets, counted, not frames) */
-} opt = { "127.0.0.1", 8080, 1, -1, 500, 0, 20, 2, 0, -1, -1, 0, 1, 0, NULL };
+    const char *path;  /* --path PATH: the WebSocket's path and query, e.g. /ws?channel=cam (default /ws) */
+} opt = { "127.0.0.1", 8080, 1, -1, 500, 0, 20, 2, 0, -1, -1, 0, 1, 0, NULL, 0, "/ws" };
 
 static struct lws_context *context;
 static struct viewer *viewers;
@@ -319,7 +320,7 @@ static void connect_viewer(struct viewer *v) {
     info.context = context;
     info.address = opt.host;
     info.port = opt.port;
-    info.path = "/ws";
+    info.path = opt.path;
     info.host = opt.host;
     info.origin = NULL;   /* a command-line client sends no Origin */
     if (opt.raw) {
@@ -650,9 +651,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             lws_b64_encode_string((const char *)nonce, 16, key, sizeof key);
             v->handshake_due = 0;
             int n = snprintf(request + LWS_PRE, sizeof request - LWS_PRE,
-                             "GET /ws HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                             "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                              "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n"
-                             "Sec-WebSocket-Protocol: filtercast.v1\r\n\r\n", opt.host, opt.port, key);
+                             "Sec-WebSocket-Protocol: filtercast.v1\r\n\r\n", opt.path, opt.host, opt.port, key);
             if (lws_write(wsi, (unsigned char *)request + LWS_PRE, (size_t)n, LWS_WRITE_RAW) < n) return -1;
             return 0;
         }
@@ -792,7 +793,8 @@ static void usage(void) {
             "usage: fanout [--host H] [--port P] [--viewers N] [--duration S] [--warmup S]\n"
             "              [--slow FPS [--slow-count K | --slow-fraction F] [--slow-mode sleep|ack]]\n"
             "              [--filter-switch [--switch-ms MS]]\n"
-            "              [--window W] [--watch RENDITION [--audio]] [--pid SERVER_PID] [--client raw|lws]\n");
+            "              [--window W] [--watch RENDITION [--audio]] [--pid SERVER_PID] [--client raw|lws]\n"
+            "              [--path /ws?channel=NAME]\n");
     exit(2);
 }
 
@@ -967,6 +969,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--watch")) { NEEDS_VALUE(); opt.watch = value; }
         else if (!strcmp(a, "--audio")) opt.audio = 1;
         else if (!strcmp(a, "--pid")) { NEEDS_VALUE(); opt.pid = atoi(value); }
+        else if (!strcmp(a, "--path")) { NEEDS_VALUE(); opt.path = value; }
         else if (!strcmp(a, "--client")) {
             NEEDS_VALUE();
             if (!strcmp(value, "raw")) opt.raw = 1;
@@ -976,7 +979,8 @@ int main(int argc, char **argv) {
         else usage();
     }
     if (opt.n < 1 || opt.n > 20000 || opt.port < 1 || opt.port > 65535 || opt.duration <= 0 || opt.duration > 3600
-        || opt.warmup < 0 || opt.switch_ms < 10 || opt.window > 16 || (opt.audio && !opt.watch))
+        || opt.warmup < 0 || opt.switch_ms < 10 || opt.window > 16 || (opt.audio && !opt.watch)
+        || opt.path[0] != '/' || strlen(opt.path) > 200 || strpbrk(opt.path, " \r\n"))
         usage();  /* the sound is asked for in the watch */
     /* Bounded, and loopback only unless told otherwise: this is a benchmark, not a flood tool. */
     if (opt.slow_fps > 0) {
@@ -1020,7 +1024,7 @@ int main(int argc, char **argv) {
     while (phase != DONE && !interrupted) {
         if (lws_service(context, 0) < 0) break;
         if (phase == CONNECTING && established + failed >= opt.n && established == 0) {
-            fprintf(stderr, "fanout: no viewer could connect to ws://%s:%d/ws\n", opt.host, opt.port);
+            fprintf(stderr, "fanout: no viewer could connect to ws://%s:%d%s\n", opt.host, opt.port, opt.path);
             lws_context_destroy(context);
             return 1;
         }

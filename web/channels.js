@@ -50,12 +50,13 @@ function entry(name, isDefault) {
   return li;
 }
 
-/// Draws the snapshot at `path` on `canvas`, whole and centred; the old picture stays until the
-/// new one is decoded (no flicker), and stays if it cannot be had (the next refresh tries again).
-async function paint(canvas, path) {
+/// Draws the picture at `path` on `canvas`, whole and centred; the old picture stays until the
+/// new one is decoded (no flicker), and stays if it cannot be had (the next refresh tries again):
+/// then its HTTP status is returned. (The Looks panel's thumbnails too.)
+export async function paint(canvas, path) {
   try {
     const response = await fetch(withToken(path), { cache: "no-store", headers: tabAuthorization() });
-    if (!response.ok) return;
+    if (response.status !== 200) return response.status;
     const bitmap = await createImageBitmap(await response.blob());
     const scale = Math.min(canvas.width / bitmap.width, canvas.height / bitmap.height);
     const [width, height] = [bitmap.width * scale, bitmap.height * scale];
@@ -64,6 +65,7 @@ async function paint(canvas, path) {
     context.drawImage(bitmap, (canvas.width - width) / 2, (canvas.height - height) / 2, width, height);
     canvas.dataset.width = String(bitmap.width); // the snapshot's own width
     bitmap.close();
+    return response.status;
   } catch {
     // A connection lost meanwhile: the connection says so.
   }

@@ -153,6 +153,7 @@ function receiveText(text) {
     case "keyframeRequest": return player.emit("keyframeRequest");
     case "shareEnded": return player.emit("shareEnded", message);
     case "catalog": return Array.isArray(message.filters) ? player.emit("catalog", message) : undefined;
+    case "looks": return player.emit("looks", message);
     default: return; // unknown types are ignored (forward compatibility)
   }
 }

@@ -19,6 +19,7 @@ import { receiveFrame } from "./frames.js";
 import "./fullscreen.js";
 import "./keyboard.js";
 import "./library.js";
+import "./looks.js";
 import { syncSliders } from "./params.js";
 import "./picture.js";
 import { renderPlayback } from "./playback.js";

@@ -25,8 +25,9 @@ const context = ui.canvas.getContext("2d", { alpha: false });
 const studio = player.studio;
 const stats = player.stats.studio;
 
-/// Turns studio mode on or off (only a controller of a server that offers a preview turns it on).
-function setStudio(on) {
+/// Turns studio mode on or off (only a controller of a server that offers a preview turns it on;
+/// also looks.js, for a look a link names).
+export function setStudio(on) {
   const wanted = on && mayControl() && studio.offered !== "";
   if (wanted === studio.on) return;
   studio.on = wanted;

@@ -5,6 +5,7 @@
 import { authorizationHeaders, mayControl } from "./access.js";
 import { send } from "./connection.js";
 import { byId, pageParameter } from "./helpers.js";
+import { importsFile } from "./looks.js";
 import { player } from "./player.js";
 import { toast } from "./toast.js";
 
@@ -113,12 +114,13 @@ document.addEventListener("dragover", (event) => {
 document.addEventListener("dragleave", (event) => {
   if (event.relatedTarget === null) document.body.classList.remove("drop-target");
 });
+// A look file or a LUT dropped is the Looks panel's (looks.js).
 document.addEventListener("drop", (event) => {
   document.body.classList.remove("drop-target");
   if (!carriesFiles(event)) return;
   event.preventDefault();
   const [file] = event.dataTransfer.files;
-  if (file) upload(file);
+  if (file && !importsFile(file)) upload(file);
 });
 
 player.on("hello", (hello) => {

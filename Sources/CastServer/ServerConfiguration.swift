@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     /// Origins (`scheme://host[:port]`) allowed besides the server's own host.
     public var allowedOrigins: [String] = []
     public var maxClients = 200
+    /// `--max-channel-viewers`: the most viewers and MJPEG readers of one channel (nil: only
+    /// `maxClients`, over all channels, bounds them).
+    public var maxChannelViewers: Int?
     /// Speed, looping and `--idle-close` (default 10 s).
     public var playback = PlaybackOptions(idleClose: .seconds(10))
     /// `--always-on`: the channels whose live input stays open while nobody watches (a channel
@@ -61,6 +64,9 @@ public struct ServerConfiguration: Sendable {
     /// The colour LUTs of the `lut` filter (`--luts`), read; the catalog offers them (nil: no `lut`
     /// filter, and `PUT /api/luts/NAME` is 404).
     public var luts: LUTFolder?
+    /// The pictures the `style` filter paints like (`--styles`), read; the catalog offers them (nil:
+    /// `/api/styles` is 404).
+    public var styles: (any StyleShelf)?
     /// The saved looks (`--looks`, default `./looks`), read; nil: none (`saveLook` and
     /// `GET /api/looks` answer that the server keeps no looks).
     public var looks: LookFolder?

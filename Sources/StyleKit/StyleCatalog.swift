@@ -8,6 +8,11 @@ public enum StyleCatalog {
     /// ``FilterCatalog/standard`` with `style` after the other stylize filters, or without it.
     public static let standard = catalog(for: StyleEngine.shared)
 
+    /// The standard filters and `style` over `library`'s styles (shipped and uploaded).
+    public static func with(_ library: StyleLibrary) -> FilterCatalog {
+        FilterCatalog.standard.adding(library.catalogEntry, category: .stylize)
+    }
+
     /// The standard catalog, with `style` when there is an `engine`; without, logging why.
     static func catalog(for engine: Result<StyleEngine, StyleUnavailable>) -> FilterCatalog {
         switch engine {

@@ -38,6 +38,12 @@ public final class StyleEngine: Sendable {
         let height: Int
     }
 
+    /// A compiled network: which model, at which size.
+    private struct NetworkKey: Hashable {
+        let model: StyleModel
+        let size: NetworkSize
+    }
+
     private struct State {
         /// OpenVINO, once loaded.
         var runtime: OpenVINORuntime?
@@ -45,7 +51,7 @@ public final class StyleEngine: Sendable {
         var height: Int?
         /// Why loading or the calibration failed (then every use fails).
         var failure: StyleUnavailable?
-        var networks: [NetworkSize: StyleNetwork] = [:]
+        var networks: [NetworkKey: StyleNetwork] = [:]
         /// The scratch of the last frame size styled.
         var scratch: StyleScratch?
     }
@@ -62,7 +68,7 @@ public final class StyleEngine: Sendable {
     /// loaded at the first use). `height` fixes the network's height (no calibration: tests,
     /// benchmarks).
     public init(root: URL, threads: Int = 2, height: Int? = nil) throws(StyleUnavailable) {
-        try OpenVINORuntime.checkLaidOut(root, model: StyleNetwork.modelName)
+        try OpenVINORuntime.checkLaidOut(root, model: StyleModel.shipped.file)
         self.root = root
         self.threads = threads
         state = Mutex(State(height: height))
@@ -74,26 +80,47 @@ public final class StyleEngine: Sendable {
         state.withLock { state in try? calibrated(&state) }
     }
 
-    /// Styles `frame` in place (see ``StyleScratch``) with the network at the calibrated size, or
-    /// at `fixed`; why not, if the network cannot run (the frame is then unchanged).
-    func stylize(_ frame: Frame, style: Int, strength: Float, detail: Float, at fixed: NetworkSize? = nil) -> StyleUnavailable? {
+    /// Styles `frame` in place in `style` (see ``StyleScratch``) with the network at the
+    /// calibrated size, or at `fixed`; why not, if the network cannot run (the frame is then unchanged).
+    func stylize(_ frame: Frame, style: PaintingStyle, strength: Float, detail: Float, at fixed: NetworkSize? = nil) -> StyleUnavailable? {
         state.withLock { state in
             do throws(StyleUnavailable) {
                 let size: NetworkSize
                 if let fixed { size = fixed } else { size = try networkSize(forFrame: frame.width, frame.height, &state) }
-                if state.networks[size] == nil {
-                    state.networks[size] = try StyleNetwork(runtime: try loaded(&state), width: size.width,
-                                                            height: size.height, threads: threads)
-                }
+                let network = try compiled(style.model, size, &state)
                 if state.scratch.map({ $0.frameSize != (frame.width, frame.height) || $0.networkSize != size }) ?? true {
                     state.scratch = StyleScratch(width: frame.width, height: frame.height, network: size)
                 }
-                return state.scratch!.stylize(frame, network: state.networks[size]!, style: style,
-                                              strength: strength, detail: detail, engine: self)
+                style.load(into: network)
+                return state.scratch!.stylize(frame, network: network, strength: strength, detail: detail, engine: self)
             } catch {
                 return error
             }
         }
+    }
+
+    /// The style code of `picture` (``StyleModel/predictor``'s input size: see ``UploadedStyle``),
+    /// or why the predictor cannot run.
+    func code(of picture: Frame) -> Result<[Float], StyleUnavailable> {
+        let side = StyleModel.predictorSide
+        precondition(picture.width == side && picture.height == side, "a style picture of \(picture.width)x\(picture.height)")
+        return state.withLock { state in
+            Result { () throws(StyleUnavailable) in
+                let network = try compiled(.predictor, NetworkSize(width: side, height: side), &state)
+                StyleColor.rgb(from: picture, into: network.input.baseAddress!)
+                let code = try network.run().get()
+                return Array(UnsafeBufferPointer(start: code, count: StyleModel.arbitrary.styleCount))
+            }
+        }
+    }
+
+    /// `model` compiled at `size`: kept from before, or compiled now (under the lock).
+    private func compiled(_ model: StyleModel, _ size: NetworkSize, _ state: inout State) throws(StyleUnavailable) -> StyleNetwork {
+        let key = NetworkKey(model: model, size: size)
+        if let network = state.networks[key] { return network }
+        let network = try StyleNetwork(model, runtime: try loaded(&state), width: size.width, height: size.height, threads: threads)
+        state.networks[key] = network
+        return network
     }
 
     /// The network's size for frames of `width × height`: the network's height (fewer lines for a
@@ -155,7 +182,7 @@ public final class StyleEngine: Sendable {
                 cost.seconds * Double(height * height) / Double(smallest * smallest) <= Self.frameBudget.seconds
             } ?? smallest
             let run = fits == smallest ? cost : try timedRun(runtime, height: fits, into: &state.networks)
-            state.networks = state.networks.filter { $0.key.height == fits }
+            state.networks = state.networks.filter { $0.key.size.height == fits }
             state.height = fits
             Log.info("style: the network runs at \(fits) lines", ["ms": .double(run.seconds * 1000),
                                                                    "ms\(smallest)": .double(cost.seconds * 1000)])
@@ -171,11 +198,11 @@ public final class StyleEngine: Sendable {
     /// returns its faster of two runs after one to warm up: the least disturbed by whatever else
     /// the machine does meanwhile.
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
-                          into networks: inout [NetworkSize: StyleNetwork]) throws(StyleUnavailable) -> Duration {
+                          into networks: inout [NetworkKey: StyleNetwork]) throws(StyleUnavailable) -> Duration {
         let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
         let network = try StyleNetwork(runtime: runtime, width: size.width, height: size.height, threads: threads)
-        networks[size] = network
-        network.select(style: 0)
+        networks[NetworkKey(model: .shipped, size: size)] = network
+        PaintingStyle.shipped(0).load(into: network)
         _ = try network.run().get()
         let clock = ContinuousClock()
         var fastest = Duration.seconds(60)

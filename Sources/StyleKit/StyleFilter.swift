@@ -2,8 +2,9 @@ import FilterKit
 import Logging
 
 /// `style`: paints the picture in one of the 26 styles of `multistyle26.onnx` (Dumoulin et al.'s
-/// conditional instance normalisation, Magenta's weights), run through OpenVINO at a reduced size
-/// (``StyleEngine``), enlarged, with `detail` of the source's fine luma put back and mixed with
+/// conditional instance normalisation, Magenta's weights) or in the style of a picture someone
+/// uploaded (``StyleLibrary``: Ghiasi et al.'s arbitrary style network), run through OpenVINO at a
+/// reduced size (``StyleEngine``), enlarged, with `detail` of the source's fine luma put back and mixed with
 /// the source by `strength`.
 ///
 /// In the catalog only where the runtime loaded (``StyleCatalog``); its parameters are the
@@ -11,16 +12,19 @@ import Logging
 /// picture out. The first frame of a size allocates the scratch for it (the engine keeps it);
 /// later frames allocate nothing.
 public final class StyleFilter: FrameFilter {
-    public static let descriptor = FilterDescriptor(
-        name: "style", label: "Style transfer", category: .stylize,
-        params: [
-            .choice(name: "style", label: "Style", choices: StyleChoices.shipped, default: StyleChoices.shipped[0].id),
+    public static let descriptor = describing(choices: StyleChoices.shipped)
+
+    /// The filter's catalog entry with `choices` as the `style` parameter's options, the first by
+    /// default (a ``StyleLibrary`` adds its uploaded pictures to the shipped styles).
+    static func describing(choices: [ParameterDescriptor.Choice]) -> FilterDescriptor {
+        FilterDescriptor(name: "style", label: "Style transfer", category: .stylize, params: [
+            .choice(name: "style", label: "Style", choices: choices, default: choices[0].id),
             ParameterDescriptor(name: "strength", label: "Strength", default: 1, min: 0, max: 1, step: 0.01, identity: 0),
             ParameterDescriptor(name: "detail", label: "Detail", default: 0.5, min: 0, max: 1, step: 0.01),
         ])
+    }
 
-    /// The index of the style in the network's 26.
-    public let style: Int
+    let style: PaintingStyle
     public let strength: Float
     public let detail: Float
     private let engine: StyleEngine?
@@ -29,11 +33,12 @@ public final class StyleFilter: FrameFilter {
     /// With the process's engine (``StyleEngine/shared``); where there is none the filter changes
     /// nothing (the catalog offers it only where there is one).
     public convenience init(settings: FilterSettings) {
-        self.init(settings: settings, engine: try? StyleEngine.shared.get())
+        self.init(style: .shipped(Int(settings["style"])), settings: settings, engine: try? StyleEngine.shared.get())
     }
 
-    init(settings: FilterSettings, engine: StyleEngine?) {
-        style = Int(settings["style"])
+    /// Painting in `style`, with `settings`' strength and detail.
+    init(style: PaintingStyle, settings: FilterSettings, engine: StyleEngine?) {
+        self.style = style
         strength = Float(settings["strength"])
         detail = Float(settings["detail"])
         self.engine = engine

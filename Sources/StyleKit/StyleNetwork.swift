@@ -1,52 +1,54 @@
 internal import COpenVINO
 import Foundation
 
-/// `multistyle26.onnx` compiled for one picture size: inputs `image` (1×3×H×W, RGB in 0…1) and
-/// `style_weights` (26 weights summing to 1), output 1×3×H×W RGB in 0…1 (values may stray a little
-/// outside). The input buffers are ours, allocated once; OpenVINO reads them in place.
+/// A ``StyleModel`` compiled for one picture size: its picture input (RGB in 0…1, laid out as the
+/// model says) and its style input, if it has one; its first output is laid out as the picture
+/// input (a styled picture in 0…1, values may stray a little outside; the predictor's style code).
+/// The input buffers are ours, allocated once; OpenVINO reads them in place.
 ///
 /// Not thread-safe: one caller at a time — ``StyleEngine`` hands it out only under its lock, which
 /// is why it may be `@unchecked Sendable`.
 final class StyleNetwork: @unchecked Sendable {
-    static let modelName = "multistyle26.onnx"
-    static let styleCount = 26
-
+    let model: StyleModel
     let width: Int
     let height: Int
-    /// Planar RGB: the R plane, then G, then B, each `width × height`.
+    /// RGB of `width × height` pixels, laid out as ``StyleModel/layout``.
     let input: UnsafeMutableBufferPointer<Float>
-    private let weights: UnsafeMutableBufferPointer<Float>
+    /// What the style input reads (empty for a model without one).
+    let style: UnsafeMutableBufferPointer<Float>
     private let runtime: OpenVINORuntime
     private let compiled: OpaquePointer
     private let request: OpaquePointer
     private var tensors: [OpaquePointer] = []
 
-    /// Reads and compiles the network for `width × height` (multiples of 4: it downsamples by 4)
-    /// on the CPU with `threads` inference threads, latency first, f32, threads not pinned (the
+    /// Reads and compiles `model` for `width × height` (multiples of 4: the networks downsample by
+    /// 4) on the CPU with `threads` inference threads, latency first, f32, threads not pinned (the
     /// decode and encode threads share the cores).
-    init(runtime: OpenVINORuntime, width: Int, height: Int, threads: Int) throws(StyleUnavailable) {
+    init(_ model: StyleModel = .shipped, runtime: OpenVINORuntime, width: Int, height: Int, threads: Int) throws(StyleUnavailable) {
         precondition(width % 4 == 0 && height % 4 == 0 && width > 0 && height > 0, "network size \(width)x\(height)")
+        self.model = model
         self.runtime = runtime
         self.width = width
         self.height = height
         let api = runtime.api
-        let model = try runtime.readModel(named: Self.modelName)
-        defer { api.ov_model_free!(model) }
+        let read = try runtime.readModel(named: model.file)
+        defer { api.ov_model_free!(read) }
         var shape = ov_partial_shape_t()
-        var dims: [Int64] = [1, 3, Int64(height), Int64(width)]
-        try runtime.check(api.ov_partial_shape_create_static!(4, &dims, &shape), "make a shape")
+        let dims: [Int64] = model.layout == .planar ? [1, 3, Int64(height), Int64(width)] : [1, Int64(height), Int64(width), 3]
+        var reshaped = dims
+        try runtime.check(api.ov_partial_shape_create_static!(4, &reshaped, &shape), "make a shape")
         defer { api.ov_partial_shape_free!(&shape) }
-        try runtime.check(api.ov_model_reshape_input_by_name!(model, "image", shape), "reshape to \(width)x\(height)")
-        compiled = try Self.compile(runtime, model, threads: threads)
+        try runtime.check(api.ov_model_reshape_input_by_name!(read, model.pictureInput, shape), "reshape to \(width)x\(height)")
+        compiled = try Self.compile(runtime, read, threads: threads)
         var request: OpaquePointer?
         try runtime.check(api.ov_compiled_model_create_infer_request!(compiled, &request), "make an infer request")
         self.request = request!
         input = .allocate(capacity: 3 * width * height)
         input.initialize(repeating: 0)
-        weights = .allocate(capacity: Self.styleCount)
-        weights.initialize(repeating: 0)
-        try bind("image", input, dims: [1, 3, Int64(height), Int64(width)])
-        try bind("style_weights", weights, dims: [Int64(Self.styleCount)])
+        style = .allocate(capacity: model.styleCount)
+        style.initialize(repeating: 0)
+        try bind(model.pictureInput, input, dims: dims)
+        if let styleInput = model.styleInput { try bind(styleInput.name, style, dims: styleInput.shape) }
     }
 
     deinit {
@@ -55,7 +57,7 @@ final class StyleNetwork: @unchecked Sendable {
         api.ov_infer_request_free!(request)
         api.ov_compiled_model_free!(compiled)
         input.deallocate()
-        weights.deallocate()
+        style.deallocate()
     }
 
     private static func compile(_ runtime: OpenVINORuntime, _ model: OpaquePointer,
@@ -84,14 +86,8 @@ final class StyleNetwork: @unchecked Sendable {
         try runtime.check(api.ov_infer_request_set_tensor!(request, name, tensor), "set \(name)")
     }
 
-    /// Selects style `index` (0…25) for the next runs.
-    func select(style index: Int) {
-        weights.update(repeating: 0)
-        weights[index] = 1
-    }
-
-    /// Runs the network on ``input``; the result, planar RGB `width × height` each, is valid until
-    /// the next run. Nil (with OpenVINO's message) if the run failed.
+    /// Runs the network on ``input`` and ``style``; the result, laid out as ``input``, is valid until
+    /// the next run. OpenVINO's message if the run failed.
     func run() -> Result<UnsafePointer<Float>, StyleUnavailable> {
         let api = runtime.api
         var output: OpaquePointer?

@@ -34,22 +34,22 @@ final class StyleScratch {
 
     deinit { planes.deallocate() }
 
-    /// Styles `frame` in place with style `style` through `network` (compiled for ``networkSize``),
-    /// its run timed for `engine`; OpenVINO's error if the run failed (the frame is then unchanged).
-    func stylize(_ frame: Frame, network: StyleNetwork, style: Int, strength: Float, detail: Float,
-                 engine: StyleEngine) -> StyleUnavailable? {
+    /// Styles `frame` in place through `network` (compiled for ``networkSize``, its style input
+    /// set), its run timed for `engine`; OpenVINO's error if the run failed (the frame is then
+    /// unchanged).
+    func stylize(_ frame: Frame, network: StyleNetwork, strength: Float, detail: Float, engine: StyleEngine) -> StyleUnavailable? {
         let count = networkSize.width * networkSize.height
         let y = planes.baseAddress!, u = y + count, v = u + count
         reduce(frame.y, with: lumaDown, into: y)
         reduce(frame.u, with: chromaDown, into: u)
         reduce(frame.v, with: chromaDown, into: v)
-        network.select(style: style)
-        StyleColor.rgb(fromY: y, u: u, v: v, count: count, into: network.input.baseAddress!)
+        let layout = network.model.layout
+        StyleColor.rgb(fromY: y, u: u, v: v, count: count, into: network.input.baseAddress!, layout: layout)
         let start = clock.now
         let output = network.run()
         engine.record(run: clock.now - start)
         switch output {
-        case .success(let rgb): StyleColor.yuv(fromRGB: rgb, count: count, detail: detail, y: y, u: u, v: v)
+        case .success(let rgb): StyleColor.yuv(fromRGB: rgb, layout: layout, count: count, detail: detail, y: y, u: u, v: v)
         case .failure(let error): return error
         }
         enlarge(y, with: lumaUp, into: frame.y, styled: strength, source: strength * detail + 1 - strength)

@@ -37,10 +37,11 @@ final class CoreFixture {
     /// `--channel NAME=test:64x48@30`, recording into `recordings/NAME`).
     /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog; with
     /// `looks`, `--looks` on the folder `looks/`. `channelTokens`: channels' own tokens, by name
-    /// (`"token"` of the channels file).
+    /// (`"token"` of the channels file); `maxChannelViewers`, `--max-channel-viewers`.
     init(uploads: Bool = false, token: String? = nil, adminToken: String? = nil, publicView: Bool = false, maxClients: Int = 200,
          allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false, maxChannels: Int = 16,
-         channelsFile: ChannelsFile? = nil, looks: Bool = false, channelTokens: [String: String] = [:]) throws {
+         channelsFile: ChannelsFile? = nil, looks: Bool = false, channelTokens: [String: String] = [:],
+         maxChannelViewers: Int? = nil) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         let lutFolder = luts ? try LUTFolder(path: base + "/luts") : nil
         let catalog = lutFolder.map { FilterCatalog.standard.adding($0.library.catalogEntry, category: .colorEffect) } ?? .standard
@@ -61,6 +62,7 @@ final class CoreFixture {
         configuration.catalog = catalog
         configuration.publicView = publicView
         configuration.maxClients = maxClients
+        configuration.maxChannelViewers = maxChannelViewers
         configuration.allowedOrigins = allowedOrigins
         configuration.maxUploadBytes = 1_000_000
         configuration.recording.minimumFreeBytes = 0

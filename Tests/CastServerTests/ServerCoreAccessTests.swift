@@ -159,6 +159,25 @@ import Testing
         #expect(admitted("http://\(host)") && admitted(nil) && admitted("http://ok.example"))
     }
 
+    @Test func aChannelsViewerLimitRefusesTheNextOfThatChannelOnly() throws {
+        let fixture = try CoreFixture(maxClients: 10, others: ["cam"], maxChannelViewers: 2)
+        let core = fixture.core
+        let cam = try #require(core.channels.channel(named: "cam"))
+        let toCam = HTTPRequest(method: .get, path: "/ws", arguments: ["channel": "cam"])
+        core.viewerConnected(1, token: nil, address: "a", channel: "cam")
+        #expect(core.admit(toCam) == nil)
+        core.watcherJoined(2, .mjpeg(rendition: 0), of: cam)
+        guard case .status(503, let message, _) = core.admit(toCam) else { Issue.record("\(String(describing: core.admit(toCam)))"); return }
+        #expect(message == "too many clients on channel cam", "MJPEG readers count, and the refusal names the channel")
+        #expect(core.router.answer(HTTPRequest(method: .get, path: "/stream.mjpg", arguments: ["channel": "cam"])).code == 503)
+        #expect(core.admit(HTTPRequest(method: .get, path: "/ws", arguments: [:])) == nil, "main has its own places")
+        core.viewerConnected(3, token: nil, address: "b")
+        core.viewerConnected(4, token: nil, address: "c")
+        #expect(core.admit(HTTPRequest(method: .get, path: "/ws", arguments: ["channel": "main"]))?.code == 503)
+        core.viewerLeft(1)
+        #expect(core.admit(toCam) == nil, "a place freed on the channel is taken again")
+    }
+
     @Test func aPlaceFreedUnderTheClientLimitIsTakenAgain() throws {
         let core = try CoreFixture(maxClients: 2).core
         let request = HTTPRequest(method: .get, path: "/ws", arguments: [:])

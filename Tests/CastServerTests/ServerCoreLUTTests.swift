@@ -18,14 +18,14 @@ import Testing
     /// `bytes` sent as LUT `name` on connection `id` in pieces of 3 bytes, parsed on its thread
     /// (joined here, as the wake-up would find it done); the answer.
     private func upload(_ bytes: [UInt8], as name: String, on id: ConnectionID, to core: ServerCore) -> UploadAnswer? {
-        #expect(core.lutUploadAdmitted(id, name: name, request: request(bytes.count)) == .takeBody(sendContinue: false))
+        #expect(core.shelfUploadAdmitted(id, into: core.configuration.luts!, name: name, request: request(bytes.count)) == .takeBody(sendContinue: false))
         for start in stride(from: 0, to: bytes.count, by: 3) {
             #expect(bytes[start..<min(start + 3, bytes.count)].withUnsafeBytes { core.uploadBody(id, $0) } == .receiving)
         }
         #expect(core.uploadBodyComplete(id) == .probing)
-        core.lutUploads[id]?.parser?.join()
-        let answers = core.takeLUTAnswers()
-        #expect(answers.count == 1 && answers.first?.0 == id && core.lutUploads[id] == nil)
+        core.shelfUploads[id]?.checker?.join()
+        let answers = core.takeShelfAnswers()
+        #expect(answers.count == 1 && answers.first?.0 == id && core.shelfUploads[id] == nil)
         return answers.first?.1
     }
 
@@ -58,7 +58,7 @@ import Testing
         for id in [1, 2] {
             #expect(written[id]?.contains { if case .json(let object) = $0 { object["type"] == "catalog" } else { false } } == true, "\(id)")
         }
-        let folder = core.luts!.path
+        let folder = core.configuration.luts!.path
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["kodak-2383.cube"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/kodak-2383.cube")) == Data(Self.identity))
         // The filter takes it at once, by id; the listing shows it.
@@ -73,33 +73,33 @@ import Testing
         let fixture = try CoreFixture(luts: true)
         let answer = upload(Array("LUT_3D_SIZE 2\n0 0 0\n1 0 7\n".utf8), as: "bad", on: 3, to: fixture.core)
         #expect(answer == .refused(400, "bad.cube: line 3: 7.0 is outside the domain 0.0 to 1.0"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.core.luts!.path).isEmpty)
-        #expect(fixture.core.luts!.library.count == 0 && fixture.core.lutUploads.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.core.configuration.luts!.path).isEmpty)
+        #expect(fixture.core.configuration.luts!.library.count == 0 && fixture.core.shelfUploads.isEmpty)
     }
 
     @Test func refusedBeforeTheBodyByNameSizeAndCount() throws {
         let fixture = try CoreFixture(luts: true)
         let core = fixture.core
-        #expect(code(core.lutUploadAdmitted(1, name: "Bad Name", request: request(10))) == 400)
-        #expect(code(core.lutUploadAdmitted(1, name: "x", request: request(nil))) == 411)
-        #expect(code(core.lutUploadAdmitted(1, name: "x", request: request(0))) == 400)
-        #expect(code(core.lutUploadAdmitted(1, name: "x", request: request(CubeParser.maximumBytes + 1))) == 413)
-        #expect(core.lutUploadAdmitted(1, name: "x", request: request(10)) == .takeBody(sendContinue: false))
-        #expect(core.lutUploadAdmitted(2, name: "y", request: request(10)) == .takeBody(sendContinue: false))
-        #expect(code(core.lutUploadAdmitted(3, name: "z", request: request(10))) == 503, "two at once at most")
+        #expect(code(core.shelfUploadAdmitted(1, into: core.configuration.luts!, name: "Bad Name", request: request(10))) == 400)
+        #expect(code(core.shelfUploadAdmitted(1, into: core.configuration.luts!, name: "x", request: request(nil))) == 411)
+        #expect(code(core.shelfUploadAdmitted(1, into: core.configuration.luts!, name: "x", request: request(0))) == 400)
+        #expect(code(core.shelfUploadAdmitted(1, into: core.configuration.luts!, name: "x", request: request(CubeParser.maximumBytes + 1))) == 413)
+        #expect(core.shelfUploadAdmitted(1, into: core.configuration.luts!, name: "x", request: request(10)) == .takeBody(sendContinue: false))
+        #expect(core.shelfUploadAdmitted(2, into: core.configuration.luts!, name: "y", request: request(10)) == .takeBody(sendContinue: false))
+        #expect(code(core.shelfUploadAdmitted(3, into: core.configuration.luts!, name: "z", request: request(10))) == 503, "two at once at most")
         core.uploadClosed(1)
         core.uploadClosed(2)
-        #expect(core.lutUploads.isEmpty)
+        #expect(core.shelfUploads.isEmpty)
         #expect(code(upload(Self.identity, as: "x", on: 4, to: core)) == 201)
         // A client that leaves while its LUT is parsed gets no answer, and nothing is kept.
-        #expect(core.lutUploadAdmitted(7, name: "gone", request: request(Self.identity.count)) == .takeBody(sendContinue: false))
+        #expect(core.shelfUploadAdmitted(7, into: core.configuration.luts!, name: "gone", request: request(Self.identity.count)) == .takeBody(sendContinue: false))
         #expect(Self.identity.withUnsafeBytes { core.uploadBody(7, $0) } == .receiving)
         #expect(core.uploadBodyComplete(7) == .probing)
         core.uploadClosed(7)
-        #expect(core.takeLUTAnswers().isEmpty && !core.luts!.library.contains("gone"))
-        #expect(code(core.lutUploadAdmitted(5, name: "x", request: request(10))) == 409)
-        for index in 1..<LUTLibrary.capacity { try core.luts!.library.add(.identity(size: 2), as: "l\(index)") }
-        #expect(code(core.lutUploadAdmitted(6, name: "more", request: request(10))) == 507)
+        #expect(core.takeShelfAnswers().isEmpty && !core.configuration.luts!.library.contains("gone"))
+        #expect(code(core.shelfUploadAdmitted(5, into: core.configuration.luts!, name: "x", request: request(10))) == 409)
+        for index in 1..<LUTLibrary.capacity { try core.configuration.luts!.library.add(.identity(size: 2), as: "l\(index)") }
+        #expect(code(core.shelfUploadAdmitted(6, into: core.configuration.luts!, name: "more", request: request(10))) == 507)
     }
 
     @Test func withoutLutsTheRoutesSaySo() throws {
@@ -132,7 +132,7 @@ import Testing
         writes.send(#"{"type":"setFilter","name":"none","to":"preview"}"#, from: 2, to: core)
         _ = writes.drainAll(core)
         #expect(delete("warm", fixture) == (200, #"{"deleted":"warm"}"#))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: core.luts!.path) == ["teal.cube"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: core.configuration.luts!.path) == ["teal.cube"])
         let written = writes.drainAll(core)
         for id in [1, 2] {
             #expect(written[id]?.contains { if case .json(let object) = $0 { object["type"] == "catalog" } else { false } } == true, "\(id)")

@@ -59,6 +59,7 @@ import Testing
         (["--channel", "cam=test", "--always-on", "door"], [:], ["--always-on", "no channel 'door'", "cam"]),
         (["--always-on", "Main"], [:], ["--always-on", "'Main'"]),
         (["--idle-close", "-1"], [:], ["--idle-close"]),
+        (["--max-channel-viewers", "0"], [:], ["--max-channel-viewers"]),
         ([], ["FILTERCAST_IDLE_CLOSE": "soon"], ["FILTERCAST_IDLE_CLOSE"]),
     ]
 
@@ -68,6 +69,12 @@ import Testing
         #expect(run.status == 2, "\(arguments): \(run.errors)")
         #expect(run.errorLines.count == 1, "\(run.errors)")
         for word in words { #expect(run.errors.contains(word), "\(arguments): \(run.errors) lacks \(word)") }
+    }
+
+    @Test func maxChannelViewersIsOffUnlessGiven() throws {
+        #expect(try configured([]).maxChannelViewers == nil)
+        #expect(try configured(["--max-channel-viewers", "5"]).maxChannelViewers == 5)
+        #expect(try configured([], environment: ["FILTERCAST_MAX_CHANNEL_VIEWERS": "7"]).maxChannelViewers == 7)
     }
 
     @Test func idleCloseAndAlwaysOnKeepLiveInputsOpenOrNot() throws {

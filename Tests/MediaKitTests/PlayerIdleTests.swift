@@ -54,7 +54,8 @@ struct PlayerIdleTests {
     @Test func theClockLoopsAtTheEndWhileNobodyWatches() throws {
         let player = try Self.startedUnwatched(speed: 2)
         defer { player.stop() }
-        // The position runs on to the end and starts again from 0: a loop, which reads frame 0 again.
+        // The position runs on to the end and starts again from 0: a loop, which decodes nothing.
+        let decoded = player.framesDecoded.value
         var last = player.playbackState.position
         var highest = last
         let wrapped = player.waitForState(timeout: .seconds(5)) { state in
@@ -64,6 +65,7 @@ struct PlayerIdleTests {
         let state = try #require(wrapped, "the position did not wrap: it reached \(highest) s")
         #expect(highest > 0.5, "the position went back before the end: from \(highest) s")
         #expect(state.isPlaying && !state.hasEnded)
+        #expect(player.framesDecoded.value == decoded, "the loop decoded frames while nobody watched")
         Self.drain(player)
         #expect(player.setConsumersPresent(true))
         let frame = try #require(player.output.take(timeout: .seconds(2)))

@@ -8,7 +8,7 @@ import Testing
         let runtime = try OpenVINORuntime(root: root)
         let network = try StyleNetwork(runtime: runtime, width: 64, height: 32, threads: 1)
         for index in 0..<network.input.count { network.input[index] = Float(index % 64) / 64 }
-        network.select(style: 3)
+        PaintingStyle.shipped(3).load(into: network)
         let output = try network.run().get()
         let values = Array(UnsafeBufferPointer(start: output, count: 3 * 64 * 32))
         #expect(values.allSatisfy { $0.isFinite })

@@ -37,7 +37,7 @@ import Testing
         // Nothing is loaded at start: a server that never styles does not pay for OpenVINO.
         let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-openvino-\(getpid())")
         defer { try? FileManager.default.removeItem(at: broken) }
-        for (folder, file) in [("lib", "libopenvino_c.so"), ("models", StyleNetwork.modelName)] {
+        for (folder, file) in [("lib", "libopenvino_c.so"), ("models", StyleModel.shipped.file)] {
             try FileManager.default.createDirectory(at: broken.appendingPathComponent(folder), withIntermediateDirectories: true)
             try Data("not what it says".utf8).write(to: broken.appendingPathComponent("\(folder)/\(file)"))
         }

@@ -11,11 +11,14 @@ import Testing
         return try! StyleEngine(root: root, height: 180)
     }()
 
-    static func styled(_ frame: Frame, _ parameters: [String: ParameterValue]) throws -> Frame {
-        let settings = try FilterSettings(name: "style", parameters: parameters, catalog: StyleCatalog.adding(to: .standard))
+    /// `frame` through the `style` filter of `library`'s catalog (the shipped styles only, by default).
+    static func styled(_ frame: Frame, _ parameters: [String: ParameterValue],
+                       library: StyleLibrary = StyleLibrary(engine: engine)) throws -> Frame {
+        let catalog = StyleCatalog.with(library)
+        let settings = try FilterSettings(name: "style", parameters: parameters, catalog: catalog)
         let copy = Frame(width: frame.width, height: frame.height)
         copy.copy(from: frame)
-        StyleFilter(settings: settings, engine: engine).apply(to: copy)
+        catalog.makeFilter(settings).apply(to: copy)
         return copy
     }
 
@@ -59,7 +62,7 @@ import Testing
         let styled = try Self.styled(source, ["style": "style-12", "detail": 0])
         let network = try StyleNetwork(runtime: OpenVINORuntime(root: OpenVINORuntime.defaultRoot(environment: [:])!),
                                        width: 320, height: 180, threads: 1)
-        network.select(style: 11)
+        PaintingStyle.shipped(11).load(into: network)
         let count = 320 * 180
         for y in 0..<180 { for x in 0..<320 {
             let luma = Float(source.y.row(y)[x]), cb = Float(source.u.row(y / 2)[x / 2]) - 128, cr = Float(source.v.row(y / 2)[x / 2]) - 128

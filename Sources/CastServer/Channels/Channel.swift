@@ -27,6 +27,8 @@ public final class Channel: Sendable {
     let outputs: ViewerOutputs
     let processor: FrameProcessor
     let counters: ProcessingCounters
+    /// The Looks panel's thumbnails of its picture (nil: the server keeps no looks).
+    let thumbnails: LookThumbnails?
     /// Its `/ws` viewers now (`filtercast_channel_viewers`), set by the network thread.
     let viewerCount = Gauge()
     /// Its own control token (`"token"` in the channels file or the `PUT` body): it controls this
@@ -72,20 +74,23 @@ public final class Channel: Sendable {
         let outputs = try Application.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
                                                         audio: audioQueue, wake: { wake.ring() })
         try Self.shareEncodes(configuration, outputs: outputs, recorder: recorder, publisher: publisher, size: (info.width, info.height))
-        let outputList: [any FrameOutput] = outputs.all + [recorder] + (publisher.map { [$0] } ?? [])
+        let thumbnails = configuration.looks == nil ? nil
+            : LookThumbnails(source: (info.width, info.height), catalog: configuration.catalog, rerender: session.rerender)
+        let outputList: [any FrameOutput] = outputs.all + [recorder] + (publisher.map { [$0] } ?? []) + (thumbnails.map { [$0] } ?? [])
         let processor = FrameProcessor(player: player, selection: session.selection, studio: session.studio, catalog: session.catalog,
                                        outputs: outputList,
                                        rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,
                                        offlineReason: { [session] in session.offlineReason($0) })
         self.init(name: name, isDefault: isDefault, session: session, outputs: outputs, processor: processor, counters: counters,
-                  token: AccessToken(configuration.channelTokens[name]))
+                  token: AccessToken(configuration.channelTokens[name]), thumbnails: thumbnails)
     }
 
     /// A channel of these parts: `processor` feeds `outputs` (and `session`'s recorder and
-    /// publisher) from `session`'s player, counting in `counters`; `token` controls it.
+    /// publisher, and `thumbnails`) from `session`'s player, counting in `counters`; `token` controls it.
     init(name: ChannelName, isDefault: Bool, session: Session, outputs: ViewerOutputs, processor: FrameProcessor,
-         counters: ProcessingCounters, token: AccessToken? = nil) {
+         counters: ProcessingCounters, token: AccessToken? = nil, thumbnails: LookThumbnails? = nil) {
         self.name = name
+        self.thumbnails = thumbnails
         self.token = token
         self.isDefault = isDefault
         self.session = session

@@ -72,7 +72,7 @@ extension ServerCore {
     /// One piece of an admitted upload's body, written to its file. (A refused upload's body is
     /// drained by the adapter: no upload here, nothing written.)
     func uploadBody(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer) -> UploadStep {
-        if let step = lutBody(id, bytes) ?? channelBody(id, bytes) { return step }
+        if let step = shelfBody(id, bytes) ?? channelBody(id, bytes) { return step }
         guard let receiver = uploads[id], case .receiving = receiver.phase else { return .receiving }
         guard let base = bytes.baseAddress, receiver.append(base, count: bytes.count) else {
             return failUpload(receiver, 507, "the upload could not be written to disk (\(String(cString: strerror(errno))))")
@@ -82,7 +82,7 @@ extension ServerCore {
 
     /// The whole body is on disk: the probe starts; its result wakes the network thread.
     func uploadBodyComplete(_ id: ConnectionID) -> UploadStep {
-        if let step = lutBodyComplete(id) ?? channelBodyComplete(id) { return step }
+        if let step = shelfBodyComplete(id) ?? channelBodyComplete(id) { return step }
         guard let desk = uploadDesk, let receiver = uploads[id], case .receiving = receiver.phase else { return .receiving }
         guard receiver.finishWriting() else { return failUpload(receiver, 500, "the upload could not be written to disk") }
         desk.probe(receiver) { [wake] in wake.ring() }
@@ -106,7 +106,7 @@ extension ServerCore {
 
     /// An upload's client left (or its body stalled).
     func uploadClosed(_ id: ConnectionID) {
-        lutUploadClosed(id)
+        shelfUploadClosed(id)
         channelRequestClosed(id)
         guard let receiver = uploads.removeValue(forKey: id) else { return }
         if case .receiving = receiver.phase {

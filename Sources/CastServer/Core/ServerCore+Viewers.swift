@@ -5,11 +5,13 @@ import Logging
 /// `/ws` viewers: the upgrade, their messages in, their writes out, their leaving.
 extension ServerCore {
     /// Before the upgrade to `/ws`: nil admits; else the refusal (404 for a `?channel=` that is
-    /// not one, naming those that are; 503 over `--max-clients`; 403 for another site's page). A
-    /// client without the token is admitted: it may send `auth` first.
+    /// not one, naming those that are; 503 over `--max-clients` or the channel's
+    /// `--max-channel-viewers`; 403 for another site's page). A client without the token is
+    /// admitted: it may send `auth` first.
     func admit(_ request: HTTPRequest) -> HTTPAnswer? {
-        if let name = request.argument("channel"), channels.channel(named: name) == nil { return channels.unknown(name) }
-        if atClientLimit(address: request.address) { return .status(503, "too many clients") }
+        let name = request.argument("channel")
+        guard let channel = channels.channel(named: name) else { return channels.unknown(name ?? "") }
+        if let refusal = clientLimitRefusal(channel, address: request.address) { return refusal }
         if let origin = router.foreignOrigin(request) {
             Log.warning("client refused: origin not allowed", ["address": .string(request.address), "origin": .string(origin)])
             return .status(403, "origin not allowed")

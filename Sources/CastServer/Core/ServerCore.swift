@@ -49,8 +49,8 @@ final class ServerCore {
     var watchers: [ConnectionID: (channel: Channel, watcher: HTTPWatcher)] = [:]
     /// Uploads whose body is arriving or being probed, by connection.
     var uploads: [ConnectionID: UploadReceiver] = [:]
-    /// The `PUT /api/luts/NAME` bodies being gathered, by connection.
-    var lutUploads: [ConnectionID: LUTUpload] = [:]
+    /// The `PUT /api/luts/NAME` and `PUT /api/styles/NAME` bodies being gathered or checked, by connection.
+    var shelfUploads: [ConnectionID: ShelfUpload] = [:]
     /// Connections that have something to write: the adapter asks lws for their writable callbacks.
     var writeRequests = Set<ConnectionID>()
     /// When each channel's periodic `state` is due.
@@ -90,10 +90,10 @@ final class ServerCore {
         lastAdaptation = start
         // The handlers read this core's state (the viewer counts, the client limit): made once it is.
         let context = RouteContext(registry: { [unowned self] in self.channels }, metrics: metrics, files: files, takesUploads: features.uploads != nil,
-                                   luts: configuration.luts, looks: configuration.looks,
-                                   deleteLUT: { [unowned self] in deleteLUT($0) },
+                                   luts: configuration.luts, looks: configuration.looks, styles: configuration.styles,
+                                   deleteLUT: { [unowned self] in deleteLUT($0) }, deleteStyle: { [unowned self] in deleteStyle($0) },
                                    state: { [unowned self] in state(of: $0) },
-                                   atClientLimit: { [unowned self] in atClientLimit(address: $0.address) })
+                                   clientLimit: { [unowned self] in clientLimitRefusal($1, address: $0.address) })
         router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins,
                         channelToken: { [unowned self] name in self.channels.channel(named: name)?.token })
     }
@@ -143,13 +143,20 @@ final class ServerCore {
         return state
     }
 
-    /// Whether `--max-clients` viewers and MJPEG readers are connected, on all channels together
-    /// (then logs the refusal of the client at `address`).
-    func atClientLimit(address: String) -> Bool {
-        guard viewerCount + mjpegReaderCount >= configuration.maxClients else { return false }
-        Log.warning("client refused: --max-clients reached",
-                    ["address": .string(address), "max_clients": .int(configuration.maxClients)])
-        return true
+    /// The refusal of one more viewer or MJPEG reader of `channel` from `address` (logged), nil
+    /// when it may come: 503 when `--max-clients` are connected on all channels together, or
+    /// `--max-channel-viewers` on `channel` (the answer names it).
+    func clientLimitRefusal(_ channel: Channel, address: String) -> HTTPAnswer? {
+        if viewerCount + mjpegReaderCount >= configuration.maxClients {
+            Log.warning("client refused: --max-clients reached",
+                        ["address": .string(address), "max_clients": .int(configuration.maxClients)])
+            return .status(503, "too many clients")
+        }
+        let audience = audience(of: channel)
+        guard let limit = configuration.maxChannelViewers, audience.viewers + audience.mjpegReaders >= limit else { return nil }
+        channel.log.warning("client refused: --max-channel-viewers reached",
+                            ["address": .string(address), "max_channel_viewers": .int(limit)])
+        return .status(503, "too many clients on channel \(channel.name)")
     }
 }
 

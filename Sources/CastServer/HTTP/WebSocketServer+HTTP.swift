@@ -33,8 +33,8 @@ extension WebSocketServer {
             return startMJPEG(wsi, of: channel, rendition: rendition)
         case .upload(let name):
             return uploadRequest(wsi, request, name: name)
-        case .lutUpload(let name):
-            return lutUploadRequest(wsi, request, name: name)
+        case .shelfUpload(let shelf, let name):
+            return shelfUploadRequest(wsi, request, into: shelf, name: name)
         case .channelPut(let name):
             return channelPutRequest(wsi, request, name: name)
         case .channelDelete(let name):

@@ -13,9 +13,10 @@ extension WebSocketServer {
     /// enough for the client to read the refusal, short enough that a huge body is not taken.
     static let refusedBodySeconds: Int32 = 2
 
-    /// The router admitted a LUT (`PUT /api/luts/NAME`): its body is gathered like an upload's.
-    func lutUploadRequest(_ wsi: OpaquePointer, _ request: HTTPRequest, name: String) -> Int32 {
-        perform(core.lutUploadAdmitted(id(wsi), name: name, request: request), wsi)
+    /// The router admitted an item for a shelf (`PUT /api/luts/NAME`, `PUT /api/styles/NAME`): its
+    /// body is gathered like an upload's.
+    func shelfUploadRequest(_ wsi: OpaquePointer, _ request: HTTPRequest, into shelf: some UploadShelf, name: String) -> Int32 {
+        perform(core.shelfUploadAdmitted(id(wsi), into: shelf, name: name, request: request), wsi)
     }
 
     /// The router admitted a channel to add (`PUT /api/channels/NAME`): its JSON body is gathered like a LUT's.
@@ -43,9 +44,9 @@ extension WebSocketServer {
         perform(core.uploadBodyComplete(id(wsi)), wsi)
     }
 
-    /// Writes the answers of the uploads whose probes, and the LUTs whose parses, finished (from `serviceWoken`).
+    /// Writes the answers of the uploads whose probes, and the shelves' items whose checks, finished (from `serviceWoken`).
     func answerProbedUploads() {
-        for (id, answer) in core.takeUploadAnswers() + core.takeLUTAnswers() {
+        for (id, answer) in core.takeUploadAnswers() + core.takeShelfAnswers() {
             guard let wsi = wsi(id) else { continue }
             let failed = switch answer {
             case .stored(let body): respond(wsi, code: 201, body: body, type: "application/json", headOnly: false) != 0

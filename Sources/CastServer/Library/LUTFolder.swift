@@ -67,3 +67,33 @@ public final class LUTFolder: Sendable {
         }
     }
 }
+
+/// LUTs are uploaded as `.cube` files: parsed and checked on the `lut-parse` thread.
+extension LUTFolder: UploadShelf {
+    public var noun: String { "LUT" }
+    public var expected: String { "a .cube file" }
+    public var maximumBytes: Int { CubeParser.maximumBytes }
+    public var checkThreadName: String { "lut-parse" }
+
+    public func refusalToAdd(_ name: String) -> ShelfRefusal? {
+        guard LUTLibrary.isValidName(name) else { return ShelfRefusal(400, LUTLibraryError.badName(name).description) }
+        if library.contains(name) { return ShelfRefusal(409, "a LUT named '\(name)' exists already") }
+        if library.count >= LUTLibrary.capacity { return ShelfRefusal(507, "the server holds \(library.count) LUTs, the most it takes") }
+        return nil
+    }
+
+    public func check(_ body: [UInt8], name: String) -> Result<CubeLUT, ShelfRefusal> {
+        Result { () throws(CubeError) in try CubeParser.parse(body) }.mapError { ShelfRefusal(400, "\(name).cube: \($0)") }
+    }
+
+    public func keep(_ lut: CubeLUT, body: [UInt8], name: String) -> Result<[UInt8], ShelfRefusal> {
+        do {
+            try store(body, named: name)
+            try library.add(lut, as: name)
+        } catch {
+            return .failure(ShelfRefusal(500, "\(error)"))
+        }
+        struct Stored: Encodable { let name: String, size: Int, title: String }
+        return .success(JSONBody.encoded(Stored(name: name, size: lut.size, title: lut.title)))
+    }
+}

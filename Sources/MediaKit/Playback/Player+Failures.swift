@@ -62,15 +62,19 @@ extension Player {
         return stopping || pendingSource != nil
     }
 
-    /// The file ended: checked unchanged, then looped or ended.
-    func endOfFile() {
+    /// The file ended: checked unchanged, then looped or ended. `decoding`: a loop seeks to the
+    /// start; else (coasting) only the position goes back to 0 — nothing is decoded until a
+    /// consumer comes, who gets the frame at the clock's position then.
+    func endOfFile(decoding: Bool = true) {
         do throws(MediaError) {
             try (source as? any SeekableVideoSource)?.verifyUnchanged()
         } catch {
             return fail(error)
         }
         if loops {
-            update { _ in pendingSeek = 0 }
+            update {
+                if decoding { pendingSeek = 0 } else { $0.position = 0 }
+            }
         } else {
             update { $0.hasEnded = true; $0.isPlaying = false }
         }

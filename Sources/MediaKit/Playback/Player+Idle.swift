@@ -22,8 +22,8 @@ extension Player {
 
     /// Decode thread: one stretch of playing while nobody watches: no decoding, and no wake-up
     /// until `duration` (where the file ends as it does when decoded: checked unchanged, then
-    /// looped or ended), a command or the consumers' return; meanwhile `playbackState`'s
-    /// `position` follows the clock.
+    /// looped — the position back to 0, still without decoding — or ended), a command or the
+    /// consumers' return; meanwhile `playbackState`'s `position` follows the clock.
     func coast(_ clock: inout PlaybackClock<ContinuousClock>, speed: Double, speedChanged: Bool,
                duration: Double) {
         let now = clock.clock.now
@@ -41,9 +41,8 @@ extension Player {
             $0.position = position
         }
         if undisturbed || position >= duration {
-            endOfFile()
-        } else {
-            clock.invalidate()  // a command: decide again, from `position`
+            endOfFile(decoding: false)
         }
+        clock.invalidate()  // the end, or a command: decide again, from `position`
     }
 }

@@ -3,7 +3,7 @@ import Logging
 import MediaKit
 
 /// `--channel NAME=INPUT` (repeatable; `FILTERCAST_CHANNELS`, entries separated by `;`),
-/// `--max-channels N`, `--channels-file`, `--idle-close S` and `--always-on NAME`: the channels of
+/// `--max-channels N`, `--max-channel-viewers N`, `--channels-file`, `--idle-close S` and `--always-on NAME`: the channels of
 /// `filtercast serve`. `--input` is the channel `main`, the
 /// default one; without `--input` the first `--channel` is the default (no test pattern runs
 /// beside the channels asked for); with neither, `main` plays the test pattern.
@@ -15,6 +15,8 @@ enum ChannelOptions {
                    help: "Also serve INPUT (anything --input takes) as channel NAME: 1-32 of a-z 0-9 _ -, starting with a letter or digit (repeatable; ?channel=NAME).",
                    repeatable: true, environmentOverride: "FILTERCAST_CHANNELS", environmentSeparator: ";"),
         OptionSpec(name: "--max-channels", valueName: "N", help: "Most channels, the default one included (default 16)."),
+        OptionSpec(name: "--max-channel-viewers", valueName: "N",
+                   help: "Most simultaneous viewers and streams of one channel (default: no limit but --max-clients)."),
         OptionSpec(name: "--channels-file", valueName: "FILE",
                    help: "Keep channels in FILE (JSON, created when missing): read at start, rewritten when channels are added or removed at run time; --channel wins over it."),
         OptionSpec(name: "--idle-close", valueName: "S",
@@ -70,6 +72,7 @@ enum ChannelOptions {
     /// or input, a name given twice or more channels than `--max-channels` is a usage error.
     static func apply(_ options: ParsedOptions, to configuration: inout ServerConfiguration) throws {
         configuration.maxChannels = try options.int("--max-channels", in: 1...1000) ?? defaultMaximum
+        configuration.maxChannelViewers = try options.int("--max-channel-viewers", in: 1...10_000)
         var channels = try options.entries.filter { $0.name == "--channel" }.map { try channel($0.value, options) }
         if options.has("--input") || channels.isEmpty {
             channels.insert(ChannelInput(name: .main, input: try parseInput(options)), at: 0)

@@ -55,7 +55,7 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may browse and open (read-only; the page's Sources panel)."),
                   OptionSpec(name: "--uploads", valueName: "DIR",
                              help: "Let controlling clients upload video files into DIR (created if missing) and play them; default off."),
-                  LUTOptions.spec,
+                  LUTOptions.spec, StyleOptions.spec,
                   OptionSpec(name: "--looks", valueName: "DIR",
                              help: "Folder of the saved looks, NAME.json each (default ./looks; created if missing), read at start."),
                   OptionSpec(name: "--max-upload-size", valueName: "SIZE",
@@ -106,7 +106,9 @@ enum ServeCommand: Subcommand {
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
         configuration.luts = try LUTOptions.folder(options)
         configuration.looks = try lookFolder(options)
-        configuration.catalog = LUTOptions.catalog(StyleCatalog.standard, with: configuration.luts)
+        let styles = try StyleOptions.folder(options)
+        configuration.styles = styles
+        configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles), with: configuration.luts)
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try ChannelOptions.applyFile(options, to: &configuration)
         try ChannelOptions.applyOnDemand(options, to: &configuration)

@@ -12,7 +12,7 @@ Environment
 
 Fixtures
 - `launch` (function): `launch(*args, port=0, cwd=None) -> PageServer`, a server with the real
-  web/ folder (recordings in the test's tmp folder unless `--recordings` is given); every server
+  web/ folder (recordings and looks in the test's tmp folder unless `--recordings`/`--looks` is given); every server
   is stopped at teardown.
 - `file_server` / `live_server` (function): the test clip (seekable) / the live test pattern.
 - `open_page` (function): `open_page(server, second=False, transport="jpeg-full") -> Page`: loads
@@ -58,9 +58,10 @@ def launch(fc_binary, tmp_path):
     servers: list[PageServer] = []
 
     def start(*args: str, port: int = 0, cwd: Path | None = None) -> PageServer:
-        # Recordings go to the test's own folder unless the test names one.
+        # Recordings and looks go to the test's own folders unless the test names them.
         recordings = [] if "--recordings" in args else ["--recordings", str(tmp_path / "recordings")]
-        server = PageServer(fc_binary, [*recordings, *args], tmp_path / f"filtercast-{len(servers)}.log", cwd)
+        looks = [] if "--looks" in args else ["--looks", str(tmp_path / "looks")]
+        server = PageServer(fc_binary, [*recordings, *looks, *args], tmp_path / f"filtercast-{len(servers)}.log", cwd)
         servers.append(server)
         return server.start(port=port)
 

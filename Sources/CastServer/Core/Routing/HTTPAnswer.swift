@@ -15,8 +15,9 @@ enum HTTPAnswer: Sendable {
     case mjpeg(of: Channel, rendition: Int)
     /// An upload named `name` (validated later, with its size): its body is taken.
     case upload(name: String)
-    /// A LUT named `name` (`PUT /api/luts/NAME`, validated with its size): its body is taken.
-    case lutUpload(name: String)
+    /// An item named `name` for `shelf` (`PUT /api/luts/NAME`, `PUT /api/styles/NAME`; validated
+    /// with its size): its body is taken.
+    case shelfUpload(any UploadShelf, name: String)
 
     /// `PUT /api/channels/NAME` (admin): its JSON body is taken, then the channel opened.
     case channelPut(name: String)
@@ -38,7 +39,7 @@ enum HTTPAnswer: Sendable {
         switch self {
         case .body(let status, _, _): status
         case .status(let code, _, _): code
-        case .file, .snapshot, .mjpeg, .upload, .lutUpload, .channelPut, .channelDelete: 200
+        case .file, .snapshot, .mjpeg, .upload, .shelfUpload, .channelPut, .channelDelete: 200
         }
     }
 }

@@ -1,6 +1,6 @@
 import FilterKit
 
-/// The colour LUTs of `--luts`: listed for viewers, added (``ServerCore/lutUploadAdmitted(_:name:request:)``)
+/// The colour LUTs of `--luts`: listed for viewers, added (``ServerCore/shelfUploadAdmitted(_:into:name:request:)``)
 /// and deleted (``ServerCore/deleteLUT(_:)``) by controllers.
 extension ServerRoutes {
     static func lutRoutes(_ context: RouteContext) -> [Route] {
@@ -12,13 +12,15 @@ extension ServerRoutes {
                 struct Listing: Encodable { let luts: [Entry] }
                 return .json(encoding: Listing(luts: luts.library.listing.map { Entry(name: $0.name, size: $0.size, title: $0.title) }))
             },
-            context.luts == nil
-                ? Route(methods: [.put, .post, .delete], path: .prefix("/api/luts/"), access: .anyone, refusesForeignOrigins: false) { _, _ in
-                    .status(404, absent)
-                }
-                : .put(.prefix("/api/luts/"), access: .control) { _, rest in .lutUpload(name: Route.decoded(rest)) },
-        ] + (context.luts == nil ? [] : [
+            shelfPut("/api/luts/", into: context.luts, absent: absent),
             .delete(.prefix("/api/luts/"), access: .control) { _, rest in context.deleteLUT(Route.decoded(rest)) },
-        ])
+        ]
+    }
+
+    /// `PUT PREFIXNAME` (control): an item for `shelf`; without one, 404 saying `absent`.
+    static func shelfPut(_ prefix: String, into shelf: (any UploadShelf)?, absent: String) -> Route {
+        .put(.prefix(prefix), access: .control) { _, rest in
+            shelf.map { .shelfUpload($0, name: Route.decoded(rest)) } ?? .status(404, absent)
+        }
     }
 }

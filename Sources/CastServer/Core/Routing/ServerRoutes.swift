@@ -15,12 +15,16 @@ struct RouteContext {
     let luts: LUTFolder?
     /// `--looks`: the saved looks, or nil.
     let looks: LookFolder?
+    /// `--styles`: the style pictures, or nil.
+    let styles: (any StyleShelf)?
     /// `DELETE /api/luts/NAME`, carried out at once (``ServerCore/deleteLUT(_:)``).
     let deleteLUT: (String) -> HTTPAnswer
+    /// `DELETE /api/styles/NAME`, carried out at once (``ServerCore/deleteStyle(_:)``).
+    let deleteStyle: (String) -> HTTPAnswer
     /// A channel's state as `/api/state` and its viewers see it.
     let state: (Channel) -> SessionState
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
-    let atClientLimit: (HTTPRequest) -> Bool
+    let clientLimit: (HTTPRequest, Channel) -> HTTPAnswer?
 
     var channels: ChannelRegistry { registry() }
 }
@@ -29,7 +33,7 @@ struct RouteContext {
 /// the access it needs. The first route that takes a request answers it; the page's files come last.
 enum ServerRoutes {
     static func table(_ context: RouteContext) -> [Route] {
-        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + [
+        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + styleRoutes(context) + [
             .get(.exact("/healthz"), access: .anyone) { _, _ in
                 .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
             },
@@ -63,7 +67,7 @@ enum ServerRoutes {
 
     /// `/stream.mjpg` of `channel`, of the JPEG rendition nearest to `?width=` (default: full size).
     private static func mjpeg(_ request: HTTPRequest, _ channel: Channel, _ context: RouteContext) -> HTTPAnswer {
-        if context.atClientLimit(request) { return .status(503, "too many clients") }
+        if let refusal = context.clientLimit(request, channel) { return refusal }
         guard let width = request.argument("width") else { return .mjpeg(of: channel, rendition: 0) }
         guard let pixels = Int(width), (1...16384).contains(pixels) else {
             return .status(400, "width must be a whole number of pixels, 1 to 16384")

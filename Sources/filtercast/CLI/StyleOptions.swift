@@ -1,0 +1,34 @@
+import CastServer
+import FilterKit
+import Logging
+import StyleKit
+
+/// `--styles DIR`: pictures the `style` filter paints like (serve).
+enum StyleOptions {
+    static let spec = OptionSpec(name: "--styles", valueName: "DIR",
+                                 help: "Pictures (NAME.jpg or NAME.png) the style filter offers as styles beside the shipped ones, read at start (DIR created if missing); controlling clients upload more there (PUT /api/styles/NAME).")
+
+    /// The folder `--styles` names, read (nil without the option, or where the style filter cannot
+    /// run: then the server says why once and starts without it).
+    static func folder(_ options: ParsedOptions) throws -> StyleFolder? {
+        guard let path = options.string("--styles") else { return nil }
+        let engine: StyleEngine
+        switch StyleEngine.shared {
+        case .success(let shared): engine = shared
+        case .failure(let reason):
+            Log.warning("--styles \(path) is not used: \(reason)")
+            return nil
+        }
+        do {
+            return try StyleFolder(path: path, engine: engine)
+        } catch {
+            throw UsageError(description: "--styles: \(error)")
+        }
+    }
+
+    /// The catalog with the `style` filter over `folder`'s pictures and the shipped styles (the
+    /// standard one without a folder).
+    static func catalog(with folder: StyleFolder?) -> FilterCatalog {
+        folder.map { StyleCatalog.with($0.library) } ?? StyleCatalog.standard
+    }
+}
