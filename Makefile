@@ -91,9 +91,10 @@ bench: build
 ## bench-serve: fan-out to many viewers (bench/fanout.sh), what headless Chromium draws, the cost of recording,
 ## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream, what the page draws of
 ## natural footage over shaped links per transport (bench/delivery.py; its shaped rows need root), what the
-## whole ladder costs (bench/ladder.py), what publishing costs with its own encode and sharing a rendition (bench/publish.py),
-## a browser's camera as the source (bench/camera.py), issue 25's channel figures (bench/channels.sh), and a 90 s
-## RSS/fd soak (bench/test_soak.py)
+## whole ladder costs (bench/ladder.py), whether studio mode's preview slows the program (bench/studio.py),
+## what publishing costs with its own encode and sharing a rendition (bench/publish.py), a browser's camera
+## as the source (bench/camera.py), issue 25's channel figures (bench/channels.sh), and a 90 s RSS/fd soak
+## (bench/test_soak.py)
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' bench/channels.sh
@@ -101,6 +102,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/recording.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/bands.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/slider.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/studio.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/delivery.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/ladder.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/publish.py

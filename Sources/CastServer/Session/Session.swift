@@ -14,7 +14,7 @@ public final class Session: Sendable {
     /// The program's chain: what every viewer sees.
     public let selection: FilterSelection
     /// The preview's chain (studio mode), which only controllers see until a `take`.
-    public let studio = Studio()
+    public let studio: Studio
     public let catalog: FilterCatalog
     /// Records the session's frames (`record`); nil when the server does not record.
     public let recorder: Recorder?
@@ -56,6 +56,7 @@ public final class Session: Sendable {
         self.ingestLimits = ingestLimits
         self.urlSources = urlSources
         rerender = RerenderRequest(wake: { player.output.poke() })
+        studio = Studio(rerender: RerenderRequest(wake: { player.output.poke() }))
         self.inputOpener = inputOpener
         self.catalog = catalog
         self.recorder = recorder
@@ -236,13 +237,16 @@ public final class Session: Sendable {
         return changed
     }
 
-    /// Makes `chain` the program's or the preview's, and has the current frame shown with it.
+    /// Makes `chain` the program's or the preview's, and has the current frame shown with it
+    /// (a preview's change to the preview's outputs only).
     private func select(_ chain: FilterChain, to target: ChainTarget) {
         switch target {
-        case .program: selection.select(chain)
-        case .preview: studio.select(chain)
+        case .program:
+            selection.select(chain)
+            rerender.request()
+        case .preview:
+            studio.select(chain)
         }
-        rerender.request()
     }
 
     /// Puts the preview's chain on air; the preview keeps it, so editing goes on from there. A
