@@ -154,7 +154,9 @@ final class ViewerSession {
         } catch {
             throw error.answering(message.id)
         }
-        if let id = message.id, !message.command.isAcknowledgement { outbox.enqueue(.ack(id)) }
+        if let id = message.id, !message.command.isAcknowledgement {
+            outbox.enqueue(outcome == .authorized ? .authorized(id, access: access) : .ack(id))
+        }
         return outcome
     }
 
