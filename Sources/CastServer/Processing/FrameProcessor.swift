@@ -9,7 +9,7 @@ import Synchronization
 /// filters at most once, and hands each output the frame it asked for. Adding an output is a
 /// type and a line of wiring, not a branch here.
 ///
-/// It tells the player whether any output is active (``Player/setConsumersPresent(_:)``), so that a
+/// It tells the player whether any output is active (``Player/setConsumersPresent(_:holdingLiveInput:)``), so that a
 /// file nobody watches, records or publishes is not decoded: the clock runs on, and a returning
 /// viewer gets the frame at the clock's position; a live input is closed after `--idle-close`.
 ///
@@ -75,25 +75,26 @@ final class FrameProcessor: Sendable {
             isLate: { [player] in player.output.waiting > 0 })
         let turn = ProcessingTurn(width: info.width, height: info.height, runner: runner, chains: chains, counters: counters,
                                   offlineReason: offlineReason)
-        var toldConsumersPresent: Bool?
+        var told: (present: Bool, holding: Bool)?
         var servedRerenders = 0, servedPreviewRerenders = 0
         while !stopping.load(ordering: .acquiring) {
             // Nothing active: nothing is due but what a poke brings (a viewer, a recording, a
             // command), so the loop looks only every `idleWait`. A fade goes on at the frame rate
             // even while no frame comes (paused).
             let fading = studio.isFading(at: .now)
-            let wait = toldConsumersPresent == false ? Self.idleWait : turn.wait
+            let wait = told?.present == false ? Self.idleWait : turn.wait
             let frame = player.output.take(timeout: fading ? min(wait, .milliseconds(40)) : wait)
             // Before the demands: a request made after them waits for the next turn.
             let rerenders = rerender.count, previewRerenders = studio.rerender.count
             let now = ContinuousClock.now
             let demands = outputs.map { $0.demand(now: now) }
-            let consumersPresent = demands.contains(where: \.isActive)
-            if consumersPresent != toldConsumersPresent {
-                toldConsumersPresent = consumersPresent
+            // Snapshots alone take frames but keep no live input open.
+            let consumers = (present: demands.contains(where: \.isActive), holding: demands.contains { $0.isActive && !$0.onlySnapshots })
+            if told.map({ $0 != consumers }) ?? true {
+                told = consumers
                 // The player coasted: the frame at the clock's position is on its way, and the one
                 // kept is stale — no re-render of it (a snapshot must get the fresh one).
-                if player.setConsumersPresent(consumersPresent) { turn.forgetLastFrame() }
+                if player.setConsumersPresent(consumers.present, holdingLiveInput: consumers.holding) { turn.forgetLastFrame() }
             }
             let playback = player.playbackState
             let situation = FramePlan.Situation(

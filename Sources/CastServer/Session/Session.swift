@@ -22,6 +22,8 @@ public final class Session: Sendable {
     public let publisher: Publisher?
     /// The files `open` and `delete` may name; nil when the server has none.
     public let library: MediaLibrary?
+    /// The looks of the running filtered recording, written beside it when it finishes.
+    let lookLog: RecordingLookLog
     /// What is playing; `open` replaces it.
     let sourceState: Mutex<SourceState>
     /// The input the server was started with (`--input`), as first opened, and how to open it
@@ -51,8 +53,9 @@ public final class Session: Sendable {
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
                 recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil,
                 inputOpener: InputOpener? = nil, urlSources: URLSources? = nil,
-                ingestLimits: IngestLimits = IngestLimits()) {
+                ingestLimits: IngestLimits = IngestLimits(), lookLog: RecordingLookLog = RecordingLookLog()) {
         self.player = player
+        self.lookLog = lookLog
         self.ingestLimits = ingestLimits
         self.urlSources = urlSources
         rerender = RerenderRequest(wake: { player.output.poke() })
@@ -243,6 +246,7 @@ public final class Session: Sendable {
         switch target {
         case .program:
             selection.select(chain)
+            lookLog.note(chain)
             rerender.request()
         case .preview:
             studio.select(chain)
