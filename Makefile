@@ -91,9 +91,10 @@ bench: build
 ## bench-serve: fan-out to many viewers (bench/fanout.sh), what headless Chromium draws, the cost of recording,
 ## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream, what the page draws of
 ## natural footage over shaped links per transport (bench/delivery.py; its shaped rows need root), what the
-## whole ladder costs (bench/ladder.py), what publishing costs with its own encode and sharing a rendition (bench/publish.py),
-## a browser's camera as the source (bench/camera.py), issue 25's channel figures (bench/channels.sh), and a 90 s
-## RSS/fd soak (bench/test_soak.py)
+## whole ladder costs (bench/ladder.py), whether studio mode's preview slows the program (bench/studio.py),
+## what publishing costs with its own encode and sharing a rendition (bench/publish.py), a browser's camera
+## as the source (bench/camera.py), issue 25's channel figures (bench/channels.sh), and a 90 s RSS/fd soak
+## (bench/test_soak.py)
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' bench/channels.sh
@@ -101,6 +102,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/recording.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/bands.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/slider.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/studio.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/delivery.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/ladder.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/publish.py
@@ -116,14 +118,14 @@ fuzz: deps
 	$(SWIFT) build
 	$(PYTHON) Tests/Fuzz/media_fuzz.py .build/debug/filtercast --files 300 --keep .build/fuzz/media
 
-## fuzz-long: the decoder targets (FuzzBrowserSource, FuzzUploadProbe) to FUZZ_RUNS executions each, one
+## fuzz-long: the decoder targets (FuzzBrowserSource, FuzzUploadProbe, FuzzStillPicture) to FUZZ_RUNS executions each, one
 ## after the other, under nice: built with -sanitize=fuzzer only (Tests/Fuzz/.build-noasan), some 5 times
 ## faster than under ASan, whose allocator maps each new decoder's large buffers afresh. No ASan, so no
 ## LeakSanitizer: -rss_limit_mb=2048 catches growth; `make fuzz` keeps the ASan check (docs/RELIABILITY.md)
 FUZZ_RUNS ?= 10000000
 fuzz-long: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer --scratch-path .build-noasan
-	FUZZ_BIN=Tests/Fuzz/.build-noasan/release FUZZ_RUNS=$(FUZZ_RUNS) nice -n 19 Tests/Fuzz/run.sh 0 browser-source upload-probe
+	FUZZ_BIN=Tests/Fuzz/.build-noasan/release FUZZ_RUNS=$(FUZZ_RUNS) nice -n 19 Tests/Fuzz/run.sh 0 browser-source upload-probe still-picture
 
 ## soak: the leak-checked short soak — the server built with AddressSanitizer (.build/asan, ~50 s),
 ## then SOAK_SECONDS of bench/soak.py (10 viewers, 360p) under LeakSanitizer: a leak report, an error

@@ -68,6 +68,34 @@ def serving(binary: str, args: list[str], **options) -> Iterator[ServerProcess]:
         stop_server(server)
 
 
+async def clients_window(pid: int, clients: list, seconds: float, *alongside) -> tuple[float, list[float]]:
+    """Over `seconds` (after a 3 s warm-up): the % of a core process `pid` used and each client's
+    frames per second (fc_client `Client`s, closed at the end), while each of `alongside`
+    (a function of the window's end, time.monotonic(), giving a coroutine) runs too."""
+    import asyncio
+    import time
+    try:
+        await asyncio.gather(*(client.collect(3.0) for client in clients))  # warm-up
+        before, start = cpu_seconds(pid), time.monotonic()
+        jobs = [client.collect(seconds) for client in clients] + [job(start + seconds) for job in alongside]
+        received = (await asyncio.gather(*jobs))[:len(clients)]
+        cpu, end = cpu_seconds(pid), time.monotonic()
+    finally:
+        for client in clients:
+            await client.close()
+    fps = [sum(1 for item in items if not isinstance(item, dict)) / (end - start) for items in received]
+    return 100 * (cpu - before) / (end - start), fps
+
+
+def bench_arguments(description: str, runs: int, seconds: float) -> argparse.ArgumentParser:
+    """The options every server benchmark takes: --bin (default: the release build), --runs, --seconds."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--seconds", type=float, default=seconds)
+    return parser
+
+
 # -- /proc ------------------------------------------------------------------------------------
 
 def _stat_fields(stat_path: Path) -> list[str]:

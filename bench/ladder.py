@@ -13,42 +13,27 @@ budget: ≤ 50% of a core at 720p30, ≤ 80% at 1080p30.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import os
 import statistics
-import time
 
-from bench_server import REPO, cpu_seconds, serving
+from bench_server import bench_arguments, clients_window, serving
 from fc_client import Client
 
 
 async def watch(server, all_renditions: bool, seconds: float) -> tuple[float, list[float]]:
     """(% of a core the server used, fps of each viewer) over `seconds` after a warm-up."""
     async with await Client.connect(server.ws_url()) as probe:
-        offer = [r["id"] for r in probe.hello["renditions"]]
+        offer = [r["id"] for r in probe.hello["renditions"] if not r.get("preview")]  # the program's ladder
     chosen = offer if all_renditions else offer[:1]
     clients = [await Client.connect(server.ws_url()) for _ in chosen]
-    try:
-        for client, rendition in zip(clients, chosen):
-            transport = "h264" if rendition.startswith("h264") else "jpeg"
-            await client.ok({"type": "watch", "transport": transport, "rendition": rendition})
-        await asyncio.gather(*(client.collect(3.0) for client in clients))  # warm-up
-        before, start = cpu_seconds(server.proc.pid), time.monotonic()
-        received = await asyncio.gather(*(client.collect(seconds) for client in clients))
-        cpu, end = cpu_seconds(server.proc.pid), time.monotonic()
-    finally:
-        for client in clients:
-            await client.close()
-    fps = [sum(1 for item in items if not isinstance(item, dict)) / (end - start) for items in received]
-    return 100 * (cpu - before) / (end - start), fps
+    for client, rendition in zip(clients, chosen):
+        transport = "h264" if rendition.startswith("h264") else "jpeg"
+        await client.ok({"type": "watch", "transport": transport, "rendition": rendition})
+    return await clients_window(server.proc.pid, clients, seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=12)
+    parser = bench_arguments(__doc__.split("\n")[0], runs=3, seconds=12)
     parser.add_argument("--sizes", default="1280x720,1920x1080")
     options = parser.parse_args()
     for size in options.sizes.split(","):

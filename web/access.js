@@ -111,7 +111,7 @@ function hideForm() {
 function authenticate(token, refusedMessage) {
   access.authPending = true;
   ui.submit.disabled = true;
-  const sent = send({ type: "auth", token }, (ok) => {
+  const sent = send({ type: "auth", token }, (ok, answer) => {
     access.authPending = false;
     if (!ok) {
       if (token === savedToken()) saveToken("");
@@ -119,7 +119,8 @@ function authenticate(token, refusedMessage) {
       return;
     }
     saveToken(token);
-    setAccess(isAdmin() ? "admin" : "control"); // never less than it had
+    // The ack says what the token grants (servers before that: control); never less than it had.
+    setAccess(answer?.access === "admin" || isAdmin() ? "admin" : "control");
     hideForm();
     player.emit("authorized");
   });

@@ -46,6 +46,17 @@ export async function change(method, path, body) {
   return { ok: response.ok, status: response.status, text };
 }
 
+/// PUTs `file` to `path` of the API as its raw body; what to tell the user: `done`, or `what` and
+/// the server's refusal (or that it was not sent).
+export async function putFile(path, file, done, what) {
+  try {
+    const response = await fetch(withToken(path), { method: "PUT", body: file, headers: tabAuthorization() });
+    return response.ok ? done : `${what}: ${(await response.text()).trim() || response.status}`;
+  } catch {
+    return `${what}: not sent`;
+  }
+}
+
 /// `load` run one call at a time: a call while one runs makes one more run after it.
 export function oneAtATime(load) {
   let running = false;

@@ -18,10 +18,12 @@ const channels = player.channels;
 /// What the entries were built for: the names in order, and whether with the admin's actions.
 let built = "";
 
-/// The summary under a channel's name: "live · 2 watching" or "offline · 0 watching".
+/// The summary under a channel's name: "live · 2 watching", "idle · 0 watching" (a live input
+/// closed until somebody watches: its thumbnail is the last picture it made) or "offline · 0 watching".
 function summary(channel) {
   const watching = `${channel.viewers} watching`;
-  return channel.online ? `live · ${watching}` : `offline · ${watching}`;
+  if (channel.online) return `live · ${watching}`;
+  return channel.idle ? `idle · ${watching}` : `offline · ${watching}`;
 }
 
 /// A new entry for the channel `name` (its picture, name and summary are filled by show()); an
@@ -81,6 +83,7 @@ function show(li, channel) {
   // The snapshot URL is the server's absolute path: made relative, for a page served under a prefix.
   paint(picture, channel.snapshot.replace(/^\//, ""));
   meta.textContent = summary(channel);
+  li.dataset.idle = String(Boolean(channel.idle));
 }
 
 function redraw() {

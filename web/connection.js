@@ -34,8 +34,8 @@ export function reopen() {
   open();
 }
 
-/// Sends a command; `done(ok)` runs when the server answers it (ack or error), or with false
-/// when it does not within a few seconds. Returns whether it was sent.
+/// Sends a command; `done(ok, answer)` runs when the server answers it (ack or error: the
+/// message), or with false when it does not within a few seconds. Returns whether it was sent.
 export function send(message, done) {
   if (!connection.socket || connection.socket.readyState !== WebSocket.OPEN) {
     toast("Not connected: the command was not sent");
@@ -149,7 +149,7 @@ function receiveText(text) {
     case "hello": return receiveHello(message);
     case "state": return receiveState(message);
     case "error": return receiveError(message);
-    case "ack": return settle(message.id, true);
+    case "ack": return settle(message.id, true, message);
     case "keyframeRequest": return player.emit("keyframeRequest");
     case "shareEnded": return player.emit("shareEnded", message);
     case "catalog": return Array.isArray(message.filters) ? player.emit("catalog", message) : undefined;
@@ -182,12 +182,12 @@ function receiveState(next) {
 
 function receiveError(error) {
   player.emit("error", error);
-  if (error.id !== undefined) settle(error.id, false);
+  if (error.id !== undefined) settle(error.id, false, error);
 }
 
-function settle(id, ok) {
+function settle(id, ok, answer) {
   const done = connection.inFlight.get(id);
   if (!done) return;
   connection.inFlight.delete(id);
-  done(ok);
+  done(ok, answer);
 }

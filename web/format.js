@@ -30,3 +30,20 @@ export function formatSize(bytes) {
   if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
   return `${Math.max(1, Math.round(bytes / 1e3))} kB`;
 }
+
+/// A recording's looks in short: "sepia → sepia + vignette at 0:12" (a chain's filters joined by
+/// " + ", "none" for the empty one; the first three changes, then how many more). "" without any
+/// filter at all.
+export function formatLooks(looks, truncated = false) {
+  if (!Array.isArray(looks) || looks.length === 0) return "";
+  const chain = (look) => (Array.isArray(look.chain) && look.chain.length > 0
+    ? look.chain.map((link) => String(link.name)).join(" + ") : "none");
+  const at = (seconds) => {
+    const whole = Math.floor(Number.isFinite(seconds) ? Math.max(0, seconds) : 0);
+    return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  };
+  if (looks.length === 1 && chain(looks[0]) === "none") return "";
+  const shown = looks.slice(1, 4).map((look) => ` → ${chain(look)} at ${at(look.at)}`).join("");
+  const more = looks.length - 4 + (truncated ? 1 : 0);
+  return chain(looks[0]) + shown + (more > 0 ? ` → … (${looks.length - 1}${truncated ? "+" : ""} changes)` : "");
+}

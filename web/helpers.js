@@ -37,3 +37,9 @@ export function pushBounded(list, value, max) {
   list.push(value);
   if (list.length > max) list.splice(0, list.length - max);
 }
+
+/// A name of `a-z 0-9 _ -` (at most 32, as the server's LUTs, looks and styles take) made from a
+/// file's name without its extension; `fallback` when nothing is left.
+export function fileStem(fileName, fallback) {
+  return fileName.replace(/\.[^.]*$/, "").toLowerCase().replace(/[^a-z0-9_-]+/g, "-").slice(0, 32) || fallback;
+}

@@ -5,7 +5,7 @@ import { guard, needsToken } from "./access.js";
 import { fetchJSON, inChannel, oneAtATime, tabAuthorization, withToken } from "./api.js";
 import { send } from "./connection.js";
 import { deleteButton } from "./deleting.js";
-import { formatEntry } from "./format.js";
+import { formatEntry, formatLooks } from "./format.js";
 import { byId } from "./helpers.js";
 import { player } from "./player.js";
 import { markSource, sourceReference } from "./source.js";
@@ -75,11 +75,14 @@ function item(entry) {
   meta.className = "recording-meta";
   meta.textContent = `${formatEntry(entry)} · ${formatCreated(entry.created)}`;
   info.append(name, meta);
-  if (typeof entry.filter === "string" && entry.filter) {
+  const looks = formatLooks(entry.looks, entry.looksTruncated === true);
+  if (looks || (typeof entry.filter === "string" && entry.filter)) {
     // Played with the session's filter on top (sepia on sepia) unless played as recorded.
+    // The looks (the chain and its changes, from the recording's sidecar) say more than the filter.
     const recordedWith = document.createElement("div");
     recordedWith.className = "recording-meta recorded-with";
-    recordedWith.textContent = `recorded with ${entry.filter}`;
+    recordedWith.textContent = `recorded with ${looks || entry.filter}`;
+    recordedWith.title = recordedWith.textContent;
     info.append(recordedWith);
   }
 

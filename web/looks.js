@@ -10,11 +10,11 @@
 // (`hello.looks`); its commands need control. Each look shows a thumbnail: the look applied to
 // this channel's current picture (GET /api/looks/NAME/thumbnail.jpg), refreshed every 10 s.
 import { guard, mayControl, needsToken } from "./access.js";
-import { fetchJSON, inChannel, oneAtATime, tabAuthorization, withToken } from "./api.js";
+import { fetchJSON, inChannel, oneAtATime, putFile } from "./api.js";
 import { send } from "./connection.js";
 import { paint } from "./channels.js";
 import { confirmingButton } from "./deleting.js";
-import { byId, pageParameter } from "./helpers.js";
+import { byId, fileStem, pageParameter } from "./helpers.js";
 import { player } from "./player.js";
 import { setStudio } from "./studio.js";
 import { toast } from "./toast.js";
@@ -35,10 +35,6 @@ function target() {
 }
 
 /// A look's name made from a file's (lower case, other characters as "-", at most 32).
-function nameOf(file) {
-  const stem = file.replace(/\.[^.]*$/, "").toLowerCase().replace(/[^a-z0-9_-]+/g, "-").slice(0, 32);
-  return stem || "look";
-}
 
 /// The look's JSON file, downloaded as NAME.json.
 function exportLink(look) {
@@ -129,7 +125,7 @@ function importLook(text, fileName) {
   }
   const chain = Array.isArray(look) ? look : look?.chain;
   if (!Array.isArray(chain)) return toast(`${fileName} is not a look file: no "chain"`);
-  const name = typeof look.name === "string" && NAME.test(look.name) ? look.name : nameOf(fileName);
+  const name = typeof look.name === "string" && NAME.test(look.name) ? look.name : fileStem(fileName, "look");
   send({ type: "setFilter", chain, to: "preview" }, (ok) => {
     if (ok) send({ type: "saveLook", name, from: "preview" }, (saved) => { if (saved) toast(`Imported the look ${name}`); });
   });
@@ -137,13 +133,8 @@ function importLook(text, fileName) {
 
 /// A .cube file: PUT /api/luts/NAME; the server's answer said in a toast.
 async function importLUT(file) {
-  const name = nameOf(file.name);
-  try {
-    const response = await fetch(withToken(`api/luts/${name}`), { method: "PUT", body: file, headers: tabAuthorization() });
-    toast(response.ok ? `Added the LUT ${name}` : `LUT ${name}: ${(await response.text()).trim() || response.status}`);
-  } catch {
-    toast(`LUT ${name}: not sent`);
-  }
+  const name = fileStem(file.name, "look");
+  toast(await putFile(`api/luts/${name}`, file, `Added the LUT ${name}`, `LUT ${name}`));
 }
 
 /// Whether `file` is this panel's to import (a look file or a LUT) rather than a video's upload.

@@ -5,6 +5,7 @@
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
 import { byId } from "./helpers.js";
+import { takesStylePictures } from "./style-pictures.js";
 import { player } from "./player.js";
 import { CONFIRM_TIMEOUT_MS, SEND_INTERVAL_MS, Throttle } from "./throttle.js";
 
@@ -79,7 +80,11 @@ function paramRow(param, name, index) {
   slider.addEventListener("change", () => editParam(param, index, slider, output, true));
   followDragging(slider);
   row.append(label, slider, output);
-  if (param.kind === "choice") row.append(choicePicker(param, index, slider, output));
+  if (param.kind === "choice") {
+    const picker = choicePicker(param, index, slider, output);
+    if (name === "style" && param.name === "style") takesStylePictures(picker);
+    row.append(picker);
+  }
   return row;
 }
 

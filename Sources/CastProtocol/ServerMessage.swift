@@ -11,6 +11,7 @@ import Foundation
 /// {"type":"state","source":{…},"playing":true,…}      (the state object's keys beside "type")
 /// {"type":"error","code":"out_of_range","message":"…","id":7}   ("id" only when the command had one)
 /// {"type":"ack","id":"a1"}
+/// {"type":"ack","id":"a2","access":"admin"}          (the answer to auth: what the client may do now)
 /// {"type":"keyframeRequest"}                          (to a client sharing its camera)
 /// {"type":"shareEnded","reason":"…"}
 /// {"type":"catalog","filters":[…]}                   (the catalog changed: a LUT was added)
@@ -30,6 +31,9 @@ public enum ServerMessage: Sendable, Encodable {
     case error(ProtocolError)
     /// A command was carried out.
     case ack(MessageID)
+    /// `auth` was accepted: its `ack`, with what the client may do now (v1 addition: a client that
+    /// ignores unknown keys sees a plain `ack`).
+    case authorized(MessageID, access: ViewerAccess)
     /// To the client that shares its camera: pictures were dropped (the server fell behind, or
     /// one did not decode); send a keyframe next.
     case keyframeRequest
@@ -81,6 +85,10 @@ public enum ServerMessage: Sendable, Encodable {
         case .ack(let id):
             try container.encode("ack", forKey: .type)
             try container.encode(id, forKey: .id)
+        case .authorized(let id, let access):
+            try container.encode("ack", forKey: .type)
+            try container.encode(id, forKey: .id)
+            try container.encode(access, forKey: .access)
         case .keyframeRequest:
             try container.encode("keyframeRequest", forKey: .type)
         case .shareEnded(let reason):

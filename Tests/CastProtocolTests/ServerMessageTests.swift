@@ -217,6 +217,8 @@ struct ServerMessageTests {
 
     @Test func ackEchoesTheIdVerbatim() throws {
         #expect(String(decoding: ServerMessage.ack(.number(7)).encoded(), as: UTF8.self) == #"{"id":7,"type":"ack"}"#)
+        #expect(String(decoding: ServerMessage.authorized(.number(3), access: .admin).encoded(), as: UTF8.self)
+            == #"{"access":"admin","id":3,"type":"ack"}"#)
         #expect(String(decoding: ServerMessage.ack(.number(-2.5)).encoded(), as: UTF8.self) == #"{"id":-2.5,"type":"ack"}"#)
         #expect(String(decoding: ServerMessage.ack(.string("a/\"b")).encoded(), as: UTF8.self) == #"{"id":"a/\"b","type":"ack"}"#)
         let object = try Self.object(.ack(.string("x1")))

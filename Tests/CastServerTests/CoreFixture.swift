@@ -37,11 +37,12 @@ final class CoreFixture {
     /// `--channel NAME=test:64x48@30`, recording into `recordings/NAME`).
     /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog; with
     /// `looks`, `--looks` on the folder `looks/`. `channelTokens`: channels' own tokens, by name
-    /// (`"token"` of the channels file); `maxChannelViewers`, `--max-channel-viewers`.
+    /// (`"token"` of the channels file); `maxChannelViewers`, `--max-channel-viewers`; `idleClose`:
+    /// `main`'s live input closes on demand (`--idle-close`; the test starts its player).
     init(uploads: Bool = false, token: String? = nil, adminToken: String? = nil, publicView: Bool = false, maxClients: Int = 200,
          allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false, maxChannels: Int = 16,
          channelsFile: ChannelsFile? = nil, looks: Bool = false, channelTokens: [String: String] = [:],
-         maxChannelViewers: Int? = nil) throws {
+         maxChannelViewers: Int? = nil, idleClose: Duration? = nil) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         let lutFolder = luts ? try LUTFolder(path: base + "/luts") : nil
         let catalog = lutFolder.map { FilterCatalog.standard.adding($0.library.catalogEntry, category: .colorEffect) } ?? .standard
@@ -50,7 +51,7 @@ final class CoreFixture {
             return try Self.channel(try ChannelName(name), isDefault: index == 0, catalog: catalog,
                                     library: try MediaLibrary(recordingsPath: recordings, mediaPath: nil,
                                                               uploadsPath: uploads ? base + "/uploads" : nil),
-                                    token: AccessToken(channelTokens[name]))
+                                    token: AccessToken(channelTokens[name]), idleClose: index == 0 ? idleClose : nil)
         }
         try FileManager.default.createDirectory(atPath: base + "/web", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: base + "/web/index.html", contents: Data("<html>".utf8))
@@ -81,9 +82,11 @@ final class CoreFixture {
 
     /// A channel on a 64×48 test pattern with two JPEG renditions and no H.264.
     private static func channel(_ name: ChannelName, isDefault: Bool, catalog: FilterCatalog, library: MediaLibrary,
-                                token: AccessToken?) throws -> Channel {
+                                token: AccessToken?, idleClose: Duration?) throws -> Channel {
         let spec = InputSpec.testPattern(width: 64, height: 48, rate: 30)
-        let session = Session(player: Player(source: try spec.open()), input: spec, filter: .none, catalog: catalog, library: library,
+        let player = Player(source: try spec.open(), options: PlaybackOptions(idleClose: idleClose),
+                            reopen: idleClose.map { _ in spec.reopener(SourceOptions(), width: 64, height: 48) })
+        let session = Session(player: player, input: spec, filter: .none, catalog: catalog, library: library,
                               inputOpener: spec.opener(SourceOptions(), width: 64, height: 48))
         let processing = ProcessingCounters()
         let jpeg = try [64, 32].map { width in

@@ -50,10 +50,13 @@ import Testing
         io.send(#"{"type": "auth", "token": "nope", "id": 1}"#, from: 1, to: core)
         #expect(io.types(io.drain(1, core)) == ["error"] && core.viewers[1]?.session.access == .control, "a wrong token lowers nothing")
         io.send(#"{"type": "auth", "token": "boss", "id": 2}"#, from: 1, to: core)
-        #expect(io.types(io.drain(1, core)) == ["ack", "state"] && core.viewers[1]?.session.access == .admin)
+        let raised = io.drain(1, core)
+        #expect(io.types(raised) == ["ack", "state"] && core.viewers[1]?.session.access == .admin)
+        guard case .json(let ack) = raised.first else { Issue.record("no ack"); return }
+        #expect(ack["access"] == "admin", "the ack of auth says what the client may do now")
         io.send(#"{"type": "auth", "token": "\#(Self.token)", "id": 3}"#, from: 1, to: core)
-        _ = io.drain(1, core)
-        #expect(core.viewers[1]?.session.access == .admin, "the control token does not take admin away")
+        guard case .json(let kept) = io.drain(1, core).first else { Issue.record("no ack"); return }
+        #expect(core.viewers[1]?.session.access == .admin && kept["access"] == "admin", "the control token does not take admin away")
         io.send(#"{"type": "setFilter", "name": "sepia", "id": 4}"#, from: 2, to: core)
         #expect(io.types(io.drain(2, core)).first == "ack" && fixture.session.selection.chain.first.name == "sepia")
     }

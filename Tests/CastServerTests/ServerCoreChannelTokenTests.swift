@@ -72,9 +72,40 @@ import Testing
         let upload = code(fixture, .put, "/api/uploads/a.mp4", channel: "cam", token: Self.camToken)
         #expect(upload != 401 && upload != 403, "its token controls the channel: \(upload)")
         #expect(code(fixture, .put, "/api/uploads/a.mp4", channel: "main", token: Self.camToken) == 401)
-        for (method, path) in [(HTTPRequest.Method.get, "/metrics"), (.get, "/api/channels"), (.put, "/api/luts/a.cube")] {
+        let shared: [(HTTPRequest.Method, String)] = [(.get, "/metrics"), (.get, "/api/channels"), (.put, "/api/luts/a.cube"),
+                                                      (.delete, "/api/luts/a"), (.put, "/api/styles/a"), (.delete, "/api/styles/a")]
+        for (method, path) in shared {
             #expect(code(fixture, method, path, channel: "cam", token: Self.camToken) == 401, "\(path) is the server's, not the channel's")
         }
         #expect(code(fixture, .put, "/api/channels/x", channel: "cam", token: Self.camToken) == 401)
+    }
+
+    /// The reply (`ack` or `error`) to `json` from viewer `id`.
+    func answer(_ json: String, from id: ConnectionID, _ core: ServerCore) -> [String: String] {
+        io.send(json, from: id, to: core)
+        for case .json(let object) in io.drain(id, core) where object["type"] == "ack" || object["type"] == "error" { return object }
+        return [:]
+    }
+
+    @Test func looksAreTheServersAChannelsTokenCannotSaveOrDeleteThem() throws {
+        let fixture = try CoreFixture(token: Self.token, adminToken: "boss", others: ["cam"], looks: true, channelTokens: ["cam": Self.camToken])
+        let core = fixture.core, folder = fixture.base + "/looks"
+        core.viewerConnected(1, token: Self.camToken, address: "a", channel: "cam")
+        core.viewerConnected(2, token: Self.token, address: "b", channel: "cam")
+        core.viewerConnected(3, token: "boss", address: "c", channel: "cam")
+        _ = io.drainAll(core)
+        #expect(answer(#"{"type":"setFilter","name":"sepia","id":1}"#, from: 1, core)["type"] == "ack", "it controls its channel")
+        let refused = answer(#"{"type":"saveLook","name":"mine","id":2}"#, from: 1, core)
+        #expect(refused["code"] == "unauthorized" && refused["message"]?.contains("saveLook changes what every channel shares") == true,
+                "\(refused)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "nothing saved")
+        #expect(answer(#"{"type":"saveLook","name":"kept","id":3}"#, from: 2, core)["type"] == "ack", "--token controls the server")
+        let deleting = answer(#"{"type":"deleteLook","name":"kept","id":4}"#, from: 1, core)
+        #expect(deleting["code"] == "unauthorized" && deleting["message"]?.hasPrefix("deleteLook") == true, "\(deleting)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["kept.json"], "nothing deleted")
+        #expect(answer(#"{"type":"setFilter","look":"kept","id":5}"#, from: 1, core)["type"] == "ack", "applying one is its channel's")
+        #expect(answer(#"{"type":"auth","token":"\#(Self.token)","id":6}"#, from: 1, core)["type"] == "ack")
+        #expect(answer(#"{"type":"deleteLook","name":"kept","id":7}"#, from: 1, core)["type"] == "ack", "after auth with --token")
+        #expect(answer(#"{"type":"saveLook","name":"boss","id":8}"#, from: 3, core)["type"] == "ack", "the admin token")
     }
 }

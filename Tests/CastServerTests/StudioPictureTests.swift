@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func thePreviewGetsTheSameSourceFrameThroughItsOwnChain() throws {
-        let studio = Studio()
+        let studio = Studio(rerender: RerenderRequest(wake: {}))
         studio.select(FilterChain(try FilterSettings(name: "invert")))
         let (turn, frame) = Self.turn(program: .none, studio: studio)
         let outputs = [Seen(Self.watched), Seen(Self.watched.ofPreview)]
@@ -55,8 +55,18 @@ import Testing
         #expect(outputs[1].lumas == [155, 155] && outputs[1].contexts.last?.kind == .rerender)
     }
 
+    @Test func aPreviewChangeReRendersThePreviewAlone() {
+        let demands = [Self.watched, Self.watched.ofPreview, OutputDemand(source: true, rerender: true, isActive: true)]
+        let situation = FramePlan.Situation(previewRerenderRequested: true, hasLastFrame: true)
+        #expect(FramePlan.make(situation, demands: demands) == .rerender(source: [], filtered: [], preview: [1]),
+                "the program's viewers are not sent the same picture again")
+        #expect(FramePlan.make(situation, demands: Array(demands[0...0])) == .idle, "nobody watches the preview")
+        #expect(FramePlan.make(FramePlan.Situation(rerenderRequested: true, hasLastFrame: true), demands: demands)
+                == .rerender(source: [2], filtered: [0], preview: [1]), "a program's re-render shows the preview too")
+    }
+
     @Test func aLateLoopDropsThePreviewFrameNotTheProgramOne() throws {
-        let studio = Studio()
+        let studio = Studio(rerender: RerenderRequest(wake: {}))
         studio.select(FilterChain(try FilterSettings(name: "invert")))
         let (turn, frame) = Self.turn(program: .none, studio: studio, late: true)
         let outputs = [Seen(Self.watched), Seen(Self.watched.ofPreview)]
@@ -66,7 +76,7 @@ import Testing
     }
 
     @Test func aFadeMixesTheOldChainIntoTheNewAndEndsWithTheNewAlone() throws {
-        let studio = Studio()
+        let studio = Studio(rerender: RerenderRequest(wake: {}))
         // Taken half a second into a one-second fade from invert (155) to none (100).
         studio.startFade(from: FilterChain(try FilterSettings(name: "invert")), seconds: 1, at: .now - .milliseconds(500))
         let (turn, frame) = Self.turn(program: .none, studio: studio)

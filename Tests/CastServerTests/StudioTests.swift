@@ -19,6 +19,8 @@ import Testing
         #expect(session.studio.previewChain?.links.map(\.name) == ["sepia", "vignette"])
         #expect(session.studio.preview.chain.first["intensity"] == 0.25)
         #expect(session.state(viewers: 1, fps: 0).preview == session.studio.previewChain)
+        #expect(session.rerender.count == 1 && session.studio.rerender.count == 2,
+                "a preview change re-renders the preview's outputs, not the program's")
 
         try session.apply(.take(.cut), from: 1)
         #expect(session.selection.chain == session.studio.previewChain, "the program is the preview's chain")

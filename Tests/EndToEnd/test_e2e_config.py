@@ -124,7 +124,7 @@ def test_text_log_lines_and_levels(start_server):
     server = start_server("--input", "test:160x120@30")
     run(watch(server, 1.0))
     left = log_lines(server, lambda line: "client disconnected" in line)
-    assert len(left) == 1 and left[0].startswith("filtercast: info: client disconnected client=viewer address=127.0.0.1 ")
+    assert len(left) == 1 and left[0].startswith("filtercast: info: client disconnected channel=main client=viewer address=127.0.0.1 ")
     fps = float(re.search(r" fps=([0-9.]+)", left[0])[1])
     assert 15 <= fps <= 31, left[0]
     assert not log_lines(server, lambda line: "debug:" in line, timeout=0), "debug lines at the default level"

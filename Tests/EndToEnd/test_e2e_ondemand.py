@@ -6,6 +6,7 @@ Tests/MediaKitTests/PlayerOnDemandTests.swift."""
 
 import json
 import os
+import threading
 import time
 
 import pytest
@@ -47,6 +48,31 @@ def thread_wakes(pid: int) -> dict:
     return wakes
 
 
+class SnapshotPoller:
+    """GET /snapshot.jpg once a second on a thread of its own, as the page's Channels panel does
+    (every 4 s): each answer's status and how long it took."""
+
+    def __init__(self, server):
+        self.server, self.answers, self.stopped = server, [], threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while True:
+            asked = time.monotonic()
+            response = self.server.get("/snapshot.jpg")
+            self.answers.append((response.status, time.monotonic() - asked, response.body[:2]))
+            if self.stopped.wait(1.0):
+                return
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self.stopped.set()
+        self.thread.join(timeout=15)
+
+
 def test_an_idle_live_channel_closes_sleeps_and_opens_for_the_next_viewer(start_server, feed):
     server = start_when_listening(start_server, feed, "--idle-close", str(IDLE_CLOSE))
 
@@ -55,13 +81,23 @@ def test_an_idle_live_channel_closes_sleeps_and_opens_for_the_next_viewer(start_
             await wait_state(client, lambda s: s["source"]["online"], "the stream plays", timeout=10)
             await client.frames(3)
         return time.monotonic()
-    left = run(watch())
-    assert not channel(server)["idle"], "closed while watched"
+    # A page's thumbnails keep asking for snapshots: they neither keep the input open nor open it.
+    with SnapshotPoller(server) as poller:
+        left = run(watch())
+        assert not channel(server)["idle"], "closed while watched"
 
-    while not channel(server)["idle"]:
-        assert time.monotonic() - left < IDLE_CLOSE + 1, "the input was not closed within --idle-close + 1 s"
-        time.sleep(0.05)
-    closed_after = time.monotonic() - left
+        while not channel(server)["idle"]:
+            assert time.monotonic() - left < IDLE_CLOSE + 1, "the input was not closed within --idle-close + 1 s"
+            time.sleep(0.05)
+        closed_after = time.monotonic() - left
+        # Snapshots of the idle channel: the last real picture at once, the input left closed.
+        asked_before = len(poller.answers)
+        while len(poller.answers) < asked_before + 2:
+            time.sleep(0.05)
+        assert channel(server)["idle"], "a snapshot opened the input"
+    assert all(status == 200 and start == b"\xff\xd8" for status, _, start in poller.answers), poller.answers
+    idle_answers = [took for _, took, _ in poller.answers[asked_before:]]
+    assert max(idle_answers) < 0.5, f"an idle channel's snapshot took {max(idle_answers):.2f} s"
     idle = channel(server)
     assert not idle["online"] and idle["viewers"] == 0
     state = json.loads(server.get("/api/state").body)

@@ -15,7 +15,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${FUZZ_BIN:-"$root/Tests/Fuzz/.build/release"}
 status=0
 for pair in commands:FuzzCommands filter-settings:FuzzFilterSettings static-paths:FuzzStaticPaths ingest:FuzzIngest \
-        cube:FuzzCubeParser look:FuzzLookParser browser-source:FuzzBrowserSource upload-probe:FuzzUploadProbe; do
+        cube:FuzzCubeParser look:FuzzLookParser browser-source:FuzzBrowserSource upload-probe:FuzzUploadProbe still-picture:FuzzStillPicture; do
     corpus=${pair%%:*}; target=${pair##*:}
     case " ${only:-$corpus} " in *" $corpus "*) ;; *) continue ;; esac
     work="$root/.build/fuzz/corpus/$corpus"; crashes="$root/.build/fuzz/crashes/$corpus"

@@ -57,6 +57,22 @@ struct PlayerOnDemandTests {
         #expect(PlayerTests.take(3, from: player).count == 3, "it plays on")
     }
 
+    @Test func consumersThatHoldNoLiveInputTakeFramesButNeitherKeepItOpenNorOpenIt() throws {
+        let player = try Self.livePlayer(idleClose: .milliseconds(300))
+        defer { player.stop() }
+        let left = ContinuousClock.now
+        player.setConsumersPresent(true, holdingLiveInput: false)
+        #expect(PlayerTests.take(3, from: player).count == 3, "an open input gives them its frames")
+        #expect(player.waitForState(timeout: .seconds(3)) { $0.isIdle } != nil, "they kept the input open")
+        #expect(left.duration(to: .now) < .milliseconds(1300), "closed after \(left.duration(to: .now))")
+        PlayerIdleTests.drain(player)
+        player.setConsumersPresent(false)
+        player.setConsumersPresent(true, holdingLiveInput: false)
+        #expect(player.waitForState(timeout: .milliseconds(600)) { !$0.isIdle } == nil, "they opened it")
+        player.setConsumersPresent(true)
+        #expect(player.waitForState(timeout: .seconds(5)) { $0.isOnline } != nil, "a consumer that holds it opens it")
+    }
+
     @Test func consumersBackInTimeKeepItOpen() throws {
         let player = try Self.livePlayer(idleClose: .milliseconds(400))
         defer { player.stop() }

@@ -52,7 +52,9 @@ public final class Channel: Sendable {
         let info = player.info
         var recording = configuration.recording
         if !isDefault { recording.directory += "/\(name)" }
+        let lookLog = RecordingLookLog()
         let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate, options: recording) { status in
+            if let problem = lookLog.finish(name: status.name) { log.warning("the recording's looks were not kept: \(problem)") }
             wake.recordingEnded(status.error ?? "the recording stopped", channel: name)
         }
         let publisher = try configuration.publish.flatMap { target throws(MediaError) in
@@ -69,7 +71,7 @@ public final class Channel: Sendable {
                           urlSources: configuration.allowedSources.isEmpty ? nil : URLSources(patterns: configuration.allowedSources) { url in
                               InputSpec.file(url).opener(options, width: info.width, height: info.height)
                           },
-                          ingestLimits: configuration.ingestLimits)
+                          ingestLimits: configuration.ingestLimits, lookLog: lookLog)
         let counters = ProcessingCounters()
         let outputs = try Application.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
                                                         audio: audioQueue, wake: { wake.ring() })

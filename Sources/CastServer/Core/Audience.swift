@@ -8,6 +8,8 @@ struct Audience: Equatable {
     var listeners = 0
     var viewers = 0
     var mjpegReaders = 0
+    /// Snapshots waiting (on the full-size JPEG rendition, 0).
+    var snapshots = 0
 
     /// The audience of `viewers` (each the renditions it needs now and whether it listens) and
     /// of HTTP `watchers`.
@@ -19,7 +21,7 @@ struct Audience: Equatable {
         }
         for watcher in watchers {
             renditions[watcher.rendition, default: 0] += 1
-            if case .mjpeg = watcher { mjpegReaders += 1 }
+            if case .mjpeg = watcher { mjpegReaders += 1 } else { snapshots += 1 }
         }
     }
 
@@ -66,6 +68,7 @@ extension ServerCore {
             stream.counters.viewers.set(audience.count(of: index))
         }
         if watched { channel.session.player.output.poke() }
+        outputs.fullJPEG.snapshotsWaiting.store(audience.snapshots, ordering: .relaxed)
         var joined = false
         for (index, stream) in outputs.jpeg {
             let before = stream.audience.exchange(audience.count(of: index), ordering: .relaxed)

@@ -70,18 +70,21 @@ extension WebSocketServer {
         }
     }
 
-    /// `/snapshot.jpg` of `channel`: its newest full-size JPEG when one is encoded now; else the
-    /// request waits (as an audience of one) for the next.
+    /// `/snapshot.jpg` of `channel`, as the core decides (``ServerCore/snapshotAsked(_:of:)``):
+    /// a picture at once, 503, or the request waits (as an audience of one) for the next.
     private func awaitSnapshot(_ wsi: OpaquePointer, of channel: Channel, headOnly: Bool) -> Int32 {
-        let full = channel.outputs.fullJPEG
-        if full.audience.load(ordering: .relaxed) > 0, full.broadcaster.latestSequence != nil {
-            answerSnapshot(wsi, of: channel, headOnly: headOnly)
-            return 0
+        let newest = channel.outputs.fullJPEG.broadcaster.latestSequence ?? 0
+        switch core.snapshotAsked(id(wsi), of: channel) {
+        case .now(let jpeg):
+            return respond(wsi, body: jpeg, type: "image/jpeg", headOnly: headOnly)
+        case .unavailable(let reason):
+            return status(wsi, 503, reason)
+        case .wait:
+            break
         }
         let waiting = Connection(kind: .snapshot(channel, headOnly: headOnly), address: peerAddress(wsi))
-        waiting.lastSent = full.broadcaster.latestSequence ?? 0
+        waiting.lastSent = newest
         connections[wsi] = waiting
-        core.watcherJoined(id(wsi), .snapshot, of: channel)
         // A source that produces nothing (failed, offline, a live stream not sending) must not
         // keep the request open for ever.
         lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 10)
@@ -112,7 +115,7 @@ extension WebSocketServer {
     func answerSnapshot(_ wsi: OpaquePointer, of channel: Channel, headOnly: Bool) {
         connections[wsi] = nil
         core.watcherLeft(id(wsi))
-        guard let jpeg = channel.outputs.fullJPEG.broadcaster.latestJPEG() else {
+        guard let jpeg = core.snapshotPicture(of: channel) else {
             if status(wsi, 503, "no frame yet") != 0 { lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC) }
             return
         }

@@ -22,6 +22,8 @@ public final class MediaLibrary: Sendable {
     private let recordingDurations = DurationCache(capacity: listingLimit)
     private let uploadDurations = DurationCache(capacity: listingLimit)
     let mediaDurations = DurationCache(capacity: 4 * listingLimit)
+    /// The recordings' sidecars already read (their looks).
+    private let recordingLooks = RecordingLooksCache()
 
     public enum Area: Sendable, Equatable {
         case recordings
@@ -106,12 +108,22 @@ public final class MediaLibrary: Sendable {
         guard unlink(path) == 0 else {
             throw ProtocolError(code: .notFound, message: "\(Self.shown(reference)): cannot delete (\(String(cString: strerror(errno))))")
         }
+        // A recording's looks go with it (most have none).
+        if area == .recordings { unlink(path + RecordingLooks.sidecarSuffix) }
         return path
     }
 
-    /// The recordings, newest first (at most ``listingLimit``).
+    /// The recordings, newest first (at most ``listingLimit``), each with the looks its sidecar
+    /// lists (``RecordingLooks``) when it has one.
     public func listRecordings() -> [RecordingEntry] {
-        list(in: recordings.root, cachedIn: recordingDurations) { $0.lowercased().hasSuffix(".mp4") }
+        let entries = list(in: recordings.root, cachedIn: recordingDurations) { $0.lowercased().hasSuffix(".mp4") }
+        let looks = recordingLooks.looks(of: entries.map(\.name), in: recordings.root, reads: Self.probesPerListing)
+        return zip(entries, looks).map { entry, looks in
+            var entry = entry
+            entry.looks = looks?.looks
+            entry.looksTruncated = looks?.truncated
+            return entry
+        }
     }
 
     /// The uploaded files, newest first (at most ``listingLimit``); none without `--uploads`.

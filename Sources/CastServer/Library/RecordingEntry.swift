@@ -11,4 +11,9 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     /// What a filtered recording was filtered with when it started (the chain's filter names
     /// joined by " + ", such as `sepia`); absent for an unfiltered one and for other files.
     public var filter: String? = nil
+    /// The program chain at a recording's start and every change, with its time in seconds from
+    /// the start (its sidecar, ``RecordingLooks``); absent for a recording without one.
+    public var looks: [RecordingLooks.Look]? = nil
+    /// True when the recording had more changes than its sidecar keeps (``RecordingLookLog/changeLimit``).
+    public var looksTruncated: Bool? = nil
 }

@@ -20,6 +20,15 @@ final class ViewerStream: FrameOutput, Sendable {
     let broadcaster: Broadcaster
     /// Viewers, MJPEG readers and waiting snapshots: with none, nothing is encoded.
     let audience = Atomic<Int>(0)
+    /// How many of ``audience`` are snapshots waiting (kept by the core): an audience of snapshots
+    /// only keeps no live input open.
+    let snapshotsWaiting = Atomic<Int>(0)
+    /// The JPEG of the last real frame (a source frame, never the placeholder), borrowed from the
+    /// broadcaster so that it is not overwritten; kept only where `keepsLastPicture`: what a
+    /// snapshot of a channel whose live input is closed (idle) is answered with.
+    private let lastPicture = Mutex<EncodedFrame?>(nil)
+    /// The full-size rendition of the program (the snapshots') keeps its last picture.
+    private let keepsLastPicture: Bool
     private let counters: ProcessingCounters
     private let transportGeneration: @Sendable () -> Int
     private let rate = FrameRateMeter()
@@ -32,9 +41,12 @@ final class ViewerStream: FrameOutput, Sendable {
 
     /// Builds the encoder for `rendition` of a `source`-sized session (a failure stops the server
     /// at start, saying why) and its broadcaster, which calls `wake` after each frame.
+    /// The full-size rendition of the program keeps the JPEG of its last real frame
+    /// (``lastPictureJPEG()``).
     init(rendition: Rendition, source: (width: Int, height: Int), quality: Int, maxFPS: Double?, counters: ProcessingCounters,
          transportGeneration: @escaping @Sendable () -> Int, wake: @escaping @Sendable () -> Void) throws(MediaError) {
         self.rendition = rendition
+        keepsLastPicture = !rendition.isPreview && source == (rendition.width, rendition.height)
         let (width, height) = (rendition.width, rendition.height)
         if source == (width, height) {
             scaling = nil
@@ -57,7 +69,9 @@ final class ViewerStream: FrameOutput, Sendable {
     var production: RungProduction { rate.production }
 
     func demand(now: ContinuousClock.Instant) -> OutputDemand {
-        let demand = pacing.demand(audience: audience.load(ordering: .relaxed), now: now)
+        let audience = audience.load(ordering: .relaxed)
+        var demand = pacing.demand(audience: audience, now: now)
+        demand.onlySnapshots = demand.isActive && audience > 0 && snapshotsWaiting.load(ordering: .relaxed) >= audience
         return rendition.isPreview ? demand.ofPreview : demand
     }
 
@@ -74,10 +88,23 @@ final class ViewerStream: FrameOutput, Sendable {
                                              presentationTime: Int64((frame.time * 1e6).rounded()), sendTime: 0))
             }
             counters.framesEncoded.increment()
+            if keepsLastPicture && context.kind != .placeholder { keepLatestPicture() }
         } catch {
             counters.droppedEncodeFailed.increment()
         }
         rate.record(now)
+    }
+
+    /// Processing thread: the frame just published becomes the last picture (the one before is
+    /// given back to the broadcaster).
+    private func keepLatestPicture() {
+        let latest = broadcaster.borrowLatest()
+        if let before = lastPicture.withLock({ kept in defer { kept = latest }; return kept }) { broadcaster.giveBack(before) }
+    }
+
+    /// A copy of the JPEG of the last real frame (nil: none yet, or not kept). Any thread.
+    func lastPictureJPEG() -> [UInt8]? {
+        lastPicture.withLock { kept in kept.map { Array($0.body.bindMemory(to: UInt8.self)) } }
     }
 
     /// `frame` at the rendition's size: itself, or scaled into the stream's own frame.

@@ -26,6 +26,9 @@ enum FramePlan: Equatable, Sendable {
         var placeholderDue = false
         /// A re-render was asked for (and not yet served).
         var rerenderRequested = false
+        /// A re-render of the preview alone was asked for (its chain changed): the program's
+        /// outputs are not sent the same picture again.
+        var previewRerenderRequested = false
         /// A source frame was kept to re-render (none before the first, none after a coast).
         var hasLastFrame = false
     }
@@ -34,7 +37,8 @@ enum FramePlan: Equatable, Sendable {
     ///
     /// Order of the rules: a new frame is delivered (to whoever wants it, perhaps nobody);
     /// without one, an offline source gets a placeholder when one is due or a re-render was
-    /// asked for; an online one gets the re-render, if asked for and there is a frame to redo.
+    /// asked for; an online one gets the re-render, if asked for and there is a frame to redo —
+    /// for the preview's outputs alone when only the preview's was asked for.
     static func make(_ situation: Situation, demands: [OutputDemand]) -> FramePlan {
         func wanting(_ want: (OutputDemand) -> Bool) -> [Int] { demands.indices.filter { want(demands[$0]) } }
         if situation.hasFrame {
@@ -46,8 +50,12 @@ enum FramePlan: Equatable, Sendable {
             guard situation.placeholderDue || situation.rerenderRequested, !outputs.isEmpty else { return .idle }
             return .placeholder(outputs: outputs)
         }
-        guard situation.rerenderRequested, situation.hasLastFrame, demands.contains(where: \.rerender) else { return .idle }
-        return .rerender(source: wanting { $0.rerender && $0.source }, filtered: wanting { $0.rerender && !$0.source && !$0.preview },
-                         preview: wanting { $0.rerender && !$0.source && $0.preview })
+        let program = situation.rerenderRequested, preview = program || situation.previewRerenderRequested
+        guard preview, situation.hasLastFrame else { return .idle }
+        let source = wanting { program && $0.rerender && $0.source }
+        let filtered = wanting { program && $0.rerender && !$0.source && !$0.preview }
+        let previews = wanting { $0.rerender && !$0.source && $0.preview }
+        guard !(source.isEmpty && filtered.isEmpty && previews.isEmpty) else { return .idle }
+        return .rerender(source: source, filtered: filtered, preview: previews)
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// filters at most once, and hands each output the frame it asked for. Adding an output is a
 /// type and a line of wiring, not a branch here.
 ///
-/// It tells the player whether any output is active (``Player/setConsumersPresent(_:)``), so that a
+/// It tells the player whether any output is active (``Player/setConsumersPresent(_:holdingLiveInput:)``), so that a
 /// file nobody watches, records or publishes is not decoded: the clock runs on, and a returning
 /// viewer gets the frame at the clock's position; a live input is closed after `--idle-close`.
 ///
@@ -70,35 +70,37 @@ final class FrameProcessor: Sendable {
         // moment ago and applies at once.
         let chains = ProcessingTurn.Chains(
             studio: studio,
-            preview: FilterRunner(selection: studio.preview, catalog: catalog, onChainReady: { [rerender] in rerender.request() }),
+            preview: FilterRunner(selection: studio.preview, catalog: catalog, onChainReady: { [studio] in studio.rerender.request() }),
             fadeFrom: FilterRunner(selection: studio.fadeFrom, catalog: catalog),
             isLate: { [player] in player.output.waiting > 0 })
         let turn = ProcessingTurn(width: info.width, height: info.height, runner: runner, chains: chains, counters: counters,
                                   offlineReason: offlineReason)
-        var toldConsumersPresent: Bool?
-        var servedRerenders = 0
+        var told: (present: Bool, holding: Bool)?
+        var servedRerenders = 0, servedPreviewRerenders = 0
         while !stopping.load(ordering: .acquiring) {
             // Nothing active: nothing is due but what a poke brings (a viewer, a recording, a
             // command), so the loop looks only every `idleWait`. A fade goes on at the frame rate
             // even while no frame comes (paused).
             let fading = studio.isFading(at: .now)
-            let wait = toldConsumersPresent == false ? Self.idleWait : turn.wait
+            let wait = told?.present == false ? Self.idleWait : turn.wait
             let frame = player.output.take(timeout: fading ? min(wait, .milliseconds(40)) : wait)
             // Before the demands: a request made after them waits for the next turn.
-            let rerenders = rerender.count
+            let rerenders = rerender.count, previewRerenders = studio.rerender.count
             let now = ContinuousClock.now
             let demands = outputs.map { $0.demand(now: now) }
-            let consumersPresent = demands.contains(where: \.isActive)
-            if consumersPresent != toldConsumersPresent {
-                toldConsumersPresent = consumersPresent
+            // Snapshots alone take frames but keep no live input open.
+            let consumers = (present: demands.contains(where: \.isActive), holding: demands.contains { $0.isActive && !$0.onlySnapshots })
+            if told.map({ $0 != consumers }) ?? true {
+                told = consumers
                 // The player coasted: the frame at the clock's position is on its way, and the one
                 // kept is stale — no re-render of it (a snapshot must get the fresh one).
-                if player.setConsumersPresent(consumersPresent) { turn.forgetLastFrame() }
+                if player.setConsumersPresent(consumers.present, holdingLiveInput: consumers.holding) { turn.forgetLastFrame() }
             }
             let playback = player.playbackState
             let situation = FramePlan.Situation(
                 hasFrame: frame != nil, isOnline: playback.isOnline, placeholderDue: turn.placeholderDue(now),
-                rerenderRequested: frame == nil && (rerenders != servedRerenders || fading), hasLastFrame: turn.hasLastFrame)
+                rerenderRequested: frame == nil && (rerenders != servedRerenders || fading),
+                previewRerenderRequested: frame == nil && previewRerenders != servedPreviewRerenders, hasLastFrame: turn.hasLastFrame)
             let plan = FramePlan.make(situation, demands: demands)
             if let frame {
                 count(declined: demands)
@@ -108,10 +110,11 @@ final class FrameProcessor: Sendable {
             // A turn without a frame serves the requests (whatever it did); a fresh filtered frame
             // shows the change by itself; one that nobody filtered does not.
             let served = switch plan {
-            case .deliver(_, let filtered, let preview): !filtered.isEmpty || !preview.isEmpty
-            default: true
+            case .deliver(_, let filtered, let preview): (program: !filtered.isEmpty, preview: !preview.isEmpty)
+            default: (program: true, preview: true)
             }
-            if served { servedRerenders = rerenders }
+            if served.program { servedRerenders = rerenders }
+            if served.preview { servedPreviewRerenders = previewRerenders }
             turn.placeholderShown(now, offline: frame == nil && !playback.isOnline, retryAt: playback.retryAt)
             if let frame { player.pool.recycle(frame) }
         }

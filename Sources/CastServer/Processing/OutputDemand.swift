@@ -16,6 +16,9 @@ struct OutputDemand: Equatable, Sendable {
     var rerender = false
     /// Consumes frames at all: while no output does, the player need not decode a file.
     var isActive = false
+    /// Active only for snapshots waiting (``ViewerStream/snapshotsWaiting``): it takes the frames
+    /// of an open live input but keeps none open (``Player/setConsumersPresent(_:holdingLiveInput:)``).
+    var onlySnapshots = false
     /// Why an active output passes on the next frame (counted in `/metrics`).
     var declines: Decline?
 

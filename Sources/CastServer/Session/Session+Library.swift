@@ -22,7 +22,9 @@ extension Session {
             throw ProtocolError(code: .recordingFailed, message: "this server does not record")
         }
         guard start else {
-            if let ended = recorder.stop() {
+            let ended = recorder.stop()
+            if let problem = lookLog.finish() { log.warning("the recording's looks were not kept: \(problem)") }
+            if let ended {
                 if let error = ended.error {
                     throw ProtocolError(code: .recordingFailed, message: "\(ended.name ?? "the recording"): \(error)")
                 }
@@ -37,8 +39,10 @@ extension Session {
                 + "no frame would be recorded: open a file or go back to the input first")
         }
         do {
-            let chain = selection.chain.links.map(\.name).filter { $0 != "none" }
+            let program = selection.chain
+            let chain = program.links.map(\.name).filter { $0 != "none" }
             let status = try recorder.start(filtered: filtered, filter: chain.isEmpty ? nil : chain.joined(separator: " + "))
+            if filtered, let name = status.name { lookLog.start(name, in: recorder.options.directory, chain: program) }
             log.info("recording to \(recorder.options.directory)/\(status.name ?? "")",
                      ["encoder": .string(status.encoder ?? ""), "filtered": .bool(filtered)])
             // Paused, no frame comes: the processor hands the recorder the one it holds.

@@ -14,7 +14,7 @@ public final class Session: Sendable {
     /// The program's chain: what every viewer sees.
     public let selection: FilterSelection
     /// The preview's chain (studio mode), which only controllers see until a `take`.
-    public let studio = Studio()
+    public let studio: Studio
     public let catalog: FilterCatalog
     /// Records the session's frames (`record`); nil when the server does not record.
     public let recorder: Recorder?
@@ -22,6 +22,8 @@ public final class Session: Sendable {
     public let publisher: Publisher?
     /// The files `open` and `delete` may name; nil when the server has none.
     public let library: MediaLibrary?
+    /// The looks of the running filtered recording, written beside it when it finishes.
+    let lookLog: RecordingLookLog
     /// What is playing; `open` replaces it.
     let sourceState: Mutex<SourceState>
     /// The input the server was started with (`--input`), as first opened, and how to open it
@@ -51,11 +53,13 @@ public final class Session: Sendable {
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
                 recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil,
                 inputOpener: InputOpener? = nil, urlSources: URLSources? = nil,
-                ingestLimits: IngestLimits = IngestLimits()) {
+                ingestLimits: IngestLimits = IngestLimits(), lookLog: RecordingLookLog = RecordingLookLog()) {
         self.player = player
+        self.lookLog = lookLog
         self.ingestLimits = ingestLimits
         self.urlSources = urlSources
         rerender = RerenderRequest(wake: { player.output.poke() })
+        studio = Studio(rerender: RerenderRequest(wake: { player.output.poke() }))
         self.inputOpener = inputOpener
         self.catalog = catalog
         self.recorder = recorder
@@ -236,13 +240,17 @@ public final class Session: Sendable {
         return changed
     }
 
-    /// Makes `chain` the program's or the preview's, and has the current frame shown with it.
+    /// Makes `chain` the program's or the preview's, and has the current frame shown with it
+    /// (a preview's change to the preview's outputs only).
     private func select(_ chain: FilterChain, to target: ChainTarget) {
         switch target {
-        case .program: selection.select(chain)
-        case .preview: studio.select(chain)
+        case .program:
+            selection.select(chain)
+            lookLog.note(chain)
+            rerender.request()
+        case .preview:
+            studio.select(chain)
         }
-        rerender.request()
     }
 
     /// Puts the preview's chain on air; the preview keeps it, so editing goes on from there. A

@@ -16,16 +16,22 @@ public final class Studio: Sendable {
     private let chain = Mutex<FilterChain?>(nil)
     /// The fade under way: when it started and how long it lasts.
     private let fade = Mutex<(start: ContinuousClock.Instant, length: Duration)?>(nil)
+    /// Asks the processing loop to show the preview's outputs the current frame again (its chain
+    /// changed, or warmed): the program's viewers are not sent it again.
+    let rerender: RerenderRequest
 
-    public init() {}
+    init(rerender: RerenderRequest) {
+        self.rerender = rerender
+    }
 
     /// The preview's chain; nil until a command gave it one.
     public var previewChain: FilterChain? { chain.withLock { $0 } }
 
-    /// Replaces the preview's chain.
+    /// Replaces the preview's chain, and has the preview's current frame shown with it.
     func select(_ newChain: FilterChain) {
         chain.withLock { $0 = newChain }
         preview.select(newChain)
+        rerender.request()
     }
 
     /// A take that fades from the program's `chain` over `seconds`, from `now`.

@@ -182,7 +182,10 @@ public final class WebSocketServer: @unchecked Sendable {
                     lws_callback_on_writable(wsi)
                 }
             case .snapshot(let channel, let headOnly):
-                if supplies[channel.name]?.jpeg[0] ?? 0 > connection.lastSent { answerSnapshot(wsi, of: channel, headOnly: headOnly) }
+                // A channel that went idle meanwhile gives its last real picture.
+                if supplies[channel.name]?.jpeg[0] ?? 0 > connection.lastSent || channel.session.playback.isIdle {
+                    answerSnapshot(wsi, of: channel, headOnly: headOnly)
+                }
             case .response, .file:
                 break
             }

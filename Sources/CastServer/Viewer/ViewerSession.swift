@@ -39,6 +39,9 @@ final class ViewerSession {
     private var moves = RungMoves()
     /// What its credentials grant: `?token=` of its URL, then the best `auth` it sent.
     private(set) var level: AccessLevel
+    /// What its credentials grant over what every channel shares (looks): as `level`, but a
+    /// channel's own token counts for nothing there.
+    private var serverLevel: AccessLevel
     private(set) var flow = ViewerFlow()
     /// Fragments of the message being received.
     private var incoming: [UInt8] = []
@@ -57,6 +60,7 @@ final class ViewerSession {
         self.policy = policy
         self.now = now
         level = policy.level(presenting: [token])
+        serverLevel = policy.on(channelToken: nil).level(presenting: [token])
         commandBudget = CommandBudget(now: now())
     }
 
@@ -150,7 +154,9 @@ final class ViewerSession {
         } catch {
             throw error.answering(message.id)
         }
-        if let id = message.id, !message.command.isAcknowledgement { outbox.enqueue(.ack(id)) }
+        if let id = message.id, !message.command.isAcknowledgement {
+            outbox.enqueue(outcome == .authorized ? .authorized(id, access: access) : .ack(id))
+        }
         return outcome
     }
 
@@ -176,6 +182,7 @@ final class ViewerSession {
             return try perform(command, roundTrip: roundTrip)
         case .session(let command):
             guard authorized else { throw .tokenRequired }
+            if command.changesServer && serverLevel < .control { throw .serverTokenRequired(for: command) }
             try apply(command)
             return .applied(command)
         }
@@ -204,6 +211,7 @@ final class ViewerSession {
             // Without --token everybody controls already; only a token of this server's is right.
             guard policy.recognizes([token]) else { throw .wrongToken }
             level = max(level, policy.level(presenting: [token]))
+            serverLevel = max(serverLevel, policy.on(channelToken: nil).level(presenting: [token]))
             outbox.markStateDue()  // the state in its hello may be old: nothing was sent since
             return .authorized
         }

@@ -10,12 +10,17 @@ extension Player {
     /// decodes nothing anyway. Consumers are assumed present until told otherwise.
     /// Returns true when consumers came back and such a fresh frame is on its way: the last
     /// frame delivered is stale.
+    ///
+    /// `holdingLiveInput` (default: `present`) says whether those consumers keep a live input
+    /// open: a consumer that only wants one picture (a snapshot) takes the frames of an open
+    /// input but neither stops the ``PlaybackOptions/idleClose`` timer nor opens a closed input.
     @discardableResult
-    public func setConsumersPresent(_ present: Bool) -> Bool {
+    public func setConsumersPresent(_ present: Bool, holdingLiveInput: Bool? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         consumersPresent = present
-        idleClose?.consumers(present: present, at: .now)
+        liveInputHeld = present && (holdingLiveInput ?? true)
+        idleClose?.consumers(present: liveInputHeld, at: .now)
         condition.broadcast()
         return present && coasting
     }

@@ -19,7 +19,7 @@ extension Player {
     /// decides the next step; nil when it does not (no timer, a file, not due yet).
     func onDemand(now: ContinuousClock.Instant) -> OnDemand? {
         guard let idleClose, reopen != nil, state.isLive else { return nil }
-        if state.isIdle { return consumersPresent ? .reopen : .sleep }
+        if state.isIdle { return liveInputHeld ? .reopen : .sleep }
         return idleClose.isDue(at: now) ? .close : nil
     }
 

@@ -46,6 +46,9 @@ public final class Player: @unchecked Sendable {
     var speedChanged = false
     /// Whether anything takes the frames (see `setConsumersPresent`).
     var consumersPresent = true
+    /// Whether any of them keeps a live input open (a snapshot does not: see
+    /// `setConsumersPresent(_:holdingLiveInput:)`).
+    var liveInputHeld = true
     /// The decode thread let the clock run on without decoding: the decoder is behind
     /// `state.position`, and the next consumer gets the frame there from a seek.
     var coasting = false

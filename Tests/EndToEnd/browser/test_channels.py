@@ -101,3 +101,10 @@ def test_an_admin_adds_and_removes_channels_from_the_panel_and_a_controller_cann
     on_channel(controller, "main", 320)
     assert not controller.find("#channel-add").is_displayed()
     assert controller.find("#channels").get_attribute("hidden") is not None
+
+    # The admin token typed into the page's prompt (auth's ack says "admin") opens the same actions.
+    typed = open_page(server, transport=None, wait=False)
+    typed.wait_for(lambda: typed.find("#token-form").is_displayed(), message="the token prompt")
+    typed.find("#token-input").send_keys("boss")
+    typed.find("#token-submit").click()
+    typed.wait_for(lambda: typed.find("#channel-add").is_displayed(), message="the form after auth with the admin token")

@@ -150,11 +150,14 @@ def test_a_recording_made_filtered_says_so_and_plays_as_recorded(launch, open_pa
     page.wait_for(lambda: page.find("#recordings").get_attribute("data-loaded") == "true", message="the library loaded")
     page.raw_send('{"type":"record","action":"start"}')
     page.wait_state(lambda s: s["recording"]["active"] and s["recording"]["bytes"] > 0, message="recording")
+    # A change while it records is listed with its time (the recording's looks).
+    page.raw_send('{"type":"setFilter","chain":[{"name":"sepia"},{"name":"vignette"}]}')
+    page.wait_state(lambda s: len(s["chain"]) == 2, message="the chain changed")
     page.raw_send('{"type":"record","action":"stop"}')
     page.wait_state(lambda s: not s["recording"]["active"], message="stopped")
     item = "#recordings [data-recording]"
     page.wait_for(lambda: page.find_all(item + " .recorded-with"), message="the recording listed with its filter")
-    assert page.text(item + " .recorded-with") == "recorded with sepia"
+    assert re.fullmatch(r"recorded with sepia → sepia \+ vignette at 0:0\d", page.text(item + " .recorded-with"))
     name = page.js("return document.querySelector(arguments[0]).dataset.recording", item)
     page.js("document.querySelector('#recordings [data-action=\"play-as-recorded\"]').click()")
     page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}" and s["filter"]["name"] == "none",

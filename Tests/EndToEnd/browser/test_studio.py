@@ -15,6 +15,14 @@ def set_slider(page, css: str, value: float):
             "s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change'));", css, value)
 
 
+def sepia_share(page, css: str) -> float:
+    """The share of the canvas's pixels that are sepia-toned (red ≥ green ≥ blue)."""
+    return page.js("const c = document.querySelector(arguments[0]);"
+                   "const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;"
+                   "for (let i = 0; i < d.length; i += 4) if (d[i] + 2 >= d[i + 1] && d[i + 1] + 2 >= d[i + 2]) n++;"
+                   "return n / (d.length / 4);", css)
+
+
 def first(chain):
     return chain[0] if chain else {"name": "none", "params": {}}
 
@@ -38,6 +46,8 @@ def test_a_controller_edits_the_preview_and_takes_it_while_a_viewer_sees_the_pro
 
     controller.find('[data-filter="sepia"]').click()
     controller.wait_state(lambda s: first(s.get("preview"))["name"] == "sepia", message="sepia in the preview")
+    controller.wait_for(lambda: sepia_share(controller, "#preview-view") > 0.95, message="the preview drawn in sepia")
+    assert sepia_share(controller, "#view") < 0.8 and sepia_share(viewer, "#view") < 0.8, "the program is not sepia"
     set_slider(controller, "#param-sepia-intensity", 0.3)
     controller.wait_state(lambda s: abs(first(s["preview"])["params"]["intensity"] - 0.3) < 1e-6, message="the slider")
     assert all(m.get("to") == "preview" for m in controller.sent("setFilter") + controller.sent("setParams"))

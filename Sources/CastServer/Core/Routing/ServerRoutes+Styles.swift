@@ -8,7 +8,8 @@ extension ServerRoutes {
             .get(.exact("/api/styles"), access: .watch) { _, _ in
                 shelf.map { .json($0.listing) } ?? .status(404, absent)
             },
-            .get(.prefix("/api/styles/"), access: .watch) { _, rest in
+            // Part of the catalog, which is public (`GET /api/filters` names it): a page's <img> carries no token.
+            .get(.prefix("/api/styles/"), access: .anyone) { _, rest in
                 let name = Route.decoded(rest)
                 guard name.hasSuffix(".jpg"), let thumbnail = shelf?.thumbnail(String(name.dropLast(4))) else {
                     return .status(404, shelf == nil ? absent : "no style thumbnail '\(name.prefix(40))'")
