@@ -75,8 +75,8 @@ public final class ChannelsFile {
         }
     }
 
-    /// The entries to a temporary file beside `path`, then renamed over it: a reader (or a crash)
-    /// sees the old file or the new one, never half of one.
+    /// The entries to a temporary file beside `path`, flushed, then renamed over it
+    /// (``AtomicFile``): a reader (or a crash) sees the old file or the new one, never half of one.
     private func write() throws(ServerError) {
         var list: [[String: Any]] = []
         for entry in entries {
@@ -84,12 +84,13 @@ public final class ChannelsFile {
             object["name"] = entry.name.description
             list.append(object)
         }
-        let temporary = path + ".tmp-\(getpid())"
-        guard let data = try? JSONSerialization.data(withJSONObject: ["channels": list], options: [.prettyPrinted, .sortedKeys]),
-              FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]),
-              rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw ServerError(description: "the channels file \(path) cannot be written: \(String(cString: strerror(errno)))")
+        guard let data = try? JSONSerialization.data(withJSONObject: ["channels": list], options: [.prettyPrinted, .sortedKeys]) else {
+            throw ServerError(description: "the channels file \(path) cannot be written: its entries are not JSON")
+        }
+        let file = URL(fileURLWithPath: path)
+        if let problem = AtomicFile.write(Array(data), folder: file.deletingLastPathComponent().path, name: file.lastPathComponent,
+                                          temporaryPrefix: ".channels-", replacing: true, mode: 0o600) {
+            throw ServerError(description: "the channels file \(path) cannot be written: \(problem)")
         }
     }
 }

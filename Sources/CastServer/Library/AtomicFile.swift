@@ -25,12 +25,13 @@ enum AtomicFile {
         let reason: String
     }
 
-    /// Writes `bytes` as `folder/name`. `replacing`: renamed over a file of that name; else linked
-    /// under it, which fails rather than replace one. Returns nil, or what went wrong.
+    /// Writes `bytes` as `folder/name` (created with permissions `mode`). `replacing`: renamed over
+    /// a file of that name; else linked under it, which fails rather than replace one. Returns
+    /// nil, or what went wrong.
     static func write(_ bytes: [UInt8], folder: String, name: String, temporaryPrefix prefix: String,
-                      replacing: Bool) -> String? {
+                      replacing: Bool, mode: mode_t = 0o644) -> String? {
         let temporary = folder + "/" + prefix + UUID().uuidString
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return "cannot write in \(folder): \(String(cString: strerror(errno)))" }
         defer { unlink(temporary) }
         let written = bytes.withUnsafeBytes { buffer -> Bool in
