@@ -4,7 +4,7 @@ Chromium; an AudioWorklet tapped onto the node that feeds the page's audio desti
 (`window.filtercast.soundOutput()`, a test hook) reports when each beep is heard (its context time
 mapped to `performance.now()` through `getOutputTimestamp`), and a wrapper of the canvas'
 `drawImage` when each flash is drawn. Beeps are heard within ±45 ms of their flashes (nine in
-ten, and the median) over 8 + 15 s of playing (and 6 s of a 5.1 AC3 MKV, of a mono 44.1 kHz MP3
+ten, and the median) over 8 + 30 s of playing (and 6 s of a 5.1 AC3 MKV, of a mono 44.1 kHz MP3
 AVI and of an MP4 whose sound starts 1.5 s after its pictures), after three seeks and after a pause on JPEG and on H.264, after a filter change, a switch to
 another file and a reconnect to a restarted server;
 `stats.audio.syncMs` agrees with what was measured (within 15 ms); a pause silences the output
@@ -209,10 +209,10 @@ def test_sync_ms_is_what_is_heard_and_pause_silences_the_output(tapped, transpor
 def test_every_beep_is_heard_within_45_ms_of_its_flash_playing_and_after_seeks(tapped):
     page = tapped()
     start = now_ms(page)
-    time.sleep(15)  # a window of beeps to measure, not a wait for something
+    time.sleep(30)
     playing = pairs(tap(page)["flashes"], tap(page)["onsets"], start)
     print(f"beep heard minus flash drawn (ms), playing: {shown(playing)}")
-    assert len(playing) >= 13, f"{len(playing)} flashes drawn in 15 s"
+    assert len(playing) >= 26, f"{len(playing)} flashes drawn in 30 s"
     seeks = []
     for _ in range(3):  # back 5 s each time: into beeps already heard
         since = now_ms(page)
