@@ -3,9 +3,9 @@
 rate, in sync, and does a divider move redraw at once?
 
 Runs `filtercast serve` (release build) on the 720p25 natural clip (bench/natural_clip.py) with
-sepia on air, opens the page in headless Chromium (it chooses its program transport itself, as a
-viewer's would), turns the compare view on (`#compare`: the source's `source-720p` against the
-program) and over the window reads the page's own figures: pairs drawn per second
+sepia on air, opens the page in headless Chromium (it chooses its program transport and rung
+itself, as a viewer's would, or `--program ID` pins one: `?rendition=ID`), turns the compare view
+on (`#compare`: the source's rendition of the program's size against the program) and over the window reads the page's own figures: pairs drawn per second
 (`stats.compare.pairsDrawn`), the program's pictures drawn (`stats.framesDrawn`), and — sampled at
 every animation frame by a script of the bench — the pair on screen, whose two sides' presentation
 times must be equal. Then it moves the divider (`#compare-split`) 60 times, one move per animation
@@ -13,7 +13,7 @@ frame, and reads each move's input-to-drawn time (`stats.compare.redrawMs`) agai
 one animation frame at 60 Hz. Issue 26's budget: both sides ≥ 24 fps, equal times on ≥ 99 % of the
 drawn frames, a move redrawn within one animation frame.
 
-    /usr/bin/python3 bench/wipe.py [--bin PATH] [--runs 3] [--seconds 10]
+    /usr/bin/python3 bench/wipe.py [--bin PATH] [--runs 3] [--seconds 10] [--program h264-720p]
 """
 
 from __future__ import annotations
@@ -60,11 +60,11 @@ def wait_for(driver, script: str, what: str, timeout: float = 20):
         time.sleep(0.1)
 
 
-def run(binary: str, clip: str, seconds: float, warmup: float) -> dict:
+def run(binary: str, clip: str, seconds: float, warmup: float, program: str | None) -> dict:
     with serving(binary, ["--input", clip, "--filter", "sepia"]) as server:
         driver, service = make_driver(1920, 1080)
         try:
-            driver.get(server.http_url)
+            driver.get(server.http_url + (f"?rendition={program}" if program else ""))
             wait_for(driver, "return !!(window.filtercast && window.filtercast.stats.framesDrawn > 0)", "frame")
             wait_for(driver, "return !document.getElementById('compare').hidden", "Compare toggle")
             driver.execute_script("document.getElementById('compare').click()")
@@ -101,12 +101,14 @@ def run(binary: str, clip: str, seconds: float, warmup: float) -> dict:
 
 
 def main():
-    options = bench_arguments(__doc__.split("\n")[0], runs=3, seconds=10).parse_args()
+    parser = bench_arguments(__doc__.split("\n")[0], runs=3, seconds=10)
+    parser.add_argument("--program", default=None, help="the program's rendition to pin (default: the page chooses)")
+    options = parser.parse_args()
     clip = str(natural_clip())
-    print(f"compare view, 720p25 natural clip, sepia on air ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})")
+    print(f"compare view, 720p25 natural clip, sepia on air, program {options.program or 'as the page chooses'} ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f})")
     results = []
     for _ in range(options.runs):
-        result = run(options.bin, clip, options.seconds, warmup=3)
+        result = run(options.bin, clip, options.seconds, warmup=3, program=options.program)
         results.append(result)
         print(f"pairs {result['pair_fps']:5.1f} fps, program {result['program_fps']:5.1f} fps, "
               f"{result['paired'] * 100:5.1f} % of program pictures paired, equal times {result['equal'] * 100:.1f} % "
