@@ -12,9 +12,12 @@ this). Every figure is measured on this machine in this run, with the load avera
    with sepia (as bench/fanout.sh's table), 25 each, at once: each viewer ≥ 29 fps.
 4. switch: Chromium on the page of a server of two file channels (720p and 360p): a click on the
    other channel's entry to the first picture of it drawn, SWITCHES times. Budget: ≤ 300 ms.
+5. live: the same from a file channel to a live one (a UDP stream of the ffmpeg CLI) that
+   `--idle-close 2` closed since the page left it: first picture (open + first keyframe) ≤ 2.5 s,
+   and the live channel closed again ≤ `--idle-close` + 1 s after the page left it.
 
 Environment: BIN (release filtercast), FANOUT (bench/fanout binary), IDLE_SECONDS, SECONDS (per
-measured run, default 15), SWITCHES (default 8), ONLY (comma-separated: idle,three,fanout,switch).
+measured run, default 15), SWITCHES (default 8), ONLY (comma-separated: idle,three,fanout,switch,live).
 Exit code 1 when a budget is missed, so CI can run it (it does not: `make bench-serve` territory).
 """
 from __future__ import annotations
@@ -37,7 +40,7 @@ FANOUT = os.environ.get("FANOUT", "/tmp/filtercast-channels/fanout")
 IDLE_SECONDS = float(os.environ.get("IDLE_SECONDS", 30))
 SECONDS = float(os.environ.get("SECONDS_PER_RUN", 15))
 SWITCHES = int(os.environ.get("SWITCHES", 8))
-ONLY = set(filter(None, os.environ.get("ONLY", "idle,three,fanout,switch").split(",")))
+ONLY = set(filter(None, os.environ.get("ONLY", "idle,three,fanout,switch,live").split(",")))
 IDLE_CLOSE = 10
 CACHE = Path(os.environ.get("FILTERCAST_BENCH_CACHE", "/tmp/filtercast-bench"))
 
@@ -130,42 +133,96 @@ def three(file: Path) -> dict:
             "ok": abs(ratio - 1) <= 0.10 and together["below29"] == 0}
 
 
-def switch(big: Path, small: Path) -> dict:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+SWITCH_SCRIPT = """
+    const [name, width, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+    const f = window.filtercast, start = performance.now();
+    let drawn = null;  // frames drawn when the new channel's source was online: placeholders do not count
+    document.querySelector(`#channel-list [data-channel="${name}"] button`).click();
+    (function check() {
+        const online = f.channel === name && f.state && f.state.source.online === true;
+        if (online && drawn === null) drawn = f.stats.framesDrawn;
+        if (online && f.stats.framesDrawn > drawn && f.stats.width === width) done(performance.now() - start);
+        else if (performance.now() - start > 10000) done(-1);
+        else requestAnimationFrame(check);
+    })();"""
+
+
+def page_switches(server, targets: list[tuple[str, int]], before_each) -> tuple[list[float], str]:
+    """Chromium on `server`'s page, once it shows both channels and a picture: for each (name, width)
+    of `targets`, `before_each(name, when)` (`when`: the monotonic time of the click before, that left
+    the channel shown until then), then a click on that channel's entry and the time to its first real
+    picture drawn at `width` (-1: none within 10 s). Returns those times and the page's transport."""
     from browser import make_driver
-    script = """
-        const [name, width, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
-        const f = window.filtercast, drawn = f.stats.framesDrawn, start = performance.now();
-        document.querySelector(`#channel-list [data-channel="${name}"] button`).click();
-        (function check() {
-            if (f.channel === name && f.stats.framesDrawn > drawn && f.stats.width === width) done(performance.now() - start);
-            else if (performance.now() - start > 10000) done(-1);
-            else requestAnimationFrame(check);
-        })();"""
-    with serving(BIN, ["--input", str(big), "--channel", f"small={small}"], startup_timeout=60) as server:
-        driver, _ = make_driver(1280, 900)
-        try:
-            driver.set_script_timeout(15)
-            driver.get(server.http_url)
-            deadline = time.monotonic() + 20
-            while not driver.execute_script(
-                    "const f = window.filtercast; return !!f && f.stats.framesDrawn > 5 && "
-                    "document.querySelectorAll('#channel-list [data-channel]').length === 2"):
-                if time.monotonic() > deadline:
-                    sys.exit("the page did not show two channels and a picture within 20 s")
-                time.sleep(0.1)
-            times = []
-            for index in range(SWITCHES):
-                name, width = ("small", 640) if index % 2 == 0 else ("main", 1280)
-                times.append(driver.execute_async_script(script, name, width))
-                time.sleep(1.0)  # the new channel plays a while, as a user would look at it
-            transport = driver.execute_script("return window.filtercast.stats.transport")
-        finally:
-            driver.quit()
+    driver, _ = make_driver(1280, 900)
+    try:
+        driver.set_script_timeout(15)
+        driver.get(server.http_url)
+        deadline = time.monotonic() + 20
+        while not driver.execute_script(
+                "const f = window.filtercast; return !!f && f.stats.framesDrawn > 5 && "
+                "document.querySelectorAll('#channel-list [data-channel]').length === 2"):
+            if time.monotonic() > deadline:
+                sys.exit("the page did not show two channels and a picture within 20 s")
+            time.sleep(0.1)
+        times, clicked = [], time.monotonic()
+        for name, width in targets:
+            before_each(name, clicked)
+            clicked = time.monotonic()
+            times.append(driver.execute_async_script(SWITCH_SCRIPT, name, width))
+        return times, driver.execute_script("return window.filtercast.stats.transport")
+    finally:
+        driver.quit()
+
+
+def switch_figures(times: list[float], transport: str, budget_ms: float) -> dict:
     good = [t for t in times if t >= 0]
     return {"ms": [round(t) for t in times], "median_ms": round(statistics.median(good)) if good else None,
             "max_ms": round(max(good)) if good else None, "transport": transport,
-            "ok": len(good) == len(times) and max(good) <= 300, "load": load()}
+            "ok": len(good) == len(times) and max(good) <= budget_ms, "load": load()}
+
+
+def switch(big: Path, small: Path) -> dict:
+    """The page between two file channels: each click to the other's first picture. Budget 300 ms."""
+    targets = [("small", 640) if index % 2 == 0 else ("main", 1280) for index in range(SWITCHES)]
+    with serving(BIN, ["--input", str(big), "--channel", f"small={small}"], startup_timeout=60) as server:
+        # The new channel plays a while before the next click, as a user would look at it.
+        times, transport = page_switches(server, targets, lambda *_: time.sleep(1.0))
+    return switch_figures(times, transport, 300)
+
+
+def channel_entry(server, name: str) -> dict:
+    return next(c for c in json.loads(server.get("/api/channels").body) if c["name"] == name)
+
+
+def live_switch(file: Path) -> dict:
+    """The page from a file channel to an idle live one (a UDP stream of the ffmpeg CLI) whose input
+    `--idle-close` closed: each click to its first picture (open + first keyframe; budget 2.5 s), and
+    how long after the page left it the live channel closed again (budget `--idle-close` + 1 s)."""
+    idle_close, closes = 2, []
+    procs, urls = feeds(1)
+
+    def before_each(name: str, left: float):
+        if name != "live":
+            return time.sleep(1.0)
+        while not channel_entry(server, "live")["idle"]:
+            if time.monotonic() - left > idle_close + 5:
+                sys.exit("the live channel did not close within --idle-close + 5 s")
+            time.sleep(0.05)
+        closes.append(time.monotonic() - left)
+    try:
+        args = ["--input", str(file), "--channel", f"live={urls[0]}", "--idle-close", str(idle_close)]
+        with serving(BIN, args, startup_timeout=60) as server:
+            targets = [("live", 320) if index % 2 == 0 else ("main", 1280) for index in range(SWITCHES)]
+            times, transport = page_switches(server, targets, before_each)
+    finally:
+        procs[0].kill()
+        procs[0].wait()
+    figures = switch_figures([t for t, (name, _) in zip(times, targets) if name == "live"], transport, 2500)
+    # The first close is measured from the page's start on `main`, not from leaving `live`.
+    figures["closed_after_s"] = [round(c, 2) for c in closes[1:]]
+    figures["ok"] = figures["ok"] and all(c <= idle_close + 1 for c in closes[1:])
+    figures["idle_close_s"] = idle_close
+    return figures
 
 
 def main() -> int:
@@ -194,6 +251,11 @@ def main() -> int:
         results["switch"] = r = switch(big, small)
         print(f"  page switch to a file channel's first picture ({r['transport']}): median {r['median_ms']} ms, "
               f"max {r['max_ms']} ms of {r['ms']} (budget 300) — {r['load']}", flush=True)
+    if "live" in ONLY:
+        results["live"] = r = live_switch(big)
+        print(f"  page switch to an idle live channel's first picture ({r['transport']}): median {r['median_ms']} ms, "
+              f"max {r['max_ms']} ms of {r['ms']} (budget 2500); closed {r['closed_after_s']} s after the page left "
+              f"(budget --idle-close {r['idle_close_s']} + 1 s) — {r['load']}", flush=True)
     print(json.dumps(results))
     return 0 if all(r.get("ok") for r in results.values()) else 1
 

@@ -6,7 +6,7 @@
 #
 # Usage: bench/channels.sh     Environment (all optional): BIN (default .build/release/filtercast,
 #   built if missing), BUILD (where fanout goes, default /tmp/filtercast-channels), IDLE_SECONDS
-#   (30), SECONDS_PER_RUN (15), SWITCHES (8), ONLY=idle,three,fanout,switch.
+#   (30), SECONDS_PER_RUN (15), SWITCHES (8), ONLY=idle,three,fanout,switch,live.
 # The machine's other work counts against every figure: run it on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."

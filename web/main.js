@@ -12,6 +12,7 @@ import { soundOutput } from "./audio.js";
 import "./camera.js";
 import "./catalog.js";
 import "./chain.js";
+import "./compare.js";
 import "./channels.js";
 import { connect } from "./connection.js";
 import { formatTime } from "./format.js";

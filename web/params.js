@@ -1,7 +1,8 @@
 // FilterCast page, parameters: a slider per parameter of every link of the chain. A slider
 // sends `setParams {index, params}` while dragged (throttled) and otherwise shows the server's
-// value. A choice parameter (the style filter's styles) also shows its options as pictures: a
-// click moves its slider to the option's index and sends it as the slider would.
+// value. A choice parameter (the style filter's styles, the lut filter's LUTs) also shows its
+// options as pictures (each choice's `thumbnail`): a click moves its slider to the option's index
+// and sends it as the slider would.
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
 import { byId } from "./helpers.js";

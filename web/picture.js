@@ -25,6 +25,7 @@ export function drawPicture(image, width, height, frame) {
     canvas.height = height;
   }
   context.drawImage(image, 0, 0);
+  player.emit("picture", { image, frame });
   if (stats.framesDrawn === 0) placeholder.hidden = true;
   stats.framesDrawn += 1;
   stats.lastSeq = frame.seq;

@@ -180,11 +180,38 @@ class StudioPart {
   on = false;
   /// The preview rendition the server's hello offers (the full-size one), "" for none.
   offered = "";
-  /// The preview picture's own WebSocket while on (it watches a preview rendition); null otherwise.
-  socket = null;
-  /// A preview JPEG is being decoded: the newest one arriving meanwhile waits here (null: none).
-  decoding = false;
-  pendingFrame = null;
+  /// The preview picture's own connection while on (second.js's SecondConnection); null otherwise.
+  second = null;
+  /// The presentation time (s) of the preview picture drawn last; null before the first.
+  lastPts = null;
+}
+
+/// The compare view (compare.js): "before" against "after", composited by the page.
+class ComparePart {
+  /// The toggle (#compare) is on.
+  on = false;
+  /// "wipe" or "side-by-side" (#compare-mode).
+  mode = "wipe";
+  /// The divider, 0…1 of the picture's width from the left (#compare-split).
+  split = 0.5;
+  /// The source's renditions the server's hello offers ([{id, height, …}], largest first).
+  offered = [];
+  /// The source picture's own connection while on outside studio mode (second.js); null otherwise.
+  second = null;
+  /// Each side's held pictures by presentation time (µs) → a canvas with a copy, oldest first.
+  held = { before: new Map(), after: new Map() };
+  /// The pair drawn last, {before, after, key}: what a divider move redraws; null before.
+  shown = null;
+  /// Canvases to reuse for held pictures.
+  spare = [];
+  /// The pointer drags the divider on the picture.
+  dragging = false;
+  /// The `state.compare` last followed (JSON): only a change is followed.
+  followed = "";
+  /// performance.now() of each pair drawn in the last second, for stats.compare.fps.
+  pairTimes = [];
+  /// The pace of `setCompare` while a controller drags what it shows to all.
+  throttle = new Throttle(SEND_INTERVAL_MS);
 }
 
 /// The player: one per page.
@@ -221,6 +248,13 @@ class Player {
     /// Studio mode: {on, rendition, previewFrames} — the toggle, the preview rendition watched
     /// ("" when none) and the preview pictures drawn since the page loaded.
     studio: { on: false, rendition: "", previewFrames: 0 },
+    /// The compare view: {on, mode, split} (the view shown), pairsDrawn and fps (pairs of pictures
+    /// drawn, since the page loaded and in the last second), lastPair ({before, after}: their
+    /// presentation times, µs; null before the first), before (the source rendition watched, ""
+    /// when none), redrawMs (the last divider move's input-to-drawn time; null before one) and
+    /// pictures ({before, after}: each side's pictures received while on, paired or not).
+    compare: { on: false, mode: "wipe", split: 0.5, pairsDrawn: 0, fps: 0, lastPair: null, before: "", redrawMs: null,
+               pictures: { before: 0, after: 0 } },
   };
   /// window.filtercast.latencyHistory: the latency (ms) of every drawn frame, oldest first.
   latencyHistory = [];
@@ -251,6 +285,8 @@ class Player {
   channels = new ChannelsPart();
   /// Studio mode.
   studio = new StudioPart();
+  /// The compare view.
+  compare = new ComparePart();
   /// The toast's hiding timeout (a setTimeout id).
   toastTimer = 0;
   /// `hello.errors`: a name per error code ({} for a server that sends none: the code is shown).
@@ -265,6 +301,9 @@ class Player {
   /// - "authorized": the token typed into the page was accepted (access.js);
   /// - "access": what this page may do changed (access.js: "admin", "control", "watch" or "none");
   /// - "camera": this page's camera sharing started, stopped or is starting (camera.js: its state);
+  /// - "picture": `{image, frame}`, the program's picture about to be drawn (picture.js; the image
+  ///   is closed after the listeners return), and "previewDrawn", the preview's (studio.js);
+  /// - "studio": studio mode went on or off (studio.js);
   /// - "drawn": a frame ({seq, pts, …}) was drawn on the canvas (picture.js);
   /// - "decoderFailed": the H.264 decoder failed (h264.js: why);
   /// - "keyframeRequest", "shareEnded": to the page sharing its camera (camera.js).

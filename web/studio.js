@@ -3,14 +3,14 @@
 // picture on a narrow screen), makes the chain's chips and sliders edit the preview (chain.js and
 // params.js send `to: "preview"` through player.chainTarget()), and offers Take (#take, key t)
 // with a cut or a fade (#take-transition). The preview's picture comes over a second WebSocket
-// of its own that watches a preview rendition (hello.renditions with `preview: true`), so the
-// program's connection, its transport and its rung stay as they are.
-import { mayControl, savedToken } from "./access.js";
+// of its own that watches a preview rendition (second.js); each one drawn is told
+// ("previewDrawn": the compare view pairs it with the program in studio mode).
+import { mayControl } from "./access.js";
 import { renderChain, sendChain } from "./chain.js";
-import { send, socketURL } from "./connection.js";
+import { send } from "./connection.js";
 import { byId } from "./helpers.js";
 import { player } from "./player.js";
-import { MAGIC, readHeader, SUBPROTOCOL } from "./wire.js";
+import { offeredRendition, SecondConnection } from "./second.js";
 
 const FADE_SECONDS = 1;
 
@@ -45,6 +45,7 @@ export function setStudio(on) {
   }
   player.filters.shownChain = null; // the chips and sliders now show the other chain
   renderChain();
+  player.emit("studio", wanted);
 }
 
 /// Puts the preview on air: a cut, or a fade of FADE_SECONDS. False when not in studio mode.
@@ -56,73 +57,27 @@ export function take() {
 }
 
 function openPreview() {
-  const ws = new WebSocket(socketURL(), SUBPROTOCOL);
-  ws.binaryType = "arraybuffer";
-  studio.socket = ws;
-  ws.onmessage = (event) => {
-    if (ws !== studio.socket) return;
-    if (typeof event.data !== "string") receivePreview(event.data, ws);
-    else if (JSON.parse(event.data).type === "hello") greet(ws);
-  };
+  stats.rendition = studio.offered;
   // The preview is a controller's: its connection goes when the page leaves studio mode, and a
   // closed one (the server restarted, the channel changed) ends studio mode.
-  ws.onclose = () => {
-    if (ws === studio.socket) setStudio(false);
-  };
-}
-
-/// After the preview connection's hello: the tab's token when the URL has none, then the watch.
-function greet(ws) {
-  const token = savedToken();
-  if (token) ws.send(JSON.stringify({ type: "auth", token }));
-  stats.rendition = studio.offered;
-  ws.send(JSON.stringify({ type: "watch", transport: "jpeg", rendition: stats.rendition }));
+  studio.second = new SecondConnection(studio.offered, drawPreview, () => setStudio(false));
 }
 
 function closePreview() {
-  const ws = studio.socket;
-  studio.socket = null;
-  studio.pendingFrame = null;
+  studio.second?.close();
+  studio.second = null;
   stats.rendition = "";
-  ws?.close();
 }
 
-/// A preview frame: decoded now, or kept as the one waiting while another decodes.
-function receivePreview(buffer, ws) {
-  const frame = readHeader(buffer, ws);
-  if (!frame || frame.magic !== MAGIC.frame) return;
-  frame.jpeg = new Uint8Array(buffer, frame.headerLength);
-  if (studio.decoding) {
-    studio.pendingFrame = frame;
-    return;
-  }
-  decodePreview(frame);
-}
-
-async function decodePreview(frame) {
-  studio.decoding = true;
-  try {
-    const bitmap = await createImageBitmap(new Blob([frame.jpeg], { type: "image/jpeg" }));
-    if (frame.ws === studio.socket) drawPreview(bitmap);
-    bitmap.close();
-  } catch {
-    // Undecodable: skipped, and acknowledged below so that the flow goes on.
-  } finally {
-    if (frame.ws.readyState === WebSocket.OPEN) frame.ws.send(JSON.stringify({ type: "frameAck", seq: frame.seq }));
-    studio.decoding = false;
-    const next = studio.pendingFrame;
-    studio.pendingFrame = null;
-    if (next) decodePreview(next);
-  }
-}
-
-function drawPreview(bitmap) {
+function drawPreview(bitmap, frame) {
   if (ui.canvas.width !== bitmap.width || ui.canvas.height !== bitmap.height) {
     ui.canvas.width = bitmap.width;
     ui.canvas.height = bitmap.height;
   }
   context.drawImage(bitmap, 0, 0);
   stats.previewFrames += 1;
+  studio.lastPts = frame.pts;
+  player.emit("previewDrawn", { image: bitmap, frame });
 }
 
 /// The toggle is a controller's, on a server that offers a preview.
@@ -135,7 +90,7 @@ ui.toggle.addEventListener("click", () => setStudio(!studio.on));
 ui.take.addEventListener("click", take);
 player.on("hello", (hello) => {
   // The first preview rendition offered is the full-size one.
-  studio.offered = (Array.isArray(hello.renditions) ? hello.renditions : []).find((r) => r.preview === true)?.id ?? "";
+  studio.offered = offeredRendition(hello, "preview");
   setStudio(false);
   renderToggle();
 });

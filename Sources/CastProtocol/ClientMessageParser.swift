@@ -12,7 +12,7 @@ public enum ClientMessageParser {
 
     /// The command names, in the order messages list them.
     static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "frameAck", "flow", "auth", "record",
-                                "open", "delete", "watch", "share", "take", "saveLook", "deleteLook"]
+                                "open", "delete", "watch", "share", "take", "saveLook", "deleteLook", "setCompare"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -101,6 +101,8 @@ public enum ClientMessageParser {
             return .session(.share(starts ? try command.shareRequest() : nil))
         case "take":
             return .session(.take(try command.takeTransition()))
+        case "setCompare":
+            return .session(.setCompare(try command.compareChange()))
         default:
             throw ProtocolError(code: .unknownType, message: "unknown message type \(typeValue.summary) (\(known))")
         }

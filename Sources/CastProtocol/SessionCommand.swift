@@ -15,6 +15,9 @@ public enum SessionCommand: Sendable, Equatable {
     /// Make the preview chain the program (studio mode), by `transition`. Whether the preview
     /// has a chain is the session's to check.
     case take(TakeTransition)
+    /// Show the compare view to every viewer of the session (or stop): `state.compare` becomes
+    /// the current one changed by it, and every page follows it.
+    case setCompare(CompareView.Change)
     case play
     case pause
     /// Seconds from the start: finite and ≥ 0 (the parser's check, the only one of the number).

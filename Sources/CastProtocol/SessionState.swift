@@ -6,7 +6,7 @@ import FilterKit
 /// Encodes as `{"source":{…},"playing":…,"position":…,"duration":…,"filter":{"name":…,"params":{…}},
 /// "chain":[{"name":…,"params":{…}},…],"viewers":…,"fps":…,"recording":{…},"renditions":[{"id":…,"viewers":…},…]}`
 /// with every key always present — but `preview`, present only where ``previewShown`` (a
-/// controller's copy): `program` is `chain` again, under its studio-mode name; `filter` is
+/// controller's copy), and `compare`, present once a controller set it: `program` is `chain` again, under its studio-mode name; `filter` is
 /// the chain's first link (`none` for the empty chain) for clients that know one filter only: `duration` is `null` for live sources. Numbers that are not
 /// finite (a rate measured over no time, say) encode as 0, or as `null` where null is allowed,
 /// rather than making the message unencodable.
@@ -24,6 +24,9 @@ public struct SessionState: Sendable, Equatable, Encodable {
     public var preview: FilterChain?
     /// Whether `preview` is encoded: false (the default) for every copy but a controller's.
     public var previewShown = false
+    /// The compare view a controller shows to all (`setCompare`); nil (not encoded) until one
+    /// does, so a v1 client's state is unchanged.
+    public var compare: CompareView?
     /// Clients connected to the WebSocket.
     public var viewers: Int
     /// Frames per second actually delivered, measured by the server.
@@ -57,7 +60,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, playing, position, duration, filter, chain, program, preview, viewers, fps, recording, renditions
+        case source, playing, position, duration, filter, chain, program, preview, compare, viewers, fps, recording, renditions
     }
 
     /// One link as `{"name":…,"params":{…}}`: every parameter as a number in `params` (a choice's
@@ -86,6 +89,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(filter.links.map(Link.init), forKey: .chain)
         try container.encode(filter.links.map(Link.init), forKey: .program)
         if previewShown { try container.encode(preview.map { $0.links.map(Link.init) }, forKey: .preview) }
+        try container.encodeIfPresent(compare, forKey: .compare)
         try container.encode(viewers, forKey: .viewers)
         try container.encode(fps.isFinite ? fps : 0, forKey: .fps)
         try container.encode(recording, forKey: .recording)

@@ -5,7 +5,7 @@ import MediaKit
 
 extension Application {
     /// The outputs viewers watch: a JPEG stream per JPEG rung of the ladder and an H.264 stream
-    /// per H.264 rung, a JPEG stream of the preview (studio mode) per JPEG rung, when this FFmpeg has an H.264 encoder (without one, the page gets JPEG and
+    /// per H.264 rung, a JPEG stream of each second picture (the preview's, studio mode; the source's, the compare view's) per JPEG rung, when this FFmpeg has an H.264 encoder (without one, the page gets JPEG and
     /// the log says why), and the sound of the packets `audio` is given, when there is a queue.
     static func makeViewerOutputs(_ configuration: ServerConfiguration, info: SourceInfo, session: Session,
                                   counters: ProcessingCounters, audio: AudioPacketQueue?,
@@ -35,11 +35,11 @@ extension Application {
             h264.forEach { $0.finish() }
             h264 = []
         }
-        let preview = try Ladder.previews(of: renditions).map { rendition in
+        let second = try Ladder.seconds(of: renditions).map { rendition in
             try ViewerStream(rendition: rendition, source: source, quality: configuration.quality, maxFPS: configuration.maxFPS,
                              counters: counters, transportGeneration: generation, wake: wake)
         }
-        return ViewerOutputs(jpeg: jpeg, h264: h264, preview: preview,
+        return ViewerOutputs(jpeg: jpeg, h264: h264, second: second,
                              audio: audio.map { ViewerAudio(queue: $0, log: session.log, wake: wake) })
     }
 }

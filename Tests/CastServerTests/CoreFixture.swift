@@ -93,9 +93,11 @@ final class CoreFixture {
             try ViewerStream(rendition: Rendition(id: "jpeg-\(width)", transport: .jpeg, width: width, height: width * 3 / 4),
                              source: (64, 48), quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
         }
-        let preview = try ViewerStream(rendition: Rendition(id: "preview-48p", transport: .jpeg, width: 64, height: 48, preview: true),
-                                       source: (64, 48), quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
-        let outputs = ViewerOutputs(jpeg: jpeg, h264: [], preview: [preview])
+        let second = try SecondPicture.allCases.map { picture in
+            try ViewerStream(rendition: Rendition(id: "\(picture.rawValue)-48p", transport: .jpeg, width: 64, height: 48, second: picture),
+                             source: (64, 48), quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
+        }
+        let outputs = ViewerOutputs(jpeg: jpeg, h264: [], second: second)
         let processor = FrameProcessor(player: session.player, selection: session.selection, studio: session.studio, catalog: session.catalog,
                                        outputs: outputs.all, rerender: session.rerender, counters: processing, filterThreads: 1,
                                        offlineReason: { _ in nil })

@@ -16,11 +16,11 @@ import Testing
 
     @Test func readsEveryCubeByNameAndLeavesTheRest() throws {
         let path = try folder(["warm.cube": "TITLE \"Warm\"\n" + Self.identity, "a-1.cube": Self.identity, "notes.txt": "x",
-                               ".hidden.cube": "junk", LUTFolder.temporaryPrefix + "cut": "junk"])
+                               ".hidden.cube": "junk", ShelfFolder.temporaryPrefix + "cut": "junk"])
         let luts = try LUTFolder(path: path)
         #expect(luts.library.listing.map(\.name) == ["a-1", "warm"])
         #expect(luts.library.listing.map(\.title) == ["", "Warm"])
-        #expect(!FileManager.default.fileExists(atPath: path + "/" + LUTFolder.temporaryPrefix + "cut"), "a crash's leftovers go")
+        #expect(!FileManager.default.fileExists(atPath: path + "/" + ShelfFolder.temporaryPrefix + "cut"), "a crash's leftovers go")
     }
 
     @Test func createsAMissingFolder() throws {
@@ -47,9 +47,10 @@ import Testing
     @Test func storesAtomicallyAndNeverReplaces() throws {
         let path = try folder([:])
         let luts = try LUTFolder(path: path)
-        try luts.store(Array(Self.identity.utf8), named: "fresh")
+        guard case .success(let checked) = luts.check(Array(Self.identity.utf8), name: "fresh") else { Issue.record("refused"); return }
+        #expect(throws: Never.self) { try luts.keep(checked, body: Array(Self.identity.utf8), name: "fresh").get() }
         #expect(try String(contentsOfFile: path + "/fresh.cube", encoding: .utf8) == Self.identity)
-        #expect(throws: LUTFolderError.self) { try luts.store(Array("other".utf8), named: "fresh") }
+        #expect(throws: ShelfRefusal.self) { try luts.folder.store(Array("other".utf8), as: "fresh.cube") }
         #expect(try String(contentsOfFile: path + "/fresh.cube", encoding: .utf8) == Self.identity)
         #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["fresh.cube"], "no temporary left")
         #expect(try LUTFolder(path: path).library.listing.map(\.name) == ["fresh"], "there after a restart")

@@ -87,6 +87,19 @@ import Testing
         #expect(fixture.core.viewers.count == 1)
     }
 
+    /// The server stopping while a DELETE is under way waits for that channel to stop (its
+    /// recording finished and kept): the worker has posted its answer when `stopAll` returns.
+    @Test func theServersStopWaitsForARemovalUnderWay() throws {
+        let fixture = try fixture()
+        guard case .answer(201, _) = put("cam", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("not added"); return }
+        let request = HTTPRequest(method: .delete, path: "/api/channels/cam", arguments: ["token": Self.admin])
+        guard case .channelDelete(let name) = fixture.core.answer(request),
+              case .waiting = fixture.core.channelDeleted(60, name: name) else { Issue.record("not removing"); return }
+        fixture.core.channelDesk.stopAll()
+        let answers = fixture.core.takeChannelAnswers()
+        #expect(answers.contains { $0.0 == 60 }, "stopAll returned before the removal finished: \(answers)")
+    }
+
     @Test func badNamesBodiesAndFiltersAre400AndNothingIsAdded() throws {
         let fixture = try fixture()
         let cases: [(String, String)] = [

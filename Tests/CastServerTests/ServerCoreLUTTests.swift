@@ -66,7 +66,7 @@ import Testing
         #expect(writes.drain(1, core).contains(.json(["type": "ack", "id": "1"])))
         let listing = fixture.router.answer(HTTPRequest(method: .get, path: "/api/luts", arguments: [:]))
         guard case .body(200, _, let json) = listing else { Issue.record("\(listing)"); return }
-        #expect(String(decoding: json, as: UTF8.self) == #"{"luts":[{"name":"kodak-2383","size":2,"title":""}]}"#)
+        #expect(String(decoding: json, as: UTF8.self) == #"{"luts":[{"name":"kodak-2383","size":2,"thumbnail":"/api/luts/kodak-2383.jpg","title":""}]}"#)
     }
 
     @Test func aBadFileIsRefusedWithItsLineAndLeavesNothing() throws {

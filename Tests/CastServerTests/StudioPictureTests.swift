@@ -9,16 +9,18 @@ import Testing
 /// the old chain's picture into the new one's. The processing turn runs real filters on real
 /// frames; the outputs are a recording stand-in of our own `FrameOutput`.
 @Suite struct StudioPictureTests {
-    /// An output that keeps the luma of the first pixel of every frame it is handed.
+    /// An output that keeps the luma of the first pixel and the time of every frame it is handed.
     final class Seen: FrameOutput {
         let wants: OutputDemand
         var lumas: [UInt8] = []
         var contexts: [FrameContext] = []
+        var times: [Double] = []
         init(_ wants: OutputDemand) { self.wants = wants }
         func demand(now: ContinuousClock.Instant) -> OutputDemand { wants }
         func take(_ frame: Frame, _ context: FrameContext) {
             lumas.append(frame.y.row(0)[0])
             contexts.append(context)
+            times.append(frame.time)
         }
     }
 
@@ -43,14 +45,14 @@ import Testing
         let (turn, frame) = Self.turn(program: .none, studio: studio)
         let outputs = [Seen(Self.watched), Seen(Self.watched.ofPreview)]
         let plan = FramePlan.make(FramePlan.Situation(hasFrame: true), demands: outputs.map { $0.demand(now: .now) })
-        #expect(plan == .deliver(source: [], filtered: [0], preview: [1]))
+        #expect(plan == .deliver(source: [], filtered: [0], second: [.preview: [1]]))
         turn.keep(frame)
         turn.execute(plan, frame: frame, playback: PlaybackState(isLive: false, speed: 1), outputs: outputs)
         #expect(outputs[0].lumas == [100], "the program: no filter")
         #expect(outputs[1].lumas == [155], "the preview: the source inverted, not the program's picture")
 
         let rerender = FramePlan.make(FramePlan.Situation(rerenderRequested: true, hasLastFrame: true), demands: outputs.map { $0.demand(now: .now) })
-        #expect(rerender == .rerender(source: [], filtered: [0], preview: [1]))
+        #expect(rerender == .rerender(source: [], filtered: [0], second: [.preview: [1]]))
         turn.execute(rerender, frame: nil, playback: PlaybackState(isLive: false, speed: 1), outputs: outputs)
         #expect(outputs[1].lumas == [155, 155] && outputs[1].contexts.last?.kind == .rerender)
     }
@@ -58,11 +60,11 @@ import Testing
     @Test func aPreviewChangeReRendersThePreviewAlone() {
         let demands = [Self.watched, Self.watched.ofPreview, OutputDemand(source: true, rerender: true, isActive: true)]
         let situation = FramePlan.Situation(previewRerenderRequested: true, hasLastFrame: true)
-        #expect(FramePlan.make(situation, demands: demands) == .rerender(source: [], filtered: [], preview: [1]),
+        #expect(FramePlan.make(situation, demands: demands) == .rerender(source: [], filtered: [], second: [.preview: [1]]),
                 "the program's viewers are not sent the same picture again")
         #expect(FramePlan.make(situation, demands: Array(demands[0...0])) == .idle, "nobody watches the preview")
         #expect(FramePlan.make(FramePlan.Situation(rerenderRequested: true, hasLastFrame: true), demands: demands)
-                == .rerender(source: [2], filtered: [0], preview: [1]), "a program's re-render shows the preview too")
+                == .rerender(source: [2], filtered: [0], second: [.preview: [1]]), "a program's re-render shows the preview too")
     }
 
     @Test func aLateLoopDropsThePreviewFrameNotTheProgramOne() throws {
@@ -71,7 +73,7 @@ import Testing
         let (turn, frame) = Self.turn(program: .none, studio: studio, late: true)
         let outputs = [Seen(Self.watched), Seen(Self.watched.ofPreview)]
         turn.keep(frame)
-        turn.execute(.deliver(source: [], filtered: [0], preview: [1]), frame: frame, playback: PlaybackState(isLive: false, speed: 1), outputs: outputs)
+        turn.execute(.deliver(source: [], filtered: [0], second: [.preview: [1]]), frame: frame, playback: PlaybackState(isLive: false, speed: 1), outputs: outputs)
         #expect(outputs[0].lumas == [100] && outputs[1].lumas.isEmpty)
     }
 

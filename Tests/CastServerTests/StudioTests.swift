@@ -104,8 +104,8 @@ import Testing
         core.viewerConnected(2, token: nil, address: "viewer")
         let hello = texts(core)[2]?.first
         let offered = try #require(hello?["renditions"] as? [[String: Any]])
-        #expect(offered.map { $0["id"] as? String } == ["jpeg-64", "jpeg-32", "preview-48p"])
-        #expect(offered.map { $0["preview"] as? Bool } == [nil, nil, true], "the preview's rendition says so")
+        #expect(offered.map { $0["id"] as? String } == ["jpeg-64", "jpeg-32", "preview-48p", "source-48p"])
+        #expect(offered.map { $0["preview"] as? Bool } == [nil, nil, true, nil], "the preview's rendition says so")
         let preview = try #require(fixture.main.outputs.offer.firstIndex { $0.isPreview })
         let stream = try #require(fixture.main.outputs.jpeg[preview])
 

@@ -33,7 +33,8 @@ def test_hello_offers_h264_and_watch_switches_one_client(server):
             assert hello["transports"] == ["jpeg", "h264"]
             assert [(r["id"], r["transport"], r["width"], r["height"]) for r in hello["renditions"]] == [
                 ("jpeg-240p", "jpeg", 320, 240), ("jpeg-120p", "jpeg", 160, 120), ("h264-240p", "h264", 320, 240),
-                ("preview-240p", "jpeg", 320, 240), ("preview-120p", "jpeg", 160, 120)]
+                ("preview-240p", "jpeg", 320, 240), ("preview-120p", "jpeg", 160, 120),
+                ("source-240p", "jpeg", 320, 240), ("source-120p", "jpeg", 160, 120)]
             assert hello["renditions"][2]["bitsPerSecond"] > 0 and "bitsPerSecond" not in hello["renditions"][0]
             await viewer.ok({"type": "watch", "transport": "h264"})
             viewer.drop_frames()

@@ -97,7 +97,7 @@ def test_luts_are_read_at_start_uploaded_listed_and_offered_at_once(start_server
     server = start_server("--input", "test:160x120@30", "--luts", str(luts), "--token", TOKEN, "--public-view")
     # --public-view: watching (the listing) needs no token; adding a LUT does.
     listed = json.loads(server.get("/api/luts").body)
-    assert listed == {"luts": [{"name": "warm", "size": 5, "title": "Warm"}]}
+    assert listed == {"luts": [{"name": "warm", "size": 5, "title": "Warm", "thumbnail": "/api/luts/warm.jpg"}]}
 
     def put(name, body, headers=BEARER):
         return server.http("PUT", f"/api/luts/{name}", headers=headers, body=body, timeout=30)
@@ -119,7 +119,10 @@ def test_luts_are_read_at_start_uploaded_listed_and_offered_at_once(start_server
         lut = next(entry for entry in filters if entry["name"] == "lut")
         return [(c["id"], c["label"]) for c in lut["params"][0]["choices"]]
     assert choices(hello["filters"]) == [("warm", "Warm")]
-    assert (stored.status, json.loads(stored.body)) == (201, {"name": "teal", "size": 3, "title": "Teal"})
+    assert [c["thumbnail"] for c in next(f for f in catalog["filters"] if f["name"] == "lut")["params"][0]["choices"]] == \
+        ["/api/luts/warm.jpg", "/api/luts/teal.jpg"]
+    assert (stored.status, json.loads(stored.body)) == (201, {"name": "teal", "size": 3, "title": "Teal",
+                                                              "thumbnail": "/api/luts/teal.jpg"})
     assert choices(catalog["filters"]) == [("warm", "Warm"), ("teal", "Teal")]
     assert bad.status == 400 and bad.text().strip() == "broken.cube: line 3: 1.5 is outside the domain 0.0 to 1.0", bad.text()
     assert taken.status == 409 and bad_name.status == 400
@@ -140,8 +143,13 @@ def test_luts_are_read_at_start_uploaded_listed_and_offered_at_once(start_server
     in_use = server.http("DELETE", "/api/luts/teal", headers=BEARER)
     assert in_use.status == 409 and "channel main's program" in in_use.text(), in_use
     assert server.http("DELETE", "/api/luts/warm", headers={}).status == 401
+    # The thumbnails (the LUT on a chart made in code): open to anyone, as the catalog; gone with the LUT.
+    thumbnail = server.http("GET", "/api/luts/warm.jpg", headers={})
+    assert thumbnail.status == 200 and thumbnail.headers.get("content-type") == "image/jpeg", thumbnail
+    assert thumbnail.body[:3] == b"\xff\xd8\xff" and thumbnail.body != server.http("GET", "/api/luts/teal.jpg", headers={}).body
     deleted = server.http("DELETE", "/api/luts/warm", headers=BEARER)
     assert (deleted.status, json.loads(deleted.body)) == (200, {"deleted": "warm"})
+    assert server.http("GET", "/api/luts/warm.jpg", headers={}).status == 404
     assert sorted(p.name for p in luts.iterdir()) == ["teal.cube"]
     assert choices(json.loads(server.get("/api/filters").body)["filters"]) == [("teal", "Teal")]
 

@@ -33,6 +33,8 @@ final class ChannelDesk: Sendable {
         /// Results by the id of the worker that posted it.
         var finished: [(worker: Int, Finished)] = []
         var workers: [Int: WorkerThread] = [:]
+        /// The ids of the workers that stop a removed channel: the server's stop waits for them.
+        var removing: Set<Int> = []
         var nextWorker = 0
         /// The server stops: a channel opened after this is stopped at once, never added.
         var closed = false
@@ -79,6 +81,7 @@ final class ChannelDesk: Sendable {
     func remove(_ name: ChannelName, for connection: Int) {
         let (services, id) = state.withLock { state in
             state.nextWorker += 1
+            state.removing.insert(state.nextWorker)
             return (state.running.removeValue(forKey: name), state.nextWorker)
         }
         let worker = WorkerThread(name: "channel-stop") { [self] in
@@ -93,6 +96,7 @@ final class ChannelDesk: Sendable {
     func takeFinished() -> [Finished] {
         let (finished, workers) = state.withLock { state in
             defer { state.finished.removeAll() }
+            state.removing.subtract(state.finished.map(\.worker))
             return (state.finished, state.finished.compactMap { state.workers.removeValue(forKey: $0.worker) })
         }
         workers.forEach { $0.join() }
@@ -102,21 +106,23 @@ final class ChannelDesk: Sendable {
     /// Waits until every worker started so far has posted its result (tests).
     func waitForWorkers() {
         let workers = state.withLock { state in
-            defer { state.workers.removeAll() }
+            defer { state.workers.removeAll(); state.removing.removeAll() }
             return Array(state.workers.values)
         }
         workers.forEach { $0.join() }
     }
 
-    /// The server stops: every channel added here stops (a recording finished and kept); one
-    /// still opening is stopped when its open ends, without waiting for it here.
+    /// The server stops: every channel added here stops (a recording finished and kept), and
+    /// this waits for the removals under way to finish theirs; one still opening is stopped when
+    /// its open ends (up to `--open-timeout`), without waiting for it here.
     func stopAll() {
-        let running = state.withLock { state in
+        let (running, removals) = state.withLock { state in
             state.closed = true
-            defer { state.running.removeAll() }
-            return state.running
+            defer { state.running.removeAll(); state.removing.removeAll() }
+            return (state.running, state.removing.compactMap { state.workers.removeValue(forKey: $0) })
         }
         for services in running.values { services.stop() }
+        removals.forEach { $0.join() }
     }
 
     private func post(_ finished: Finished, from worker: Int) {

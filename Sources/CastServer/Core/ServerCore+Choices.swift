@@ -11,13 +11,7 @@ extension ServerCore {
     func deleteLUT(_ name: String) -> HTTPAnswer {
         guard let luts = configuration.luts else { return .status(404, "this server has no LUT folder (--luts)") }
         guard LUTLibrary.isValidName(name) else { return .status(400, LUTLibraryError.badName(name).description) }
-        return removeChoice(name, of: LUTFilter.descriptor.name, noun: "LUT") {
-            do throws(LUTFolderError) {
-                return try luts.remove(name) ? nil : ShelfRefusal(404, "no LUT named '\(name)'")
-            } catch {
-                return ShelfRefusal(500, error.description)
-            }
-        }
+        return removeChoice(name, of: LUTFilter.descriptor.name, noun: "LUT") { luts.remove(name) }
     }
 
     func deleteStyle(_ name: String) -> HTTPAnswer {

@@ -1,74 +1,89 @@
 import FilterKit
-import Foundation
+import MediaKit
 
-/// Why the LUT folder could not be read or written.
-public struct LUTFolderError: Error, CustomStringConvertible {
-    public let description: String
+/// A LUT checked on the `lut-parse` thread: the file parsed and its thumbnail made.
+public struct CheckedLUT: Sendable {
+    let lut: CubeLUT
+    let thumbnail: [UInt8]
 }
 
-/// `--luts DIR`: the folder of the `lut` filter's LUTs, one `NAME.cube` each. At start every
-/// `.cube` in it is read into the ``LUTLibrary`` (the name is the file's stem, checked as
-/// ``LUTLibrary/isValidName(_:)``); a LUT uploaded later is written into it (``store(_:named:)``)
-/// so that it is there after a restart. Hidden files and other names are not read.
+/// `--luts DIR`: the folder of the `lut` filter's LUTs, one `NAME.cube` each (a ``ShelfFolder``).
+/// At start every `.cube` in it is read into the ``LUTLibrary`` (the name is the file's stem,
+/// checked as ``LUTLibrary/isValidName(_:)``); a LUT uploaded later is written into it so that it
+/// is there after a restart. Hidden files and other names are not read. Each LUT gets its
+/// thumbnail when it is read or checked (``thumbnail(of:)``), never per request.
 public final class LUTFolder: Sendable {
-    public let path: String
+    let folder: ShelfFolder
     public let library: LUTLibrary
-    /// Hidden, so that a write cut short is never read as a LUT.
-    static let temporaryPrefix = ".lut-"
+    public var path: String { folder.path }
 
-    /// Creates the folder if missing, removes temporary files a crash left, and reads every
-    /// `.cube` into a new library, in name order. A file that is not a good LUT (or a name that
-    /// is not one, or more than the library takes) is an error naming the file, line and reason.
-    public init(path: String) throws(LUTFolderError) {
-        self.path = path
+    /// Opens (makes) the folder and reads every `.cube` into a new library, in name order. A file
+    /// that is not a good LUT (or a name that is not one, or more than the library takes) is an
+    /// error naming the file, line and reason.
+    public init(path: String) throws(ShelfRefusal) {
+        folder = try ShelfFolder(path: path, noun: "LUT folder")
         library = LUTLibrary()
-        let files: [String]
-        switch AtomicFile.prepare(path, temporaryPrefix: Self.temporaryPrefix, suffix: ".cube") {
-        case .success(let names): files = names
-        case .failure(let error): throw LUTFolderError(description: "cannot read the LUT folder \(path): \(error.reason)")
-        }
-        for name in files { try load(name) }
+        for file in try folder.names() where file.hasSuffix(".cube") { try load(file) }
     }
 
-    private func load(_ file: String) throws(LUTFolderError) {
-        let full = path + "/" + file
-        let stem = String(file.dropLast(".cube".count))
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: full)
-            if let size = attributes[.size] as? Int, size > CubeParser.maximumBytes {
-                throw CubeError(line: 0, reason: "the file is too big: \(size) bytes, at most \(CubeParser.maximumBytes)")
-            }
-            try library.add(CubeParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: full)))), as: stem)
-        } catch let error as CubeError {
-            throw LUTFolderError(description: "--luts: \(full): \(error)")
-        } catch let error as LUTLibraryError {
-            throw LUTFolderError(description: "--luts: \(full): \(error)")
+    private func load(_ file: String) throws(ShelfRefusal) {
+        let name = String(file.dropLast(".cube".count))
+        func refusal(_ reason: String) -> ShelfRefusal { ShelfRefusal(400, "--luts: \(path)/\(file): \(reason)") }
+        if let refused = refusalToAdd(name) { throw refusal(refused.description) }
+        let bytes: [UInt8]
+        do throws(ShelfRefusal) {
+            bytes = try folder.read(file, atMost: CubeParser.maximumBytes)
         } catch {
-            throw LUTFolderError(description: "--luts: cannot read \(full): \(error.localizedDescription)")
+            throw ShelfRefusal(error.status, "--luts: \(error.description)")
+        }
+        let lut: CubeLUT
+        do throws(CubeError) {
+            lut = try CubeParser.parse(bytes)
+        } catch {
+            throw refusal(error.description)
+        }
+        do throws(ShelfRefusal) {
+            try offer(CheckedLUT(lut: lut, thumbnail: try Self.thumbnail(of: lut)), as: name)
+        } catch {
+            throw refusal(error.description)
+        }
+    }
+
+    /// The JPEG a LUT's choice shows: ``LUTChart`` graded by `lut` (192x112), through TurboJPEG
+    /// as every picture the server sends. Well under a millisecond in a release build.
+    static func thumbnail(of lut: CubeLUT) throws(ShelfRefusal) -> [UInt8] {
+        let chart = LUTChart.frame(graded: lut)
+        do {
+            return try JPEGEncoder(width: chart.width, height: chart.height, quality: 80).encode(chart)
+        } catch {
+            throw ShelfRefusal(500, "the LUT's thumbnail cannot be made: \(error)")
+        }
+    }
+
+    /// Adds `checked` to the library as `name`.
+    private func offer(_ checked: CheckedLUT, as name: String) throws(ShelfRefusal) {
+        do throws(LUTLibraryError) {
+            try library.add(checked.lut, as: name, thumbnail: checked.thumbnail)
+        } catch {
+            throw ShelfRefusal(error == .exists(name) ? 409 : 400, error.description)
         }
     }
 
     /// Deletes the LUT `name`: its file first (so that a restart does not bring it back), then its
-    /// library entry. False when there is no such LUT.
-    public func remove(_ name: String) throws(LUTFolderError) -> Bool {
-        guard library.contains(name) else { return false }
-        guard unlink(path + "/" + name + ".cube") == 0 || errno == ENOENT else {
-            throw LUTFolderError(description: "cannot delete \(name).cube: \(String(cString: strerror(errno)))")
+    /// library entry and thumbnail. 404 when there is no such LUT.
+    public func remove(_ name: String) -> ShelfRefusal? {
+        guard library.contains(name) else { return ShelfRefusal(404, "no LUT named '\(name.prefix(40))'") }
+        do {
+            try folder.remove(name + ".cube")
+        } catch {
+            return error
         }
-        return library.remove(name)
-    }
-
-    /// Writes `bytes` (a LUT already parsed and checked) as `NAME.cube`, atomically: into a hidden
-    /// file, flushed, then linked under its name, which fails rather than replace a file there.
-    public func store(_ bytes: [UInt8], named name: String) throws(LUTFolderError) {
-        if let problem = AtomicFile.write(bytes, folder: path, name: name + ".cube", temporaryPrefix: Self.temporaryPrefix,
-                                          replacing: false) {
-            throw LUTFolderError(description: problem)
-        }
+        library.remove(name)
+        return nil
     }
 }
 
-/// LUTs are uploaded as `.cube` files: parsed and checked on the `lut-parse` thread.
+/// LUTs are uploaded as `.cube` files: parsed and checked, and their thumbnail made, on the `lut-parse` thread.
 extension LUTFolder: UploadShelf {
     public var noun: String { "LUT" }
     public var expected: String { "a .cube file" }
@@ -77,23 +92,42 @@ extension LUTFolder: UploadShelf {
 
     public func refusalToAdd(_ name: String) -> ShelfRefusal? {
         guard LUTLibrary.isValidName(name) else { return ShelfRefusal(400, LUTLibraryError.badName(name).description) }
-        if library.contains(name) { return ShelfRefusal(409, "a LUT named '\(name)' exists already") }
-        if library.count >= LUTLibrary.capacity { return ShelfRefusal(507, "the server holds \(library.count) LUTs, the most it takes") }
+        if library.contains(name) { return ShelfRefusal(409, LUTLibraryError.exists(name).description) }
+        if library.count >= LUTLibrary.capacity { return ShelfRefusal(507, LUTLibraryError.full(library.count).description) }
         return nil
     }
 
-    public func check(_ body: [UInt8], name: String) -> Result<CubeLUT, ShelfRefusal> {
-        Result { () throws(CubeError) in try CubeParser.parse(body) }.mapError { ShelfRefusal(400, "\(name).cube: \($0)") }
+    public func check(_ body: [UInt8], name: String) -> Result<CheckedLUT, ShelfRefusal> {
+        let lut: CubeLUT
+        do throws(CubeError) {
+            lut = try CubeParser.parse(body)
+        } catch {
+            return .failure(ShelfRefusal(400, "\(name).cube: \(error)"))
+        }
+        return Result { () throws(ShelfRefusal) in CheckedLUT(lut: lut, thumbnail: try Self.thumbnail(of: lut)) }
     }
 
-    public func keep(_ lut: CubeLUT, body: [UInt8], name: String) -> Result<[UInt8], ShelfRefusal> {
-        do {
-            try store(body, named: name)
-            try library.add(lut, as: name)
-        } catch {
-            return .failure(ShelfRefusal(500, "\(error)"))
+    public func keep(_ checked: CheckedLUT, body: [UInt8], name: String) -> Result<[UInt8], ShelfRefusal> {
+        Result { () throws(ShelfRefusal) in
+            try folder.store(body, as: name + ".cube")
+            try offer(checked, as: name)
+            return JSONBody.encoded(LUTEntry(name: name, size: checked.lut.size, title: checked.lut.title,
+                                             thumbnail: LUTLibrary.thumbnailPath(name)))
         }
-        struct Stored: Encodable { let name: String, size: Int, title: String }
-        return .success(JSONBody.encoded(Stored(name: name, size: lut.size, title: lut.title)))
     }
+
+    /// `GET /api/luts`' JSON body.
+    var listing: LUTListing {
+        LUTListing(luts: library.listing.map { LUTEntry(name: $0.name, size: $0.size, title: $0.title, thumbnail: $0.thumbnail) })
+    }
+}
+
+/// One LUT as `GET /api/luts` lists it and a 201 answers it.
+struct LUTEntry: Encodable {
+    let name: String, size: Int, title: String, thumbnail: String
+}
+
+/// `GET /api/luts`.
+struct LUTListing: Encodable {
+    let luts: [LUTEntry]
 }

@@ -54,11 +54,16 @@ public struct Ladder: Equatable, Sendable {
         return jpegRungs + videoRungs
     }
 
-    /// The preview's renditions (studio mode): JPEG at the sizes of the JPEG rungs of
-    /// `renditions`, named by height (`preview-720p`), encoded only while a controller watches one.
-    static func previews(of renditions: [Rendition]) -> [Rendition] {
-        renditions.filter { $0.transport == .jpeg && !$0.isPreview }.map {
-            Rendition(id: "preview-\($0.height)p", transport: .jpeg, width: $0.width, height: $0.height, preview: true)
+    /// The second pictures' renditions: for each ``SecondPicture`` in order (the preview's, studio
+    /// mode, then the source's, the compare view's), JPEG at the sizes of the JPEG rungs of
+    /// `renditions`, named by kind and height (`preview-720p`, `source-360p`), each encoded only
+    /// while somebody watches it.
+    static func seconds(of renditions: [Rendition]) -> [Rendition] {
+        let rungs = renditions.filter { $0.transport == .jpeg && $0.isProgram }
+        return SecondPicture.allCases.flatMap { picture in
+            rungs.map {
+                Rendition(id: "\(picture.rawValue)-\($0.height)p", transport: .jpeg, width: $0.width, height: $0.height, second: picture)
+            }
         }
     }
 

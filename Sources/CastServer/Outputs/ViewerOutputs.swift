@@ -3,10 +3,10 @@ import CastProtocol
 /// The outputs `/ws` viewers, MJPEG readers and snapshots are given frames from — a JPEG stream
 /// and an H.264 stream per rung of the ``Ladder`` — and the offer `hello` makes of them. Each is
 /// named by its rendition's index in ``offer``: the JPEG rungs first (the full-size one at 0,
-/// which snapshots and a client that says nothing get), then the H.264 ones, then the preview's
-/// JPEG ones (studio mode: controllers only, never chosen by the server).
+/// which snapshots and a client that says nothing get), then the H.264 ones, then the second
+/// pictures' JPEG ones (the preview's, controllers only; the source's: never chosen by the server).
 struct ViewerOutputs: Sendable {
-    /// The JPEG streams, the preview's included.
+    /// The JPEG streams, the second pictures' included.
     let jpeg: [Int: ViewerStream]
     let h264: [Int: H264Stream]
     /// `hello.renditions`.
@@ -14,13 +14,13 @@ struct ViewerOutputs: Sendable {
     /// The sound for viewers who ask; nil when this FFmpeg cannot encode Opus.
     let audio: ViewerAudio?
 
-    /// `jpeg`, `h264` and `preview`, each largest first; `jpeg` is not empty.
-    init(jpeg: [ViewerStream], h264: [H264Stream], preview: [ViewerStream] = [], audio: ViewerAudio? = nil) {
+    /// `jpeg`, `h264` and `second` (the second pictures'), each largest first; `jpeg` is not empty.
+    init(jpeg: [ViewerStream], h264: [H264Stream], second: [ViewerStream] = [], audio: ViewerAudio? = nil) {
         self.audio = audio
         precondition(!jpeg.isEmpty, "a session always offers JPEG")
-        offer = jpeg.map(\.rendition) + h264.map(\.rendition) + preview.map(\.rendition)
-        let previews = preview.enumerated().map { ($0.offset + jpeg.count + h264.count, $0.element) }
-        self.jpeg = Dictionary(uniqueKeysWithValues: jpeg.enumerated().map { ($0.offset, $0.element) } + previews)
+        offer = jpeg.map(\.rendition) + h264.map(\.rendition) + second.map(\.rendition)
+        let seconds = second.enumerated().map { ($0.offset + jpeg.count + h264.count, $0.element) }
+        self.jpeg = Dictionary(uniqueKeysWithValues: jpeg.enumerated().map { ($0.offset, $0.element) } + seconds)
         self.h264 = Dictionary(uniqueKeysWithValues: h264.enumerated().map { ($0.offset + jpeg.count, $0.element) })
     }
 
@@ -46,7 +46,7 @@ struct ViewerOutputs: Sendable {
     /// The JPEG rung nearest to `width` pixels wide (MJPEG readers' `?width=`).
     func jpegRung(nearestWidth width: Int) -> Int {
         // Keys in offer order: of two as near, the larger rendition.
-        jpeg.keys.filter { !offer[$0].isPreview }.sorted().min { abs(offer[$0].width - width) < abs(offer[$1].width - width) }!
+        jpeg.keys.filter { offer[$0].isProgram }.sorted().min { abs(offer[$0].width - width) < abs(offer[$1].width - width) }!
     }
 
     /// `state.renditions`: each rendition and the clients on it (as the transport counted them).
@@ -58,5 +58,5 @@ struct ViewerOutputs: Sendable {
     }
 
     /// Frames of the program made per second over the last second, by whichever output makes most.
-    var fps: Double { (jpeg.values.filter { !$0.rendition.isPreview }.map(\.fps) + h264.values.map(\.fps)).reduce(0, max) }
+    var fps: Double { (jpeg.values.filter(\.rendition.isProgram).map(\.fps) + h264.values.map(\.fps)).reduce(0, max) }
 }

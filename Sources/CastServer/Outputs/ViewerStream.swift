@@ -7,8 +7,8 @@ import Synchronization
 /// source's) and JPEG-encoded once, with its 32-byte header, into the ``Broadcaster`` that every
 /// viewer, MJPEG reader and snapshot on it reads from.
 ///
-/// A rendition of the preview (``Rendition/isPreview``, studio mode) asks for the preview
-/// chain's frames instead of the program's.
+/// A rendition of a second picture (``Rendition/second``: the preview chain's in studio mode, the
+/// source's before any chain) asks for that picture's frames instead of the program's.
 ///
 /// It wants frames while anybody watches JPEG (``audience``, kept by the transport), as
 /// ``ViewerPacing`` says, which also says which frame carries the state-changed flag.
@@ -46,7 +46,7 @@ final class ViewerStream: FrameOutput, Sendable {
     init(rendition: Rendition, source: (width: Int, height: Int), quality: Int, maxFPS: Double?, counters: ProcessingCounters,
          transportGeneration: @escaping @Sendable () -> Int, wake: @escaping @Sendable () -> Void) throws(MediaError) {
         self.rendition = rendition
-        keepsLastPicture = !rendition.isPreview && source == (rendition.width, rendition.height)
+        keepsLastPicture = rendition.isProgram && source == (rendition.width, rendition.height)
         let (width, height) = (rendition.width, rendition.height)
         if source == (width, height) {
             scaling = nil
@@ -72,7 +72,7 @@ final class ViewerStream: FrameOutput, Sendable {
         let audience = audience.load(ordering: .relaxed)
         var demand = pacing.demand(audience: audience, now: now)
         demand.onlySnapshots = demand.isActive && audience > 0 && snapshotsWaiting.load(ordering: .relaxed) >= audience
-        return rendition.isPreview ? demand.ofPreview : demand
+        return demand.of(rendition.second)
     }
 
     func take(_ frame: Frame, _ context: FrameContext) {

@@ -110,7 +110,7 @@ final class FrameProcessor: Sendable {
             // A turn without a frame serves the requests (whatever it did); a fresh filtered frame
             // shows the change by itself; one that nobody filtered does not.
             let served = switch plan {
-            case .deliver(_, let filtered, let preview): (program: !filtered.isEmpty, preview: !preview.isEmpty)
+            case .deliver(_, let filtered, let second): (program: !filtered.isEmpty, preview: second[.preview] != nil)
             default: (program: true, preview: true)
             }
             if served.program { servedRerenders = rerenders }

@@ -1,3 +1,5 @@
+import CastProtocol
+
 /// What one output wants of the processing loop at this moment — asked once per turn of the
 /// loop, on the processing thread, and answered from the output's own state.
 struct OutputDemand: Equatable, Sendable {
@@ -5,10 +7,11 @@ struct OutputDemand: Equatable, Sendable {
     var source = false
     /// Wants the next source frame after the filter.
     var filtered = false
-    /// Shows the preview's chain (studio mode): the filtered frames it wants (new or re-rendered)
-    /// go through the preview's chain instead of the program's, after the program's outputs are
-    /// served, and only while the loop keeps up.
-    var preview = false
+    /// Shows a second picture instead of the program: the frames it wants (`filtered`, new or
+    /// re-rendered) are the kept source frame through the preview's chain (studio mode: only
+    /// while the loop keeps up) or as it is (the source's picture), made after the program's
+    /// outputs are served. Nil: the program.
+    var second: SecondPicture?
     /// Wants the "NO SIGNAL" placeholder while the source is offline.
     var placeholder = false
     /// Wants the last frame again when it was asked for while no frame comes (a filter change or
@@ -33,10 +36,13 @@ struct OutputDemand: Equatable, Sendable {
     /// Wants nothing.
     static let none = OutputDemand()
 
-    /// This demand, of an output that shows the preview's chain.
-    var ofPreview: OutputDemand {
+    /// This demand, of an output that shows `second` (nil: the program).
+    func of(_ second: SecondPicture?) -> OutputDemand {
         var demand = self
-        demand.preview = true
+        demand.second = second
         return demand
     }
+
+    /// This demand, of an output that shows the preview's chain.
+    var ofPreview: OutputDemand { of(.preview) }
 }

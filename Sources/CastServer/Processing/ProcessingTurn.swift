@@ -1,9 +1,10 @@
+import CastProtocol
 import FilterKit
 import MediaKit
 
 /// The processing loop's own state and the execution of a ``FramePlan``: the filter runners (the
 /// program's, the preview's and a fade's old chain, ``Chains``), a copy of the last source frame
-/// (for re-renders, the preview and fades), a scratch frame, the placeholder and when the next
+/// (for re-renders, the second pictures and fades), a scratch frame, the placeholder and when the next
 /// one is due. Processing thread only.
 final class ProcessingTurn {
     private let runner: FilterRunner
@@ -11,8 +12,8 @@ final class ProcessingTurn {
     private let counters: ProcessingCounters
     private let lastSource: Frame
     private let work: Frame
-    /// The preview's picture, and a fade's old one.
-    private let previewWork: Frame, fadeWork: Frame
+    /// A second picture (the preview's, the source's), and a fade's old one.
+    private let secondWork: Frame, fadeWork: Frame
     private let placeholder = PlaceholderRenderer()
     private(set) var hasLastFrame = false
     /// Offline: when the next placeholder is due (nil while online).
@@ -37,7 +38,7 @@ final class ProcessingTurn {
         self.counters = counters
         lastSource = Frame(width: width, height: height)
         work = Frame(width: width, height: height)
-        previewWork = Frame(width: width, height: height)
+        secondWork = Frame(width: width, height: height)
         fadeWork = Frame(width: width, height: height)
     }
 
@@ -77,15 +78,15 @@ final class ProcessingTurn {
         switch plan {
         case .idle:
             break
-        case .deliver(let source, let filtered, let preview):
+        case .deliver(let source, let filtered, let second):
             guard let frame else { return }
             hand(frame, .new, filtered: false, to: source, of: outputs)
             if !filtered.isEmpty {
                 filter(frame)
                 hand(frame, .new, filtered: true, to: filtered, of: outputs)
             }
-            handPreview(.new, to: preview, of: outputs)
-        case .rerender(let source, let filtered, let preview):
+            handSecond(.new, second, of: outputs)
+        case .rerender(let source, let filtered, let second):
             work.copy(from: lastSource)
             work.isDiscontinuity = false
             hand(work, .rerender, filtered: false, to: source, of: outputs)
@@ -93,7 +94,7 @@ final class ProcessingTurn {
                 filter(work)
                 hand(work, .rerender, filtered: true, to: filtered, of: outputs)
             }
-            handPreview(.rerender, to: preview, of: outputs)
+            handSecond(.rerender, second, of: outputs)
         case .placeholder(let indices):
             placeholder.render(title: "NO SIGNAL", details: Self.placeholderDetails(playback, reason: offlineReason(playback), now: .now),
                                into: work)
@@ -109,16 +110,29 @@ final class ProcessingTurn {
         for index in indices { outputs[index].take(frame, context) }
     }
 
-    /// The last source frame through the preview's chain, to `indices` — after the program's
-    /// outputs, and not at all when the next frame already waits: the preview drops frames
-    /// first (counted), the program never waits for it.
-    private func handPreview(_ kind: FrameContext.Kind, to indices: [Int], of outputs: [any FrameOutput]) {
-        guard !indices.isEmpty else { return }
-        guard kind != .new || !chains.isLate() else { return counters.droppedPreviewLate.increment() }
-        previewWork.copy(from: lastSource)
-        previewWork.isDiscontinuity = previewWork.isDiscontinuity && kind == .new
-        chains.preview.apply(to: previewWork)
-        hand(previewWork, kind, filtered: true, to: indices, of: outputs, generation: chains.preview.appliedGeneration)
+    /// The second pictures, after the program's outputs: the last source frame as it is to the
+    /// source's outputs, then through the preview's chain to the preview's. A new preview frame is
+    /// not made at all when the next frame already waits: the preview drops frames first
+    /// (counted), the program never waits for it. The source's picture costs no filter and the
+    /// compare view pairs it with the program's frame of the same time, so it is never dropped.
+    private func handSecond(_ kind: FrameContext.Kind, _ second: [SecondPicture: [Int]], of outputs: [any FrameOutput]) {
+        // The source's first: it is never dropped, and the time the preview takes never delays it.
+        for picture in [SecondPicture.source, .preview] {
+            guard let indices = second[picture], !indices.isEmpty else { continue }
+            if picture == .preview && kind == .new && chains.isLate() {
+                counters.droppedPreviewLate.increment()
+                continue
+            }
+            secondWork.copy(from: lastSource)
+            secondWork.isDiscontinuity = secondWork.isDiscontinuity && kind == .new
+            // The source's picture has no chain: its filter generation never changes.
+            var generation = 0
+            if picture == .preview {
+                chains.preview.apply(to: secondWork)
+                generation = chains.preview.appliedGeneration
+            }
+            hand(secondWork, kind, filtered: picture == .preview, to: indices, of: outputs, generation: generation)
+        }
     }
 
     /// Filters `frame` (the last source frame, or a copy of it) in place with the program's

@@ -40,6 +40,8 @@ public final class Session: Sendable {
     /// Asks the processing loop to show the current frame again (a filter change or pause while
     /// no frame may come, a newcomer); the loop serves the requests it has counted.
     let rerender: RerenderRequest
+    /// The compare view shown to all (`setCompare`); nil until a controller sets it.
+    let compare = Mutex<CompareView?>(nil)
     /// The client whose camera is the source (`share`), if any; the transport's thread only.
     let sharing = Mutex<CameraShare?>(nil)
     /// What a shared camera may send (`--ingest-*`).
@@ -125,6 +127,7 @@ public final class Session: Sendable {
                                  position: playback.position, duration: playback.duration, filter: selection.chain,
                                  viewers: viewers, fps: fps, recording: recordingState)
         state.preview = studio.previewChain
+        state.compare = compare.withLock { $0 }
         return state
     }
 
@@ -162,6 +165,8 @@ public final class Session: Sendable {
             select(try withParameters(parameters, index: index, in: chain), to: target)
         case .take(let transition):
             try take(transition)
+        case .setCompare(let change):
+            compare.withLock { $0 = ($0 ?? .initial).changed(by: change) }
         case .play:
             player.play()
             transportGeneration.add(1, ordering: .relaxed)

@@ -328,7 +328,7 @@ final class ViewerSession {
 
     /// The renditions of `transport`, largest first (the offer's order): its ladder.
     private func rungs(of transport: FrameTransport) -> [Int] {
-        offer.indices.filter { offer[$0].transport == transport && !offer[$0].isPreview }
+        offer.indices.filter { offer[$0].transport == transport && offer[$0].isProgram }
     }
 
     /// The next frame due, else padding owed.

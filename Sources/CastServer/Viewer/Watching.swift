@@ -10,15 +10,15 @@ struct Watching: Equatable {
 
     /// What a client that never says `watch` gets: the first JPEG rendition, as v1 always did.
     static func initial(in offer: [Rendition]) -> Watching {
-        Watching(transport: .jpeg, rendition: offer.firstIndex { $0.transport == .jpeg && !$0.isPreview } ?? 0, pinned: false)
+        Watching(transport: .jpeg, rendition: offer.firstIndex { $0.transport == .jpeg && $0.isProgram } ?? 0, pinned: false)
     }
 
-    /// What `watch {transport, rendition}` asks for, checked against `offer`. A preview's
-    /// rendition only when named, and only for a client that `controls`.
+    /// What `watch {transport, rendition}` asks for, checked against `offer`. A second picture's
+    /// rendition only when named; the preview's only for a client that `controls`.
     static func requested(_ transport: FrameTransport, rendition: String?, in offer: [Rendition],
                           controls: Bool = true) throws(ProtocolError) -> Watching {
         let all = offer.indices.filter { offer[$0].transport == transport }
-        let candidates = all.filter { !offer[$0].isPreview }
+        let candidates = all.filter { offer[$0].isProgram }
         guard let first = candidates.first else {
             let offered = Set(offer.map(\.transport.rawValue)).sorted().joined(separator: ", ")
             throw ProtocolError(code: .outOfRange, message: "watch.transport \"\(transport.rawValue)\" is not offered by this server (offered: \(offered))")

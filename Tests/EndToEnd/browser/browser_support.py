@@ -361,12 +361,12 @@ class Page:
 
     # -- pixels --------------------------------------------------------------------------------
 
-    def canvas_rgb(self):
-        """The canvas pixels, as a height × width × 3 float array (read with getImageData)."""
+    def canvas_rgb(self, canvas_id: str = "view"):
+        """A canvas's pixels (#view's by default), as a height × width × 3 float array (read with getImageData)."""
         import numpy as np
 
         data = self.js("""
-            const canvas = document.getElementById('view');
+            const canvas = document.getElementById(arguments[0]);
             const image = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
             // Base64 of the RGBA bytes: much faster through WebDriver than a JSON array.
             const bytes = image.data;
@@ -375,7 +375,7 @@ class Page:
               binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
             }
             return [canvas.width, canvas.height, btoa(binary)];
-        """)
+        """, canvas_id)
         width, height, encoded = data
         rgba = np.frombuffer(base64.b64decode(encoded), dtype=np.uint8).reshape(height, width, 4)
         return rgba[:, :, :3].astype(np.float64)

@@ -49,27 +49,40 @@ def test_picker_and_sliders_come_from_hello(file_server, open_page):
     assert page.find_all("[data-param]") == []  # "none" has no parameters
     assert page.find("#reset").get_attribute("disabled") is not None
 
-    for descriptor in catalog[1:]:
-        page.choose_filter(descriptor["name"])
-        # What the page shows, read in one call (a WebDriver round trip per attribute made this
-        # test the slowest of the suite).
-        shown = page.js("""
-            return {
-                sliders: [...document.querySelectorAll('#params input[data-param]')].map(s => ({
-                    name: s.dataset.param, type: s.type, min: +s.min, max: +s.max, step: +s.step, value: +s.value,
-                    ariaLabel: s.getAttribute('aria-label'), label: s.labels[0].textContent})),
-                pressed: [...document.querySelectorAll('#filters [aria-pressed="true"]')].map(b => b.dataset.filter),
-                resetEnabled: !document.getElementById('reset').disabled,
-            };""")
+    # Every filter clicked in turn inside the page, what it then shows read there: one WebDriver
+    # call for the whole catalog (a few round trips per filter made this the slowest test of its phase).
+    page.driver.set_script_timeout(60)
+    shown_all = page.driver.execute_async_script("""
+        const [names, done] = [arguments[0], arguments[arguments.length - 1]];
+        const f = window.filtercast, shown = [];
+        const read = () => ({
+            sliders: [...document.querySelectorAll('#params input[data-param]')].map(s => ({
+                name: s.dataset.param, type: s.type, min: +s.min, max: +s.max, step: +s.step, value: +s.value,
+                ariaLabel: s.getAttribute('aria-label'), label: s.labels[0].textContent})),
+            pressed: [...document.querySelectorAll('#filters [aria-pressed="true"]')].map(b => b.dataset.filter),
+            resetEnabled: !document.getElementById('reset').disabled,
+        });
+        (function next(index) {
+            if (index === names.length) return done(shown);
+            const name = names[index], started = performance.now();
+            document.querySelector(`#filters [data-filter="${name}"]`).click();
+            (function check() {
+                if (f.state && f.state.filter.name === name) { shown.push(read()); next(index + 1); }
+                else if (performance.now() - started > 10000) done({timedOut: name});
+                else setTimeout(check, 5);
+            })();
+        })(0);""", [d["name"] for d in catalog[1:]])
+    assert isinstance(shown_all, list), f"the server's state did not follow a click: {shown_all}"
+    for descriptor, shown in zip(catalog[1:], shown_all, strict=True):
         assert [s["name"] for s in shown["sliders"]] == [p["name"] for p in descriptor["params"]]
         for slider, param in zip(shown["sliders"], descriptor["params"]):
             assert slider["type"] == "range"
             assert (slider["min"], slider["max"], slider["step"]) == (param["sliderMin"], param["sliderMax"], param["step"])
             assert slider["value"] == pytest.approx(param["default"])
             assert slider["ariaLabel"] == slider["label"] == param["label"]
-        assert shown["pressed"] == [descriptor["name"]]
+        assert shown["pressed"] == [descriptor["name"]], descriptor["name"]
         # Reset is there for filters with parameters (invert, mono … have none).
-        assert shown["resetEnabled"] == bool(descriptor["params"])
+        assert shown["resetEnabled"] == bool(descriptor["params"]), descriptor["name"]
 
 
 def test_sepia_gives_warm_tones(file_server, open_page, artifacts):

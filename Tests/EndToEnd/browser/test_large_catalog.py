@@ -285,14 +285,19 @@ def test_every_filter_can_be_reached_and_clicked(fake_server, open_page, width, 
         page.find(f'[data-filter="{name}"]').click()
         page.wait_for(lambda: len(fake_server.received) > count, 5, f"a command after clicking {name}")
         assert fake_server.received[count:] == [{"type": "setFilter", "name": name}]
-        page.wait_for(lambda: page.find(f'[data-filter="{name}"]').get_attribute("aria-pressed") == "true", 5,
-                      f"{name} highlighted")
-        assert page.js("return [...document.querySelectorAll('[aria-pressed=\"true\"]')].map(b => b.dataset.filter)") \
-            == [name]
-        sliders = [s.get_attribute("data-param") for s in page.find_all("#params input[data-param]")]
-        assert sliders == [p["name"] for p in BY_NAME[name]["params"]]
-        assert page.text("#current-filter") == label
-        assert horizontal_overflow(page) <= 0, f"horizontal scrolling at {width} px with {name}"
+        # What the page shows once the button is highlighted, read in one call per poll.
+        shown = page.wait_for(lambda: (s := page.js("""
+            const b = document.querySelector(`[data-filter="${arguments[0]}"]`);
+            return b.getAttribute('aria-pressed') === 'true' && {
+                pressed: [...document.querySelectorAll('[aria-pressed="true"]')].map(b => b.dataset.filter),
+                sliders: [...document.querySelectorAll('#params input[data-param]')].map(s => s.dataset.param),
+                current: document.getElementById('current-filter').textContent,
+                overflow: document.documentElement.scrollWidth - window.innerWidth};""", name)) and s,
+            5, f"{name} highlighted")
+        assert shown["pressed"] == [name]
+        assert shown["sliders"] == [p["name"] for p in BY_NAME[name]["params"]]
+        assert shown["current"] == label
+        assert shown["overflow"] <= 0, f"horizontal scrolling at {width} px with {name}"
 
 
 @pytest.mark.parametrize("width", [320, 390, 768, 1280])

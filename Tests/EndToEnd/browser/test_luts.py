@@ -1,12 +1,13 @@
 """Colour LUTs in a real browser: the `lut` filter's LUTs as the options of its `lut` parameter;
 a LUT uploaded while the page is open (`PUT /api/luts/NAME`) is an option at once, without a
-reload, and a click picks it for everybody."""
+reload, with its thumbnail, and a click picks it for everybody."""
 
 from __future__ import annotations
 
 import urllib.request
 
 IDENTITY = b"LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n"
+THUMBNAILS = "return [...document.querySelectorAll('#params .choices [data-choice] img')].map(i => i.complete && i.naturalWidth);"
 CHOICES = "return [...document.querySelectorAll('#params .choices [data-choice]')].map(b => b.dataset.choice);"
 
 
@@ -23,6 +24,8 @@ def test_an_uploaded_lut_is_an_option_at_once(launch, open_page, tmp_path, artif
     with urllib.request.urlopen(request, timeout=10) as answer:
         assert answer.status == 201
     page.wait_for(lambda: page.js(CHOICES) == ["warm", "teal"] or None, message="teal offered without a reload")
+    # Each option shows its thumbnail (the LUT on the chart, GET /api/luts/NAME.jpg), as the styles do.
+    page.wait_for(lambda: page.js(THUMBNAILS) == [192, 192] or None, message="the LUTs' thumbnails drawn")
     assert page.js("return document.querySelector('[data-filter=\"lut\"]') !== null"), "the picker still has lut"
 
     page.find('[data-choice="teal"]').click()

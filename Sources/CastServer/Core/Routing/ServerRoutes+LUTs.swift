@@ -1,18 +1,16 @@
 import FilterKit
 
-/// The colour LUTs of `--luts`: listed for viewers, added (``ServerCore/shelfUploadAdmitted(_:into:name:request:)``)
-/// and deleted (``ServerCore/deleteLUT(_:)``) by controllers.
+/// The colour LUTs of `--luts`: listed for viewers, their thumbnails served to anyone, added
+/// (``ServerCore/shelfUploadAdmitted(_:into:name:request:)``) and deleted (``ServerCore/deleteLUT(_:)``)
+/// by controllers.
 extension ServerRoutes {
     static func lutRoutes(_ context: RouteContext) -> [Route] {
         let absent = "this server has no LUT folder (--luts)"
+        let luts = context.luts
         return [
-            .get(.exact("/api/luts"), access: .watch) { _, _ in
-                guard let luts = context.luts else { return .status(404, absent) }
-                struct Entry: Encodable { let name: String, size: Int, title: String }
-                struct Listing: Encodable { let luts: [Entry] }
-                return .json(encoding: Listing(luts: luts.library.listing.map { Entry(name: $0.name, size: $0.size, title: $0.title) }))
-            },
-            shelfPut("/api/luts/", into: context.luts, absent: absent),
+            .get(.exact("/api/luts"), access: .watch) { _, _ in luts.map { .json(encoding: $0.listing) } ?? .status(404, absent) },
+            shelfThumbnail("/api/luts/", noun: "LUT", absent: luts == nil ? absent : nil) { luts?.library.thumbnail($0) },
+            shelfPut("/api/luts/", into: luts, absent: absent),
             .delete(.prefix("/api/luts/"), access: .control) { _, rest in context.deleteLUT(Route.decoded(rest)) },
         ]
     }
@@ -21,6 +19,21 @@ extension ServerRoutes {
     static func shelfPut(_ prefix: String, into shelf: (any UploadShelf)?, absent: String) -> Route {
         .put(.prefix(prefix), access: .control) { _, rest in
             shelf.map { .shelfUpload($0, name: Route.decoded(rest)) } ?? .status(404, absent)
+        }
+    }
+
+    /// `GET PREFIXNAME.jpg`: the JPEG thumbnail `thumbnail` gives of the item NAME (404 for none;
+    /// with `absent`, the shelf is not there: 404 saying so). Open to anyone: part of the catalog,
+    /// which is public (`GET /api/filters` names it), and a page's `<img>` carries no token.
+    static func shelfThumbnail(_ prefix: String, noun: String, absent: String?,
+                               _ thumbnail: @escaping (String) -> [UInt8]?) -> Route {
+        .get(.prefix(prefix), access: .anyone) { _, rest in
+            let name = Route.decoded(rest)
+            if let absent { return .status(404, absent) }
+            guard name.hasSuffix(".jpg"), let jpeg = thumbnail(String(name.dropLast(4))) else {
+                return .status(404, "no \(noun) thumbnail '\(name.prefix(40))'")
+            }
+            return .body(status: 200, type: "image/jpeg", bytes: jpeg)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// One LUT of a ``LUTLibrary``: its name and the parsed file; its ``LUTTable`` comes from the
-/// library's ``LUTTableCache``. Thread-safe (immutable).
+/// One LUT of a ``LUTLibrary``: its name, the parsed file and its thumbnail; its ``LUTTable``
+/// comes from the library's ``LUTTableCache``. Thread-safe (immutable).
 final class LoadedLUT: Sendable {
     /// Told apart from every other LUT loaded in this process, even one at the same address
     /// after this one is gone (a deleted LUT's table must never serve a new LUT).
@@ -9,13 +9,19 @@ final class LoadedLUT: Sendable {
     private static let serials = Atomic<UInt64>(0)
     let name: String
     let lut: CubeLUT
+    /// The JPEG of ``LUTChart`` graded by it; empty: none was made.
+    let thumbnail: [UInt8]
     private let tables: LUTTableCache
 
-    init(name: String, lut: CubeLUT, tables: LUTTableCache = LUTTableCache()) {
+    init(name: String, lut: CubeLUT, thumbnail: [UInt8] = [], tables: LUTTableCache = LUTTableCache()) {
         self.name = name
         self.lut = lut
+        self.thumbnail = thumbnail
         self.tables = tables
     }
+
+    /// The choice's `thumbnail`: its URL, or "" without one.
+    var thumbnailPath: String { thumbnail.isEmpty ? "" : LUTLibrary.thumbnailPath(name) }
 
     /// What a picker shows: the file's title (its first 60 characters), else the name.
     var label: String { lut.title.isEmpty ? name : String(lut.title.prefix(60)) }
@@ -105,14 +111,18 @@ public final class LUTLibrary: Sendable {
         return allowed && (1...maximumNameLength).contains(name.utf8.count)
     }
 
+    /// Where the thumbnail of the LUT `name` is served.
+    public static func thumbnailPath(_ name: String) -> String { "/api/luts/\(name).jpg" }
+
     /// Adds `lut` as `name`, after the others (choices keep their order: a client's index stays
-    /// valid until a LUT before it is removed).
-    public func add(_ lut: CubeLUT, as name: String) throws(LUTLibraryError) {
+    /// valid until a LUT before it is removed), with `thumbnail` (a JPEG of ``LUTChart`` graded by
+    /// it, made by the caller, which can encode JPEG; empty: the choice has no picture).
+    public func add(_ lut: CubeLUT, as name: String, thumbnail: [UInt8] = []) throws(LUTLibraryError) {
         guard Self.isValidName(name) else { throw .badName(name) }
         try luts.withLock { luts throws(LUTLibraryError) in
             guard !luts.contains(where: { $0.name == name }) else { throw .exists(name) }
             guard luts.count < Self.capacity else { throw .full(luts.count) }
-            luts.append(LoadedLUT(name: name, lut: lut, tables: tables))
+            luts.append(LoadedLUT(name: name, lut: lut, thumbnail: thumbnail, tables: tables))
         }
     }
 
@@ -131,15 +141,20 @@ public final class LUTLibrary: Sendable {
     /// How many LUTs there are.
     public var count: Int { luts.withLock { $0.count } }
 
-    /// Each LUT: its name, lattice size and title, in the order they were added.
-    public var listing: [(name: String, size: Int, title: String)] {
-        luts.withLock { $0.map { ($0.name, $0.lut.size, $0.lut.title) } }
+    /// Each LUT: its name, lattice size, title and thumbnail URL ("": none), in the order they were added.
+    public var listing: [(name: String, size: Int, title: String, thumbnail: String)] {
+        luts.withLock { $0.map { ($0.name, $0.lut.size, $0.lut.title, $0.thumbnailPath) } }
+    }
+
+    /// The thumbnail of the LUT `name` (a JPEG); nil when there is no such LUT or it has none.
+    public func thumbnail(_ name: String) -> [UInt8]? {
+        luts.withLock { $0.first { $0.name == name }.map(\.thumbnail) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The `lut` filter over this library, for a ``FilterCatalog``.
     public var catalogEntry: FilterCatalog.Entry {
         FilterCatalog.Entry(describe: { [self] in
-            let choices = luts.withLock { $0.map { ParameterDescriptor.Choice(id: $0.name, label: $0.label, thumbnail: "") } }
+            let choices = luts.withLock { $0.map { ParameterDescriptor.Choice(id: $0.name, label: $0.label, thumbnail: $0.thumbnailPath) } }
             return choices.isEmpty ? nil : LUTFilter.describing(choices: choices)
         }, make: { [self] settings in
             let name = settings.choice("lut")

@@ -28,7 +28,7 @@ public final class LUTTable: Sendable {
     let chroma: [UInt32]
 
     public init(_ lut: CubeLUT) {
-        let grade = Grade(lut)
+        let grade = LUTGrade(lut)
         let nodes = Self.chromaNodes, codes = Self.lumaCodes
         // Per coarse chroma node, a row of 256 luma codes of unrounded Y, from its 65 luma nodes (whose Cb and Cr are the chroma table).
         var rows = [Float](repeating: 0, count: nodes * nodes * codes)
@@ -68,31 +68,4 @@ public final class LUTTable: Sendable {
     }
 
     private static func code(_ value: Float) -> UInt8 { UInt8(min(max(value.rounded(), 0), 255)) }
-}
-
-/// A LUT applied to one full-range BT.601 YCbCr colour.
-private struct Grade {
-    let lut: CubeLUT
-    let low: [Float]
-    let span: [Float]
-
-    init(_ lut: CubeLUT) {
-        self.lut = lut
-        low = lut.domainMin
-        span = (0..<3).map { lut.domainMax[$0] - lut.domainMin[$0] }
-    }
-
-    /// The graded colour, unrounded.
-    func yuv(_ y: Float, _ cb: Float, _ cr: Float) -> (Float, Float, Float) {
-        let u = cb - 128, v = cr - 128
-        // JFIF's YCbCr → RGB, clamped as a decoder does, then into the LUT's domain.
-        let red = Self.unit(y + 1.402 * v), green = Self.unit(y - 0.344136 * u - 0.714136 * v), blue = Self.unit(y + 1.772 * u)
-        let (r, g, b) = lut.tetrahedral((red - low[0]) / span[0], (green - low[1]) / span[1], (blue - low[2]) / span[2])
-        let (rr, gg, bb) = (Self.clamp(r) * 255, Self.clamp(g) * 255, Self.clamp(b) * 255)
-        return (0.299 * rr + 0.587 * gg + 0.114 * bb, 128 - 0.168736 * rr - 0.331264 * gg + 0.5 * bb,
-                128 + 0.5 * rr - 0.418688 * gg - 0.081312 * bb)
-    }
-
-    private static func unit(_ value: Float) -> Float { clamp(value / 255) }
-    private static func clamp(_ value: Float) -> Float { min(max(value, 0), 1) }
 }
