@@ -9,8 +9,9 @@ import Synchronization
 /// Whether the runtime and the network are laid out decides whether the catalog offers `style`.
 /// Loading them (the library, a core, the model read: ~0.15 s and ~17 MB) and the calibration —
 /// compile at the smallest of ``heights``, time a few runs, pick the largest height whose cost
-/// (scaled by its pixels) fits ``frameBudget`` — run at the first styled frame of the process (or
-/// at ``prepare()``), so that a server that never styles pays nothing for them. That first frame
+/// (scaled by its pixels) fits ``frameBudget`` — run at ``prepare()`` (`serve` calls it on a
+/// thread of its own after start, unless `--style-at-first-use`) or at the first styled frame of
+/// the process, whichever comes first. That first frame
 /// waits for them; frames are styled at the smallest height until the chosen one, compiled on a
 /// thread of its own, is ready (in `serve` a new `style` link is warmed in the background until
 /// the engine ``isSettled``, so the stream does not stall meanwhile). The scratch of a frame size
