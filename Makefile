@@ -95,9 +95,11 @@ bench: build
 ## what --filter-threads 2 gains per filter, whether a dragged slider stalls the stream, what the page draws of
 ## natural footage over shaped links per transport (bench/delivery.py; its shaped rows need root), what the
 ## whole ladder costs (bench/ladder.py), whether studio mode's preview slows the program (bench/studio.py),
+## whether every viewer sees a take's 1 s fade and the new look on time (bench/take_fade.py),
 ## what publishing costs with its own encode and sharing a rendition (bench/publish.py), a browser's camera
-## as the source (bench/camera.py), issue 25's channel figures (bench/channels.sh), and a 90 s RSS/fd soak
-## (bench/test_soak.py)
+## as the source (bench/camera.py), issue 25's channel figures (bench/channels.sh), a 90 s RSS/fd soak
+## (bench/test_soak.py), and the style filter's flicker on the natural clip (bench/style_flicker.py) and the
+## time from picking it in the page to the first styled picture (bench/style_switch.py)
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' bench/channels.sh
@@ -106,10 +108,13 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/bands.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/slider.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/studio.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/take_fade.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/delivery.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/ladder.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/publish.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/camera.py
+	$(PYTHON) bench/style_flicker.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/style_switch.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters, the .cube and look parsers and the

@@ -11,7 +11,7 @@ import { mayControl } from "./access.js";
 import { send } from "./connection.js";
 import { byId } from "./helpers.js";
 import { player } from "./player.js";
-import { offeredRendition, SecondConnection } from "./second.js";
+import { offeredRenditions, SecondConnection } from "./second.js";
 
 const HOLD = 8; // pictures held per side, waiting for their partner
 const MODES = ["wipe", "side-by-side"];
@@ -40,7 +40,15 @@ export function setCompare(on) {
 /// Whether this page can compare: the server offers the source's picture (or, in studio mode,
 /// the preview's, which the studio's connection brings).
 function offered() {
-  return compare.offered !== "" || player.studio.on;
+  return compare.offered.length > 0 || player.studio.on;
+}
+
+/// The source's rendition as tall as the program's picture (or the nearest): the size the pair is
+/// shown at, and a full-size JPEG would only cost the page decoding time.
+function sourceRendition() {
+  const height = player.stats.height || Infinity;
+  return compare.offered.reduce((best, r) => (Math.abs(r.height - height) < Math.abs(best.height - height) ? r : best),
+                                compare.offered[0])?.id ?? "";
 }
 
 /// The sides' pictures start over: the source's connection is open while the view is on outside
@@ -52,11 +60,20 @@ function connectSides() {
     seed(player.studio.on ? "before" : "after", byId("view"), player.stats.lastPts);
     if (player.studio.on) seed("after", byId("preview-view"), player.studio.lastPts);
   }
-  const wanted = compare.on && !player.studio.on ? compare.offered : "";
-  if (compare.second?.rendition === wanted) return;
+  const wanted = compare.on && !player.studio.on ? sourceRendition() : "";
+  if (compare.second && wanted) return follows(wanted);
   compare.second?.close();
-  compare.second = wanted ? new SecondConnection(wanted, (image, frame) => hold("before", image, frame), () => setCompare(false)) : null;
+  // Three frames may wait for the decoder: each is one the program's of its time waits for.
+  const held = (image, frame) => hold("before", image, frame);
+  compare.second = wanted ? new SecondConnection(wanted, held, () => setCompare(false), 3) : null;
   stats.before = wanted;
+}
+
+/// The source's connection watches `rendition` (the program moved to another size).
+function follows(rendition) {
+  if (compare.second.rendition === rendition) return;
+  compare.second.watch(rendition);
+  stats.before = rendition;
 }
 
 /// Holds what `canvas` shows as `side`'s picture of time `pts` (s; null: nothing drawn yet).
@@ -79,6 +96,7 @@ function forget() {
 function hold(side, image, frame) {
   if (!compare.on) return;
   const key = Math.round(frame.pts * 1e6);
+  stats.pictures[side] += 1;
   const mine = compare.held[side];
   const other = compare.held[side === "before" ? "after" : "before"];
   if (mine.has(key)) compare.spare.push(mine.get(key));
@@ -220,14 +238,17 @@ ui.canvas.addEventListener("pointermove", (event) => { if (compare.dragging) dra
 for (const end of ["pointerup", "pointercancel"]) ui.canvas.addEventListener(end, () => { compare.dragging = false; });
 
 // The program's pictures are "after", in studio mode "before" (against the preview's).
-player.on("picture", ({ image, frame }) => hold(player.studio.on ? "before" : "after", image, frame));
+player.on("picture", ({ image, frame }) => {
+  if (compare.second) follows(sourceRendition());
+  hold(player.studio.on ? "before" : "after", image, frame);
+});
 player.on("previewDrawn", ({ image, frame }) => { if (player.studio.on) hold("after", image, frame); });
 player.on("studio", () => {
   render();
   connectSides();
 });
 player.on("hello", (hello) => {
-  compare.offered = offeredRendition(hello, "source");
+  compare.offered = offeredRenditions(hello, "source");
   compare.followed = "";
   setCompare(false);
   render();

@@ -194,8 +194,8 @@ class ComparePart {
   mode = "wipe";
   /// The divider, 0…1 of the picture's width from the left (#compare-split).
   split = 0.5;
-  /// The source's rendition the server's hello offers (the full-size one), "" for none.
-  offered = "";
+  /// The source's renditions the server's hello offers ([{id, height, …}], largest first).
+  offered = [];
   /// The source picture's own connection while on outside studio mode (second.js); null otherwise.
   second = null;
   /// Each side's held pictures by presentation time (µs) → a canvas with a copy, oldest first.
@@ -251,8 +251,10 @@ class Player {
     /// The compare view: {on, mode, split} (the view shown), pairsDrawn and fps (pairs of pictures
     /// drawn, since the page loaded and in the last second), lastPair ({before, after}: their
     /// presentation times, µs; null before the first), before (the source rendition watched, ""
-    /// when none) and redrawMs (the last divider move's input-to-drawn time; null before one).
-    compare: { on: false, mode: "wipe", split: 0.5, pairsDrawn: 0, fps: 0, lastPair: null, before: "", redrawMs: null },
+    /// when none), redrawMs (the last divider move's input-to-drawn time; null before one) and
+    /// pictures ({before, after}: each side's pictures received while on, paired or not).
+    compare: { on: false, mode: "wipe", split: 0.5, pairsDrawn: 0, fps: 0, lastPair: null, before: "", redrawMs: null,
+               pictures: { before: 0, after: 0 } },
   };
   /// window.filtercast.latencyHistory: the latency (ms) of every drawn frame, oldest first.
   latencyHistory = [];

@@ -7,21 +7,35 @@ import { savedToken } from "./access.js";
 import { socketURL } from "./connection.js";
 import { MAGIC, readHeader, SUBPROTOCOL } from "./wire.js";
 
-/// The first rendition `hello` offers of `kind` ("preview" or "source": the full-size one), "" for none.
+/// The renditions `hello` offers of `kind` ("preview" or "source"), largest first.
+export function offeredRenditions(hello, kind) {
+  return (Array.isArray(hello.renditions) ? hello.renditions : []).filter((r) => r[kind] === true);
+}
+
+/// The first rendition `hello` offers of `kind` (the full-size one), "" for none.
 export function offeredRendition(hello, kind) {
-  return (Array.isArray(hello.renditions) ? hello.renditions : []).find((r) => r[kind] === true)?.id ?? "";
+  return offeredRenditions(hello, kind)[0]?.id ?? "";
 }
 
 /// One second picture's connection, open from construction to close(): it watches `rendition`
 /// and calls `onPicture(bitmap, frame)` for each picture (the bitmap is closed after it returns;
 /// `frame` is the header: {seq, pts, …}), and `onClose()` when the server closed it.
+///
+/// A frame is acknowledged when it arrives, not when drawn: the page itself keeps at most
+/// `waiting` frames for the decoder (the newest; older ones are dropped), so nothing queues
+/// beyond them and the flow window's two frames in the network, and the server is never held to
+/// one frame in flight by the time this page's busy main thread takes to decode — the compare
+/// view pairs every source frame it can with the program's of the same time.
 export class SecondConnection {
-  constructor(rendition, onPicture, onClose) {
+  constructor(rendition, onPicture, onClose, waiting = 1) {
     this.rendition = rendition;
     this.onPicture = onPicture;
-    /// A JPEG is being decoded: the newest one arriving meanwhile waits here (null: none).
+    this.waiting = waiting;
+    /// The hello came and the watch went: a new rendition is watched at once.
+    this.greeted = false;
+    /// A JPEG is being decoded: the frames arriving meanwhile wait here, oldest first.
     this.decoding = false;
-    this.pendingFrame = null;
+    this.pending = [];
     this.socket = new WebSocket(socketURL(), SUBPROTOCOL);
     this.socket.binaryType = "arraybuffer";
     this.socket.onmessage = (event) => {
@@ -37,7 +51,7 @@ export class SecondConnection {
   close() {
     const ws = this.socket;
     this.socket = null;
-    this.pendingFrame = null;
+    this.pending = [];
     ws?.close();
   }
 
@@ -45,16 +59,27 @@ export class SecondConnection {
   greet() {
     const token = savedToken();
     if (token) this.socket.send(JSON.stringify({ type: "auth", token }));
-    this.socket.send(JSON.stringify({ type: "watch", transport: "jpeg", rendition: this.rendition }));
+    this.greeted = true;
+    this.watch(this.rendition);
   }
 
-  /// A frame message: decoded now, or kept as the one waiting while another decodes.
+  /// Watches `rendition` from now on (another size of the same picture).
+  watch(rendition) {
+    this.rendition = rendition;
+    if (this.greeted && this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify({ type: "watch", transport: "jpeg", rendition }));
+    }
+  }
+
+  /// A frame message: decoded now, or kept waiting while another decodes.
   receive(buffer) {
     const frame = readHeader(buffer, this.socket);
     if (!frame || frame.magic !== MAGIC.frame) return;
     frame.jpeg = new Uint8Array(buffer, frame.headerLength);
+    this.socket.send(JSON.stringify({ type: "frameAck", seq: frame.seq }));
     if (this.decoding) {
-      this.pendingFrame = frame;
+      this.pending.push(frame);
+      if (this.pending.length > this.waiting) this.pending.shift();
       return;
     }
     this.decode(frame);
@@ -67,12 +92,10 @@ export class SecondConnection {
       if (frame.ws === this.socket) this.onPicture(bitmap, frame);
       bitmap.close();
     } catch {
-      // Undecodable: skipped, and acknowledged below so that the flow goes on.
+      // Undecodable: skipped.
     } finally {
-      if (frame.ws.readyState === WebSocket.OPEN) frame.ws.send(JSON.stringify({ type: "frameAck", seq: frame.seq }));
       this.decoding = false;
-      const next = this.pendingFrame;
-      this.pendingFrame = null;
+      const next = this.pending.shift();
       if (next) this.decode(next);
     }
   }

@@ -9,9 +9,12 @@ import Synchronization
 /// Whether the runtime and the network are laid out decides whether the catalog offers `style`.
 /// Loading them (the library, a core, the model read: ~0.15 s and ~17 MB) and the calibration —
 /// compile at the smallest of ``heights``, time a few runs, pick the largest height whose cost
-/// (scaled by its pixels) fits ``frameBudget``, compile that if it is another — run at the first
-/// styled frame of the process (or at ``prepare()``), so that a server that never styles pays
-/// nothing for them; that first frame waits for them (~1 s on this 2-core machine, loaded). The scratch of a frame size
+/// (scaled by its pixels) fits ``frameBudget`` — run at ``prepare()`` (`serve` calls it on a
+/// thread of its own after start, unless `--style-at-first-use`) or at the first styled frame of
+/// the process, whichever comes first. That first frame
+/// waits for them; frames are styled at the smallest height until the chosen one, compiled on a
+/// thread of its own, is ready (in `serve` a new `style` link is warmed in the background until
+/// the engine ``isSettled``, so the stream does not stall meanwhile). The scratch of a frame size
 /// (``StyleScratch``) is kept here too, so a slider moved on a `style` link allocates nothing.
 ///
 /// Thread safety: any thread may use it; calibration and runs are serialised by one lock (two
@@ -54,6 +57,9 @@ public final class StyleEngine: Sendable {
         var networks: [NetworkKey: StyleNetwork] = [:]
         /// The scratch of the last frame size styled.
         var scratch: StyleScratch?
+        /// The height the calibration chose where it is not the one styling meanwhile: compiled
+        /// next, outside the lock (``upgrade(to:)``).
+        var upgrade: Int?
     }
 
     private let threads: Int
@@ -63,6 +69,8 @@ public final class StyleEngine: Sendable {
     /// Runs and their total time, for `bench` (the network's own cost beside the filter's).
     private let runs = Atomic<Int>(0)
     private let runNanoseconds = Atomic<Int>(0)
+    /// ``isSettled``.
+    private let settled = Atomic<Bool>(false)
 
     /// The engine of the runtime at `root`, which must hold the library and the network (they are
     /// loaded at the first use). `height` fixes the network's height (no calibration: tests,
@@ -74,17 +82,35 @@ public final class StyleEngine: Sendable {
         state = Mutex(State(height: height))
     }
 
-    /// The network's height, calibrating first if that was not done; nil if it failed (said then).
+    /// The network's height, calibrating first if that was not done (and compiling the height it
+    /// chose before returning, rather than in the background); nil if it failed (said then).
+    /// `lines` (a multiple of 4) fixes the height instead when it was not fixed or calibrated yet
+    /// (benchmarks that compare runs).
     @discardableResult
-    public func prepare() -> Int? {
-        state.withLock { state in try? calibrated(&state) }
+    public func prepare(lines: Int? = nil) -> Int? {
+        precondition(lines.map { $0 > 0 && $0 % 4 == 0 } ?? true, "network lines \(lines!)")
+        let upgrade = state.withLock { state in
+            if state.height == nil, let lines { state.height = lines }
+            _ = try? calibrated(&state)
+            return state.upgrade.take()
+        }
+        if let upgrade { self.upgrade(to: upgrade) }
+        return state.withLock { $0.failure == nil ? $0.height : nil }
     }
 
-    /// Styles `frame` in place in `style` (see ``StyleScratch``) with the network at the
-    /// calibrated size, or at `fixed`; why not, if the network cannot run (the frame is then unchanged).
-    func stylize(_ frame: Frame, style: PaintingStyle, strength: Float, detail: Float, at fixed: NetworkSize? = nil) -> StyleUnavailable? {
+    /// Whether styling a frame would not wait for the runtime to load or the calibration (done,
+    /// or failed): until then a new `style` link is better warmed in the background
+    /// (``StyleFilter/needsWarmUp``).
+    public var isSettled: Bool { settled.load(ordering: .acquiring) }
+
+    /// Styles `frame` in place in `style` (see ``StyleScratch``), steadied by the calling link's
+    /// `stabilizer`, with the network at the calibrated size, or at `fixed`; why not, if the
+    /// network cannot run (the frame is then unchanged).
+    func stylize(_ frame: Frame, style: PaintingStyle, strength: Float, detail: Float, stabilizer: StyleStabilizer,
+                 at fixed: NetworkSize? = nil) -> StyleUnavailable? {
         state.withLock { state in
             do throws(StyleUnavailable) {
+                defer { startUpgrade(&state) }
                 let size: NetworkSize
                 if let fixed { size = fixed } else { size = try networkSize(forFrame: frame.width, frame.height, &state) }
                 let network = try compiled(style.model, size, &state)
@@ -92,7 +118,8 @@ public final class StyleEngine: Sendable {
                     state.scratch = StyleScratch(width: frame.width, height: frame.height, network: size)
                 }
                 style.load(into: network)
-                return state.scratch!.stylize(frame, network: network, strength: strength, detail: detail, engine: self)
+                return state.scratch!.stylize(frame, network: network, strength: strength, detail: detail,
+                                              stabilizer: stabilizer, engine: self)
             } catch {
                 return error
             }
@@ -169,28 +196,62 @@ public final class StyleEngine: Sendable {
     }
 
     /// The height, calibrated now if it was not fixed or calibrated before (under the lock).
+    ///
+    /// The smallest height first: the cheapest to compile and run. The first styled picture waits
+    /// only for the runtime, that network and its timing: the network styles at that height at
+    /// once, and a larger height that fits (``State/upgrade``) is compiled next, outside the lock,
+    /// and taken when it is ready.
     private func calibrated(_ state: inout State) throws(StyleUnavailable) -> Int {
-        if let height = state.height { return height }
+        defer { if state.height != nil || state.failure != nil { settled.store(true, ordering: .releasing) } }
+        if let height = state.height {
+            _ = try loaded(&state)
+            return height
+        }
         if let failure = state.failure { throw failure }
         do throws(StyleUnavailable) {
-            // The smallest height first: the cheapest to compile and run, and on a machine where it
-            // is the one that fits, the only one compiled (the first styled picture waits for this).
             let smallest = Self.heights[Self.heights.count - 1]
             let runtime = try loaded(&state)
             let cost = try timedRun(runtime, height: smallest, into: &state.networks)
             let fits = Self.heights.first { height in
                 cost.seconds * Double(height * height) / Double(smallest * smallest) <= Self.frameBudget.seconds
             } ?? smallest
-            let run = fits == smallest ? cost : try timedRun(runtime, height: fits, into: &state.networks)
-            state.networks = state.networks.filter { $0.key.size.height == fits }
-            state.height = fits
-            Log.info("style: the network runs at \(fits) lines", ["ms": .double(run.seconds * 1000),
-                                                                   "ms\(smallest)": .double(cost.seconds * 1000)])
-            return fits
+            state.height = smallest
+            state.upgrade = fits == smallest ? nil : fits
+            Log.info(fits == smallest ? "style: the network runs at \(fits) lines"
+                                      : "style: the network runs at \(smallest) lines until it is compiled at \(fits)",
+                     ["ms\(smallest)": .double(cost.seconds * 1000)])
+            return smallest
         } catch {
             state.failure = error
             Log.error("style: the network cannot run: \(error)")
             throw error
+        }
+    }
+
+    /// Starts compiling the height the calibration chose, if one waits, on a thread of its own.
+    private func startUpgrade(_ state: inout State) {
+        guard let height = state.upgrade.take() else { return }
+        Thread.detachNewThread { [self] in upgrade(to: height) }
+    }
+
+    /// Compiles the network at `height` and runs it once (OpenVINO's first run is slow), outside
+    /// the lock — frames go on being styled at the smaller height meanwhile — then makes it the
+    /// height styled from the next frame on. A failure keeps the smaller height (said).
+    private func upgrade(to height: Int) {
+        guard let runtime = state.withLock({ $0.runtime }) else { return }
+        let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
+        do throws(StyleUnavailable) {
+            let network = try StyleNetwork(runtime: runtime, width: size.width, height: size.height, threads: threads)
+            PaintingStyle.shipped(0).load(into: network)
+            _ = try network.run().get()
+            state.withLock { state in
+                state.networks = state.networks.filter { $0.key.size.height == height }
+                state.networks[NetworkKey(model: .shipped, size: size)] = network
+                state.height = height
+            }
+            Log.info("style: the network runs at \(height) lines")
+        } catch {
+            Log.warning("style: the network stays at \(Self.heights[Self.heights.count - 1]) lines: \(error)")
         }
     }
 

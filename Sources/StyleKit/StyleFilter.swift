@@ -8,9 +8,11 @@ import Logging
 /// the source by `strength`.
 ///
 /// In the catalog only where the runtime loaded (``StyleCatalog``); its parameters are the
-/// `style` choice, `strength` and `detail`. Deterministic: the same frame in gives the same
-/// picture out. The first frame of a size allocates the scratch for it (the engine keeps it);
-/// later frames allocate nothing.
+/// `style` choice, `strength` and `detail`. Deterministic: the same frames in give the same
+/// pictures out; each picture is steadied against the link's previous one where the source did
+/// not change (``StyleStabilizer``: no flicker the source's motion does not explain), which starts
+/// over at a seek or a scene cut. The first frame of a size allocates the scratch for it (the
+/// engine keeps it) and the link's history; later frames allocate nothing.
 public final class StyleFilter: FrameFilter {
     public static let descriptor = describing(choices: StyleChoices.shipped)
 
@@ -28,6 +30,8 @@ public final class StyleFilter: FrameFilter {
     public let strength: Float
     public let detail: Float
     private let engine: StyleEngine?
+    /// This link's history: its picture held steady where the source is (``StyleStabilizer``).
+    private let stabilizer = StyleStabilizer()
     private var failed = false
 
     /// With the process's engine (``StyleEngine/shared``); where there is none the filter changes
@@ -44,9 +48,14 @@ public final class StyleFilter: FrameFilter {
         self.engine = engine
     }
 
+    /// While the engine has not loaded and calibrated the network (the first styled picture of
+    /// the process waits for that), the link is warmed in the background: the stream goes on
+    /// meanwhile.
+    public var needsWarmUp: Bool { strength > 0 && !(engine?.isSettled ?? true) }
+
     public func apply(to frame: Frame) {
         guard strength > 0, !failed, let engine else { return }
-        if let error = engine.stylize(frame, style: style, strength: strength, detail: detail) {
+        if let error = engine.stylize(frame, style: style, strength: strength, detail: detail, stabilizer: stabilizer) {
             // Once per link: a network that failed once would fail on every frame.
             failed = true
             Log.error("style: \(error); the link passes frames unchanged")

@@ -5,8 +5,8 @@ import FilterKit
 /// frame's planes and the network's size, and the network-size planes in between.
 ///
 /// A frame is styled in four steps. Its planes are reduced to the network's size (YUV, floats,
-/// ``PlaneResampler``) and converted to RGB in 0…1 into the network's input; the network runs;
-/// its RGB is converted back to YUV at its size, with `detail` × the reduced source luma taken off
+/// ``PlaneResampler``) and converted to RGB in 0…1 into the network's input; the network runs and
+/// its picture is steadied against the link's previous one (``StyleStabilizer``); that RGB is converted back to YUV at its size, with `detail` × the reduced source luma taken off
 /// the luma; then the planes are enlarged to the frame's and mixed into it: luma as
 /// `s·up(Y′ − d·Ysmall) + (s·d + 1 − s)·Y`, which is the styled luma with the source's fine detail
 /// `d·(Y − up(Ysmall))` put back, mixed with the source by `strength` s; chroma as `s·up(C′) + (1 − s)·C`.
@@ -35,9 +35,10 @@ final class StyleScratch {
     deinit { planes.deallocate() }
 
     /// Styles `frame` in place through `network` (compiled for ``networkSize``, its style input
-    /// set), its run timed for `engine`; OpenVINO's error if the run failed (the frame is then
-    /// unchanged).
-    func stylize(_ frame: Frame, network: StyleNetwork, strength: Float, detail: Float, engine: StyleEngine) -> StyleUnavailable? {
+    /// set), its picture steadied by the link's `stabilizer` (started over at a discontinuity), its
+    /// run timed for `engine`; OpenVINO's error if the run failed (the frame is then unchanged).
+    func stylize(_ frame: Frame, network: StyleNetwork, strength: Float, detail: Float, stabilizer: StyleStabilizer,
+                 engine: StyleEngine) -> StyleUnavailable? {
         let count = networkSize.width * networkSize.height
         let y = planes.baseAddress!, u = y + count, v = u + count
         reduce(frame.y, with: lumaDown, into: y)
@@ -49,7 +50,9 @@ final class StyleScratch {
         let output = network.run()
         engine.record(run: clock.now - start)
         switch output {
-        case .success(let rgb): StyleColor.yuv(fromRGB: rgb, layout: layout, count: count, detail: detail, y: y, u: u, v: v)
+        case .success(let rgb):
+            let steady = stabilizer.steady(rgb, layout: layout, count: count, y: y, u: u, v: v, restart: frame.isDiscontinuity)
+            StyleColor.yuv(fromRGB: steady, layout: layout, count: count, detail: detail, y: y, u: u, v: v)
         case .failure(let error): return error
         }
         enlarge(y, with: lumaUp, into: frame.y, styled: strength, source: strength * detail + 1 - strength)

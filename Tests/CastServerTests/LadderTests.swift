@@ -11,6 +11,15 @@ import Testing
         #expect(offer[0].bitsPerSecond == nil)
     }
 
+    @Test func theSecondPicturesComeAtTheJPEGSizesPreviewFirst() {
+        let offer = Ladder.standard(height: 720).renditions(width: 1280, height: 720, frameRate: 25)
+        let seconds = Ladder.seconds(of: offer)
+        #expect(seconds.map(\.id) == ["preview-720p", "preview-360p", "preview-180p", "source-720p", "source-360p", "source-180p"])
+        #expect(seconds.map(\.width) == [1280, 640, 320, 1280, 640, 320] && seconds.allSatisfy { $0.transport == .jpeg })
+        #expect(seconds.map(\.second) == [.preview, .preview, .preview, .source, .source, .source])
+        #expect(Ladder.seconds(of: offer + seconds) == seconds, "only the program's rungs have second pictures")
+    }
+
     @Test func smallSourcesHaveFewerRungs() {
         #expect(Ladder.standard(height: 240).renditions(width: 320, height: 240, frameRate: 30).map(\.id)
                 == ["jpeg-240p", "jpeg-120p", "h264-240p"])

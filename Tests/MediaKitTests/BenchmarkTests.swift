@@ -33,6 +33,33 @@ import Testing
         #expect(pixellated.bytesPerFrame < plain.bytesPerFrame * 0.8, "flat blocks compress better")
     }
 
+    /// Without a filter the frames change as the source does (ratio 1); pixellate's flat blocks
+    /// change less from frame to frame than the moving pattern under them.
+    @Test func measuresFlicker() throws {
+        var benchmark = Benchmark(input: .file(try Self.clip()))
+        benchmark.measuresFlicker = true
+        let plain = try #require(try benchmark.run().flicker)
+        #expect(plain.pairs == 23 && plain.source > 0.5 && plain.filtered == plain.source && plain.ratio == 1)
+        benchmark.filter = FilterChain(try FilterSettings(name: "pixellate", parameters: ["scale": 100]))
+        let blocks = try #require(try benchmark.run().flicker)
+        #expect(blocks.source == plain.source && blocks.ratio < 1)
+        benchmark.measuresFlicker = false
+        #expect(try benchmark.run().flicker == nil)
+    }
+
+    /// The meter on frames made here: the mean absolute luma change of each pair, averaged.
+    @Test func flickerMeterMeansTheLumaChange() {
+        let meter = FlickerMeter()
+        let frame = Frame(width: 8, height: 4)
+        for (index, value) in [10, 14, 14, 4].enumerated() {
+            for row in 0..<4 { frame.y.row(row).update(repeating: UInt8(value), count: 8) }
+            frame.y.row(0)[0] = index == 3 ? 36 : UInt8(value) // the last frame: one sample of 32 at 36, not 4
+            meter.measure(frame)
+        }
+        #expect(meter.pairs == 3)
+        #expect(abs(meter.meanDifference - (4 + 0 + (31.0 * 10 + 22) / 32) / 3) < 1e-9)
+    }
+
     @Test func stopsAtTheFrameLimitAndNeedsOneForLiveSources() throws {
         var benchmark = Benchmark(input: .testPattern(width: 64, height: 48, rate: 30))
         #expect(throws: MediaError.self) { try benchmark.run() }

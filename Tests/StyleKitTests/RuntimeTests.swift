@@ -1,3 +1,4 @@
+import FilterKit
 import Foundation
 @testable import StyleKit
 import Testing
@@ -13,6 +14,19 @@ import Testing
         let values = Array(UnsafeBufferPointer(start: output, count: 3 * 64 * 32))
         #expect(values.allSatisfy { $0.isFinite })
         #expect(values.max()! - values.min()! > 0.1)
+    }
+
+    /// A `style` link on an engine that has not calibrated asks to be warmed in the background (the
+    /// first styled frame waits for the calibration); once calibrated, or at strength 0, it does not.
+    @Test func aLinkIsWarmedUntilTheEngineIsCalibrated() throws {
+        let engine = try StyleEngine(root: try #require(OpenVINORuntime.defaultRoot(environment: [:])))
+        let catalog = StyleCatalog.with(StyleLibrary(engine: engine))
+        let link = catalog.makeFilter(try FilterSettings(name: "style", catalog: catalog))
+        let unseen = catalog.makeFilter(try FilterSettings(name: "style", parameters: ["strength": 0] as [String: Double], catalog: catalog))
+        #expect(link.needsWarmUp && !unseen.needsWarmUp && !engine.isSettled)
+        let height = try #require(engine.prepare())
+        #expect(StyleEngine.heights.contains(height))
+        #expect(engine.isSettled && !link.needsWarmUp)
     }
 
     @Test func anEmptyFolderIsNoRuntime() throws {

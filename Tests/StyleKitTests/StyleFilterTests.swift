@@ -80,6 +80,30 @@ import Testing
         #expect(total / Double(count) < 2.5, "mean luma difference \(total / Double(count))")
     }
 
+    /// A link steadies its picture against its previous one (a frame brightened a little: the
+    /// source hardly moved), and starts over at a seek: then the picture is a fresh link's.
+    @Test func aLinkHoldsItsPictureSteadyUntilASeek() throws {
+        let first = try naturalFrame(width: 320, height: 180)
+        let next = Frame(width: 320, height: 180)
+        next.copy(from: first)
+        for row in 0..<180 { let line = next.y.row(row); for x in 0..<320 { line[x] = line[x] &+ (line[x] < 250 ? 2 : 0) } }
+        let catalog = StyleCatalog.with(StyleLibrary(engine: Self.engine))
+        let link = catalog.makeFilter(try FilterSettings(name: "style", parameters: ["style": "style-3"], catalog: catalog))
+        func through(_ frame: Frame, seek: Bool) -> [UInt8] {
+            let copy = Frame(width: frame.width, height: frame.height)
+            copy.copy(from: frame)
+            copy.isDiscontinuity = seek
+            link.apply(to: copy)
+            return samples(copy)
+        }
+        let fresh = samples(try Self.styled(next, ["style": "style-3"]))
+        #expect(through(first, seek: false) == samples(try Self.styled(first, ["style": "style-3"])), "a link's first frame")
+        let held = through(next, seek: false)
+        #expect(held != fresh, "steadied against the frame before")
+        #expect(meanDifference(held, fresh) < 4, "but close to what the network painted")
+        #expect(through(next, seek: true) == fresh, "a seek starts over")
+    }
+
     /// The sum of absolute differences between horizontal luma neighbours, per sample.
     func lumaDetail(_ frame: Frame) -> Double {
         var sum = 0

@@ -5,7 +5,7 @@
 /// scratch buffers), wherever it moved to, so dragging a slider of link 2 does not rebuild link 1.
 ///
 /// Built with `onChainReady`, a runner warms new links that build tables on their first frame
-/// (``FrameFilter/buildsTablesOnFirstFrame``) in the background (``ChainWarmer``): it keeps
+/// (``FrameFilter/needsWarmUp``) in the background (``ChainWarmer``): it keeps
 /// applying the chain it has until the new one is ready, then takes it between two frames, so a
 /// slider dragged on a distortion does not stall the stream. Without it (a snapshot, a
 /// benchmark) a new chain applies at once, tables built on the spot.
@@ -78,7 +78,7 @@ public final class FilterRunner {
             fresh.append(index)
             return (catalog.makeFilter(settings), SplitChooser())
         }
-        let needsWarmUp = fresh.contains { type(of: links[$0].0).buildsTablesOnFirstFrame }
+        let needsWarmUp = fresh.contains { links[$0].0.needsWarmUp }
         if let warmer, needsWarmUp, self.generation >= 0 {
             warmer.submit(ChainWarmer.Job(generation: generation, chain: chain, links: links, fresh: fresh,
                                           width: frame.width, height: frame.height))

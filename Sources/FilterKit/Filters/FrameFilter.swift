@@ -17,10 +17,16 @@ public protocol FrameFilter: AnyObject, SendableMetatype {
     /// distortion or of cells: 10–120 ms at 1080p), so that a new instance is better readied in
     /// the background (see ``FilterRunner``). False unless a filter says so.
     static var buildsTablesOnFirstFrame: Bool { get }
+
+    /// Whether this filter's first frame would take a while, so that it is better readied in the
+    /// background (see ``FilterRunner``): ``buildsTablesOnFirstFrame`` unless a filter knows
+    /// better (`style` while its network is not loaded yet).
+    var needsWarmUp: Bool { get }
 }
 
 extension FrameFilter {
     public static var buildsTablesOnFirstFrame: Bool { false }
+    public var needsWarmUp: Bool { Self.buildsTablesOnFirstFrame }
 }
 
 /// The identity filter: frames pass unchanged.

@@ -18,6 +18,9 @@ public struct Benchmark: Sendable {
     public var frameLimit: Int?
     public var threads: Int = 1
     public var quality: Int = 80
+    /// Whether to measure how much consecutive frames change before and after the filter
+    /// (``Result/flicker``; outside the stages' times).
+    public var measuresFlicker = false
 
     public init(input: InputSpec) {
         self.input = input
@@ -38,6 +41,18 @@ public struct Benchmark: Sendable {
         public var filterMs: Double
         public var encodeMs: Double
         public var bytesPerFrame: Double
+        /// With ``Benchmark/measuresFlicker``: the frame-to-frame change of the source and of the
+        /// filtered frames.
+        public var flicker: Flicker?
+    }
+
+    /// The mean absolute luma difference of consecutive frames (``FlickerMeter``) before and after
+    /// the filter, and their ratio (filtered / source; 1 where the source never changed).
+    public struct Flicker: Sendable, Codable {
+        public var source: Double
+        public var filtered: Double
+        public var ratio: Double
+        public var pairs: Int
     }
 
     /// What the stages measured.
@@ -48,16 +63,29 @@ public struct Benchmark: Sendable {
         var filter: Duration = .zero
         var encode: Duration = .zero
         var bytes = 0
+        /// The source's and the filtered frames' change, when measured.
+        var meters: (source: FlickerMeter, filtered: FlickerMeter)?
+
+        /// What `meters` measured.
+        var flicker: Flicker? {
+            meters.map { source, filtered in
+                Flicker(source: source.meanDifference, filtered: filtered.meanDifference,
+                        ratio: source.meanDifference > 0 ? filtered.meanDifference / source.meanDifference : 1,
+                        pairs: source.pairs)
+            }
+        }
 
         /// Filters and encodes `frame`, counting it with its times (`decodeTime`: its decoding,
         /// or its conversion when decoding runs on a thread of its own).
         mutating func filterAndEncode(_ frame: Frame, decoded decodeTime: Duration, runner: FilterRunner,
                                       encoder: JPEGEncoder, clock: ContinuousClock) throws {
+            meters?.source.measure(frame)
             let t1 = clock.now
             runner.apply(to: frame)
             let t2 = clock.now
             bytes += try encoder.encode(frame) { $0.count }
             let t3 = clock.now
+            meters?.filtered.measure(frame)
             decode += decodeTime
             filter += t2 - t1
             encode += t3 - t2
@@ -80,7 +108,12 @@ public struct Benchmark: Sendable {
             threads: max(1, threads), frames: totals.frames, seconds: seconds,
             fps: Double(totals.frames) / max(seconds, 1e-9), decodeMs: milliseconds(totals.decode),
             filterMs: milliseconds(totals.filter), encodeMs: milliseconds(totals.encode),
-            bytesPerFrame: Double(totals.bytes) / count)
+            bytesPerFrame: Double(totals.bytes) / count, flicker: totals.flicker)
+    }
+
+    /// Fresh meters when measuring flicker.
+    private var meters: (source: FlickerMeter, filtered: FlickerMeter)? {
+        measuresFlicker ? (FlickerMeter(), FlickerMeter()) : nil
     }
 
     private func open(decoderThreads: Int, _ warning: @escaping @Sendable (String) -> Void) throws -> any VideoSource {
@@ -94,7 +127,7 @@ public struct Benchmark: Sendable {
         let frame = Frame(width: source.info.width, height: source.info.height)
         let runner = FilterRunner(selection: FilterSelection(filter), catalog: catalog)
         let encoder = try JPEGEncoder(width: frame.width, height: frame.height, quality: quality)
-        var totals = Totals(width: frame.width, height: frame.height)
+        var totals = Totals(width: frame.width, height: frame.height, meters: meters)
         while totals.frames < (frameLimit ?? .max) {
             let t0 = clock.now
             guard try source.read(into: frame) else { break }
@@ -110,7 +143,7 @@ public struct Benchmark: Sendable {
     private func runPipelined(_ clock: ContinuousClock, _ warning: @escaping @Sendable (String) -> Void) throws -> Totals {
         // The source moves to the decode thread and is used only there from now on.
         let source = try open(decoderThreads: threads - 1, warning)
-        var totals = Totals(width: source.info.width, height: source.info.height)
+        var totals = Totals(width: source.info.width, height: source.info.height, meters: meters)
         let picturesInFlight = 3
         let decoded = HandoffQueue<DecodedPicture>(capacity: picturesInFlight, policy: .blocking)
         let released = HandoffQueue<DecodedPicture>(capacity: picturesInFlight, policy: .blocking)

@@ -8,11 +8,13 @@ enum BenchCommand: Subcommand {
     static let spec = CommandSpec(
         name: "bench",
         summary: "Decode, filter and JPEG-encode as fast as possible (no pacing) and report the speed of each stage.",
-        usage: "filtercast bench [--input SRC] [--filter NAME [--param K=V …] …] [--luts DIR] [--frames N] [--threads N] [--quality Q] [--json]",
+        usage: "filtercast bench [--input SRC] [--filter NAME [--param K=V …] …] [--luts DIR] [--frames N] [--threads N] [--quality Q] [--flicker] [--style-lines N] [--json]",
         options: [inputOption] + FilterOptions.specs + [LUTOptions.spec,
             OptionSpec(name: "--frames", valueName: "N", help: "Stop after N frames (default: the whole file; 300 for live sources)."),
             OptionSpec(name: "--threads", valueName: "N", help: "1: stages in turn on one thread (default); 2+: decode on its own thread, decoder and filter bands get N−1 threads."),
             OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
+            OptionSpec(name: "--flicker", valueName: nil, help: "Also measure the mean luma change of consecutive frames before and after the filter, and their ratio (a filter that flickers: over 1)."),
+            OptionSpec(name: "--style-lines", valueName: "N", help: "The style network's height, a multiple of 4 (default: calibrated at start, as serve does)."),
             OptionSpec(name: "--json", valueName: nil, help: "Print the result as one JSON object."),
         ])
 
@@ -24,10 +26,13 @@ enum BenchCommand: Subcommand {
         benchmark.frameLimit = try options.int("--frames", in: 1...10_000_000) ?? (input.isLive ? 300 : nil)
         benchmark.threads = try options.int("--threads", in: 1...64) ?? 1
         benchmark.quality = try options.int("--quality", in: 1...100) ?? 80
+        benchmark.measuresFlicker = options.has("--flicker")
         // Calibrated before, so that the first frame's time is the filter's.
         let styleEngine = benchmark.filter.links.contains { $0.name == StyleFilter.descriptor.name }
             ? try? StyleEngine.shared.get() : nil
-        let networkHeight = styleEngine?.prepare()
+        let lines = try options.int("--style-lines", in: 4...2160)
+        if let lines, lines % 4 != 0 { throw UsageError(description: "--style-lines: \(lines) is not a multiple of 4") }
+        let networkHeight = styleEngine?.prepare(lines: lines)
         let result = try benchmark.run(warning: { printWarning($0) })
         if options.has("--json") {
             let encoder = JSONEncoder()
@@ -46,7 +51,9 @@ enum BenchCommand: Subcommand {
             ("encode", "\(fixed(result.encodeMs, 2)) ms/frame"),
             ("jpeg", "\(Int(result.bytesPerFrame.rounded())) bytes/frame"),
         ]
-        for (label, value) in rows { print(label.padding(toLength: 9, withPad: " ", startingAt: 0) + value) }
+        let flicker = result.flicker.map { [("flicker", "source \(fixed($0.source, 3)), filtered \(fixed($0.filtered, 3)), "
+                                                  + "ratio \(fixed($0.ratio, 3)) (\($0.pairs) pairs)")] } ?? []
+        for (label, value) in rows + flicker { print(label.padding(toLength: 9, withPad: " ", startingAt: 0) + value) }
         // The style network's own time in the same run, to set the filter's cost against.
         if let run = styleEngine?.averageRun, let networkHeight {
             print("network  \(fixed(run.seconds * 1000, 2)) ms/run at \(networkHeight) lines")

@@ -55,7 +55,7 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may browse and open (read-only; the page's Sources panel)."),
                   OptionSpec(name: "--uploads", valueName: "DIR",
                              help: "Let controlling clients upload video files into DIR (created if missing) and play them; default off."),
-                  LUTOptions.spec, StyleOptions.spec,
+                  LUTOptions.spec, StyleOptions.spec, StyleOptions.firstUseSpec,
                   OptionSpec(name: "--looks", valueName: "DIR",
                              help: "Folder of the saved looks, NAME.json each (default ./looks; created if missing), read at start."),
                   OptionSpec(name: "--max-upload-size", valueName: "SIZE",
@@ -88,6 +88,7 @@ enum ServeCommand: Subcommand {
             Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",
                      ["channel": .string(channel.name.description), "source": .string(info.name)])
         }
+        StyleOptions.warmUp(options)
 
         let reason = stopSignals.wait()
         Log.info("\(reason), shutting down")
