@@ -7,7 +7,7 @@ import Testing
 /// snapshot takes the frames of the open input but keeps none open, and a snapshot of an idle
 /// channel is answered at once with the last real picture (503 before any), opening nothing.
 /// The real test pattern (lavfi) as the live input, a short idle time; no socket.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct ServerCoreSnapshotTests {
     static let idleClose = Duration.milliseconds(300)
 

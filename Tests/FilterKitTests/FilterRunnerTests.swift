@@ -97,7 +97,7 @@ struct FilterRunnerTests {
         #expect(frame.u[0, 0] < 128 && frame.v[0, 0] > 128)
     }
 
-    @Test("Concurrent selects while another thread applies", .timeLimit(.minutes(1)))
+    @Test("Concurrent selects while another thread applies", .timeLimit(.minutes(3)))
     func concurrentSelects() throws {
         let choices: [FilterSettings] = [
             .none,

@@ -7,7 +7,7 @@ import Testing
 /// The sound path up to the Opus packets: demuxed with the pictures (``AudioDemux``), queued
 /// (``AudioPacketQueue``) and transcoded (``AudioTranscoder``), on clips with a 440 Hz tone made
 /// by the ffmpeg CLI — several codecs, channel layouts, rates and containers.
-@Suite("Audio transcoding to Opus", .timeLimit(.minutes(1)))
+@Suite("Audio transcoding to Opus", .timeLimit(.minutes(3)))
 struct AudioTranscoderTests {
     static let tone = 440.0
 

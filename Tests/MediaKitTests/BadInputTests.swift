@@ -3,7 +3,7 @@ import Foundation
 import MediaKit
 import Testing
 
-@Suite("Bad input fails cleanly", .timeLimit(.minutes(1)))
+@Suite("Bad input fails cleanly", .timeLimit(.minutes(3)))
 struct BadInputTests {
     enum Kind: String, Sendable, CaseIterable, CustomTestStringConvertible {
         case missingFile = "missing file"

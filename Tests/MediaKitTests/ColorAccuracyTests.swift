@@ -5,7 +5,7 @@ import Testing
 
 /// The key check: what the browser shows (our frame through JPEGEncoder) has the colours ffmpeg
 /// gives the same frame, whatever range and matrix the clip uses.
-@Suite("Colour accuracy against ffmpeg", .timeLimit(.minutes(1)))
+@Suite("Colour accuracy against ffmpeg", .timeLimit(.minutes(3)))
 struct ColorAccuracyTests {
     static let rate = 25
     static let index = 13

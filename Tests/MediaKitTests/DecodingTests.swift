@@ -50,7 +50,7 @@ func decodeAll(_ source: any VideoSource, keep: Int? = nil, limit: Int = 1000) t
     return result
 }
 
-@Suite("Decoding codecs, containers and pixel formats", .timeLimit(.minutes(1)))
+@Suite("Decoding codecs, containers and pixel formats", .timeLimit(.minutes(3)))
 struct DecodingTests {
     static let codecs: [ClipSpec] = [
         ClipSpec("h264.mp4", codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p"]),

@@ -5,7 +5,7 @@ import Testing
 
 /// Files and streams over HTTP from a real local server: a server that answers byte ranges
 /// gives a seekable file, one that does not a live stream; a dropped connection resumes.
-@Suite("HTTP inputs", .serialized, .timeLimit(.minutes(1)))
+@Suite("HTTP inputs", .serialized, .timeLimit(.minutes(3)))
 struct HTTPInputTests {
     /// 1 s at 20 fps with its index first (read front to back in one request).
     static let clip = ClipSpec("http-20fps.mp4", rate: 20, frameCount: 20,

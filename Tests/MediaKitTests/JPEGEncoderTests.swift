@@ -64,7 +64,7 @@ func syntheticFrame(width: Int, height: Int, phase: Int = 0) -> Frame {
     return frame
 }
 
-@Suite("JPEG encoding", .timeLimit(.minutes(1)))
+@Suite("JPEG encoding", .timeLimit(.minutes(3)))
 struct JPEGEncoderTests {
     struct Size: Sendable, CustomTestStringConvertible {
         let width: Int

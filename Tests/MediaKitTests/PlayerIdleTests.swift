@@ -7,7 +7,7 @@ import Testing
 /// clock and position run on, and returning consumers get the frame at the clock's position.
 /// Real decoder, the 1 s, 20 fps clip of ``PlayerTests``; wide timing margins. Serialized: the
 /// tests block while they wait, and must not hold more than one of the few test threads.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct PlayerIdleTests {
     /// Takes and recycles everything already on its way.
     static func drain(_ player: Player) {

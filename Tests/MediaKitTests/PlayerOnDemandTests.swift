@@ -6,7 +6,7 @@ import Testing
 /// On demand (`--idle-close`): a live input nothing takes frames from is closed after the idle
 /// time and opened again when consumers come back. The timer alone with instants the test moves;
 /// the player with the real test pattern (lavfi) and a short idle time.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct PlayerOnDemandTests {
     @Test func theTimerRunsFromTheLastDepartureAndStopsWhenConsumersReturn() {
         let start = ContinuousClock.now

@@ -3,7 +3,7 @@ import Foundation
 import MediaKit
 import Testing
 
-@Suite("Frame-accurate seeking", .timeLimit(.minutes(1)))
+@Suite("Frame-accurate seeking", .timeLimit(.minutes(3)))
 struct SeekTests {
     static let rate = 25
     static let frameCount = 50

@@ -2,7 +2,7 @@ import FilterKit
 import MediaKit
 import Testing
 
-@Suite("Input specs, the test pattern and cameras", .timeLimit(.minutes(1)))
+@Suite("Input specs, the test pattern and cameras", .timeLimit(.minutes(3)))
 struct TestPatternTests {
     @Test("test:320x240@15 opens as a live source with frames 1/15 s apart")
     func testPatternIsLive() throws {

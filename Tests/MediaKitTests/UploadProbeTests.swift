@@ -2,7 +2,7 @@ import Foundation
 import MediaKit
 import Testing
 
-@Suite("Upload probe", .timeLimit(.minutes(1)))
+@Suite("Upload probe", .timeLimit(.minutes(3)))
 struct UploadProbeTests {
     @Test("an H.264 MP4 reports its container, size, codec and length")
     func h264MP4() throws {
