@@ -60,23 +60,20 @@ build: deps
 	$(SWIFT) build -c release
 
 ## test: unit, integration and end-to-end tests (clips are generated with the ffmpeg CLI), then
-## the server and the page against real clients and a real Chromium (two tests at a time, with the
-## leak-checked soak of an ASan build beside them at the lowest priority — `make soak`, 60 s — then
-## the ones that measure rates or sync alone); the 90 s RSS/fd soak is in bench-serve (bench/test_soak.py)
+## the server and the page against real clients and a real Chromium (two tests at a time, then the
+## ones that measure rates or sync alone), then a 60 s soak of an ASan
+## build under LeakSanitizer (`make soak`); the 90 s RSS/fd soak is in bench-serve (bench/test_soak.py)
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	@# The ASan build and its soak run beside the end-to-end tests at nice 19: those mostly wait (on
-	@# sockets, the browser, the clock) and take a core back whenever they want one; the soak judges
-	@# leaks, errors and fds, not frame rates. They are done before the tests that time things start.
-	@echo "test: the soak's ASan build and soak at nice 19 beside the end-to-end tests (logs: .build/asan-build.log, .build/soak.log)"
-	@mkdir -p .build; setsid sh -c 'nice -n 19 $(ASAN_BUILD) >.build/asan-build.log 2>&1 || exit 3; \
-		nice -n 19 $(MAKE) --no-print-directory soak-run SOAK_SECONDS=60 >.build/soak.log 2>&1' & soak=$$!; \
-	$(PYTEST) -n 2 --dist loadfile -m "not solo" --durations=20 $(E2E_TESTS) || { kill -- -$$soak 2>/dev/null; exit 1; }; \
-	wait $$soak; status=$$?; tail -12 .build/soak.log; \
-	if [ $$status = 3 ]; then tail -40 .build/asan-build.log; echo "test: the ASan build failed"; exit 1; fi; \
-	if [ $$status != 0 ]; then echo "test: the soak failed (.build/soak.log)"; exit 1; fi
-	$(PYTEST) -m solo --durations=10 $(E2E_TESTS)
+	@# The soak's ASan build runs beside the end-to-end tests at the lowest priority: they mostly wait
+	@# (on sockets, the browser, the clock), and nice 19 leaves them a core whenever they want one.
+	@echo "test: building the soak's ASan server at nice 19 (log: .build/asan-build.log) beside the end-to-end tests"
+	@mkdir -p .build; nice -n 19 $(ASAN_BUILD) >.build/asan-build.log 2>&1 & asan=$$!; \
+	{ $(PYTEST) -n 2 --dist loadfile -m "not solo" --durations=20 $(E2E_TESTS) \
+		&& $(PYTEST) -m solo --durations=10 $(E2E_TESTS); } || { kill $$asan 2>/dev/null; exit 1; }; \
+	wait $$asan || { tail -40 .build/asan-build.log; echo "test: the ASan build failed"; exit 1; }
+	$(MAKE) soak SOAK_SECONDS=60
 
 ## docker-test: build docker/Dockerfile with podman on local base-image stand-ins, run it, check
 ## /healthz, frames over /ws and the page in Chromium against the container (docker/test.sh)

@@ -2,6 +2,7 @@ import CastServer
 import FilterKit
 import Foundation
 import Logging
+import MediaKit
 import StyleKit
 
 /// `--styles DIR`: pictures the `style` filter paints like (serve).
@@ -14,10 +15,11 @@ enum StyleOptions {
     /// Unless `--style-at-first-use`, loads and calibrates the style network on a thread of its
     /// own, so that the first styled picture does not wait for it (issue 27: ≤ 1 s from picking
     /// `style` in the page); nothing where the style filter is unavailable. Call after the ready
-    /// line: the start does not wait for it.
-    static func warmUp(_ options: ParsedOptions) {
-        guard !options.has("--style-at-first-use"), case .success(let engine) = StyleEngine.shared else { return }
-        Thread.detachNewThread { engine.prepare() }
+    /// line: the start does not wait for it. The stop joins the thread returned before the process
+    /// exits: OpenVINO torn down by `exit` under a compile still running crashes (SIGSEGV).
+    static func warmUp(_ options: ParsedOptions) -> WorkerThread? {
+        guard !options.has("--style-at-first-use"), case .success(let engine) = StyleEngine.shared else { return nil }
+        return WorkerThread(name: "style-warm-up") { _ = engine.prepare() }
     }
 
     /// The folder `--styles` names, read (nil without the option, or where the style filter cannot
