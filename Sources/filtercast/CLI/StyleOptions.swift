@@ -1,6 +1,5 @@
 import CastServer
 import FilterKit
-import Foundation
 import Logging
 import MediaKit
 import StyleKit
