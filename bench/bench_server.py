@@ -10,7 +10,7 @@ Shell benchmarks use its command line:
 
     python3 bench/bench_server.py serve [--log PATH] BINARY [serve options…]
 
-starts `BINARY serve --port 0 --web REPO/web [serve options…]` (stderr to PATH, default
+starts `BINARY serve --port 0 --style-at-first-use --web REPO/web [serve options…]` (stderr to PATH, default
 /dev/null), prints `PID HOST PORT` once the server says where it listens, and then holds it until
 SIGTERM, SIGINT or SIGHUP. Then it stops the server (SIGTERM, at most 5 s of waiting, then
 SIGKILL) and prints `ALIVE EXIT SECONDS PEAK_RSS_KIB`: 1 when the server was still running when
@@ -41,11 +41,13 @@ STOP_TIMEOUT = 5.0
 # -- the server -------------------------------------------------------------------------------
 
 def start_server(binary: str, args: list[str], log_path: str = os.devnull,
-                 startup_timeout: float = 20.0) -> ServerProcess:
+                 startup_timeout: float = 20.0, style_warm_up: bool = False) -> ServerProcess:
     """`binary serve --port 0 --web REPO/web *args`, running and listening (its host and port
     read from the ready line), its stderr going to `log_path`. Exits this program with the reason
-    when the server does not start within `startup_timeout` s."""
-    server = ServerProcess(binary, ["--web", str(REPO / "web"), *args], log_path, startup_timeout=startup_timeout)
+    when the server does not start within `startup_timeout` s. Without `style_warm_up`, with
+    `--style-at-first-use` (fc_server's `ServerProcess`): only style benchmarks want the warm-up."""
+    server = ServerProcess(binary, ["--web", str(REPO / "web"), *args], log_path, startup_timeout=startup_timeout,
+                           style_warm_up=style_warm_up)
     try:
         return server.start()
     except (RuntimeError, OSError) as error:  # it exited, did not answer in time, or is not there

@@ -5,8 +5,8 @@ pictures drawn meanwhile (does the stream stall while the network loads?).
 
 Each run starts a fresh `filtercast serve` (release build) on a still 720p25 clip (a photograph from
 opencv-doc, so that the only change of the picture is the filter's), opens the page in headless
-Chromium, waits for pictures, then clicks `style`: the first switch of the process, which loads and
-calibrates the network (cold). Then `None` and `style` again (warm). A picture counts as styled when
+Chromium, waits for pictures, then clicks `style`: the first switch of the process (cold; the server
+warms the network after its start, as `serve` does unless `--style-at-first-use`). Then `None` and `style` again (warm). A picture counts as styled when
 a 32×18 thumbnail of the canvas differs from the one before the click by more than THRESHOLD.
 
     /usr/bin/python3 bench/style_switch.py [--bin PATH] [--runs 3]
@@ -75,7 +75,7 @@ def wait_for_pictures(driver) -> None:
 
 def run(binary: str, clip: Path) -> tuple[dict, dict]:
     """One fresh server: the cold switch to style, then (after None) the warm one."""
-    with serving(binary, ["--input", str(clip)], startup_timeout=60) as server:
+    with serving(binary, ["--input", str(clip)], startup_timeout=60, style_warm_up=True) as server:
         driver, _ = make_driver(1280, 900)
         try:
             driver.set_script_timeout(30)

@@ -90,9 +90,7 @@ def start_server(filtercast_bin, web_root, tmp_path):
         # Recordings go to the test's own folder unless the test names one.
         recordings = [] if "--recordings" in args else ["--recordings", str(tmp_path / "recordings")]
         looks = [] if "--looks" in args else ["--looks", str(tmp_path / "looks")]
-        # The style network is loaded at the first styled frame, not after every start: some 500
-        # servers a run would each spend a second of CPU and ~90 MB on it.
-        server = ServerProcess(filtercast_bin, ["--web", str(web or web_root), *recordings, *looks, "--style-at-first-use", *args],
+        server = ServerProcess(filtercast_bin, ["--web", str(web or web_root), *recordings, *looks, *args],
                                str(log), env=env or {})
         started.append(server)
         return server.start()

@@ -121,6 +121,9 @@ class ServerProcess:
     log_path: str
     startup_timeout: float = 20.0
     env: dict = field(default_factory=dict)  # extra environment variables
+    # Off: `--style-at-first-use`. The warm-up's calibration burns both cores for seconds after
+    # each start, which confounds every timing a test or benchmark makes of anything but style.
+    style_warm_up: bool = False
     proc: subprocess.Popen | None = None
     host: str = ""
     port: int = 0
@@ -136,7 +139,8 @@ class ServerProcess:
     # -- life cycle --------------------------------------------------------------------------
 
     def start(self) -> "ServerProcess":
-        command = [self.binary, "serve", "--port", "0", *self.args]
+        warm_up = [] if self.style_warm_up else ["--style-at-first-use"]
+        command = [self.binary, "serve", "--port", "0", *warm_up, *self.args]
         self._log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL,
                                      env=child_environment(self.env))
