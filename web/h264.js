@@ -16,8 +16,11 @@ const MAX_QUEUE = 30; // units waiting in the decoder beyond which it starts ove
 
 const video = player.video;
 
-/// An access unit message (`frame`: its parsed header fields).
+/// An access unit message (`frame`: its parsed header fields). After a fallback to JPEG the
+/// units still on the way (sent before the server took the page's `watch`) are only acknowledged:
+/// decoding them would start a decoder again and report H.264 as the transport.
 export function receiveUnit(buffer, frame) {
+  if (video.fellBack) return acknowledge(frame.ws, frame.seq);
   const { width, height } = readUnitSize(buffer);
   const data = new Uint8Array(buffer, frame.headerLength);
   const keyframe = (frame.flags & FLAGS.keyframe) !== 0;
