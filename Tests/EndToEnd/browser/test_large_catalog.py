@@ -356,9 +356,11 @@ def test_current_filter_is_scrolled_into_view(fake_server, open_page, width, hei
         assert inside, f"{name} was not scrolled into the picker's view"
         assert page.js("return window.scrollY") == page_scroll, "the page itself must not jump"
         assert page.text("#current-filter") == BY_NAME[name]["label"]
-    style = page.js("""const b = document.querySelector('[data-filter="unsharpMask"]'), o = document.querySelector('[data-filter="none"]');
-                       return [getComputedStyle(b).backgroundColor, getComputedStyle(o).backgroundColor]""")
-    assert style[0] != style[1], "the current filter must look different"
+    # Polled: the chip's background fades in over 120 ms (style.css), from the unpressed colour.
+    page.wait_for(lambda: page.js("""const b = document.querySelector('[data-filter="unsharpMask"]'),
+                                         o = document.querySelector('[data-filter="none"]');
+                                   return getComputedStyle(b).backgroundColor !== getComputedStyle(o).backgroundColor"""),
+                  2, "the current filter looking different")
 
 
 def test_keyboard_reaches_the_filters(fake_server, open_page):
