@@ -36,8 +36,8 @@ final class LookThumbnails: FrameOutput, Sendable {
     let size: (width: Int, height: Int)
     // Processing thread only.
     nonisolated(unsafe) private let scaler: FrameScaler?
-    nonisolated(unsafe) private let small: Frame
-    nonisolated(unsafe) private let scratch: Frame
+    private let small: Frame
+    private let scratch: Frame
     nonisolated(unsafe) private let encoder: JPEGEncoder
 
     /// For a channel of `source`-sized frames; nil when it cannot scale or encode at that size.

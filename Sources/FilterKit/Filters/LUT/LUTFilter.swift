@@ -6,7 +6,7 @@
 /// Its `lut` parameter is of the choice kind, the choices being the LUTs of a ``LUTLibrary``, whose
 /// catalog entry (``LUTLibrary/catalogEntry``) is how a server offers the filter; the type's own
 /// ``descriptor`` and ``init(settings:)`` (what `FrameFilter` asks of every filter) know only the
-/// identity LUT. Row-local: its tables are shared and read-only. No allocation per frame.
+/// identity LUT. Row-local: its table is shared and read-only. No allocation per frame.
 public final class LUTFilter: RowLocalFilter {
     public static let descriptor = describing(choices: [ParameterDescriptor.Choice(id: "identity", label: "Identity", thumbnail: "")])
 
@@ -36,27 +36,17 @@ public final class LUTFilter: RowLocalFilter {
 
     public func apply(to frame: Frame) {
         guard mix > 0 else { return }
-        let table = lut.table
-        table.luma.withUnsafeBufferPointer { luma in
-            table.chroma.withUnsafeBufferPointer { chroma in
-                LUTKernel(luma: luma.baseAddress!, chroma: chroma.baseAddress!, mix: mix).apply(to: frame)
-            }
+        lut.table.rows.withUnsafeBufferPointer { rows in
+            LUTKernel(rows: rows.baseAddress!, mix: mix).apply(to: frame)
         }
     }
 }
 
 /// The per-frame loop of ``LUTFilter`` over a table's buffers.
 private struct LUTKernel {
-    let luma: UnsafePointer<UInt8>
-    let chroma: UnsafePointer<UInt32>
+    let rows: UnsafePointer<UInt8>
     /// 0…256: how much of the LUT's output replaces the source.
     let mix: Int
-
-    /// A luma table node's row: one entry per luma code.
-    private static let nodeRow = LUTTable.lumaCodes
-    /// The chroma table's entries per coarse Cr node, and per coarse Cb node.
-    private static let crStep = LUTTable.chromaNodes
-    private static let cbStep = LUTTable.chromaNodes &* LUTTable.chromaNodes
 
     func apply(to frame: Frame) {
         // Two copies of the loop, so that the full-intensity one carries no blending at all.
@@ -82,9 +72,9 @@ private struct LUTKernel {
         }
     }
 
-    /// A chroma sample and its 2×2 luma block (the same pointer twice at an odd edge): the luma
-    /// from the nearest node of the fine lattice (one load a pixel), the chroma bilinear over its
-    /// cell of the coarse one at the luma node nearest the block's mean luma.
+    /// A chroma sample and its 2×2 luma block (the same pointer twice at an odd edge), all from the
+    /// row of the chroma sample's nearest node: each pixel's luma at its own code, the chroma at the
+    /// luma node nearest the block's mean luma.
     @inline(__always)
     private func block(_ cbSample: UnsafeMutablePointer<UInt8>, _ crSample: UnsafeMutablePointer<UInt8>,
                        _ a: UnsafeMutablePointer<UInt8>, _ b: UnsafeMutablePointer<UInt8>,
@@ -92,15 +82,10 @@ private struct LUTKernel {
                        twoRows: Bool, twoColumns: Bool = true, full: Bool) {
         let u = Int(cbSample.pointee), v = Int(crSample.pointee)
         let ya = Int(a.pointee), yb = Int(b.pointee), yc = Int(c.pointee), yd = Int(d.pointee)
-        let mean = (ya &+ yb &+ yc &+ yd &+ 2) &>> 2
-        let fu = u & 3, fv = v & 3
-        let w00 = (4 &- fu) &* (4 &- fv), w10 = fu &* (4 &- fv), w01 = (4 &- fu) &* fv, w11 = fu &* fv
-        let p00 = (u &>> 2) &* Self.cbStep &+ (v &>> 2) &* Self.crStep &+ ((mean &+ 2) &>> 2)
-        // Both channels at once: each product stays within its 16 bits (weights sum to 16, values ≤ 255).
-        let packed = w00 &* Int(chroma[p00]) &+ w01 &* Int(chroma[p00 &+ Self.crStep]) &+ w10 &* Int(chroma[p00 &+ Self.cbStep])
-            &+ w11 &* Int(chroma[p00 &+ Self.cbStep &+ Self.crStep]) &+ 0x0008_0008
-        let gradedCb = (packed &>> 4) & 0xFF, gradedCr = (packed &>> 20) & 0xFF
-        let row = luma + (((u &+ 1) &>> 1) &* LUTTable.lumaNodes &+ ((v &+ 1) &>> 1)) &* Self.nodeRow
+        // The mean luma's nearest node: (sum / 4 + 2) / 4, rounded once.
+        let node = (ya &+ yb &+ yc &+ yd &+ 8) &>> 4
+        let row = rows + (((u &+ 1) &>> 1) &* LUTTable.chromaNodes &+ ((v &+ 1) &>> 1)) &* LUTTable.rowLength
+        let gradedCb = Int(row[LUTTable.cbOffset &+ node]), gradedCr = Int(row[LUTTable.crOffset &+ node])
         if full {
             cbSample.pointee = UInt8(truncatingIfNeeded: gradedCb)
             crSample.pointee = UInt8(truncatingIfNeeded: gradedCr)

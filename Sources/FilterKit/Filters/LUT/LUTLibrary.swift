@@ -31,7 +31,7 @@ final class LoadedLUT: Sendable {
     var table: LUTTable { tables.table(for: self) }
 }
 
-/// The tables of the ``limit`` LUTs applied most recently (8.6 MB each): built on first
+/// The tables of the ``limit`` LUTs applied most recently (6.4 MB each): built on first
 /// use — outside the lock, so that a build never holds up the filters of other LUTs — and
 /// dropped, the least recently used first, beyond the limit (a filter holds its table while it
 /// applies it). Thread-safe.

@@ -1,70 +1,54 @@
-/// A ``CubeLUT`` as tables over the frame's own colour space (full-range BT.601 YUV), so that
-/// applying it takes no per-pixel RGB round trip. The LUT (tetrahedral, as FFmpeg's `lut3d`) is
-/// evaluated on a lattice of 65³ YCbCr points, every 4th code on each axis, and interpolated
-/// from there into two tables:
-/// - ``luma``: for every chroma pair of a lattice of ``lumaNodes``² points (every 2nd code) and
-///   every luma code, the output Y. A pixel takes the entry of its chroma sample's nearest node at
-///   its own luma: one load a pixel (the half-code chroma error moves Y by well under a code);
-/// - ``chroma``: for every point of the coarse lattice, the output Cb and Cr packed in one word
-///   (Cb in the low 16 bits, Cr in the high), the luma nodes of a chroma pair next to each other.
-///   A chroma sample is the bilinear mix over its chroma cell at the luma node nearest the mean
-///   luma of its 2×2 block (chroma follows luma slowly: two codes off move it by under a code),
-///   both channels in one multiply-add per corner.
+/// A ``CubeLUT`` as one table over the frame's own colour space (full-range BT.601 YUV), so that
+/// applying it takes no per-pixel RGB round trip and a 2×2 block of pixels reads one row of it.
 ///
-/// Built once per LUT (65³ interpolations, then 5.4 MB of tables: some 50 ms in a release build);
-/// immutable afterwards and shared by every filter and thread that applies the LUT.
+/// A row per node of a ``chromaNodes``² lattice of chroma pairs (every 2nd code of Cb and Cr; a
+/// block takes its chroma sample's nearest node), each ``rowLength`` bytes:
+/// - ``lumaCodes`` output Y, one per luma code: the LUT evaluated every 4th code, interpolated
+///   between (a pixel reads the entry at its own luma: one load);
+/// - ``lumaNodes`` output Cb, then as many output Cr, at luma codes 0, 4, …, 256: a block's chroma
+///   takes the node nearest its mean luma (chroma follows luma slowly: two codes off move it by
+///   well under a code).
+/// One load a sample, the block's pixels sharing a row: a lookup is as cheap as the loads and
+/// stores of the planes themselves. Error against the LUT applied pixel by pixel: under a code of
+/// luma, at most two of chroma (a chroma code off moves the output by up to its slope).
+///
+/// Built once per LUT (129² × 65 evaluations, 6.4 MB: some 60 ms in a release build); immutable
+/// afterwards and shared by every filter and thread that applies the LUT.
 public final class LUTTable: Sendable {
-    /// Coarse lattice points per axis: node k at code 4k (the last, 256, lies just past the range
-    /// so that every code has a cell).
-    static let chromaNodes = 65
-    /// Luma codes.
+    /// Chroma lattice points per axis: node k at code 2k (the last, 256, lies just past the range).
+    static let chromaNodes = 129
+    /// Luma codes, the entries of a row's luma part.
     static let lumaCodes = 256
-    /// Luma table lattice points per chroma axis: node k at code 2k, the nearest taken.
-    static let lumaNodes = 129
+    /// Luma lattice points of a row's chroma part: node k at code 4k.
+    static let lumaNodes = 65
+    /// Where a row's output Cb and Cr begin.
+    static let cbOffset = lumaCodes
+    static let crOffset = lumaCodes + lumaNodes
+    static let rowLength = lumaCodes + 2 * lumaNodes
 
-    /// At `(cbNode · lumaNodes + crNode) · 256 + y`: the output Y.
-    let luma: [UInt8]
-    /// At `(cbNode · chromaNodes + crNode) · chromaNodes + yNode`: the output Cb | Cr << 16.
-    let chroma: [UInt32]
+    /// At `(cbNode · chromaNodes + crNode) · rowLength`: the row of that chroma node.
+    let rows: [UInt8]
 
     public init(_ lut: CubeLUT) {
         let grade = LUTGrade(lut)
-        let nodes = Self.chromaNodes, codes = Self.lumaCodes
-        // Per coarse chroma node, a row of 256 luma codes of unrounded Y, from its 65 luma nodes (whose Cb and Cr are the chroma table).
-        var rows = [Float](repeating: 0, count: nodes * nodes * codes)
-        var chroma = [UInt32](repeating: 0, count: nodes * nodes * nodes)
-        var samples = [(Float, Float, Float)](repeating: (0, 0, 0), count: nodes)
-        for cbNode in 0..<nodes {
-            for crNode in 0..<nodes {
-                for yNode in 0..<nodes {
-                    let sample = grade.yuv(Float(yNode * 4), Float(cbNode * 4), Float(crNode * 4))
-                    samples[yNode] = sample
-                    chroma[(cbNode * nodes + crNode) * nodes + yNode] = UInt32(Self.code(sample.1)) | UInt32(Self.code(sample.2)) << 16
+        var rows = [UInt8](repeating: 0, count: Self.chromaNodes * Self.chromaNodes * Self.rowLength)
+        var luma = [Float](repeating: 0, count: Self.lumaNodes)  // one row's output Y at its luma nodes
+        for cbNode in 0..<Self.chromaNodes {
+            for crNode in 0..<Self.chromaNodes {
+                let row = (cbNode * Self.chromaNodes + crNode) * Self.rowLength
+                for node in 0..<Self.lumaNodes {
+                    let (y, cb, cr) = grade.yuv(Float(node * 4), Float(cbNode * 2), Float(crNode * 2))
+                    luma[node] = y
+                    rows[row + Self.cbOffset + node] = Self.code(cb)
+                    rows[row + Self.crOffset + node] = Self.code(cr)
                 }
-                let row = (cbNode * nodes + crNode) * codes
-                for code in 0..<codes {
-                    let below = samples[code >> 2], above = samples[(code >> 2) + 1], t = Float(code & 3) / 4
-                    rows[row + code] = below.0 + (above.0 - below.0) * t
+                for code in 0..<Self.lumaCodes {
+                    let below = luma[code >> 2], above = luma[(code >> 2) + 1], t = Float(code & 3) / 4
+                    rows[row + code] = Self.code(below + (above - below) * t)
                 }
             }
         }
-        // The fine lattice's node (i, j) lies at coarse (i/2, j/2): a coarse node, or the mean of two or four.
-        var luma = [UInt8](repeating: 0, count: Self.lumaNodes * Self.lumaNodes * codes)
-        for i in 0..<Self.lumaNodes {
-            let cbNodes = [i >> 1, (i + 1) >> 1]
-            for j in 0..<Self.lumaNodes {
-                let crNodes = [j >> 1, (j + 1) >> 1]
-                let corners = [(cbNodes[0], crNodes[0]), (cbNodes[1], crNodes[0]), (cbNodes[0], crNodes[1]), (cbNodes[1], crNodes[1])]
-                    .map { ($0.0 * nodes + $0.1) * codes }
-                let out = (i * Self.lumaNodes + j) * codes
-                for code in 0..<codes {
-                    let sum = rows[corners[0] + code] + rows[corners[1] + code] + rows[corners[2] + code] + rows[corners[3] + code]
-                    luma[out + code] = Self.code(sum / 4)
-                }
-            }
-        }
-        self.luma = luma
-        self.chroma = chroma
+        self.rows = rows
     }
 
     private static func code(_ value: Float) -> UInt8 { UInt8(min(max(value.rounded(), 0), 255)) }
