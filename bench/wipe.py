@@ -6,7 +6,8 @@ Runs `filtercast serve` (release build) on the 720p25 natural clip (bench/natura
 sepia on air, opens the page in headless Chromium (it chooses its program transport and rung
 itself, as a viewer's would, or `--program ID` pins one: `?rendition=ID`), turns the compare view
 on (`#compare`: the source's rendition of the program's size against the program) and over the window reads the page's own figures: pairs drawn per second
-(`stats.compare.pairsDrawn`), the program's pictures drawn (`stats.framesDrawn`), and — sampled at
+(`stats.compare.pairsDrawn`), the program's pictures drawn (`stats.framesDrawn`), the source's
+pictures that reached the view (`stats.compare.pictures.before`), and — sampled at
 every animation frame by a script of the bench — the pair on screen, whose two sides' presentation
 times must be equal. Then it moves the divider (`#compare-split`) 60 times, one move per animation
 frame, and reads each move's input-to-drawn time (`stats.compare.redrawMs`) against the 16.7 ms of
@@ -71,13 +72,13 @@ def run(binary: str, clip: str, seconds: float, warmup: float, program: str | No
             wait_for(driver, "return window.filtercast.stats.compare.pairsDrawn > 0", "pair")
             time.sleep(warmup)  # a benchmark: let the JIT, caches and both connections settle
 
-            read = "const s = window.filtercast.stats; return [s.compare.pairsDrawn, s.framesDrawn, s.transport, s.compare.before]"
-            pairs0, frames0, _, _ = driver.execute_script(read)
+            read = "const s = window.filtercast.stats; return [s.compare.pairsDrawn, s.framesDrawn, s.transport, s.compare.before, s.compare.pictures.before]"
+            pairs0, frames0, _, _, before0 = driver.execute_script(read)
             server_cpu0, browser_cpu0, t0 = cpu_seconds(server.proc.pid), tree_cpu_seconds(service.process.pid), time.monotonic()
             driver.execute_script(SAMPLER)
             time.sleep(seconds)
             driver.execute_script("window.__wipe.running = false")
-            pairs1, frames1, transport, before = driver.execute_script(read)
+            pairs1, frames1, transport, before, before1 = driver.execute_script(read)
             elapsed = time.monotonic() - t0
             server_cpu = (cpu_seconds(server.proc.pid) - server_cpu0) / elapsed
             browser_cpu = (tree_cpu_seconds(service.process.pid) - browser_cpu0) / elapsed
@@ -89,6 +90,7 @@ def run(binary: str, clip: str, seconds: float, warmup: float, program: str | No
     return {
         "pair_fps": (pairs1 - pairs0) / elapsed,
         "program_fps": (frames1 - frames0) / elapsed,
+        "before_fps": (before1 - before0) / elapsed,  # the source's pictures that reached the view
         "paired": (pairs1 - pairs0) / max(frames1 - frames0, 1),
         "equal": sum(1 for b, a in samples if b == a) / max(len(samples), 1),
         "samples": len(samples),
@@ -111,6 +113,7 @@ def main():
         result = run(options.bin, clip, options.seconds, warmup=3, program=options.program)
         results.append(result)
         print(f"pairs {result['pair_fps']:5.1f} fps, program {result['program_fps']:5.1f} fps, "
+              f"source {result['before_fps']:5.1f} fps, "
               f"{result['paired'] * 100:5.1f} % of program pictures paired, equal times {result['equal'] * 100:.1f} % "
               f"of {result['samples']} animation frames; divider move drawn in {result['redraw_p50']:.2f} ms "
               f"(max {result['redraw_max']:.2f}); server {result['server_cpu']:.0f}% browser {result['browser_cpu']:.0f}% "
