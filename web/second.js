@@ -1,7 +1,7 @@
 // FilterCast page, a second picture (docs/PROTOCOL.md, `hello.renditions`): a WebSocket of its
 // own that watches one rendition of a picture besides the program — the preview's (`"preview":
-// true`, studio.js) or the source's (`"source": true`, compare.js) — decodes its JPEGs one at a
-// time (only the newest waits) and hands each picture on. The program's connection, its
+// true`, studio.js) or the source's (`"source": true`, compare.js) — decodes its JPEGs (two at a
+// time; only the newest wait) and hands each picture on, in order. The program's connection, its
 // transport and its rung stay as they are.
 import { savedToken } from "./access.js";
 import { socketURL } from "./connection.js";
@@ -24,7 +24,7 @@ export function offeredRendition(hello, kind) {
 /// `frame` is the header: {seq, pts, …}), and `onClose()` when the server closed it.
 ///
 /// A frame is acknowledged when it arrives, not when drawn: the page itself keeps at most
-/// `waiting` frames for the decoder (the newest; older ones are dropped), so nothing queues
+/// `waiting` frames for the decoders (the newest; older ones are dropped), so nothing queues
 /// beyond them and the flow window's two frames in the network, and the server is never held to
 /// one frame in flight by the time this page's busy main thread takes to decode — the compare
 /// view pairs every source frame it can with the program's of the same time.
