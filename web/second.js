@@ -97,11 +97,14 @@ export class SecondConnection {
       const decoded = createImageBitmap(new Blob([frame.jpeg], { type: "image/jpeg" })).catch(() => null);
       this.handedOn = this.handedOn.then(async () => {
         const bitmap = await decoded;  // null: undecodable, skipped
-        if (bitmap && frame.ws === this.socket) this.onPicture(bitmap, frame);
-        bitmap?.close();
-        this.decoding -= 1;
-        this.startDecodes();
-      });
+        try {
+          if (bitmap && frame.ws === this.socket) this.onPicture(bitmap, frame);
+        } finally {  // a picture that failed to draw must not stop the ones after it
+          bitmap?.close();
+          this.decoding -= 1;
+          this.startDecodes();
+        }
+      }).catch(() => {});
     }
   }
 }
