@@ -1,13 +1,20 @@
 #!/usr/bin/python3
 """Browser benchmark: what a real page gets from `filtercast serve`.
 
-Starts the server (release build) on a test pattern, opens the viewer page in headless Chromium
-and reads the page's own measurements (window.filtercast: frames drawn, and the send → drawn
+Starts the server (release build) on a test pattern (or on the clips of --inputs), opens the
+viewer page in headless Chromium (with --full-size pinned to the full-size H.264 rendition,
+`?rendition=h264-HEIGHTp`) and reads the page's own
+measurements (window.filtercast: frames drawn, and the send → drawn
 latency of every frame, from the header's server send time to the moment the frame was drawn
-on the canvas, both on this machine's clock). One run per source size; prints a table.
+on the canvas, both on this machine's clock). One run per source size or clip; prints a table.
+"CPU left" is what the server leaves of the 2 cores (the page runs elsewhere in real use).
 
     /usr/bin/python3 bench/browser.py [--bin PATH] [--sizes 1280x720,1920x1080] [--fps 30]
+                                      [--inputs CLIP,CLIP] [--full-size]
                                       [--seconds 15] [--warmup 3] [--filter NAME] [--quality Q]
+
+Issue 27's style figures (the server warms the network after its start, as `serve` does):
+`--inputs NATURAL720P25,NATURAL1080P30 --filter style --full-size --warmup 8`.
 
 Needs the Debian packages chromium, chromium-driver and python3-selenium, and a release build:
 `swift build -c release` (or --bin / $FILTERCAST_BIN). Targets (issue 4): ≥ 29 fps at 1080p30
@@ -21,6 +28,7 @@ import os
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from bench_server import REPO, cpu_seconds, start_server, stop_server, tree_cpu_seconds
 
@@ -51,19 +59,19 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
-def run(binary: str, size: str, fps: int, seconds: float, warmup: float, filter_name: str | None,
-        quality: int | None) -> dict:
-    width, height = (int(part) for part in size.split("x"))
-    args = ["--input", f"test:{size}@{fps}"]
+def run(binary: str, source: str, seconds: float, warmup: float, filter_name: str | None,
+        quality: int | None, full_size: bool) -> dict:
+    """One server on `source` (an --input: a test pattern or a clip) and one page."""
+    args = ["--input", source]
     if filter_name:
         args += ["--filter", filter_name]
     if quality:
         args += ["--quality", str(quality)]
-    server = start_server(binary, args)
+    server = start_server(binary, args, style_warm_up=filter_name == "style")
     driver = None
     try:
         driver, service = make_driver(1920, 1080)
-        driver.get(server.http_url)
+        driver.get(server.http_url + (f"?rendition=h264-{server.height}p" if full_size else ""))
         deadline = time.monotonic() + 20
         while not driver.execute_script("return !!(window.filtercast && window.filtercast.stats.framesDrawn > 0)"):
             if time.monotonic() > deadline:
@@ -86,7 +94,8 @@ def run(binary: str, size: str, fps: int, seconds: float, warmup: float, filter_
             driver.quit()
         stop_server(server)
     return {
-        "source": f"{size}@{fps}" + (f" {filter_name}" if filter_name else ""),
+        "source": Path(source).name.removeprefix("test:") + (f" {filter_name}" if filter_name else ""),
+        "size": f"{server.width}x{server.height}",
         "frames": frames1 - frames0,
         "fps": (frames1 - frames0) / elapsed,
         "server_fps": state["fps"],
@@ -104,6 +113,9 @@ def main():
     parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
     parser.add_argument("--sizes", default="1280x720,1920x1080")
     parser.add_argument("--fps", type=int, default=30)
+    parser.add_argument("--inputs", default=None, help="clips to serve instead of the test pattern sizes")
+    parser.add_argument("--full-size", action="store_true",
+                        help="the page pins the full-size H.264 rendition (default: it chooses)")
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--filter", default=None, help="a filter to apply (default: none)")
@@ -117,16 +129,19 @@ def main():
             sys.exit(f"{tool} is missing: apt-get install chromium chromium-driver python3-selenium")
 
     print(f"filtercast: {options.bin}; headless Chromium; {options.seconds:g} s per run after {options.warmup:g} s warm-up")
-    print(f"{'source':<22} {'frames':>6} {'fps':>6} {'server fps':>10} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
-          f"{'server CPU':>10} {'browser CPU':>11}")
+    print(f"{'source':<28} {'size':>9} {'frames':>6} {'fps':>6} {'server fps':>10} {'p50 ms':>7} {'p95 ms':>7} "
+          f"{'max ms':>7} {'server CPU':>10} {'CPU left':>8} {'browser CPU':>11}")
+    sources = options.inputs.split(",") if options.inputs else [f"test:{size.strip()}@{options.fps}"
+                                                                 for size in options.sizes.split(",")]
     results = []
-    for size in options.sizes.split(","):
-        result = run(options.bin, size.strip(), options.fps, options.seconds, options.warmup, options.filter,
-                     options.quality)
+    for source in sources:
+        result = run(options.bin, source, options.seconds, options.warmup, options.filter, options.quality,
+                     options.full_size)
         results.append(result)
-        print(f"{result['source']:<22} {result['frames']:>6} {result['fps']:>6.1f} {result['server_fps']:>10.1f} "
-              f"{result['p50']:>7.1f} {result['p95']:>7.1f} {result['max']:>7.1f} "
-              f"{result['server_cpu']:>9.0f}% {result['browser_cpu']:>10.0f}%", flush=True)
+        left = 100 * (os.cpu_count() or 1) - result["server_cpu"]
+        print(f"{result['source']:<28} {result['size']:>9} {result['frames']:>6} {result['fps']:>6.1f} "
+              f"{result['server_fps']:>10.1f} {result['p50']:>7.1f} {result['p95']:>7.1f} {result['max']:>7.1f} "
+              f"{result['server_cpu']:>9.0f}% {left:>7.0f}% {result['browser_cpu']:>10.0f}%", flush=True)
     print("latency: server send time (frame header) → frame drawn on the page's canvas (Date.now), per frame; "
           "CPU: % of one core")
     for result in results:

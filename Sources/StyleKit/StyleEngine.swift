@@ -30,9 +30,12 @@ public final class StyleEngine: Sendable {
         return Result { () throws(StyleUnavailable) in try StyleEngine(root: root) }
     }()
 
-    /// The time a network run may take at most: a frame at 25 fps, less what decoding, converting
-    /// and encoding take beside it.
-    public static let frameBudget: Duration = .milliseconds(30)
+    /// The time a network run may take at most: a frame at 25 fps (40 ms), less what the rest of
+    /// the frame takes beside it — at 720p some 10 ms of resampling, conversion and detail around
+    /// the network, 6 ms of decoding and 5–7 of H.264 encoding (at 1080p30's goal of 15 fps, 66 ms,
+    /// about twice that). With 30 ms the network took 216 lines (28.5 ms a run) and a page of the
+    /// natural 720p clip got 16–20 fps; at 180 lines (21 ms) 19–25.
+    public static let frameBudget: Duration = .milliseconds(20)
     /// The heights the calibration chooses among, largest first (multiples of 4).
     static let heights = [360, 288, 240, 216, 180, 144]
 
