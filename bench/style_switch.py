@@ -6,8 +6,9 @@ pictures drawn meanwhile (does the stream stall while the network loads?).
 Each run starts a fresh `filtercast serve` (release build) on a still 720p25 clip (a photograph from
 opencv-doc, so that the only change of the picture is the filter's), opens the page in headless
 Chromium, waits for pictures, then clicks `style`: the first switch of the process (cold; the server
-warms the network after its start, as `serve` does unless `--style-at-first-use`). Then `None` and `style` again (warm). A picture counts as styled when
-a 32×18 thumbnail of the canvas differs from the one before the click by more than THRESHOLD.
+warms the network after its start, as `serve` does unless `--style-at-first-use`). Then `None` and
+`style` again (warm). A picture counts as styled when a 32×18 thumbnail of the canvas differs from
+the one before the click by more than THRESHOLD.
 
     /usr/bin/python3 bench/style_switch.py [--bin PATH] [--runs 3]
 """

@@ -84,9 +84,11 @@ def browser_available() -> bool:
 class PageServer:
     """One `filtercast serve` with the real page; `port=0` picks a free port."""
 
-    def __init__(self, binary: str, args: list[str], log_path: Path, cwd: Path | None = None):
+    def __init__(self, binary: str, args: list[str], log_path: Path, cwd: Path | None = None,
+                 style_warm_up: bool = False):
         self.binary = binary
-        self.args = list(args)
+        # Without `style_warm_up`, `--style-at-first-use`, as fc_server's ServerProcess.
+        self.args = ([] if style_warm_up else ["--style-at-first-use"]) + list(args)
         self.log_path = log_path
         self.cwd = cwd
         self.proc: subprocess.Popen | None = None

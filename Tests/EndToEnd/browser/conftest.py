@@ -61,9 +61,7 @@ def launch(fc_binary, tmp_path):
         # Recordings and looks go to the test's own folders unless the test names them.
         recordings = [] if "--recordings" in args else ["--recordings", str(tmp_path / "recordings")]
         looks = [] if "--looks" in args else ["--looks", str(tmp_path / "looks")]
-        # As fc_server's ServerProcess: no style warm-up burning both cores at each of ~200 starts.
-        server = PageServer(fc_binary, [*recordings, *looks, "--style-at-first-use", *args],
-                            tmp_path / f"filtercast-{len(servers)}.log", cwd)
+        server = PageServer(fc_binary, [*recordings, *looks, *args], tmp_path / f"filtercast-{len(servers)}.log", cwd)
         servers.append(server)
         return server.start(port=port)
 
