@@ -95,6 +95,19 @@ struct AudioTranscoderTests {
         try Self.expectTone(packets, "after the seek")
     }
 
+    @Test("packets are whole microseconds apart on the wire, whatever the fraction of the first sample's time",
+          arguments: [12.3456785, 0.0000005, 98_765.4321005])
+    func packetTimesStepExactly(_ start: Double) throws {
+        let stage = try AudioEncoderStage(AudioTranscoder.opus)
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 48_000)
+        defer { samples.deallocate() }
+        samples.initialize(repeating: 0, count: 2 * 48_000)
+        var microseconds: [Int64] = []
+        stage.write(samples, count: 48_000, at: start) { microseconds.append(Int64(($0.time * 1e6).rounded())) }
+        let steps = Set(zip(microseconds, microseconds.dropFirst()).map { $1 - $0 })
+        #expect(microseconds.count >= 45 && steps == [20_000], "starting at \(start) s: steps of \(steps.sorted()) µs")
+    }
+
     @Test("a clip without sound has no audio stream and gives no packet")
     func silentClip() throws {
         let path = try TestClips.clip("no-audio.mkv", TestClips.lavfi(width: 160, height: 120, rate: 25, duration: 1)

@@ -26,7 +26,9 @@ final class AudioEncoderStage {
     private let packet: UnsafeMutablePointer<AVPacket>
     /// A planar encoder's packed samples, before they are dealt to the planes.
     private let packed: UnsafeMutablePointer<Float>
-    /// Seconds of the encoder's sample 0; nil until the first samples after a start.
+    /// Seconds of the encoder's sample 0, a whole number of microseconds (the wire's unit: a
+    /// packet's time is then that plus an exact 20 ms step, which rounds the same way every time);
+    /// nil until the first samples after a start.
     private var origin: Double?
     private var encodedSamples: Int64 = 0
     private var discontinuity = true
@@ -71,7 +73,7 @@ final class AudioEncoderStage {
     /// start counts) and encodes every full frame.
     func write(_ samples: UnsafeMutablePointer<Float>, count: Int32, at time: Double, _ emit: (EncodedAudio) -> Void) {
         guard count > 0 else { return }
-        if origin == nil { origin = time }
+        if origin == nil { origin = (time * 1e6).rounded() / 1e6 }
         var data: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(samples)
         _ = av_audio_fifo_write(fifo, &data, count)
         while av_audio_fifo_size(fifo) >= kind.frameSamples { encode(kind.frameSamples, emit) }
