@@ -75,9 +75,8 @@ final class StyleScratch {
         resampler.resample({ UnsafePointer(small + $0 &* width) }, as: { $0 }) { row, values in
             let target = plane.row(row)
             for x in 0..<plane.width {
-                let value = styled * values[x] + source * Float(target[x]) + 0.5
-                // Written so that a NaN (a network gone wrong) gives 0 rather than a trap.
-                target[x] = UInt8(value > 0 ? min(value, 255) : 0)
+                // A NaN (a network gone wrong) gives 0 rather than a trap.
+                target[x] = roundedSample(styled * values[x] + source * Float(target[x]))
             }
         }
     }

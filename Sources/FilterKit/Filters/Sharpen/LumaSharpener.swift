@@ -96,10 +96,7 @@ final class LumaSharpener {
                 let value = Float(input[x])
                 let blur = Float(boxes[x]) * inverseArea
                 let sharpened = value + amount * (value - blur)
-                // Rounds to nearest by adding 1.5 × 2²³: the integer lands in the low mantissa bits
-                // (a conversion that cannot trap, so the loop vectorises).
-                let rounded = (Swift.min(Swift.max(sharpened, 0), 255) + 12_582_912).bitPattern
-                output[x] = UInt8(truncatingIfNeeded: rounded)
+                output[x] = roundedSample(sharpened)
             }
         }
     }
