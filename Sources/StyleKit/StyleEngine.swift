@@ -14,7 +14,9 @@ import Synchronization
 /// the process, whichever comes first. That first frame
 /// waits for them; frames are styled at the smallest height until the chosen one, compiled on a
 /// thread of its own, is ready (in `serve` a new `style` link is warmed in the background until
-/// the engine ``isSettled``, so the stream does not stall meanwhile). The scratch of a frame size
+/// the engine ``isSettled``, so the stream does not stall meanwhile). From then on the height
+/// follows the machine's load (``StyleHeightChooser``: down when a second's runs are over the
+/// budget, up when a larger height fits), each new one compiled the same way. The scratch of a frame size
 /// (``StyleScratch``) is kept here too, so a slider moved on a `style` link allocates nothing.
 ///
 /// Thread safety: any thread may use it; calibration and runs are serialised by one lock (two
@@ -60,9 +62,13 @@ public final class StyleEngine: Sendable {
         var networks: [NetworkKey: StyleNetwork] = [:]
         /// The scratch of the last frame size styled.
         var scratch: StyleScratch?
-        /// The height the calibration chose where it is not the one styling meanwhile: compiled
-        /// next, outside the lock (``upgrade(to:)``).
+        /// The height the calibration or the chooser chose where it is not the one styling
+        /// meanwhile: compiled next, outside the lock (``upgrade(to:)``).
         var upgrade: Int?
+        /// Whether a height is being compiled (no other is chosen meanwhile).
+        var compiling = false
+        /// Moves the calibrated height with the load; nil while the height is fixed or not calibrated.
+        var chooser: StyleHeightChooser?
     }
 
     private let threads: Int
@@ -121,8 +127,11 @@ public final class StyleEngine: Sendable {
                     state.scratch = StyleScratch(width: frame.width, height: frame.height, network: size)
                 }
                 style.load(into: network)
-                return state.scratch!.stylize(frame, network: network, strength: strength, detail: detail,
-                                              stabilizer: stabilizer, engine: self)
+                let run = try state.scratch!.stylize(frame, network: network, strength: strength, detail: detail,
+                                                     stabilizer: stabilizer).get()
+                record(run: run)
+                if fixed == nil { choose(after: run, at: size.height, &state) }
+                return nil
             } catch {
                 return error
             }
@@ -167,8 +176,17 @@ public final class StyleEngine: Sendable {
         }
     }
 
+    /// Hands a run at `height` to the chooser; a height it chooses is compiled next.
+    private func choose(after run: Duration, at height: Int, _ state: inout State) {
+        guard !state.compiling, state.upgrade == nil, height == state.height,
+              let target = state.chooser?.note(run, at: height, now: ContinuousClock.now) else { return }
+        state.upgrade = target
+        Log.info("style: the network's runs at \(height) lines take \(Int(run.seconds * 1000)) ms (budget "
+                 + "\(Int(Self.frameBudget.seconds * 1000))): moving to \(target) lines")
+    }
+
     /// Notes one network run of `duration` (for ``averageRun``).
-    func record(run duration: Duration) {
+    private func record(run duration: Duration) {
         runs.add(1, ordering: .relaxed)
         runNanoseconds.add(Int(duration.seconds * 1e9), ordering: .relaxed)
     }
@@ -220,6 +238,7 @@ public final class StyleEngine: Sendable {
             } ?? smallest
             state.height = smallest
             state.upgrade = fits == smallest ? nil : fits
+            state.chooser = StyleHeightChooser(heights: Self.heights, budget: Self.frameBudget)
             Log.info(fits == smallest ? "style: the network runs at \(fits) lines"
                                       : "style: the network runs at \(smallest) lines until it is compiled at \(fits)",
                      ["ms\(smallest)": .double(cost.seconds * 1000)])
@@ -234,13 +253,15 @@ public final class StyleEngine: Sendable {
     /// Starts compiling the height the calibration chose, if one waits, on a thread of its own.
     private func startUpgrade(_ state: inout State) {
         guard let height = state.upgrade.take() else { return }
+        state.compiling = true
         Thread.detachNewThread { [self] in upgrade(to: height) }
     }
 
     /// Compiles the network at `height` and runs it once (OpenVINO's first run is slow), outside
     /// the lock — frames go on being styled at the smaller height meanwhile — then makes it the
-    /// height styled from the next frame on. A failure keeps the smaller height (said).
+    /// height styled from the next frame on. A failure keeps the height before (said).
     private func upgrade(to height: Int) {
+        defer { state.withLock { $0.compiling = false; $0.chooser?.restart() } }
         guard let runtime = state.withLock({ $0.runtime }) else { return }
         let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
         do throws(StyleUnavailable) {
@@ -254,7 +275,7 @@ public final class StyleEngine: Sendable {
             }
             Log.info("style: the network runs at \(height) lines")
         } catch {
-            Log.warning("style: the network stays at \(Self.heights[Self.heights.count - 1]) lines: \(error)")
+            Log.warning("style: the network stays at \(state.withLock { $0.height } ?? 0) lines: \(error)")
         }
     }
 

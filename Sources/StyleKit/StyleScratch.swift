@@ -35,10 +35,10 @@ final class StyleScratch {
     deinit { planes.deallocate() }
 
     /// Styles `frame` in place through `network` (compiled for ``networkSize``, its style input
-    /// set), its picture steadied by the link's `stabilizer` (started over at a discontinuity), its
-    /// run timed for `engine`; OpenVINO's error if the run failed (the frame is then unchanged).
-    func stylize(_ frame: Frame, network: StyleNetwork, strength: Float, detail: Float, stabilizer: StyleStabilizer,
-                 engine: StyleEngine) -> StyleUnavailable? {
+    /// set), its picture steadied by the link's `stabilizer` (started over at a discontinuity); the
+    /// network's run time, or OpenVINO's error if the run failed (the frame is then unchanged).
+    func stylize(_ frame: Frame, network: StyleNetwork, strength: Float, detail: Float,
+                 stabilizer: StyleStabilizer) -> Result<Duration, StyleUnavailable> {
         let count = networkSize.width * networkSize.height
         let y = planes.baseAddress!, u = y + count, v = u + count
         reduce(frame.y, with: lumaDown, into: y)
@@ -48,17 +48,17 @@ final class StyleScratch {
         StyleColor.rgb(fromY: y, u: u, v: v, count: count, into: network.input.baseAddress!, layout: layout)
         let start = clock.now
         let output = network.run()
-        engine.record(run: clock.now - start)
+        let run = clock.now - start
         switch output {
         case .success(let rgb):
             let steady = stabilizer.steady(rgb, layout: layout, count: count, y: y, u: u, v: v, restart: frame.isDiscontinuity)
             StyleColor.yuv(fromRGB: steady, layout: layout, count: count, detail: detail, y: y, u: u, v: v)
-        case .failure(let error): return error
+        case .failure(let error): return .failure(error)
         }
         enlarge(y, with: lumaUp, into: frame.y, styled: strength, source: strength * detail + 1 - strength)
         enlarge(u, with: chromaUp, into: frame.u, styled: strength, source: 1 - strength)
         enlarge(v, with: chromaUp, into: frame.v, styled: strength, source: 1 - strength)
-        return nil
+        return .success(run)
     }
 
     private func reduce(_ plane: Plane, with resampler: PlaneResampler, into target: UnsafeMutablePointer<Float>) {
