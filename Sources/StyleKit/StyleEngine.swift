@@ -23,14 +23,22 @@ import Synchronization
 /// `style` links take turns). The network's own threads (`threads`, both cores by default) are
 /// OpenVINO's, not pinned, so decoding and encoding keep their share.
 public final class StyleEngine: Sendable {
-    /// The engine loaded from ``OpenVINORuntime/defaultRoot(environment:)``, or why there is none.
+    /// The engine loaded from ``OpenVINORuntime/defaultRoot(environment:)``, or why there is none;
+    /// it paints the shipped styles with the int8 network, or with the float32 one where
+    /// `FILTERCAST_STYLE_NETWORK` is `float32` (what `bench --style-network float32` sets, to
+    /// measure one against the other).
     public static let shared: Result<StyleEngine, StyleUnavailable> = {
-        guard let root = OpenVINORuntime.defaultRoot() else {
+        let environment = ProcessInfo.processInfo.environment
+        guard let root = OpenVINORuntime.defaultRoot(environment: environment) else {
             return .failure(StyleUnavailable(description: "no OpenVINO runtime found (make deps lays it out in "
                 + ".build/openvino; FILTERCAST_OPENVINO names another folder)"))
         }
-        return Result { () throws(StyleUnavailable) in try StyleEngine(root: root) }
+        let float32 = environment[StyleEngine.networkVariable] == "float32"
+        return Result { () throws(StyleUnavailable) in try StyleEngine(root: root, shipped: float32 ? .shippedFloat32 : .shipped) }
     }()
+    /// The environment variable that chooses the shipped styles' network of ``shared``.
+    public static let networkVariable = "FILTERCAST_STYLE_NETWORK"
+
 
     /// The time a network run may take at most: a frame at 25 fps (40 ms), less what the rest of
     /// the frame takes beside it — at 720p some 10 ms of resampling, conversion and detail around
@@ -72,6 +80,8 @@ public final class StyleEngine: Sendable {
     }
 
     private let threads: Int
+    /// The network that paints the shipped styles: ``StyleModel/shipped`` (int8), or its float32 original.
+    let shippedModel: StyleModel
     /// The folder the runtime is loaded from.
     let root: URL
     private let state: Mutex<State>
@@ -83,11 +93,12 @@ public final class StyleEngine: Sendable {
 
     /// The engine of the runtime at `root`, which must hold the library and the network (they are
     /// loaded at the first use). `height` fixes the network's height (no calibration: tests,
-    /// benchmarks).
-    public init(root: URL, threads: Int = 2, height: Int? = nil) throws(StyleUnavailable) {
-        try OpenVINORuntime.checkLaidOut(root, model: StyleModel.shipped.file)
+    /// benchmarks); `shipped` is the network the shipped styles are painted with.
+    init(root: URL, threads: Int = 2, height: Int? = nil, shipped: StyleModel = .shipped) throws(StyleUnavailable) {
+        try OpenVINORuntime.checkLaidOut(root, model: shipped.file)
         self.root = root
         self.threads = threads
+        shippedModel = shipped
         state = Mutex(State(height: height))
     }
 
@@ -122,7 +133,7 @@ public final class StyleEngine: Sendable {
                 defer { startUpgrade(&state) }
                 let size: NetworkSize
                 if let fixed { size = fixed } else { size = try networkSize(forFrame: frame.width, frame.height, &state) }
-                let network = try compiled(style.model, size, &state)
+                let network = try compiled(style.model == .shipped ? shippedModel : style.model, size, &state)
                 if state.scratch.map({ $0.frameSize != (frame.width, frame.height) || $0.networkSize != size }) ?? true {
                     state.scratch = StyleScratch(width: frame.width, height: frame.height, network: size)
                 }
@@ -265,12 +276,12 @@ public final class StyleEngine: Sendable {
         guard let runtime = state.withLock({ $0.runtime }) else { return }
         let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
         do throws(StyleUnavailable) {
-            let network = try StyleNetwork(runtime: runtime, width: size.width, height: size.height, threads: threads)
+            let network = try StyleNetwork(shippedModel, runtime: runtime, width: size.width, height: size.height, threads: threads)
             PaintingStyle.shipped(0).load(into: network)
             _ = try network.run().get()
             state.withLock { state in
                 state.networks = state.networks.filter { $0.key.size.height == height }
-                state.networks[NetworkKey(model: .shipped, size: size)] = network
+                state.networks[NetworkKey(model: shippedModel, size: size)] = network
                 state.height = height
             }
             Log.info("style: the network runs at \(height) lines")
@@ -285,8 +296,8 @@ public final class StyleEngine: Sendable {
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
                           into networks: inout [NetworkKey: StyleNetwork]) throws(StyleUnavailable) -> Duration {
         let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
-        let network = try StyleNetwork(runtime: runtime, width: size.width, height: size.height, threads: threads)
-        networks[NetworkKey(model: .shipped, size: size)] = network
+        let network = try StyleNetwork(shippedModel, runtime: runtime, width: size.width, height: size.height, threads: threads)
+        networks[NetworkKey(model: shippedModel, size: size)] = network
         PaintingStyle.shipped(0).load(into: network)
         _ = try network.run().get()
         let clock = ContinuousClock()

@@ -24,7 +24,7 @@ final class StyleNetwork: @unchecked Sendable {
     /// Reads and compiles `model` for `width × height` (multiples of 4: the networks downsample by
     /// 4) on the CPU with `threads` inference threads, latency first, f32, threads not pinned (the
     /// decode and encode threads share the cores).
-    init(_ model: StyleModel = .shipped, runtime: OpenVINORuntime, width: Int, height: Int, threads: Int) throws(StyleUnavailable) {
+    init(_ model: StyleModel, runtime: OpenVINORuntime, width: Int, height: Int, threads: Int) throws(StyleUnavailable) {
         precondition(width % 4 == 0 && height % 4 == 0 && width > 0 && height > 0, "network size \(width)x\(height)")
         self.model = model
         self.runtime = runtime

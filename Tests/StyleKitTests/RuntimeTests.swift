@@ -7,7 +7,7 @@ import Testing
     @Test func loadsTheLaidOutRuntimeAndRunsTheNetwork() throws {
         let root = try #require(OpenVINORuntime.defaultRoot(environment: [:]), "make deps lays out .build/openvino")
         let runtime = try OpenVINORuntime(root: root)
-        let network = try StyleNetwork(runtime: runtime, width: 64, height: 32, threads: 1)
+        let network = try StyleNetwork(.shipped, runtime: runtime, width: 64, height: 32, threads: 1)
         for index in 0..<network.input.count { network.input[index] = Float(index % 64) / 64 }
         PaintingStyle.shipped(3).load(into: network)
         let output = try network.run().get()

@@ -60,7 +60,7 @@ import Testing
     @Test func matchesTheNetworkRunDirectly() throws {
         let source = try naturalFrame(width: 320, height: 180)
         let styled = try Self.styled(source, ["style": "style-12", "detail": 0])
-        let network = try StyleNetwork(runtime: OpenVINORuntime(root: OpenVINORuntime.defaultRoot(environment: [:])!),
+        let network = try StyleNetwork(.shipped, runtime: OpenVINORuntime(root: OpenVINORuntime.defaultRoot(environment: [:])!),
                                        width: 320, height: 180, threads: 1)
         PaintingStyle.shipped(11).load(into: network)
         let count = 320 * 180
@@ -78,6 +78,27 @@ import Testing
             total += abs(Double(min(max(reference, 0), 255)) - Double(styled.y.row(i / 320)[i % 320]))
         }
         #expect(total / Double(count) < 2.5, "mean luma difference \(total / Double(count))")
+    }
+
+    /// The int8 network (what `style` runs) against the float32 one it was quantized from, on a
+    /// photograph, in the two styles that differ most (deps/style_int8/eval.log): far closer to
+    /// each other than two styles are (mean sample differences 2.2 and 2.5 here, 60–70 to the next
+    /// style).
+    @Test func theInt8NetworkPaintsAsTheFloat32OneDoes() throws {
+        let root = try #require(OpenVINORuntime.defaultRoot(environment: [:]))
+        let float32 = try StyleEngine(root: root, height: 180, shipped: .shippedFloat32)
+        let source = try naturalFrame(width: 640, height: 360)
+        func painted(_ index: Int, by engine: StyleEngine) -> [UInt8] {
+            let frame = Frame(width: source.width, height: source.height)
+            frame.copy(from: source)
+            #expect(engine.stylize(frame, style: .shipped(index), strength: 1, detail: 0.5, stabilizer: StyleStabilizer()) == nil)
+            return samples(frame)
+        }
+        for index in [3, 15] {
+            let quantized = painted(index, by: Self.engine), original = painted(index, by: float32)
+            let apart = meanDifference(quantized, original), otherStyle = meanDifference(original, painted(index + 1, by: float32))
+            #expect(apart < 4 && apart * 10 < otherStyle, "style-\(index + 1): int8 \(apart) from float32, the next style \(otherStyle)")
+        }
     }
 
     /// A link steadies its picture against its previous one (a frame brightened a little: the

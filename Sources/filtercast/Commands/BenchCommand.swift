@@ -8,17 +8,24 @@ enum BenchCommand: Subcommand {
     static let spec = CommandSpec(
         name: "bench",
         summary: "Decode, filter and JPEG-encode as fast as possible (no pacing) and report the speed of each stage.",
-        usage: "filtercast bench [--input SRC] [--filter NAME [--param K=V …] …] [--luts DIR] [--frames N] [--threads N] [--quality Q] [--flicker] [--style-lines N] [--json]",
+        usage: "filtercast bench [--input SRC] [--filter NAME [--param K=V …] …] [--luts DIR] [--frames N] [--threads N] [--quality Q] [--flicker] [--style-lines N] [--style-network int8|float32] [--json]",
         options: [inputOption] + FilterOptions.specs + [LUTOptions.spec,
             OptionSpec(name: "--frames", valueName: "N", help: "Stop after N frames (default: the whole file; 300 for live sources)."),
             OptionSpec(name: "--threads", valueName: "N", help: "1: stages in turn on one thread (default); 2+: decode on its own thread, decoder and filter bands get N−1 threads."),
             OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
             OptionSpec(name: "--flicker", valueName: nil, help: "Also measure the mean luma change of consecutive frames before and after the filter, and their ratio (a filter that flickers: over 1)."),
             OptionSpec(name: "--style-lines", valueName: "N", help: "The style network's height, a multiple of 4 (default: calibrated at start, as serve does)."),
+            OptionSpec(name: "--style-network", valueName: "int8|float32", help: "The network the shipped styles are painted with: int8 (default, as serve does) or the float32 one it was quantized from, to compare."),
             OptionSpec(name: "--json", valueName: nil, help: "Print the result as one JSON object."),
         ])
 
     static func run(_ options: ParsedOptions) throws {
+        switch options.string("--style-network") {
+        case nil, "int8": break
+        // Before anything reads StyleEngine.shared, which reads it once.
+        case "float32": setenv(StyleEngine.networkVariable, "float32", 1)
+        case let other?: throw UsageError(description: "--style-network: '\(other)' is neither int8 nor float32")
+        }
         let input = try parseInput(options)
         var benchmark = Benchmark(input: input)
         benchmark.catalog = LUTOptions.catalog(StyleCatalog.standard, with: try LUTOptions.folder(options))
