@@ -146,10 +146,21 @@ failures=$((failures + $(grep -c MISS /tmp/filter-costs.$$ || true)))
 rm -f /tmp/filter-costs.$$
 
 # The style filter (issue 27) at 720p on natural footage: its ms per frame beside the network's own
-# run time in the same run (the rest is resampling and colour conversion around it).
+# run time (the rest is resampling and colour conversion around it), with the int8 network it runs
+# and with the float32 network that one was quantized from, at the same height, alternated.
 if "$BIN" filters | grep -q '^style '; then
     clip=$(/usr/bin/python3 bench/natural_clip.py | tail -1)
-    "$BIN" bench --input "$clip" --filter style --frames 100 | grep -E '^(fps|filter|network) ' | sed 's/^/style 720p natural: /'
+    for network in int8 float32 int8 float32; do
+        "$BIN" bench --json --input "$clip" --filter style --frames 100 --style-lines 180 --style-network $network
+    done | python3 -c '
+import json, statistics, sys
+runs = [json.loads(line) for line in sys.stdin]
+ms = {name: statistics.median(run["filterMs"] for run in runs[index::2]) for index, name in enumerate(("int8", "float32"))}
+for name in ms:
+    print(f"style 720p natural, {name} network at 180 lines: {ms[name]:.2f} ms/frame")
+ratio = ms["int8"] / ms["float32"]
+print(f"style 720p natural: int8 / float32 = {ratio:.2f}")
+'
 fi
 
 echo "$failures target(s) missed"
