@@ -190,10 +190,10 @@ public final class StyleEngine: Sendable {
     /// Hands a run at `height` to the chooser; a height it chooses is compiled next.
     private func choose(after run: Duration, at height: Int, _ state: inout State) {
         guard !state.compiling, state.upgrade == nil, height == state.height,
-              let target = state.chooser?.note(run, at: height, now: ContinuousClock.now) else { return }
-        state.upgrade = target
-        Log.info("style: the network's runs at \(height) lines take \(Int(run.seconds * 1000)) ms (budget "
-                 + "\(Int(Self.frameBudget.seconds * 1000))): moving to \(target) lines")
+              let move = state.chooser?.note(run, at: height, now: ContinuousClock.now) else { return }
+        state.upgrade = move.height
+        Log.info("style: the network's runs at \(height) lines take \(Int(move.median.seconds * 1000)) ms (median of a "
+                 + "second; budget \(Int(Self.frameBudget.seconds * 1000))): moving to \(move.height) lines")
     }
 
     /// Notes one network run of `duration` (for ``averageRun``).

@@ -35,10 +35,16 @@ struct StyleHeightChooser {
         runs.reserveCapacity(Self.window)
     }
 
+    /// A height to move to, and the median of the second's runs that called for it.
+    struct Move: Equatable {
+        let height: Int
+        let median: Duration
+    }
+
     /// Notes a network run of `duration` at `height` at `now`; the height to move to when a
     /// second's runs call for one. Runs at a height not among ``heights`` (a frame smaller than the
     /// network) are not judged.
-    mutating func note(_ duration: Duration, at height: Int, now: ContinuousClock.Instant) -> Int? {
+    mutating func note(_ duration: Duration, at height: Int, now: ContinuousClock.Instant) -> Move? {
         guard let index = heights.firstIndex(of: height) else { return nil }
         runs.append(duration)
         guard runs.count >= Self.window else { return nil }
@@ -47,11 +53,12 @@ struct StyleHeightChooser {
         runs.removeAll(keepingCapacity: true)
         if median > budget * Self.over, index < heights.count - 1 {
             steppedDown = now
-            return heights[(index + 1)...].first { cost(median, from: height, to: $0) <= budget } ?? heights[heights.count - 1]
+            let fits = heights[(index + 1)...].first { cost(median, from: height, to: $0) <= budget }
+            return Move(height: fits ?? heights[heights.count - 1], median: median)
         }
         guard index > 0, steppedDown.map({ now - $0 >= Self.settle }) ?? true else { return nil }
         let larger = heights[index - 1]
-        return cost(median, from: height, to: larger) <= budget * Self.under ? larger : nil
+        return cost(median, from: height, to: larger) <= budget * Self.under ? Move(height: larger, median: median) : nil
     }
 
     /// A run of `duration` at `height` lines, scaled to `other` lines by the pixels.

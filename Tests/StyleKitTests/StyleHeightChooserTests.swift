@@ -13,7 +13,7 @@ struct StyleHeightChooserTests {
             chooser.note(.milliseconds(milliseconds), at: height, now: start + .seconds(seconds))
         }
         #expect(said.dropLast().allSatisfy { $0 == nil }, "a height chosen before the second's runs were all in")
-        return said[said.count - 1]
+        return said[said.count - 1]?.height
     }
 
     @Test func runsWithinTheBudgetKeepTheHeight() {
@@ -25,6 +25,10 @@ struct StyleHeightChooserTests {
         var chooser = StyleHeightChooser(heights: Self.heights, budget: .milliseconds(20))
         // 31 ms at 216 lines: 21.5 at 180, 14.4 at 144.
         #expect(second(&chooser, 31, at: 216, 0) == 144)
+        var judged = StyleHeightChooser(heights: Self.heights, budget: .milliseconds(20))
+        for index in 0..<StyleHeightChooser.window - 1 { _ = judged.note(.milliseconds(index < 12 ? 25 : 40), at: 180, now: start) }
+        #expect(judged.note(.milliseconds(40), at: 180, now: start) == .init(height: 144, median: .milliseconds(40)),
+                "the move names the median of the second's runs")
         var heavy = StyleHeightChooser(heights: Self.heights, budget: .milliseconds(20))
         #expect(second(&heavy, 26, at: 216, 0) == 180, "26 ms at 216 lines is 18 at 180")
         var hopeless = StyleHeightChooser(heights: Self.heights, budget: .milliseconds(20))
@@ -36,7 +40,7 @@ struct StyleHeightChooserTests {
         var chooser = StyleHeightChooser(heights: Self.heights, budget: .milliseconds(20))
         var said: [Int?] = []
         for index in 0..<StyleHeightChooser.window {
-            said.append(chooser.note(.milliseconds(index % 3 == 0 ? 60 : 18), at: 180, now: start))
+            said.append(chooser.note(.milliseconds(index % 3 == 0 ? 60 : 18), at: 180, now: start)?.height)
         }
         #expect(said.allSatisfy { $0 == nil }, "a third of the runs slow: the median is within the budget")
     }
