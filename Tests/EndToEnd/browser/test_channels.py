@@ -1,7 +1,8 @@
 """The Channels panel (#channels, issue 25 item 6) in a real browser: a server of two channels
 lists both with a thumbnail each, this page's channel marked; a click moves the page to the other
 channel without a reload (the WebSocket reconnects with its ?channel=, the URL's query follows),
-and Back comes back. `/?channel=NAME` opens a channel; with one channel the panel stays hidden.
+and Back comes back. `/?channel=NAME` opens a channel; with one channel the panel stays hidden (and
+fetches no thumbnail).
 A page opened with the admin token adds channels (the server's refusal shown in its words) and
 removes them (asked twice); a controller's page has neither."""
 
@@ -59,6 +60,12 @@ def test_a_channel_opens_from_the_url_and_one_channel_shows_no_panel(launch, ope
     single = open_page(launch("--input", "test:320x240@15"), second=True, transport=None)
     on_channel(single, "main", 320)
     assert single.find("#channels").get_attribute("hidden") is not None
+    # The hidden panel still follows the channel list, but fetches no thumbnail: a full-size
+    # snapshot every few seconds was a burst a slow link's live stream queued behind.
+    fetched = "return performance.getEntriesByType('resource').map(entry => new URL(entry.name).pathname)"
+    single.wait_for(lambda: single.js(fetched).count("/api/channels") >= 2, timeout=15,
+                    message="the channel list fetched twice")
+    assert "/snapshot.jpg" not in single.js(fetched)
 
 
 def entries(page) -> list[str]:
