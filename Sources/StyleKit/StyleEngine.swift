@@ -39,7 +39,6 @@ public final class StyleEngine: Sendable {
     /// The environment variable that chooses the shipped styles' network of ``shared``.
     public static let networkVariable = "FILTERCAST_STYLE_NETWORK"
 
-
     /// The time a network run may take at most: a frame at 25 fps (40 ms), less what the rest of
     /// the frame takes beside it — at 720p some 10 ms of resampling, conversion and detail around
     /// the network, 6 ms of decoding and 5–7 of H.264 encoding (at 1080p30's goal of 15 fps, 66 ms,
@@ -269,19 +268,16 @@ public final class StyleEngine: Sendable {
     }
 
     /// Compiles the network at `height` and runs it once (OpenVINO's first run is slow), outside
-    /// the lock — frames go on being styled at the smaller height meanwhile — then makes it the
+    /// the lock — frames go on being styled at the height before meanwhile — then makes it the
     /// height styled from the next frame on. A failure keeps the height before (said).
     private func upgrade(to height: Int) {
         defer { state.withLock { $0.compiling = false; $0.chooser?.restart() } }
         guard let runtime = state.withLock({ $0.runtime }) else { return }
-        let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
         do throws(StyleUnavailable) {
-            let network = try StyleNetwork(shippedModel, runtime: runtime, width: size.width, height: size.height, threads: threads)
-            PaintingStyle.shipped(0).load(into: network)
-            _ = try network.run().get()
+            let (key, network) = try warmedNetwork(runtime, height: height)
             state.withLock { state in
                 state.networks = state.networks.filter { $0.key.size.height == height }
-                state.networks[NetworkKey(model: shippedModel, size: size)] = network
+                state.networks[key] = network
                 state.height = height
             }
             Log.info("style: the network runs at \(height) lines")
@@ -290,16 +286,23 @@ public final class StyleEngine: Sendable {
         }
     }
 
+    /// The shipped styles' network compiled for a 16:9 picture `height` lines high and run once
+    /// (OpenVINO's first run is slow), with its key.
+    private func warmedNetwork(_ runtime: OpenVINORuntime, height: Int) throws(StyleUnavailable) -> (NetworkKey, StyleNetwork) {
+        let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
+        let network = try StyleNetwork(shippedModel, runtime: runtime, width: size.width, height: size.height, threads: threads)
+        PaintingStyle.shipped(0).load(into: network)
+        _ = try network.run().get()
+        return (NetworkKey(model: shippedModel, size: size), network)
+    }
+
     /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
     /// returns its faster of two runs after one to warm up: the least disturbed by whatever else
     /// the machine does meanwhile.
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
                           into networks: inout [NetworkKey: StyleNetwork]) throws(StyleUnavailable) -> Duration {
-        let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
-        let network = try StyleNetwork(shippedModel, runtime: runtime, width: size.width, height: size.height, threads: threads)
-        networks[NetworkKey(model: shippedModel, size: size)] = network
-        PaintingStyle.shipped(0).load(into: network)
-        _ = try network.run().get()
+        let (key, network) = try warmedNetwork(runtime, height: height)
+        networks[key] = network
         let clock = ContinuousClock()
         var fastest = Duration.seconds(60)
         for _ in 0..<2 {

