@@ -253,6 +253,8 @@ player.on("hello", (hello) => {
   setCompare(false);
   render();
 });
+// Another size of source plays: the same renditions at their new sizes.
+player.on("renditions", (message) => { compare.offered = offeredRenditions(message, "source"); });
 player.on("state", ({ state }) => follow(state));
 player.on("access", render);
 player.on("disconnected", () => setCompare(false));

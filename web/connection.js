@@ -154,6 +154,7 @@ function receiveText(text) {
     case "shareEnded": return player.emit("shareEnded", message);
     case "catalog": return Array.isArray(message.filters) ? player.emit("catalog", message) : undefined;
     case "looks": return player.emit("looks", message);
+    case "renditions": return Array.isArray(message.renditions) ? player.emit("renditions", message) : undefined;
     default: return; // unknown types are ignored (forward compatibility)
   }
 }

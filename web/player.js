@@ -295,6 +295,8 @@ class Player {
   /// Calls `listener(detail)` on every `event`:
   /// - "hello": the `hello` message of a new connection (before its state);
   /// - "catalog": the `catalog` message (the filters changed while connected: a LUT was added);
+  /// - "renditions": the `renditions` message (another size of source plays: the same renditions
+  ///   at their new sizes);
   /// - "state": `{state, previous}` for every state (`previous` is null for a connection's first);
   /// - "error": the `error` message;
   /// - "disconnected": the WebSocket closed (the page reconnects by itself);

@@ -16,6 +16,7 @@ import Foundation
 /// {"type":"shareEnded","reason":"…"}
 /// {"type":"catalog","filters":[…]}                   (the catalog changed: a LUT was added)
 /// {"type":"looks","looks":[{"name":"warm","created":"…"},…]}   (the saved looks changed)
+/// {"type":"renditions","renditions":[…]}             (another size of source plays)
 /// ```
 public enum ServerMessage: Sendable, Encodable {
     /// The first message on every connection: the protocol version, what this client may do,
@@ -46,6 +47,9 @@ public enum ServerMessage: Sendable, Encodable {
     /// The saved looks changed (one saved, replaced or deleted): every look's name and creation
     /// time, in name order; `GET /api/looks` gives their chains.
     case looks([LookEntry])
+    /// The renditions' sizes (and H.264 caps) changed: a source of another size plays. The same
+    /// renditions as `hello.renditions` (same ids, same order), at their new sizes.
+    case renditions([Rendition])
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
@@ -97,6 +101,9 @@ public enum ServerMessage: Sendable, Encodable {
         case .catalog(let filters):
             try container.encode("catalog", forKey: .type)
             try container.encode(filters, forKey: .filters)
+        case .renditions(let renditions):
+            try container.encode("renditions", forKey: .type)
+            try container.encode(renditions, forKey: .renditions)
         case .looks(let looks):
             try container.encode("looks", forKey: .type)
             try container.encode(looks, forKey: .looks)

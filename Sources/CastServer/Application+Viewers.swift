@@ -17,15 +17,19 @@ extension Application {
         if let heights = configuration.jpegLadder { ladder.jpeg = heights }
         if let rungs = configuration.h264Ladder { ladder.h264 = rungs }
         let renditions = ladder.renditions(width: info.width, height: info.height, frameRate: rate)
-        let source = (width: info.width, height: info.height)
+        let sizes = RenditionSizes(width: info.width, height: info.height)
+        func scale(_ rendition: Rendition, cap: Int? = nil) -> RungScale {
+            RungScale(start: rendition, startHeight: info.height, cap: cap, frameRate: rate)
+        }
         let jpeg = try renditions.filter { $0.transport == .jpeg }.map { rendition in
-            try ViewerStream(rendition: rendition, source: source, quality: configuration.quality, maxFPS: configuration.maxFPS,
+            try ViewerStream(scale: scale(rendition), sizes: sizes, quality: configuration.quality, maxFPS: configuration.maxFPS,
                              counters: counters, transportGeneration: generation, wake: wake)
         }
         var h264: [H264Stream] = []
         do throws(MediaError) {
-            for rendition in renditions where rendition.transport == .h264 {
-                h264.append(try H264Stream(rendition: rendition, index: jpeg.count + h264.count, source: source, frameRate: rate,
+            for (rendition, rung) in zip(renditions.filter { $0.transport == .h264 }, ladder.h264) {
+                h264.append(try H264Stream(scale: scale(rendition, cap: rung.bitsPerSecond), index: jpeg.count + h264.count,
+                                           sizes: sizes, frameRate: rate,
                                            maxFPS: configuration.maxFPS, keyframeInterval: H264Stream.keyframeInterval,
                                            transportGeneration: generation,
                                            requestFrame: { [session] in session.rerender.request() }, wake: wake))
@@ -36,10 +40,10 @@ extension Application {
             h264 = []
         }
         let second = try Ladder.seconds(of: renditions).map { rendition in
-            try ViewerStream(rendition: rendition, source: source, quality: configuration.quality, maxFPS: configuration.maxFPS,
+            try ViewerStream(scale: scale(rendition), sizes: sizes, quality: configuration.quality, maxFPS: configuration.maxFPS,
                              counters: counters, transportGeneration: generation, wake: wake)
         }
         return ViewerOutputs(jpeg: jpeg, h264: h264, second: second,
-                             audio: audio.map { ViewerAudio(queue: $0, log: session.log, wake: wake) })
+                             audio: audio.map { ViewerAudio(queue: $0, log: session.log, wake: wake) }, sizes: sizes)
     }
 }

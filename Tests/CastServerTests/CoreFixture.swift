@@ -89,15 +89,19 @@ final class CoreFixture {
         let session = Session(player: player, input: spec, filter: .none, catalog: catalog, library: library,
                               inputOpener: spec.opener(SourceOptions(), width: 64, height: 48))
         let processing = ProcessingCounters()
+        let sizes = RenditionSizes(width: 64, height: 48)
         let jpeg = try [64, 32].map { width in
-            try ViewerStream(rendition: Rendition(id: "jpeg-\(width)", transport: .jpeg, width: width, height: width * 3 / 4),
-                             source: (64, 48), quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
+            try ViewerStream(scale: RungScale(start: Rendition(id: "jpeg-\(width)", transport: .jpeg, width: width, height: width * 3 / 4),
+                                              startHeight: 48, cap: nil, frameRate: 30),
+                             sizes: sizes, quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
         }
         let second = try SecondPicture.allCases.map { picture in
-            try ViewerStream(rendition: Rendition(id: "\(picture.rawValue)-48p", transport: .jpeg, width: 64, height: 48, second: picture),
-                             source: (64, 48), quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
+            try ViewerStream(scale: RungScale(start: Rendition(id: "\(picture.rawValue)-48p", transport: .jpeg, width: 64, height: 48,
+                                                               second: picture),
+                                              startHeight: 48, cap: nil, frameRate: 30),
+                             sizes: sizes, quality: 80, maxFPS: nil, counters: processing, transportGeneration: { 0 }, wake: {})
         }
-        let outputs = ViewerOutputs(jpeg: jpeg, h264: [], second: second)
+        let outputs = ViewerOutputs(jpeg: jpeg, h264: [], second: second, sizes: sizes)
         let processor = FrameProcessor(player: session.player, selection: session.selection, studio: session.studio, catalog: session.catalog,
                                        outputs: outputs.all, rerender: session.rerender, counters: processing, filterThreads: 1,
                                        offlineReason: { _ in nil })

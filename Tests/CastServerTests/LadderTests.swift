@@ -48,4 +48,27 @@ import Testing
         #expect(offer[1].bitsPerSecond == 4_000_000)
         #expect(offer[2].width == 426 || offer[2].width == 428)
     }
+
+    @Test func aRungFollowsASourceOfAnotherSizeKeepingItsShareAndId() {
+        let offer = Ladder.standard(height: 720).renditions(width: 1280, height: 720, frameRate: 25)
+        let scales = offer.map { RungScale(start: $0, startHeight: 720, cap: nil, frameRate: 25) }
+        #expect(scales.map { $0.rendition(width: 1280, height: 720) } == offer, "at the first size, the offer itself")
+        let small = scales.map { $0.rendition(width: 640, height: 480) }
+        #expect(small.map(\.id) == offer.map(\.id))
+        #expect(small.map(\.width) == [640, 320, 160, 640, 320] && small.map(\.height) == [480, 240, 120, 480, 240])
+        #expect(small[3].bitsPerSecond == Ladder.bitsPerSecond(width: 640, height: 480, frameRate: 25, fullPixels: 640 * 480))
+        #expect(small[0].bitsPerSecond == nil)
+        let upright = scales[1].rendition(width: 720, height: 1280)
+        #expect((upright.width, upright.height) == (360, 640), "half of an upright source, its shape kept")
+    }
+
+    @Test func aCapTheLadderSetStaysAndSecondPicturesStaySecond() {
+        let rung = Rendition(id: "h264-360p", transport: .h264, width: 640, height: 360, bitsPerSecond: 900_000)
+        let scaled = RungScale(start: rung, startHeight: 720, cap: 900_000, frameRate: 25).rendition(width: 1920, height: 1080)
+        #expect((scaled.width, scaled.height, scaled.bitsPerSecond) == (960, 540, 900_000))
+        let source = Rendition(id: "source-720p", transport: .jpeg, width: 1280, height: 720, second: .source)
+        let full = RungScale(start: source, startHeight: 720, cap: nil, frameRate: 25)
+        #expect(full.isFullSize && full.rendition(width: 852, height: 480).second == .source)
+        #expect((full.rendition(width: 852, height: 480).width, full.rendition(width: 852, height: 480).height) == (852, 480))
+    }
 }

@@ -55,4 +55,13 @@ import Testing
             #expect(abs(Int(u[4]) - 128) <= 1 && abs(Int(v[155]) - 128) <= 2, "row \(row): neutral chroma")
         }
     }
+
+    @Test func aSizeOverThePixelLimitIsReducedKeepingItsShape() {
+        #expect(PictureFit.size(ofWidth: 1280, height: 720, maximumPixels: 1920 * 1080) == (1280, 720))
+        #expect(PictureFit.size(ofWidth: 3840, height: 2160, maximumPixels: 1920 * 1080) == (1920, 1080))
+        let upright = PictureFit.size(ofWidth: 2160, height: 3840, maximumPixels: 1920 * 1080)
+        #expect(upright == (1080, 1920))
+        let odd = PictureFit.size(ofWidth: 4001, height: 3001, maximumPixels: 1920 * 1080)
+        #expect(odd.width % 2 == 0 && odd.height % 2 == 0 && odd.width * odd.height <= 1920 * 1080)
+    }
 }

@@ -86,7 +86,7 @@ private final class PatternEncode: SharedEncode, @unchecked Sendable {
 
     init() throws {
         let sinks = sinks, handedOut = handedOut
-        encoder = try LiveVideoEncoder(name: "test-h264", source: (320, 240), width: 320, height: 240, frameRate: 30,
+        encoder = try LiveVideoEncoder(name: "test-h264", width: 320, height: 240, frameRate: 30,
                                        cap: BitRateCap(bitsPerSecond: 1_000_000, bufferBits: 100_000),
                                        keyframeInterval: .seconds(10), preset: "ultrafast", threads: 1) { unit in
             for sink in sinks.byToken.withLock({ Array($0.values) }) { sink(unit) }

@@ -58,6 +58,28 @@ import Testing
         #expect(player.info.width == 160)
     }
 
+    @Test func takesTheSizeOfASourceOfAnotherSizeWhenItFollows() throws {
+        var options = PlaybackOptions()
+        options.sizeFollowsSource = true
+        let player = Player(source: try InputSpec.testPattern(width: 160, height: 120, rate: 30).open(), options: options)
+        player.start()
+        defer { player.stop() }
+        #expect(player.output.take(timeout: .seconds(5)).map { player.pool.recycle($0) } != nil)
+        let path = try TestClips.clip("switch-320x240-25fps.mp4", TestClips.lavfi(width: 320, height: 240, rate: 25, duration: 2)
+            + ["-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p"])
+        try player.switchSource(to: try InputSpec.file(path).open())
+        let frame = try #require(Self.nextDiscontinuity(player))
+        #expect(frame.width == 320 && frame.height == 240)
+        #expect(player.pool.width == 320 && player.pool.height == 240)
+        player.pool.recycle(frame)
+        // And back, opened on the decode thread.
+        player.switchSource(opening: { () throws(MediaError) in try Self.openPattern() },
+                            info: .opening("test", width: 160, height: 120), interruption: Interruption())
+        let back = try #require(Self.nextDiscontinuity(player))
+        #expect(back.width == 160 && back.height == 120 && player.pool.width == 160)
+        player.pool.recycle(back)
+    }
+
     /// Waits (5 s at most) for the player's state to satisfy `condition`, checked at every change.
     static func eventually(_ player: Player, _ condition: (PlaybackState) -> Bool) -> PlaybackState {
         player.waitForState(timeout: .seconds(5), until: condition) ?? player.playbackState

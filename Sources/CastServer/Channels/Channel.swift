@@ -67,11 +67,12 @@ public final class Channel: Sendable {
                           recorder: recorder, publisher: publisher,
                           library: try MediaLibrary(recordingsPath: recording.directory, mediaPath: configuration.mediaDirectory,
                                                     uploadsPath: configuration.uploadsDirectory),
-                          inputOpener: input.opener(options, width: info.width, height: info.height),
+                          inputOpener: input.opener(options),
                           urlSources: configuration.allowedSources.isEmpty ? nil : URLSources(patterns: configuration.allowedSources) { url in
-                              InputSpec.file(url).opener(options, width: info.width, height: info.height)
+                              InputSpec.file(url).opener(options)
                           },
-                          ingestLimits: configuration.ingestLimits, lookLog: lookLog)
+                          ingestLimits: configuration.ingestLimits, lookLog: lookLog,
+                          largestFrame: configuration.outputSize == nil ? Self.largestFrame(startingAt: info) : nil)
         let counters = ProcessingCounters()
         let outputs = try Application.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
                                                         audio: audioQueue, wake: { wake.ring() })
@@ -82,7 +83,8 @@ public final class Channel: Sendable {
         let processor = FrameProcessor(player: player, selection: session.selection, studio: session.studio, catalog: session.catalog,
                                        outputs: outputList,
                                        rerender: session.rerender, counters: counters, filterThreads: configuration.filterThreads,
-                                       offlineReason: { [session] in session.offlineReason($0) })
+                                       offlineReason: { [session] in session.offlineReason($0) },
+                                       sourceSize: { [sizes = outputs.sizes] in sizes.sourceIs(width: $0, height: $1) })
         self.init(name: name, isDefault: isDefault, session: session, outputs: outputs, processor: processor, counters: counters,
                   token: AccessToken(configuration.channelTokens[name]), thumbnails: thumbnails)
     }
@@ -137,9 +139,17 @@ public final class Channel: Sendable {
         }
     }
 
+    /// The largest frames a channel without `--size` gives what it plays (larger sources are
+    /// reduced): 1920x1080's pixels, or its start input's when that has more.
+    static func largestFrame(startingAt start: SourceInfo) -> (width: Int, height: Int) {
+        start.width * start.height > 1920 * 1080 ? (start.width, start.height) : (1920, 1080)
+    }
+
     /// `input`, opened as configured, in a player (not started) that passes its sound to
-    /// `audio`, and the options it was opened with. A live input is closed while nobody watches
-    /// (`--idle-close`) unless `keepOpen` (`--always-on`).
+    /// `audio`, and the options to open it and other sources with: at `--size`, else at their own
+    /// size (at most ``largestFrame(startingAt:)``'s pixels) — the session takes the size of what
+    /// plays. A live input is closed while nobody watches (`--idle-close`) unless `keepOpen`
+    /// (`--always-on`).
     private static func openPlayer(_ input: InputSpec, _ configuration: ServerConfiguration, keepOpen: Bool,
                                    audio: AudioPacketQueue?, log: LogScope) throws -> (Player, SourceOptions) {
         var options = SourceOptions()
@@ -156,8 +166,12 @@ public final class Channel: Sendable {
         }
         var playback = configuration.playback
         if keepOpen { playback.idleClose = nil }
-        let player = Player(source: source, options: playback,
-                            reopen: input.reopener(options, width: source.info.width, height: source.info.height),
+        if configuration.outputSize == nil {
+            let largest = largestFrame(startingAt: source.info)
+            options.maximumPixels = largest.width * largest.height
+            playback.sizeFollowsSource = true
+        }
+        let player = Player(source: source, options: playback, reopen: input.reopener(options),
                             audio: audio, log: log)
         return (player, options)
     }

@@ -15,6 +15,7 @@ extension ServerCore {
         var supplies: [ChannelName: FrameSupply] = [:]
         for channel in channels.all {
             endSilentSharing(channel)
+            tellResizedRenditions(channel)
             let recording = channel.session.recordingActive
             if stateSchedules[channel.name]?.isDue(channel.session.playback, recording: recording, now: now()) == true {
                 broadcastState(channel)
@@ -25,6 +26,16 @@ extension ServerCore {
             supplies[channel.name] = supply
         }
         return supplies
+    }
+
+    /// Sends `channel`'s viewers its renditions at their new sizes when another size of source
+    /// made them change (``RenditionSizes/changes``).
+    private func tellResizedRenditions(_ channel: Channel) {
+        let resizes = channel.outputs.sizes.changes
+        guard renditionResizesTold[channel.name, default: 0] != resizes else { return }
+        renditionResizesTold[channel.name] = resizes
+        let offer = channel.outputs.offer
+        for (_, connection) in viewers(of: channel) { connection.session.renditionsChanged(offer) }
     }
 
     /// Sends every viewer of a channel a `recording_failed` error for each of its recordings

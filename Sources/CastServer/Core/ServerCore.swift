@@ -57,6 +57,8 @@ final class ServerCore {
     var stateSchedules: [ChannelName: StateBroadcastSchedule]
     /// When viewers' delivery was last judged.
     var lastAdaptation: ContinuousClock.Instant
+    /// Each channel's ``RenditionSizes/changes`` its viewers were last told of (`renditions`).
+    var renditionResizesTold: [ChannelName: Int] = [:]
 
     /// A core for the viewers of `channels`; `metrics` and `files` are what `/metrics` and the
     /// page's routes serve. With the libraries taking uploads (`--uploads`, one folder for every

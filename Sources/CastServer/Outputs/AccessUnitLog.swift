@@ -34,34 +34,40 @@ final class AccessUnitLog: Sendable {
     }
 
     private let state = Mutex(State())
-    private let picture: EncodedFrame.Picture?
+    /// The rendition's index, for an H.264 rendition's units (nil: behind a 32-byte header).
+    private let rendition: Int?
     private let magic: [UInt8]
     private let maximumUnits: Int
     /// Spare buffers kept for reuse, beyond which returned ones are freed.
     private static let maximumSpare = 8
 
-    /// A log for units of `picture`'s size and rendition (nil: behind a 32-byte header with
-    /// `magic`), holding at most `maximumUnits`.
-    init(picture: EncodedFrame.Picture?, magic: [UInt8] = FrameHeader.magic, maximumUnits: Int) {
-        self.picture = picture
+    /// A log for the access units of the H.264 rendition at index `rendition` of the offer (nil:
+    /// packets behind a 32-byte header with `magic`), holding at most `maximumUnits`.
+    init(rendition: Int?, magic: [UInt8] = FrameHeader.magic, maximumUnits: Int) {
+        self.rendition = rendition
         self.magic = magic
         self.maximumUnits = max(2, maximumUnits)
     }
 
     var position: Position { state.withLock { $0.position } }
 
-    /// Encoder thread: copies `unit` into a buffer and appends it; returns its sequence.
+    /// Encoder thread: copies `unit` into a buffer and appends it, its header saying its size;
+    /// returns its sequence.
     @discardableResult
     func append(_ unit: EncodedAccessUnit) -> UInt64 {
-        append(unit.bytes, time: unit.time, isKeyframe: unit.isKeyframe, isChanged: unit.isChanged)
+        append(unit.bytes, time: unit.time, isKeyframe: unit.isKeyframe, isChanged: unit.isChanged,
+               size: (unit.width, unit.height))
     }
 
-    /// Encoder thread: copies `bytes` (a unit or packet of `time` seconds) into a buffer and
-    /// appends it; returns its sequence.
+    /// Encoder thread: copies `bytes` (a unit or packet of `time` seconds; a picture of `size`,
+    /// for an H.264 rendition's log) into a buffer and appends it; returns its sequence.
     @discardableResult
-    func append(_ bytes: UnsafeRawBufferPointer, time: Double, isKeyframe: Bool, isChanged: Bool) -> UInt64 {
+    func append(_ bytes: UnsafeRawBufferPointer, time: Double, isKeyframe: Bool, isChanged: Bool,
+                size: (width: Int, height: Int) = (0, 0)) -> UInt64 {
+        let picture = rendition.map { EncodedFrame.Picture(width: size.width, height: size.height, rendition: $0) }
         let buffer = state.withLock { $0.spare.popLast() }
             ?? EncodedFrame(maximumBodySize: bytes.count, picture: picture, magic: magic)
+        buffer.picture = picture
         buffer.reserve(bodySize: bytes.count)
         if let source = bytes.baseAddress { buffer.bodyDestination.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
         buffer.bodyCount = bytes.count

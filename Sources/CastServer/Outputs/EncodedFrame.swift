@@ -19,8 +19,9 @@ public final class EncodedFrame: @unchecked Sendable {
 
     private(set) var storage: UnsafeMutableRawPointer
     private(set) var capacity: Int
-    /// Set for an access unit: its header is an ``AccessUnitHeader`` with these fields.
-    let picture: Picture?
+    /// Set for an access unit: its header is an ``AccessUnitHeader`` with these fields (changed
+    /// only while no other thread can see the buffer, as ``reserve(bodySize:)``).
+    var picture: Picture?
     /// A 32-byte header's magic (`FCF1` for a JPEG, `FCA1` for sound).
     let magic: [UInt8]
     /// The header as it stands in the payload's first bytes (``setHeader(_:)`` writes both).

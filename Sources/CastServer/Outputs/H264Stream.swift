@@ -13,8 +13,13 @@ import Synchronization
 /// everybody's stream all keyframes); while paused the request also brings a re-render, the
 /// picture to encode.
 ///
-/// Threads: ``audience``, ``requestKeyframe()`` and the log from any thread; `demand` and `take`
-/// on the processing thread only.
+/// A frame of another size than the last (another source plays) makes it that source's rung
+/// (``RungScale``): a new encoder at the new size, whose first unit is a keyframe with its SPS —
+/// unless a writer shares it (a publish stream, a recording: their muxer has the first size), in
+/// which case the frames are fitted into its size (bars) until the last sharer leaves.
+///
+/// Threads: ``audience``, ``rendition``, ``requestKeyframe()`` and the log from any thread;
+/// `demand` and `take` on the processing thread only.
 final class H264Stream: FrameOutput, Sendable {
     /// Keyframes forced for viewers come at most this often.
     static let forcedKeyframeInterval = Duration.seconds(1)
@@ -23,51 +28,72 @@ final class H264Stream: FrameOutput, Sendable {
     /// everybody a second of lower quality under the tight cap (SSIM 0.89 → 0.98): rare.
     static let keyframeInterval = Duration.seconds(10)
 
-    let rendition: Rendition
+    /// What it makes now: the source's rung (``RenditionSizes``), or while it is shared the size
+    /// its encoder was opened at.
+    var rendition: Rendition {
+        guard sharers.count == 0 else { return current.withLock { $0 } }
+        let source = sizes.source
+        return scale.rendition(width: source.width, height: source.height)
+    }
+    /// The encoder's rendition.
+    private let current: Mutex<Rendition>
+    private let scale: RungScale
+    private let sizes: RenditionSizes
     let log: AccessUnitLog
     let audience = Atomic<Int>(0)
     let counters = RenditionCounters()
     /// Writers other than viewers that take the units (``SharedEncode``); they keep it encoding.
     let sharers = UnitSharers()
-    private let encoder: LiveVideoEncoder
+    private let encoder: Mutex<LiveVideoEncoder>
+    /// Makes an encoder for a rendition of a source of a size (``LiveVideoEncoder``).
+    private let makeEncoder: @Sendable (Rendition, (width: Int, height: Int)) throws(MediaError) -> LiveVideoEncoder
+    /// Processing thread only: the size of the source frames the rendition was made for.
+    nonisolated(unsafe) private var source: (width: Int, height: Int)
     private let transportGeneration: @Sendable () -> Int
     private let requestFrame: @Sendable () -> Void
     private let lastForced = Mutex<ContinuousClock.Instant?>(nil)
     private let made = FrameRateMeter()
     nonisolated(unsafe) private var pacing: ViewerPacing
 
-    /// Opens the encoder for `rendition` (its index in the offer: `index`) of a `source`-sized
-    /// session at `frameRate` (the rate frames come at, `--max-fps` applied; throws when this
-    /// FFmpeg has no H.264 encoder). `wake` is called after each
-    /// access unit; `requestFrame` asks for a re-render.
-    init(rendition: Rendition, index: Int, source: (width: Int, height: Int), frameRate rate: Double, maxFPS: Double?,
+    /// Opens the encoder for the rung `scale` says (its index in the offer: `index`) of a session
+    /// whose source's size is `sizes'` at `frameRate` (the rate frames come at, `--max-fps`
+    /// applied; throws when this FFmpeg has no H.264 encoder). `wake` is called after each access
+    /// unit; `requestFrame` asks for a re-render.
+    init(scale: RungScale, index: Int, sizes: RenditionSizes, frameRate rate: Double, maxFPS: Double?,
          keyframeInterval: Duration,
          transportGeneration: @escaping @Sendable () -> Int, requestFrame: @escaping @Sendable () -> Void,
          wake: @escaping @Sendable () -> Void) throws(MediaError) {
-        self.rendition = rendition
+        let source = sizes.source
+        let rendition = scale.rendition(width: source.width, height: source.height)
+        self.scale = scale
+        self.sizes = sizes
+        self.source = source
+        current = Mutex(rendition)
         self.transportGeneration = transportGeneration
         self.requestFrame = requestFrame
         pacing = ViewerPacing(maxFPS: maxFPS)
-        let log = AccessUnitLog(picture: .init(width: rendition.width, height: rendition.height, rendition: index),
-                                maximumUnits: Int((rate * keyframeInterval.seconds * 2).rounded(.up)) + 8)
+        let log = AccessUnitLog(rendition: index, maximumUnits: Int((rate * keyframeInterval.seconds * 2).rounded(.up)) + 8)
         self.log = log
         let counters = counters
         let made = made
         let sharers = sharers
-        let bits = rendition.bitsPerSecond ?? 2_000_000
-        encoder = try LiveVideoEncoder(
-            name: "h264", source: source, width: rendition.width, height: rendition.height, frameRate: rate,
-            cap: BitRateCap(bitsPerSecond: bits, bufferBits: Self.bufferBits(bits, frameRate: rate)),
-            keyframeInterval: keyframeInterval, preset: Self.preset(rendition, source: source, frameRate: rate), threads: 2) { unit in
-            log.append(unit)
-            counters.framesEncoded.increment()
-            counters.bytesEncoded.increment(by: UInt64(unit.bytes.count))
-            if unit.isKeyframe { counters.keyframes.increment() }
-            counters.encodeTime.observe(unit.encodeDuration)
-            made.record()
-            sharers.deliver(unit)
-            wake()
+        makeEncoder = { (rendition, source) throws(MediaError) in
+            let bits = rendition.bitsPerSecond ?? 2_000_000
+            return try LiveVideoEncoder(
+                name: "h264", width: rendition.width, height: rendition.height, frameRate: rate,
+                cap: BitRateCap(bitsPerSecond: bits, bufferBits: Self.bufferBits(bits, frameRate: rate)),
+                keyframeInterval: keyframeInterval, preset: Self.preset(rendition, source: source, frameRate: rate), threads: 2) { unit in
+                log.append(unit)
+                counters.framesEncoded.increment()
+                counters.bytesEncoded.increment(by: UInt64(unit.bytes.count))
+                if unit.isKeyframe { counters.keyframes.increment() }
+                counters.encodeTime.observe(unit.encodeDuration)
+                made.record()
+                sharers.deliver(unit)
+                wake()
+            }
         }
+        encoder = Mutex(try makeEncoder(rendition, source))
     }
 
     /// The VBV buffer: about three frames' worth of bits, so that no access unit — a keyframe
@@ -77,7 +103,7 @@ final class H264Stream: FrameOutput, Sendable {
     }
 
     /// The encoder in use (`libx264`).
-    var encoderName: String { encoder.name }
+    var encoderName: String { encoder.withLock { $0.name } }
 
     /// x264's preset: `superfast` at the source's size, where quality shows most (12.5 ms a 720p
     /// frame here, SSIM 0.983 on camera-like footage); `ultrafast` for the smaller renditions of
@@ -106,7 +132,7 @@ final class H264Stream: FrameOutput, Sendable {
             return true
         }
         guard due else { return }
-        encoder.requestKeyframe()
+        encoder.withLock { $0.requestKeyframe() }
         requestFrame()
     }
 
@@ -116,9 +142,28 @@ final class H264Stream: FrameOutput, Sendable {
 
     func take(_ frame: Frame, _ context: FrameContext) {
         let changed = pacing.take(frame, context, transport: transportGeneration(), now: .now)
-        encoder.offer(frame, changed: changed)
+        if source != (frame.width, frame.height) && sharers.count == 0 { follow(frame) }
+        encoder.withLock { $0.offer(frame, changed: changed) }
+    }
+
+    /// Processing thread: `frame` is of another size than the source before (another source
+    /// plays): the rendition becomes that source's rung, encoded by a new encoder once the old
+    /// one has handed over its last unit (so the log stays in order). Should no encoder open at
+    /// the new size, the old one goes on, fitting the frames into its size.
+    private func follow(_ frame: Frame) {
+        let size = (width: frame.width, height: frame.height)
+        source = size
+        let rendition = scale.rendition(width: size.width, height: size.height)
+        let now = current.withLock { $0 }
+        guard (rendition.width, rendition.height) != (now.width, now.height) else { return }
+        guard let next = try? makeEncoder(rendition, size) else { return }
+        let old = encoder.withLock { encoder in defer { encoder = next }; return encoder }
+        old.finish()
+        current.withLock { $0 = rendition }
+        // Shared until now, the offer said the old size (viewers already told are not told again).
+        sizes.renditionChanged()
     }
 
     /// Stops the encoder thread.
-    func finish() { encoder.finish() }
+    func finish() { encoder.withLock { $0.finish() } }
 }

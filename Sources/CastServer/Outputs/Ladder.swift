@@ -88,3 +88,30 @@ public struct Ladder: Equatable, Sendable {
         return max(200_000, Int((perPixel * pixels * max(frameRate, 1) / 100_000).rounded()) * 100_000)
     }
 }
+
+/// How a rendition follows the session's size when another source plays: the same share of the
+/// source's height (a half-size rung stays half the size, the full-size one is the source's
+/// size), the source's shape, and for H.264 the ladder's own cap or else the standard one for the
+/// new size. Its `id` stays the one offered in `hello` (what `watch` and `state.renditions` name).
+struct RungScale: Sendable, Equatable {
+    /// The rendition as offered for the session's first source, `startHeight` lines tall.
+    let start: Rendition
+    let startHeight: Int
+    /// The ladder's cap for this rung (`--h264-ladder`); nil: the standard one for its size.
+    let cap: Int?
+    let frameRate: Double
+
+    /// Whether it is the source's own size (the full-size rung).
+    var isFullSize: Bool { start.height >= startHeight }
+
+    /// The rendition for a `width × height` source.
+    func rendition(width: Int, height: Int) -> Rendition {
+        let lines = isFullSize ? height : Int((Double(start.height) * Double(height) / Double(startHeight)).rounded())
+        let size = Ladder.size(height: lines, sourceWidth: width, sourceHeight: height)
+        let bits = start.transport == .h264
+            ? cap ?? Ladder.bitsPerSecond(width: size.width, height: size.height, frameRate: frameRate, fullPixels: width * height)
+            : nil
+        return Rendition(id: start.id, transport: start.transport, width: size.width, height: size.height, bitsPerSecond: bits,
+                         second: start.second)
+    }
+}

@@ -35,20 +35,18 @@ final class LookThumbnails: FrameOutput, Sendable {
     private let rerender: RerenderRequest
     let size: (width: Int, height: Int)
     // Processing thread only.
-    nonisolated(unsafe) private let scaler: FrameScaler?
+    /// Frames of another size than the first source's (another source plays) are fitted in.
+    nonisolated(unsafe) private let fitter: FrameFitter
     private let small: Frame
     private let scratch: Frame
     nonisolated(unsafe) private let encoder: JPEGEncoder
 
-    /// For a channel of `source`-sized frames; nil when it cannot scale or encode at that size.
+    /// For a channel of `source`-sized frames; nil when it cannot encode at that shape.
     init?(source: (width: Int, height: Int), catalog: FilterCatalog, rerender: RerenderRequest) {
         let height = max(2, (Self.width * source.height / max(1, source.width) + 1) / 2 * 2)
-        guard let encoder = try? JPEGEncoder(width: Self.width, height: height, quality: 75),
-              let scaler = FrameScaler(sourceWidth: source.width, sourceHeight: source.height, width: Self.width, height: height) else {
-            return nil
-        }
+        guard let encoder = try? JPEGEncoder(width: Self.width, height: height, quality: 75) else { return nil }
         size = (Self.width, height)
-        self.scaler = scaler
+        fitter = FrameFitter(width: Self.width, height: height)
         self.encoder = encoder
         small = Frame(width: Self.width, height: height)
         scratch = Frame(width: Self.width, height: height)
@@ -77,13 +75,13 @@ final class LookThumbnails: FrameOutput, Sendable {
 
     /// A source frame: every queued look rendered from it. Processing thread.
     func take(_ frame: Frame, _ context: FrameContext) {
-        guard context.kind != .placeholder, let scaler else { return }
+        guard context.kind != .placeholder else { return }
         let queued = state.withLock { state in
             defer { state.queued.removeAll(keepingCapacity: true) }
             return state.queued
         }
         guard !queued.isEmpty else { return }
-        scaler.scale(frame, into: small)
+        fitter.fit(frame, into: small)
         let now = ContinuousClock.now
         var rendered: [String: Entry] = [:]
         for (name, chain) in queued {

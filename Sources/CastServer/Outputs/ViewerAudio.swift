@@ -23,7 +23,7 @@ final class ViewerAudio: Sendable {
     /// The sound of the packets `queue` is given (the player's); `wake` wakes the transport; its
     /// lines carry `log`'s fields.
     init(queue: AudioPacketQueue, log scope: LogScope, wake: @escaping @Sendable () -> Void) {
-        let log = AccessUnitLog(picture: nil, magic: FrameHeader.audioMagic, maximumUnits: Self.maximumPackets)
+        let log = AccessUnitLog(rendition: nil, magic: FrameHeader.audioMagic, maximumUnits: Self.maximumPackets)
         self.log = log
         pipeline = AudioPipeline(queue: queue, log: scope) { packet in
             log.append(packet.bytes, time: packet.time, isKeyframe: false, isChanged: packet.isDiscontinuity)

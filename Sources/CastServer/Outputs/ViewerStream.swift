@@ -13,10 +13,20 @@ import Synchronization
 /// It wants frames while anybody watches JPEG (``audience``, kept by the transport), as
 /// ``ViewerPacing`` says, which also says which frame carries the state-changed flag.
 ///
-/// Threads: ``audience`` and ``fps`` from any thread; `demand` and `take` on the processing
-/// thread only, which alone touches the encoder and the render state.
+/// Its size follows the source's (``RenditionSizes``, ``RungScale``): a frame of another size
+/// than the last (another source plays) makes a new scaler and encoder.
+///
+/// Threads: ``audience``, ``rendition`` and ``fps`` from any thread; `demand` and `take` on the
+/// processing thread only, which alone touches the encoder and the render state.
 final class ViewerStream: FrameOutput, Sendable {
-    let rendition: Rendition
+    /// What it makes now (its size follows the source's).
+    var rendition: Rendition {
+        let source = sizes.source
+        return scale.rendition(width: source.width, height: source.height)
+    }
+    private let scale: RungScale
+    private let sizes: RenditionSizes
+    private let quality: Int
     let broadcaster: Broadcaster
     /// Viewers, MJPEG readers and waiting snapshots: with none, nothing is encoded.
     let audience = Atomic<Int>(0)
@@ -32,30 +42,30 @@ final class ViewerStream: FrameOutput, Sendable {
     private let counters: ProcessingCounters
     private let transportGeneration: @Sendable () -> Int
     private let rate = FrameRateMeter()
-    nonisolated(unsafe) private let encoder: JPEGEncoder
-    /// From the source's size to the rendition's, and the frame it scales into (nil: full size).
-    nonisolated(unsafe) private let scaling: (scaler: FrameScaler, frame: Frame)?
+    // Processing thread only: the size of the source frames it was made for, the encoder, and
+    // the scaler from the source's size to the rendition's with the frame it scales into (nil:
+    // full size).
+    nonisolated(unsafe) private var source: (width: Int, height: Int)
+    nonisolated(unsafe) private var encoder: JPEGEncoder
+    nonisolated(unsafe) private var scaling: (scaler: FrameScaler, frame: Frame)?
     // Processing thread only.
     nonisolated(unsafe) private var sequence: UInt64 = 0
     nonisolated(unsafe) private var pacing: ViewerPacing
 
-    /// Builds the encoder for `rendition` of a `source`-sized session (a failure stops the server
-    /// at start, saying why) and its broadcaster, which calls `wake` after each frame.
-    /// The full-size rendition of the program keeps the JPEG of its last real frame
-    /// (``lastPictureJPEG()``).
-    init(rendition: Rendition, source: (width: Int, height: Int), quality: Int, maxFPS: Double?, counters: ProcessingCounters,
+    /// Builds the encoder for the rung `scale` says of a session whose source's size is `sizes`'
+    /// (a failure stops the server at start, saying why) and its broadcaster, which calls `wake`
+    /// after each frame. The full-size rendition of the program keeps the JPEG of its last real
+    /// frame (``lastPictureJPEG()``).
+    init(scale: RungScale, sizes: RenditionSizes, quality: Int, maxFPS: Double?, counters: ProcessingCounters,
          transportGeneration: @escaping @Sendable () -> Int, wake: @escaping @Sendable () -> Void) throws(MediaError) {
-        self.rendition = rendition
-        keepsLastPicture = rendition.isProgram && source == (rendition.width, rendition.height)
-        let (width, height) = (rendition.width, rendition.height)
-        if source == (width, height) {
-            scaling = nil
-        } else if let scaler = FrameScaler(sourceWidth: source.width, sourceHeight: source.height, width: width, height: height) {
-            scaling = (scaler, Frame(width: width, height: height))
-        } else {
-            throw .encodeFailed(reason: "cannot scale \(source.width)x\(source.height) to \(width)x\(height)")
-        }
-        encoder = try JPEGEncoder(width: width, height: height, quality: quality)
+        let source = sizes.source
+        let rendition = scale.rendition(width: source.width, height: source.height)
+        self.scale = scale
+        self.sizes = sizes
+        self.quality = quality
+        self.source = source
+        keepsLastPicture = rendition.isProgram && scale.isFullSize
+        (encoder, scaling) = try Self.encoding(rendition, from: source, quality: quality)
         broadcaster = Broadcaster(maximumJPEGSize: encoder.maximumSize, wake: wake)
         self.counters = counters
         self.transportGeneration = transportGeneration
@@ -72,17 +82,19 @@ final class ViewerStream: FrameOutput, Sendable {
         let audience = audience.load(ordering: .relaxed)
         var demand = pacing.demand(audience: audience, now: now)
         demand.onlySnapshots = demand.isActive && audience > 0 && snapshotsWaiting.load(ordering: .relaxed) >= audience
-        return demand.of(rendition.second)
+        return demand.of(scale.start.second)
     }
 
     func take(_ frame: Frame, _ context: FrameContext) {
         let now = ContinuousClock.now
         let changed = pacing.take(frame, context, transport: transportGeneration(), now: now)
-        let picture = scaled(frame)
         sequence += 1
         // A frame the encoder refuses (it cannot happen with our own frames) is not published.
         do {
+            if source != (frame.width, frame.height) { try follow(frame) }
+            let picture = scaled(frame)
             try broadcaster.publish { buffer in
+                buffer.reserve(bodySize: encoder.maximumSize)
                 buffer.bodyCount = try counters.encodeTime.time { try encoder.encode(picture, into: buffer.bodyDestination) }
                 buffer.setHeader(FrameHeader(flags: changed ? .stateChanged : [], sequence: sequence,
                                              presentationTime: Int64((frame.time * 1e6).rounded()), sendTime: 0))
@@ -93,6 +105,27 @@ final class ViewerStream: FrameOutput, Sendable {
             counters.droppedEncodeFailed.increment()
         }
         rate.record(now)
+    }
+
+    /// The encoder for `rendition` and the scaler to its size from `source`-sized frames (none
+    /// when that is the rendition's).
+    private static func encoding(_ rendition: Rendition, from source: (width: Int, height: Int),
+                                 quality: Int) throws(MediaError) -> (JPEGEncoder, (scaler: FrameScaler, frame: Frame)?) {
+        let (width, height) = (rendition.width, rendition.height)
+        let encoder = try JPEGEncoder(width: width, height: height, quality: quality)
+        guard source != (width, height) else { return (encoder, nil) }
+        guard let scaler = FrameScaler(sourceWidth: source.width, sourceHeight: source.height, width: width, height: height) else {
+            throw .encodeFailed(reason: "cannot scale \(source.width)x\(source.height) to \(width)x\(height)")
+        }
+        return (encoder, (scaler, Frame(width: width, height: height)))
+    }
+
+    /// Processing thread: `frame` is of another size than the source before (another source
+    /// plays): the rendition becomes that source's rung.
+    private func follow(_ frame: Frame) throws(MediaError) {
+        let rendition = scale.rendition(width: frame.width, height: frame.height)
+        (encoder, scaling) = try Self.encoding(rendition, from: (frame.width, frame.height), quality: quality)
+        source = (frame.width, frame.height)
     }
 
     /// Processing thread: the frame just published becomes the last picture (the one before is

@@ -34,11 +34,15 @@ final class FrameProcessor: Sendable {
 
     /// Why the source is offline, as clients know it (for the placeholder).
     private let offlineReason: @Sendable (PlaybackState) -> String?
+    /// Told the size of every source frame before the outputs get it (the renditions follow it).
+    private let sourceSize: @Sendable (_ width: Int, _ height: Int) -> Void
 
     init(player: Player, selection: FilterSelection, studio: Studio, catalog: FilterCatalog, outputs: [any FrameOutput],
          rerender: RerenderRequest, counters: ProcessingCounters, filterThreads: Int,
-         offlineReason: @escaping @Sendable (PlaybackState) -> String?) {
+         offlineReason: @escaping @Sendable (PlaybackState) -> String?,
+         sourceSize: @escaping @Sendable (_ width: Int, _ height: Int) -> Void = { _, _ in }) {
         self.player = player
+        self.sourceSize = sourceSize
         self.offlineReason = offlineReason
         self.selection = selection
         self.studio = studio
@@ -105,6 +109,7 @@ final class FrameProcessor: Sendable {
             if let frame {
                 count(declined: demands)
                 turn.keep(frame)
+                sourceSize(frame.width, frame.height)
             }
             turn.execute(plan, frame: frame, playback: playback, outputs: outputs)
             // A turn without a frame serves the requests (whatever it did); a fresh filtered frame

@@ -10,10 +10,11 @@ final class ProcessingTurn {
     private let runner: FilterRunner
     private let chains: Chains
     private let counters: ProcessingCounters
-    private let lastSource: Frame
-    private let work: Frame
+    /// Of the size of the last source frame: the session takes the size of what plays.
+    private var lastSource: Frame
+    private var work: Frame
     /// A second picture (the preview's, the source's), and a fade's old one.
-    private let secondWork: Frame, fadeWork: Frame
+    private var secondWork: Frame, fadeWork: Frame
     private let placeholder = PlaceholderRenderer()
     private(set) var hasLastFrame = false
     /// Offline: when the next placeholder is due (nil while online).
@@ -65,8 +66,15 @@ final class ProcessingTurn {
         retryAt.flatMap { RetryCountdown(retryAt: $0).nextChange(after: now) } ?? now + .seconds(1)
     }
 
-    /// Keeps an unfiltered copy of a new source frame for re-renders.
+    /// Keeps an unfiltered copy of a new source frame for re-renders (its frames take the size
+    /// of a source of another size, which the placeholder is then drawn at too).
     func keep(_ frame: Frame) {
+        if frame.width != lastSource.width || frame.height != lastSource.height {
+            (lastSource, work, secondWork, fadeWork) = (Frame(width: frame.width, height: frame.height),
+                                                        Frame(width: frame.width, height: frame.height),
+                                                        Frame(width: frame.width, height: frame.height),
+                                                        Frame(width: frame.width, height: frame.height))
+        }
         lastSource.copy(from: frame)
         hasLastFrame = true
     }

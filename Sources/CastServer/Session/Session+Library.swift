@@ -56,18 +56,17 @@ extension Session {
     static let startInputReference = "input"
 
     /// Plays the library file `reference` (or with ``startInputReference`` the start input)
-    /// instead of the current source. Its frames are scaled to the session's frame size; the
-    /// filter stays, position and duration become the file's.
+    /// instead of the current source. Its frames are its own size (``largestFrame``) or scaled to
+    /// the session's; the filter stays, position and duration become the file's.
     func open(_ reference: String) throws(ProtocolError) {
         if reference == Self.startInputReference { return try returnToInput() }
         if reference.contains("://") { return try openURL(reference) }
         guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library") }
         let (path, _) = try library.resolve(reference)
         let canonical = Self.canonical(reference)
-        let size = player.info
         let source: any VideoSource
         do {
-            source = try InputSpec.file(path).open(SourceOptions(outputSize: (size.width, size.height)))
+            source = try InputSpec.file(path).open(fileOptions)
             source.onWarning = { [log] in log.warning($0) }
             endSharingForAnotherSource()
             try player.switchSource(to: source)

@@ -28,12 +28,12 @@ struct CameraShare: Sendable {
 /// `share`: a client's camera as the source. Called on the transport's thread only (the
 /// sharer's messages and its connection's end arrive there).
 extension Session {
-    /// The camera of `sharer` becomes the source: decoded pictures at the session's size, filtered
+    /// The camera of `sharer` becomes the source: decoded pictures at its size (``frameSize(forCamera:_:)``), filtered
     /// and sent as any source's. Refused when another client shares, unless `takeOver` (then that
     /// client's sharing ends). Only one that may control asks.
     func startSharing(_ request: ShareRequest, by sharer: Int) throws(ProtocolError) {
-        let session = (width: player.pool.width, height: player.pool.height)
-        if let problem = ingestLimits.refusal(width: request.width, height: request.height, session: session) {
+        let largest = largestFrame ?? (player.pool.width, player.pool.height)
+        if let problem = ingestLimits.refusal(width: request.width, height: request.height, session: largest) {
             throw ProtocolError(code: .outOfRange, message: problem)
         }
         let current = sharing.withLock { $0 }
@@ -41,6 +41,7 @@ extension Session {
             throw ProtocolError(code: .busy, message: "another viewer shares a camera; share with \"takeOver\": true to take over")
         }
         let name = SharedCameraName.shown(label: request.label)
+        let session = frameSize(forCamera: request.width, request.height)
         let source: BrowserSource
         do {
             source = try BrowserSource(codec: request.codec == .h264 ? .h264 : .jpeg, name: name,

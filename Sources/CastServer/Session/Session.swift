@@ -47,16 +47,23 @@ public final class Session: Sendable {
     /// What a shared camera may send (`--ingest-*`).
     let ingestLimits: IngestLimits
     let ingestCounters = IngestCounters()
+    /// The largest frames a source is given (a larger one is reduced to its pixels, its shape
+    /// kept): the session's frames take the size of what plays (the player's
+    /// ``PlaybackOptions/sizeFollowsSource``). Nil: every source is fitted into the first one's
+    /// size (`--size`).
+    let largestFrame: (width: Int, height: Int)?
     /// Its lines carry its channel's name (the player's scope).
     var log: LogScope { player.log }
 
-    /// `inputOpener` opens `input` again at the player's frame size (see
-    /// ``InputSpec/opener(_:width:height:)``).
+    /// `inputOpener` opens `input` again (at the player's frame size unless the size follows
+    /// what plays, ``largestFrame``; see ``InputSpec/opener(_:)``).
     public init(player: Player, input: InputSpec, filter: FilterChain, catalog: FilterCatalog = .standard,
                 recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil,
                 inputOpener: InputOpener? = nil, urlSources: URLSources? = nil,
-                ingestLimits: IngestLimits = IngestLimits(), lookLog: RecordingLookLog = RecordingLookLog()) {
+                ingestLimits: IngestLimits = IngestLimits(), lookLog: RecordingLookLog = RecordingLookLog(),
+                largestFrame: (width: Int, height: Int)? = nil) {
         self.player = player
+        self.largestFrame = largestFrame
         self.lookLog = lookLog
         self.ingestLimits = ingestLimits
         self.urlSources = urlSources
@@ -94,6 +101,25 @@ public final class Session: Sendable {
 
     /// Playing or paused, position, online: the player's state now.
     var playback: PlaybackState { player.playbackState }
+
+    /// How a file from the library is opened: at its own size (at most ``largestFrame``'s pixels),
+    /// or fitted into the session's.
+    var fileOptions: SourceOptions {
+        var options = SourceOptions()
+        if let largestFrame {
+            options.maximumPixels = largestFrame.width * largestFrame.height
+        } else {
+            options.outputSize = (player.pool.width, player.pool.height)
+        }
+        return options
+    }
+
+    /// The size a camera of `width × height` is played at: its own (reduced to ``largestFrame``'s
+    /// pixels), or the session's.
+    func frameSize(forCamera width: Int, _ height: Int) -> (width: Int, height: Int) {
+        guard let largestFrame else { return (player.pool.width, player.pool.height) }
+        return PictureFit.size(ofWidth: width, height: height, maximumPixels: largestFrame.width * largestFrame.height)
+    }
 
     /// How often a frame comes at most: `maxFPS`, else the source's rate (30 when it says none).
     func frameInterval(maxFPS: Double?) -> Duration {

@@ -27,8 +27,8 @@ final class ViewerSession {
     /// `--admin-token`, `--token` and `--public-view`.
     private let policy: AccessPolicy
     private let now: () -> ContinuousClock.Instant
-    /// What the server offers to watch (`hello.renditions`).
-    private let offer: [Rendition]
+    /// What the server offers to watch (`hello.renditions`, then the last `renditions`).
+    private var offer: [Rendition]
     /// What else it offers (`hello`'s media folder, uploads and sound).
     private let features: ServerFeatures
     /// Where it is in the sound's log, once it asked for sound.
@@ -137,6 +137,14 @@ final class ViewerSession {
     /// `GET /api/looks` lists them (to any viewer).
     func looksChanged(_ looks: [LookEntry]) {
         outbox.enqueue(.looks(looks))
+    }
+
+    /// The renditions' sizes changed (another size of source plays): the client is sent them,
+    /// and its rung adaptation weighs the new caps. It stays on the rendition it watched.
+    func renditionsChanged(_ renditions: [Rendition]) {
+        guard renditions.map(\.id) == offer.map(\.id), renditions != offer else { return }
+        offer = renditions
+        outbox.enqueue(.renditions(renditions))
     }
 
     /// This client's camera is no longer the source (another took over, silence, the limits).

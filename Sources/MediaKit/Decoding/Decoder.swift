@@ -60,8 +60,9 @@ final class Decoder {
     /// best video stream and opens its decoder with `threads` threads (0 = automatic). Opening —
     /// connecting, reading the header, probing the streams — gives up after `openTimeout` (an
     /// input that accepts a connection and then says nothing, a UDP port nobody sends to).
+    /// Frames are `outputSize`, else the picture's own size reduced to `maximumPixels`.
     init(url: String, inputFormat: String? = nil, options: [String: String] = [:],
-         threads: Int = 1, outputSize: (width: Int, height: Int)? = nil,
+         threads: Int = 1, outputSize: (width: Int, height: Int)? = nil, maximumPixels: Int? = nil,
          interruption: Interruption = Interruption(), openTimeout: Duration = .seconds(10)) throws(MediaError) {
         input = url
         self.interruption = interruption
@@ -77,10 +78,11 @@ final class Decoder {
         startTimestamp = video.stream.pointee.start_time == CFFmpeg_AV_NOPTS_VALUE() ? 0 : video.stream.pointee.start_time
         audio = AudioDemux(format: format, videoIndex: video.index, offset: Double(startTimestamp) * timeBase)
         let parameters = video.stream.pointee.codecpar!
-        nativeWidth = Int(parameters.pointee.width)
-        nativeHeight = Int(parameters.pointee.height)
-        width = outputSize?.width ?? nativeWidth
-        height = outputSize?.height ?? nativeHeight
+        let native = (width: Int(parameters.pointee.width), height: Int(parameters.pointee.height))
+        (nativeWidth, nativeHeight) = native
+        (width, height) = outputSize
+            ?? maximumPixels.map { PictureFit.size(ofWidth: native.width, height: native.height, maximumPixels: $0) }
+            ?? native
         pixelFormat = av_get_pix_fmt_name(AVPixelFormat(rawValue: parameters.pointee.format)).map { String(cString: $0) } ?? "unknown"
         frameRate = Decoder.frameRate(of: video.stream, in: format)
         duration = Decoder.duration(of: video.stream, in: format)

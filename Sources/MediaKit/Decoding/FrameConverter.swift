@@ -96,7 +96,9 @@ public final class FrameConverter {
         destinationStrides[1] = Int32(frame.u.stride)
         destinationStrides[2] = Int32(frame.v.stride)
         sws_scale(scaler, sourcePlanes, sourceStrides, 0, decoded.pointee.height, destinationPlanes, destinationStrides)
-        if !fit.covers(width: width, height: height) { paintBars(in: frame) }
+        // Black bars: the range fix that may follow maps them to black again (limited-range Y
+        // below 16 clamps to 0).
+        if !fit.covers(width: width, height: height) { frame.paintBars(around: fit) }
     }
 
     private func makeScaler(for input: (Int32, Int32, Int32), fullRange: Bool) {
@@ -109,27 +111,6 @@ public final class FrameConverter {
         let range: Int32 = fullRange ? 1 : 0
         let table = sws_getCoefficients(SWS_CS_ITU601)
         sws_setColorspaceDetails(scaler, table, range, table, range, 0, 1 << 16, 1 << 16)
-    }
-
-    /// Black (Y 0, chroma 128) outside the ``fit``: the range fix that may follow maps it to
-    /// black again (limited-range Y below 16 clamps to 0).
-    private func paintBars(in frame: Frame) {
-        func paint(_ plane: Plane, _ value: UInt8, shift: Int) {
-            let top = fit.y >> shift, bottom = (fit.y + fit.height) >> shift
-            let left = fit.x >> shift, right = (fit.x + fit.width) >> shift
-            for row in 0..<plane.height {
-                let line = plane.row(row)
-                if row < top || row >= bottom {
-                    line.update(repeating: value, count: plane.width)
-                } else {
-                    line.update(repeating: value, count: left)
-                    (line + right).update(repeating: value, count: plane.width - right)
-                }
-            }
-        }
-        paint(frame.y, 0, shift: 0)
-        paint(frame.u, 128, shift: 1)
-        paint(frame.v, 128, shift: 1)
     }
 
     private static func isRGB(_ format: AVPixelFormat) -> Bool {

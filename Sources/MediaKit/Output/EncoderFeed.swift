@@ -19,6 +19,8 @@ final class EncoderFeed: Sendable {
     private let pool: FramePool
     private let dropped = Atomic<Int>(0)
     private let timing: Timing
+    /// Processing thread only: frames of another size than the feed's are scaled into it.
+    nonisolated(unsafe) private let fitter: FrameFitter
     /// Also counts the drops: the owner's count over all its feeds.
     private let droppedTotal: Counter?
     nonisolated(unsafe) private var thread: WorkerThread?
@@ -40,6 +42,7 @@ final class EncoderFeed: Sendable {
         self.timing = timing
         queue = FrameQueue(capacity: capacity, policy: .latestWins)
         pool = FramePool(width: width, height: height, capacity: capacity + 2)
+        fitter = FrameFitter(width: width, height: height)
         thread = WorkerThread(name: name) { [self] in
             // Below the preview threads: when the cores are busy, the encoder is what waits.
             if timing == .sinceStart { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(currentThreadID()), 10) }
@@ -47,13 +50,12 @@ final class EncoderFeed: Sendable {
         }
     }
 
-    /// Processing thread: queues a copy of `frame` (scaled to the feed's size by `scaler` when
-    /// given), timed as the feed's ``Timing`` says — or at `time` when given (a recording's and a
+    /// Processing thread: queues a copy of `frame` (fitted to the feed's size: ``FrameFitter``), timed as the feed's ``Timing`` says — or at `time` when given (a recording's and a
     /// publish stream's: the source's time, which their writer puts on its ``OutputTimeline``) —,
     /// its `isDiscontinuity` set to `marked` (what that means is the encoder thread's business).
-    func offer(_ frame: Frame, at time: Double? = nil, marked: Bool = false, scaler: FrameScaler? = nil) {
+    func offer(_ frame: Frame, at time: Double? = nil, marked: Bool = false) {
         let copy = pool.take()
-        if let scaler { scaler.scale(frame, into: copy) } else { copy.copy(from: frame) }
+        fitter.fit(frame, into: copy)
         if timing == .sinceStart { copy.time = time ?? elapsed }
         copy.isDiscontinuity = marked
         guard let displaced = queue.put(copy) else { return }

@@ -41,10 +41,19 @@ public final class FrameScaler {
     /// Scales `source` into `destination` (of this scaler's size), with its timing.
     public func scale(_ source: Frame, into destination: Frame) {
         precondition(destination.width == width && destination.height == height, "the frame is not the scaler's size")
+        scale(source, into: destination, x: 0, y: 0)
+    }
+
+    /// Scales `source` into the scaler-sized region of `destination` whose top left corner is at
+    /// (`x`, `y`), both even, with its timing; the rest of `destination` is left as it is.
+    public func scale(_ source: Frame, into destination: Frame, x: Int, y: Int) {
+        precondition(x % 2 == 0 && y % 2 == 0 && x + width <= destination.width && y + height <= destination.height,
+                     "the region is not inside the frame")
         for index in 0..<3 {
             let from = source.plane(index), to = destination.plane(index)
+            let shift = index == 0 ? 0 : 1
             planes[0] = UnsafePointer(from.base)
-            output[0] = to.base
+            output[0] = to.row(y >> shift) + (x >> shift)
             strides[0] = Int32(from.stride)
             strides[1] = Int32(to.stride)
             sws_scale(index == 0 ? luma : chroma, planes, strides, 0, Int32(from.height), output, strides + 1)

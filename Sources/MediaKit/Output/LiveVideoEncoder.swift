@@ -14,6 +14,9 @@ public struct EncodedAccessUnit {
     public let isChanged: Bool
     /// How long the encoder took for it.
     public let encodeDuration: Duration
+    /// The picture's size.
+    public let width: Int
+    public let height: Int
 }
 
 /// Encodes the frames offered to it to H.264 for viewers' decoders, on a thread of its own, and
@@ -41,20 +44,17 @@ public final class LiveVideoEncoder: Sendable {
     public let name: String
     private let feed: EncoderFeed
     private let keyframeWanted = KeyframeWanted()
-    /// Processing thread only: from the source's size to the stream's, when they differ.
-    nonisolated(unsafe) private let scaler: FrameScaler?
+    /// The size of the pictures it encodes.
+    public let width: Int
+    public let height: Int
 
     /// Opens the encoder (throws when none opens: this FFmpeg has no H.264 encoder) and starts its
-    /// thread. Frames offered are `source`-sized and scaled to `width × height` when that
-    /// differs. `preset` is x264's; `threads` its slice threads.
-    public init(name threadName: String, source: (width: Int, height: Int), width: Int, height: Int, frameRate: Double,
+    /// thread. Frames offered of another size are scaled to `width × height` (``FrameFitter``).
+    /// `preset` is x264's; `threads` its slice threads.
+    public init(name threadName: String, width: Int, height: Int, frameRate: Double,
                 cap: BitRateCap, keyframeInterval: Duration, preset: String, threads: Int,
                 sink: @escaping @Sendable (EncodedAccessUnit) -> Void) throws(MediaError) {
-        scaler = source == (width, height) ? nil
-            : FrameScaler(sourceWidth: source.width, sourceHeight: source.height, width: width, height: height)
-        if scaler == nil && source != (width, height) {
-            throw .encodeFailed(reason: "cannot scale \(source.width)x\(source.height) to \(width)x\(height)")
-        }
+        (self.width, self.height) = (width, height)
         let encoder = try H264Encoder(width: width, height: height, frameRate: frameRate, preset: preset,
                                       profile: "baseline", threads: threads, globalHeader: false,
                                       encoders: H264Encoder.browserPreference, cap: cap, keyframeInterval: keyframeInterval)
@@ -67,7 +67,7 @@ public final class LiveVideoEncoder: Sendable {
     }
 
     /// Processing thread: encode (a copy of) `frame`; `changed`: it is the first after a change.
-    public func offer(_ frame: Frame, changed: Bool) { feed.offer(frame, marked: changed, scaler: scaler) }
+    public func offer(_ frame: Frame, changed: Bool) { feed.offer(frame, marked: changed) }
 
     /// The next picture encoded is a keyframe. Any thread.
     public func requestKeyframe() { keyframeWanted.set() }
@@ -121,7 +121,8 @@ public final class LiveVideoEncoder: Sendable {
             try encoder.encode(picture, at: stamp, keyframe: keyframe.take()) { packet in
                 sink(EncodedAccessUnit(bytes: UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size)),
                                        isKeyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0, time: picture.time,
-                                       isChanged: isChanged, encodeDuration: started.duration(to: .now)))
+                                       isChanged: isChanged, encodeDuration: started.duration(to: .now),
+                                       width: picture.width, height: picture.height))
             }
         } catch {
             // x264 refuses no frame of ours; should one fail, the stream goes on with a keyframe.

@@ -59,6 +59,10 @@ public struct PlaybackOptions: Sendable {
     /// shared browser camera) is closed when nothing has taken its frames for this long, and
     /// opened again when something does (see ``Player/setConsumersPresent(_:)``); nil: kept open.
     public var idleClose: Duration?
+    /// Frames take the size of the source that plays: a source switched to or reconnected at
+    /// another size than the one before gives frames of its own size (from a pool of that size).
+    /// Otherwise (`--size`) every source must give frames of the first one's size.
+    public var sizeFollowsSource: Bool = false
 
     public init(speed: Double = 1, loops: Bool = true, idleClose: Duration? = nil) {
         self.speed = speed

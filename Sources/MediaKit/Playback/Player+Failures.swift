@@ -40,10 +40,11 @@ extension Player {
             update { $0.retryAt = nil }
             do {
                 let reopened = try reopen()
-                guard reopened.info.width == pool.width, reopened.info.height == pool.height else {
-                    reason = "\(name) came back at \(reopened.info.width)x\(reopened.info.height), not \(pool.width)x\(pool.height)"
+                if let mismatch = sizeMismatch(reopened.info) {
+                    reason = mismatch.description
                     continue
                 }
+                takeSize(of: reopened.info)
                 reopened.onWarning = warn
                 source = reopened
                 return

@@ -73,6 +73,7 @@ extension Player {
         do throws(MediaError) {
             let opened = try reopen()
             if let mismatch = sizeMismatch(opened.info) { throw mismatch }
+            takeSize(of: opened.info)
             opened.onWarning = warn
             source = opened
         } catch {

@@ -11,7 +11,8 @@ extension Player {
     }
 
     /// Plays `newSource` from its start instead of the current source, which is closed. Its
-    /// frames must be of the pool's size (open it with that `outputSize`). Playing or paused
+    /// frames must be of the pool's size (open it with that `outputSize`) unless the size follows
+    /// the source (``PlaybackOptions/sizeFollowsSource``). Playing or paused
     /// stays as it was (after a failure: playing); position, duration and `info` become the new
     /// source's, and its first frame is delivered (marked as a discontinuity) at once. A live
     /// `newSource` is reconnected with `reopen` when it fails, as in `init`.
@@ -24,7 +25,8 @@ extension Player {
     /// Plays the source `open` opens instead of the current one, from its start, opening it on
     /// the decode thread once the current one is closed (a stream or a camera may take seconds
     /// to answer, and a UDP port or a camera must be free before it opens again). `info`
-    /// describes it until then; `open` must give frames of the pool's size and break its reads
+    /// describes it until then; `open` must give frames of the pool's size (unless the size
+    /// follows the source) and break its reads
     /// on `interruption`. Playing or paused as in `switchSource(to:)`. When the opening fails, a
     /// live source is retried with `open` as a reconnection is; a file stops playback with the
     /// error (offline, as a file that failed).
@@ -53,9 +55,9 @@ extension Player {
         condition.unlock()
     }
 
-    /// Why frames described by `info` cannot go into the pool, or nil when they can.
+    /// Why frames described by `info` cannot be played, or nil when they can.
     func sizeMismatch(_ info: SourceInfo) -> MediaError? {
-        guard info.width != pool.width || info.height != pool.height else { return nil }
+        guard !sizeFollowsSource, info.width != pool.width || info.height != pool.height else { return nil }
         return .invalidInput("\(info.name) gives \(info.width)x\(info.height) frames, the player \(pool.width)x\(pool.height)")
     }
 
@@ -77,6 +79,7 @@ extension Player {
     private func adopt(_ pending: PendingSource) -> (any VideoSource)? {
         switch pending {
         case .opened(let newSource, let newReopen):
+            takeSize(of: newSource.info)
             source = newSource
             reopen = newReopen
         case .opening(let open, let isLive):
@@ -87,6 +90,7 @@ extension Player {
             do throws(MediaError) {
                 let opened = try open()
                 if let mismatch = sizeMismatch(opened.info) { throw mismatch }
+                takeSize(of: opened.info)
                 source = opened
             } catch {
                 if stoppingOrSwitching { return nil }  // interrupted on purpose

@@ -1,6 +1,7 @@
 import FilterKit
 import Logging
 import Foundation
+import Synchronization
 import Telemetry
 
 /// Plays a source in real time on its own decode thread: paces frames by their timestamps,
@@ -30,7 +31,13 @@ import Telemetry
 /// reopening a live input on demand (`Player+OnDemand.swift`); failures, reconnection and the end
 /// of a file (`Player+Failures.swift`).
 public final class Player: @unchecked Sendable {
-    public let pool: FramePool
+    /// The frames of the source that plays come from it; with ``PlaybackOptions/sizeFollowsSource``
+    /// a source of another size brings a pool of its own (frames of the old size recycled into
+    /// the new one are simply released).
+    public var pool: FramePool { currentPool.withLock { $0 } }
+    private let currentPool: Mutex<FramePool>
+    private let poolCapacity: Int
+    let sizeFollowsSource: Bool
     /// Where decoded frames go; the consumer takes from it and recycles into `pool`.
     public let output: FrameQueue
     /// Frames the source gave (reads and seeks).
@@ -93,7 +100,7 @@ public final class Player: @unchecked Sendable {
 
     /// Opens nothing: `source` was opened by the caller (errors surface there). Call `start()`.
     /// `reopen` opens a live source again after it fails: it must give frames of the same size
-    /// and share the source's ``Interruption`` (see ``InputSpec/reopener(_:width:height:)``).
+    /// and share the source's ``Interruption`` (see ``InputSpec/reopener(_:)``).
     /// The sound of every source it plays goes to `audio`, read with the pictures. Its log lines
     /// carry `log`'s fields.
     public init(source: any VideoSource, options: PlaybackOptions = PlaybackOptions(),
@@ -109,8 +116,18 @@ public final class Player: @unchecked Sendable {
         self.loops = options.loops
         idleClose = options.idleClose.map(IdleClose.init(after:))
         self.output = output
-        pool = FramePool(width: source.info.width, height: source.info.height, capacity: options.poolCapacity)
+        poolCapacity = options.poolCapacity
+        sizeFollowsSource = options.sizeFollowsSource
+        currentPool = Mutex(FramePool(width: source.info.width, height: source.info.height, capacity: options.poolCapacity))
         state = PlaybackState(duration: source.info.duration, isLive: source.info.isLive, speed: options.speed)
+    }
+
+    /// Decode thread: frames of `info`'s size from now on (a new pool when the size changed).
+    func takeSize(of info: SourceInfo) {
+        currentPool.withLock { pool in
+            guard pool.width != info.width || pool.height != info.height else { return }
+            pool = FramePool(width: info.width, height: info.height, capacity: poolCapacity)
+        }
     }
 
     /// Starts the decode thread.

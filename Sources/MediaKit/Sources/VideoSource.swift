@@ -108,6 +108,9 @@ public struct SourceOptions: Sendable {
     public var decoderThreads: Int = 1
     /// Scale frames to this size instead of the source's own.
     public var outputSize: (width: Int, height: Int)?
+    /// Without `outputSize`: a source of more pixels gives frames reduced to this many (its shape
+    /// kept), so that a file nobody vetted for size cannot make the session huge.
+    public var maximumPixels: Int?
     /// V4L2 pixel format to ask a camera for (`mjpeg`, `yuyv422`, …).
     public var cameraFormat: String?
     /// Frame rate to ask a camera for (frames per second).
@@ -133,15 +136,15 @@ extension InputSpec {
         switch self {
         case .file(let path):
             let decoder = try Decoder(url: path, options: Self.transferOptions(for: path), threads: options.decoderThreads,
-                                      outputSize: options.outputSize, interruption: options.interruption,
-                                      openTimeout: options.openTimeout)
+                                      outputSize: options.outputSize, maximumPixels: options.maximumPixels,
+                                      interruption: options.interruption, openTimeout: options.openTimeout)
             return Self.isSeekableFile(decoder) ? FileSource(decoder: decoder)
                 : LiveSource(decoder: decoder, name: path, stallTimeout: options.stallTimeout)
         case .testPattern(let width, let height, let rate):
             let graph = "testsrc2=size=\(width)x\(height):rate=\(rate)"
             let decoder = try Decoder(url: graph, inputFormat: "lavfi", threads: options.decoderThreads,
-                                      outputSize: options.outputSize, interruption: options.interruption,
-                                      openTimeout: options.openTimeout)
+                                      outputSize: options.outputSize, maximumPixels: options.maximumPixels,
+                                      interruption: options.interruption, openTimeout: options.openTimeout)
             return LiveSource(decoder: decoder, name: description, stallTimeout: options.stallTimeout)
         case .camera(let device):
             // Our own probe first: its messages say what is wrong (FFmpeg's say "Inappropriate ioctl").
@@ -152,7 +155,7 @@ extension InputSpec {
             if let size = options.outputSize { deviceOptions["video_size"] = "\(size.width)x\(size.height)" }
             let decoder = try Decoder(url: device, inputFormat: "v4l2", options: deviceOptions,
                                       threads: options.decoderThreads, outputSize: options.outputSize,
-                                      interruption: options.interruption, openTimeout: options.openTimeout)
+                                      maximumPixels: options.maximumPixels, interruption: options.interruption, openTimeout: options.openTimeout)
             return LiveSource(decoder: decoder, name: description, stallTimeout: options.stallTimeout)
         case .firstCamera:
             guard let first = CaptureDevice.list().first else {
@@ -181,22 +184,34 @@ extension InputSpec {
         return ["reconnect": "1", "reconnect_delay_max": "5"]
     }
 
-    /// How to open this input again after it failed: at `width × height` (the size the pipeline
-    /// was built for, whatever the input gives next time), sharing `options.interruption`.
-    public func reopener(_ options: SourceOptions, width: Int, height: Int) -> SourceOpener {
-        let open = opener(options, width: width, height: height)
+    /// How to open this input again after it failed, as `options` say (their `outputSize`: the
+    /// size the pipeline was built for, whatever the input gives next time; none: the input's
+    /// own), sharing `options.interruption`.
+    public func reopener(_ options: SourceOptions) -> SourceOpener {
+        let open = opener(options)
         return { () throws(MediaError) in try open(options.interruption) }
     }
 
-    /// How to open this input anew at `width × height`, each opening's reads broken by the
+    /// ``reopener(_:)`` at `width × height`.
+    public func reopener(_ options: SourceOptions, width: Int, height: Int) -> SourceOpener {
+        var sized = options
+        sized.outputSize = (width, height)
+        return reopener(sized)
+    }
+
+    /// ``opener(_:)`` at `width × height`.
+    public func opener(_ options: SourceOptions, width: Int, height: Int) -> InputOpener {
+        var sized = options
+        sized.outputSize = (width, height)
+        return opener(sized)
+    }
+
+    /// How to open this input anew as `options` say, each opening's reads broken by the
     /// ``Interruption`` it is given (an interrupted one stays interrupted: an input played again
     /// after another source needs a new one).
-    public func opener(_ options: SourceOptions, width: Int, height: Int) -> InputOpener {
-        var resized = options
-        resized.outputSize = (width, height)
-        let fixed = resized
-        return { (interruption) throws(MediaError) in
-            var options = fixed
+    public func opener(_ options: SourceOptions) -> InputOpener {
+        { (interruption) throws(MediaError) in
+            var options = options
             options.interruption = interruption
             return try self.open(options)
         }
