@@ -50,10 +50,10 @@ import Testing
 
     @Test func theSizeIsTheSessionsAtMostOrTurnedUpright() {
         let limits = IngestLimits()
-        #expect(limits.refusal(width: 1280, height: 720, session: (1280, 720)) == nil)
-        #expect(limits.refusal(width: 720, height: 1280, session: (1280, 720)) == nil)
-        #expect(limits.refusal(width: 640, height: 480, session: (1280, 720)) == nil)
-        #expect(limits.refusal(width: 1920, height: 1080, session: (1280, 720))?.contains("1280x720") == true)
-        #expect(limits.refusal(width: 1400, height: 200, session: (1280, 720)) != nil)
+        #expect(limits.refusal(width: 1280, height: 720, largest: (1280, 720)) == nil)
+        #expect(limits.refusal(width: 720, height: 1280, largest: (1280, 720)) == nil)
+        #expect(limits.refusal(width: 640, height: 480, largest: (1280, 720)) == nil)
+        #expect(limits.refusal(width: 1920, height: 1080, largest: (1280, 720))?.contains("1280x720") == true)
+        #expect(limits.refusal(width: 1400, height: 200, largest: (1280, 720)) != nil)
     }
 }

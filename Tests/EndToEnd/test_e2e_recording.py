@@ -218,9 +218,9 @@ def test_open_a_file_of_the_media_folder(start_server, tmp_path):
             await client.ok({"type": "open", "source": "media/sub/clip.mp4"})
             state = await wait_state(client, lambda s: s["source"]["name"] == "media/sub/clip.mp4", "the clip plays")
             assert abs(state["duration"] - 2.0) < 0.1
-            # Frames keep the session's size.
+            # The session takes the clip's size.
             frame = await client.next_frame(timeout=5, where=lambda f: f.pts > 0.2)
-            assert frame.image().size == (640, 360)
+            assert frame.image().size == (320, 240)
             refused = await client.command({"type": "delete", "source": "media/sub/clip.mp4"})
             assert refused["code"] == "forbidden" and "read-only" in refused["message"]
             missing = await client.command({"type": "open", "source": "media/none.mp4"})

@@ -126,10 +126,9 @@ def test_a_shared_camera_reaches_every_viewer_with_its_capture_times(start_serve
     assert value(metrics, "filtercast_ingest_bytes_total") == sum(len(unit) + 32 for unit, _ in units[:len(times)])
 
 
-def test_an_upright_camera_of_an_unaligned_width_is_pillarboxed(start_server, tmp_path):
-    """A phone held upright: 360x640 in a 640x360 session. 360 is no multiple of the decoder's
-    stride alignment (its buffers are 384 wide) and the picture must keep its shape."""
-    server = start_server("--input", PATTERN)
+def upright_camera_frame(server, tmp_path):
+    """The last of 20 frames a viewer gets while a phone held upright — 360x640 — is shared. 360
+    is no multiple of the decoder's stride alignment (its buffers are 384 wide)."""
     units = h264_units(tmp_path, seconds=2, size="360x640")
 
     async def scenario():
@@ -143,12 +142,26 @@ def test_an_upright_camera_of_an_unaligned_width_is_pillarboxed(start_server, tm
             return frames
 
     frame = run(scenario(), timeout=60)[-1]
+    assert "did not decode" not in server.stderr_text(20000)
+    return frame
+
+
+def test_an_upright_camera_plays_at_its_own_size(start_server, tmp_path):
+    """The session takes the size of what plays: the camera's 360x640, all of it red."""
+    frame = upright_camera_frame(start_server("--input", PATTERN), tmp_path)
+    assert frame.image().size == (360, 640)
+    rgb = frame.rgb().astype(np.float64)
+    assert rgb[..., 0].mean() - rgb[..., 2].mean() > 100, rgb.mean(axis=(0, 1))
+
+
+def test_an_upright_camera_of_an_unaligned_width_is_pillarboxed_at_a_fixed_size(start_server, tmp_path):
+    """With --size 640x360 the picture keeps its shape in the session's size."""
+    frame = upright_camera_frame(start_server("--input", PATTERN, "--size", "640x360"), tmp_path)
     rgb = frame.rgb().astype(np.float64)
     # 360x640 in 640x360: a 202-pixel column (219…420) of the camera's red, black either side.
     left, middle, right = rgb[:, :200], rgb[:, 240:400], rgb[:, 440:]
     assert left.mean() < 20 and right.mean() < 20, (left.mean(), right.mean())
     assert middle[..., 0].mean() - middle[..., 2].mean() > 100, middle.mean(axis=(0, 1))
-    assert "did not decode" not in server.stderr_text(20000)
 
 
 def test_jpeg_pictures_are_a_camera_too(start_server):
@@ -204,7 +217,7 @@ def test_a_second_sharer_is_refused_or_takes_over_and_leaving_or_silence_ends_it
 
 
 @pytest.mark.parametrize("message, code, problem", [
-    ({**START, "width": 1920, "height": 1080}, "out_of_range", "at most the session's 640x360"),
+    ({**START, "width": 2560, "height": 1440}, "out_of_range", "at most 1920x1080"),
     ({**START, "codec": "vp8"}, "out_of_range", 'share.codec must be one of "h264", "jpeg"'),
     ({"type": "share", "action": "begin"}, "out_of_range", "share.action"),
 ])

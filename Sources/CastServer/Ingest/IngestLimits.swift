@@ -13,13 +13,14 @@ public struct IngestLimits: Sendable, Equatable {
 
     public init() {}
 
-    /// Why a camera of `width × height` cannot be the source of a `session`-sized session, or
-    /// nil: at most the session's pixels, and no side longer than the session's longer side
-    /// (a phone held upright sends 720x1280 to a 1280x720 session).
-    func refusal(width: Int, height: Int, session: (width: Int, height: Int)) -> String? {
-        let longest = max(session.width, session.height)
-        guard width * height > session.width * session.height || max(width, height) > longest else { return nil }
-        return "share.width × share.height must be at most the session's \(session.width)x\(session.height) "
+    /// Why a camera of `width × height` cannot be the source of a session whose frames are at
+    /// most `largest` (``Session/largestFrame``, or with `--size` the session's size), or nil: at
+    /// most its pixels, and no side longer than its longer side (a phone held upright sends
+    /// 720x1280 to a 1280x720 session).
+    func refusal(width: Int, height: Int, largest: (width: Int, height: Int)) -> String? {
+        let longest = max(largest.width, largest.height)
+        guard width * height > largest.width * largest.height || max(width, height) > longest else { return nil }
+        return "share.width × share.height must be at most \(largest.width)x\(largest.height) "
             + "(or the same turned upright), got \(width)x\(height)"
     }
 }

@@ -41,7 +41,8 @@ extension Session {
         do {
             let program = selection.chain
             let chain = program.links.map(\.name).filter { $0 != "none" }
-            let status = try recorder.start(filtered: filtered, filter: chain.isEmpty ? nil : chain.joined(separator: " + "))
+            let status = try recorder.start(filtered: filtered, filter: chain.isEmpty ? nil : chain.joined(separator: " + "),
+                                            size: (player.pool.width, player.pool.height))
             if filtered, let name = status.name { lookLog.start(name, in: recorder.options.directory, chain: program) }
             log.info("recording to \(recorder.options.directory)/\(status.name ?? "")",
                      ["encoder": .string(status.encoder ?? ""), "filtered": .bool(filtered)])

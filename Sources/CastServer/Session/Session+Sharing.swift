@@ -33,7 +33,7 @@ extension Session {
     /// client's sharing ends). Only one that may control asks.
     func startSharing(_ request: ShareRequest, by sharer: Int) throws(ProtocolError) {
         let largest = largestFrame ?? (player.pool.width, player.pool.height)
-        if let problem = ingestLimits.refusal(width: request.width, height: request.height, session: largest) {
+        if let problem = ingestLimits.refusal(width: request.width, height: request.height, largest: largest) {
             throw ProtocolError(code: .outOfRange, message: problem)
         }
         let current = sharing.withLock { $0 }

@@ -67,11 +67,15 @@ public final class Recorder: Sendable {
         sound.flatMap { SoundTrack(of: $0, frameRate: frameRate) }
     }
 
-    /// Starts recording the filtered (or the source's) frames into a new file; a filtered one
-    /// names `filter` (what it is filtered with) in its metadata. Throws when a
-    /// recording is running, the folder cannot be written, free space is short or no encoder opens.
+    /// Starts recording the filtered (or the source's) frames into a new file, at `size` (the
+    /// session's now; nil: the size the recorder was made for) — which it keeps: frames of another
+    /// size are fitted into it; a filtered one names `filter` (what it is filtered with) in its
+    /// metadata. Throws when a recording is running, the folder cannot be written, free space is
+    /// short or no encoder opens.
     @discardableResult
-    public func start(filtered: Bool, filter: String? = nil) throws(MediaError) -> RecordingStatus {
+    public func start(filtered: Bool, filter: String? = nil, size: (width: Int, height: Int)? = nil) throws(MediaError)
+        -> RecordingStatus {
+        let (width, height) = size ?? (self.width, self.height)
         joinEnded()
         let directory = options.directory
         do {

@@ -63,10 +63,17 @@ final class SharedEncodeInput: WriterInput, @unchecked Sendable {
         feed.attach()
         let source = feed.source
         let deadline = ContinuousClock.now + Self.keyframeWait
+        var asked = ContinuousClock.now
         while true {
             guard !stopping(), !isFinishing, ContinuousClock.now < deadline else {
                 feed.detach()
                 throw destination.failure("no keyframe came from the rendition \(source.name) within \(Int(Self.keyframeWait.seconds)) s")
+            }
+            // Forced keyframes are rate-limited: the attach's ask is lost when a viewer's was
+            // honoured just before, so ask again.
+            if asked.duration(to: .now) >= .seconds(1) {
+                source.requestKeyframe()
+                asked = .now
             }
             guard let keyframe = feed.next(timeout: .milliseconds(100)) else { continue }
             defer { feed.recycle(keyframe) }

@@ -1,5 +1,6 @@
 """My camera's shape and choice: an upright camera (a phone held upright) reaches the viewers
-pillarboxed, not stretched; with several cameras, #camera-device switches the shared one."""
+upright at its own size (the session takes it), or pillarboxed with --size, never stretched; with
+several cameras, #camera-device switches the shared one."""
 
 from __future__ import annotations
 
@@ -34,24 +35,32 @@ def three_cameras():
     pool.close()
 
 
-def test_an_upright_camera_is_pillarboxed(launch, upright_camera, open_page):
-    server = launch("--input", "test:640x360@30")
+def pillarboxed(rgb: np.ndarray):
+    luma = rgb.astype(np.float64).mean(axis=(0, 2))  # per column
+    width = len(luma)
+    # 360x640 in 640x360: a 202-pixel white column in the middle, black either side.
+    bars = max(luma[: width * 30 // 100].max(), luma[width * 70 // 100:].max())
+    middle = luma[width * 40 // 100: width * 60 // 100].min()
+    return bars < 30 and middle > 200, f"bars {bars:.0f}, middle {middle:.0f}"
+
+
+def upright(rgb: np.ndarray):
+    # The session takes the camera's size: 360x640, the fake camera's white all across.
+    height, width = rgb.shape[:2]
+    least = rgb.astype(np.float64).mean(axis=(0, 2)).min()
+    return (width, height) == (360, 640) and least > 200, f"{width}x{height}, darkest column {least:.0f}"
+
+
+@pytest.mark.parametrize("size, shown", [([], upright), (["--size", "640x360"], pillarboxed)], ids=["own size", "fixed size"])
+def test_an_upright_camera_plays_upright_or_pillarboxed_at_a_fixed_size(launch, upright_camera, open_page, size, shown):
+    server = launch("--input", "test:640x360@30", *size)
     sharer = open_on(upright_camera, server)
     sharer.find("#camera-share").click()
     watcher = open_page(server)
     state = watcher.wait_state(lambda s: s["source"]["kind"] == "browser", timeout=15, message="the camera as the source")
     # The fake camera's label is the clip's path: viewers are not shown it.
     assert state["source"]["name"] == "shared camera", state["source"]["name"]
-
-    def pillarboxed(rgb: np.ndarray):
-        luma = rgb.astype(np.float64).mean(axis=(0, 2))  # per column
-        width = len(luma)
-        # 360x640 in 640x360: a 202-pixel white column in the middle, black either side.
-        bars = max(luma[: width * 30 // 100].max(), luma[width * 70 // 100:].max())
-        middle = luma[width * 40 // 100: width * 60 // 100].min()
-        return bars < 30 and middle > 200, f"bars {bars:.0f}, middle {middle:.0f}"
-
-    watcher.wait_pixels(pillarboxed, timeout=10, message="the upright camera between black bars")
+    watcher.wait_pixels(shown, timeout=10, message="the upright camera")
     assert sharer.errors() == [] and watcher.errors() == []
 
 
