@@ -18,7 +18,7 @@ from test_e2e_recording import wait_state
 def red_clip(tmp_path):
     path = tmp_path / "red.mp4"
     subprocess.run([shutil.which("ffmpeg"), "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
-                    "color=c=0xc8281e:size=640x360:rate=30", "-t", "10", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                    "color=c=0xc8281e:size=320x240:rate=30", "-t", "10", "-c:v", "libx264", "-pix_fmt", "yuv420p",
                     str(path)], check=True, timeout=60)
     return path
 
@@ -33,14 +33,15 @@ def test_an_allowed_url_plays_and_others_are_forbidden(start_server, tmp_path):
                 other = await client.command({"type": "open", "source": "http://example.com/x.mp4"})
                 await client.ok({"type": "open", "source": url})
                 state = await wait_state(client, lambda s: s["source"]["kind"] == "stream", "the stream")
-                await wait_state(client, lambda s: s["source"]["online"] and s["fps"] > 0, "frames", timeout=15)
+                playing = await wait_state(client, lambda s: s["source"]["online"] and s["fps"] > 0, "frames", timeout=15)
                 client.drop_frames()
                 frames = await client.frames(5, timeout=10)
                 await client.ok({"type": "open", "source": "input"})
-                back = await wait_state(client, lambda s: s["source"]["startInput"], "the input")
-                return other, state, frames, back
+                back = await wait_state(client, lambda s: s["source"]["startInput"] and s["source"]["width"] == 640,
+                                        "the input, at its size")
+                return other, state, playing, frames, back
 
-        other, state, frames, back = run(scenario(), timeout=60)
+        other, state, playing, frames, back = run(scenario(), timeout=60)
     assert other["code"] == "forbidden" and "--allow-source allows rtsp://cams.local/*, http://127.0.0.1:*/*.mp4*" \
         in other["message"], other
     source = state["source"]
@@ -48,7 +49,10 @@ def test_an_allowed_url_plays_and_others_are_forbidden(start_server, tmp_path):
     assert (source["seekable"], source["startInput"]) == (False, False)
     rgb = frames[-1].rgb().astype(np.float64)
     assert rgb[..., 0].mean() - rgb[..., 2].mean() > 100, "the red clip plays"
-    assert back["source"]["kind"] == "test"
+    # The session takes the stream's size, and the state says it.
+    assert frames[-1].image().size == (320, 240)
+    assert (playing["source"]["width"], playing["source"]["height"]) == (320, 240), playing["source"]
+    assert back["source"]["kind"] == "test" and back["source"]["height"] == 360
     assert "secret" not in server.stderr_text(last=20000)
 
 

@@ -148,6 +148,10 @@ public final class Session: Sendable {
             source.audio = Self.wireAudio(shared)
         } else if source.kind != .file {
             source.audio = Self.wireAudio(player.audio)
+            // A stream or live input takes its size when it plays (a stream opened on the decode
+            // thread, an input that came back at another size): its frames' size.
+            let frames = player.pool
+            (source.width, source.height) = (frames.width, frames.height)
         }
         var state = SessionState(source: source, playing: playback.isPlaying,
                                  position: playback.position, duration: playback.duration, filter: selection.chain,
