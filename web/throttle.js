@@ -27,10 +27,14 @@ export class Throttle {
   push(value, sendValue) {
     this.sendValue = sendValue;
     this.value = this.merge && this.value !== undefined ? this.merge(this.value, value) : value;
-    if (this.timer) return;
+    if (!this.timer) this.fireWhenDue();
+  }
+  /// Fires now if the interval has passed, else arms a timer that checks again: Chromium may run a
+  /// timeout a few ms early (it aligns wake-ups), so the timer's firing alone proves nothing.
+  fireWhenDue() {
     const wait = this.last + this.interval - performance.now();
     if (wait <= 0) this.fire();
-    else this.timer = setTimeout(() => { this.timer = 0; this.fire(); }, wait);
+    else this.timer = setTimeout(() => { this.timer = 0; this.fireWhenDue(); }, Math.ceil(wait));
   }
   fire() {
     if (this.value === undefined) return;
