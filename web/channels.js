@@ -81,7 +81,9 @@ function show(li, channel) {
   if (channel.name === channels.current) button.setAttribute("aria-current", "page");
   else button.removeAttribute("aria-current");
   // The snapshot URL is the server's absolute path: made relative, for a page served under a prefix.
-  paint(picture, channel.snapshot.replace(/^\//, ""));
+  // At the JPEG rendition nearest the thumbnail's width: a full-size picture every few seconds
+  // is a burst a slow link's live stream queues behind.
+  paint(picture, `${channel.snapshot.replace(/^\//, "")}&width=${picture.width}`);
   meta.textContent = summary(channel);
   li.dataset.idle = String(Boolean(channel.idle));
 }
@@ -94,8 +96,7 @@ function redraw() {
     built = wanted;
   }
   ui.panel.hidden = channels.list.length < 2 && !isAdmin();
-  // A hidden panel fetches no thumbnail: a full-size snapshot every few seconds is a burst that a
-  // slow link's live stream queues behind (a second's delay every 4 s at 700 kbit/s).
+  // A hidden panel fetches no thumbnail, not even a small one.
   if (!ui.panel.hidden) channels.list.forEach((channel, index) => show(ui.list.children[index], channel));
   showAdmin();
 }

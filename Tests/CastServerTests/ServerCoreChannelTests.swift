@@ -95,11 +95,16 @@ import Testing
               case .body(200, _, let mainState) = get("/api/state", [:], fixture) else { Issue.record("no state"); return }
         #expect(String(decoding: state, as: UTF8.self).contains(#""filter":{"name":"invert""#))
         #expect(String(decoding: mainState, as: UTF8.self).contains(#""filter":{"name":"none""#))
-        guard case .snapshot(let snapshot) = get("/snapshot.jpg", ["channel": "cam"], fixture),
+        guard case .snapshot(let snapshot, 0) = get("/snapshot.jpg", ["channel": "cam"], fixture),
               case .mjpeg(let reader, 1) = get("/stream.mjpg", ["channel": "cam", "width": "32"], fixture) else {
             Issue.record("no pictures"); return
         }
         #expect(snapshot === cam && reader === cam)
+        guard case .snapshot(let thumbnail, 1) = get("/snapshot.jpg", ["channel": "cam", "width": "30"], fixture) else {
+            Issue.record("?width= takes the nearest rendition"); return
+        }
+        #expect(thumbnail === cam)
+        #expect(get("/snapshot.jpg", ["width": "0"], fixture).code == 400)
         let camFolder = cam.session.library!.recordings.root
         _ = FileManager.default.createFile(atPath: camFolder + "/take.mp4", contents: Data([0]))
         guard case .file(let path, _) = get("/recordings/take.mp4", ["channel": "cam"], fixture) else { Issue.record("no file"); return }

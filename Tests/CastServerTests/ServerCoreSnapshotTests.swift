@@ -11,12 +11,12 @@ import Testing
 struct ServerCoreSnapshotTests {
     static let idleClose = Duration.milliseconds(300)
 
-    /// A picture of `brightness` in the full-size JPEG rendition, as the processing loop hands
-    /// over a frame of `kind`.
-    func publish(_ brightness: UInt8, _ kind: FrameContext.Kind, on channel: Channel) {
+    /// A picture of `brightness` in JPEG rendition `rendition` (default: full size), as the
+    /// processing loop hands over a frame of `kind`.
+    func publish(_ brightness: UInt8, _ kind: FrameContext.Kind, on channel: Channel, rendition: Int = 0) {
         let frame = Frame(width: 64, height: 48)
         frame.y.fill(brightness)
-        channel.outputs.fullJPEG.take(frame, FrameContext(kind: kind, isFiltered: kind != .placeholder, filterGeneration: 0))
+        channel.outputs.jpeg[rendition]!.take(frame, FrameContext(kind: kind, isFiltered: kind != .placeholder, filterGeneration: 0))
     }
 
     @Test func anIdleChannelAnswersWithItsLastRealPictureAndStaysClosed() throws {
@@ -59,5 +59,38 @@ struct ServerCoreSnapshotTests {
         }
         #expect(reason == "channel main is idle (its live input opens when somebody watches) and has no picture yet")
         #expect(fixture.core.watchers[1] == nil)
+    }
+
+    /// A thumbnail's snapshot (`?width=`) waits on its rendition, not the full-size one, and an
+    /// idle channel answers with that rendition's last picture.
+    @Test func aSnapshotOfASmallerRenditionTakesThatRenditionsPicture() throws {
+        let fixture = try CoreFixture(idleClose: Self.idleClose)
+        let core = fixture.core, main = fixture.main, player = fixture.session.player
+        let full = main.outputs.fullJPEG, half = main.outputs.jpeg[1]!
+        player.start()
+        defer { player.stop() }
+        #expect(core.snapshotAsked(1, of: main, rendition: 1) == .wait)
+        let demand = half.demand(now: .now)
+        #expect(demand.isActive && demand.onlySnapshots && !full.demand(now: .now).isActive, "only the small one is encoded")
+        publish(200, .new, on: main)
+        publish(200, .new, on: main, rendition: 1)
+        let small = try #require(core.snapshotPicture(of: main, rendition: 1))
+        #expect(small == half.broadcaster.latestJPEG() && small.count < full.broadcaster.latestJPEG()!.count)
+        core.watcherLeft(1)
+
+        player.setConsumersPresent(true, holdingLiveInput: false)
+        #expect(player.waitForState(timeout: .seconds(3)) { $0.isIdle } != nil)
+        #expect(core.snapshotAsked(2, of: main, rendition: 1) == .now(small), "idle: the small rendition's last picture")
+    }
+
+    @Test func anIdleChannelsSmallPictureIsTakenOnlyWhenRecent() {
+        let now = ContinuousClock.now, lag = ServerCore.keptPictureLag
+        let full = KeptPicture(jpeg: [1], madeAt: now), recent = KeptPicture(jpeg: [2], madeAt: now - lag)
+        let old = KeptPicture(jpeg: [3], madeAt: now - lag - .milliseconds(1))
+        #expect(ServerCore.idlePicture(kept: recent, full: full) == [2])
+        #expect(ServerCore.idlePicture(kept: old, full: full) == [1], "older: maybe another source's")
+        #expect(ServerCore.idlePicture(kept: nil, full: full) == [1])
+        #expect(ServerCore.idlePicture(kept: old, full: nil) == [3])
+        #expect(ServerCore.idlePicture(kept: nil, full: nil) == nil)
     }
 }

@@ -190,7 +190,7 @@ import Testing
         send(#"{"type": "watch", "transport": "jpeg", "rendition": "jpeg-32"}"#, from: 1, to: core)
         #expect(full.audience.load(ordering: .relaxed) == 0 && half.audience.load(ordering: .relaxed) == 1)
         core.watcherJoined(5, .mjpeg(rendition: 0), of: fixture.main)
-        core.watcherJoined(6, .snapshot, of: fixture.main)
+        core.watcherJoined(6, .snapshot(rendition: 0), of: fixture.main)
         #expect(full.audience.load(ordering: .relaxed) == 2 && core.mjpegReaderCount == 1)
         core.watcherLeft(6)
         core.watcherLeft(5)

@@ -2,14 +2,14 @@
 /// how many listen. Pure: `ServerCore` counts it after every change and hands it to the outputs.
 struct Audience: Equatable {
     /// Clients per rendition (its index in the offer): viewers (on it and moving to it), MJPEG
-    /// readers, snapshots waiting (full-size JPEG).
+    /// readers, snapshots waiting.
     var renditions: [Int: Int] = [:]
     /// Viewers that may watch and asked for sound.
     var listeners = 0
     var viewers = 0
     var mjpegReaders = 0
-    /// Snapshots waiting (on the full-size JPEG rendition, 0).
-    var snapshots = 0
+    /// Snapshots waiting, per JPEG rendition.
+    var snapshots: [Int: Int] = [:]
 
     /// The audience of `viewers` (each the renditions it needs now and whether it listens) and
     /// of HTTP `watchers`.
@@ -21,7 +21,7 @@ struct Audience: Equatable {
         }
         for watcher in watchers {
             renditions[watcher.rendition, default: 0] += 1
-            if case .mjpeg = watcher { mjpegReaders += 1 } else { snapshots += 1 }
+            if case .mjpeg = watcher { mjpegReaders += 1 } else { snapshots[watcher.rendition, default: 0] += 1 }
         }
     }
 
@@ -68,9 +68,9 @@ extension ServerCore {
             stream.counters.viewers.set(audience.count(of: index))
         }
         if watched { channel.session.player.output.poke() }
-        outputs.fullJPEG.snapshotsWaiting.store(audience.snapshots, ordering: .relaxed)
         var joined = false
         for (index, stream) in outputs.jpeg {
+            stream.snapshotsWaiting.store(audience.snapshots[index] ?? 0, ordering: .relaxed)
             let before = stream.audience.exchange(audience.count(of: index), ordering: .relaxed)
             joined = joined || (before == 0 && audience.count(of: index) > 0)
         }

@@ -130,7 +130,11 @@ final class ServerCore {
     var viewerCount: Int { viewers.count }
 
     /// MJPEG readers of every channel.
-    var mjpegReaderCount: Int { watchers.values.reduce(0) { $0 + ($1.watcher == .snapshot ? 0 : 1) } }
+    var mjpegReaderCount: Int {
+        watchers.values.reduce(0) { count, watching in
+            if case .mjpeg = watching.watcher { count + 1 } else { count }
+        }
+    }
 
     /// The `/ws` viewers of `channel`.
     func viewers(of channel: Channel) -> some Sequence<(key: ConnectionID, value: ViewerConnection)> {
@@ -182,13 +186,12 @@ final class ViewerConnection {
 enum HTTPWatcher: Equatable {
     /// A `/stream.mjpg` reader of JPEG rendition `rendition`.
     case mjpeg(rendition: Int)
-    /// A `/snapshot.jpg` waiting for the next full-size frame.
-    case snapshot
+    /// A `/snapshot.jpg` waiting for the next frame of JPEG rendition `rendition`.
+    case snapshot(rendition: Int)
 
     var rendition: Int {
         switch self {
-        case .mjpeg(let rendition): rendition
-        case .snapshot: 0
+        case .mjpeg(let rendition), .snapshot(let rendition): rendition
         }
     }
 }

@@ -27,8 +27,8 @@ extension WebSocketServer {
             return status(wsi, code, message, headers: headers)
         case .file(let path, let mimeType):
             return serveFile(wsi, path: path, mimeType: mimeType)
-        case .snapshot(let channel):
-            return awaitSnapshot(wsi, of: channel, headOnly: request.isHead)
+        case .snapshot(let channel, let rendition):
+            return awaitSnapshot(wsi, of: channel, rendition: rendition, headOnly: request.isHead)
         case .mjpeg(let channel, let rendition):
             return startMJPEG(wsi, of: channel, rendition: rendition)
         case .upload(let name):
@@ -72,9 +72,9 @@ extension WebSocketServer {
 
     /// `/snapshot.jpg` of `channel`, as the core decides (``ServerCore/snapshotAsked(_:of:)``):
     /// a picture at once, 503, or the request waits (as an audience of one) for the next.
-    private func awaitSnapshot(_ wsi: OpaquePointer, of channel: Channel, headOnly: Bool) -> Int32 {
-        let newest = channel.outputs.fullJPEG.broadcaster.latestSequence ?? 0
-        switch core.snapshotAsked(id(wsi), of: channel) {
+    private func awaitSnapshot(_ wsi: OpaquePointer, of channel: Channel, rendition: Int, headOnly: Bool) -> Int32 {
+        let newest = channel.outputs.jpeg[rendition]!.broadcaster.latestSequence ?? 0
+        switch core.snapshotAsked(id(wsi), of: channel, rendition: rendition) {
         case .now(let jpeg):
             return respond(wsi, body: jpeg, type: "image/jpeg", headOnly: headOnly)
         case .unavailable(let reason):
@@ -82,7 +82,7 @@ extension WebSocketServer {
         case .wait:
             break
         }
-        let waiting = Connection(kind: .snapshot(channel, headOnly: headOnly), address: peerAddress(wsi))
+        let waiting = Connection(kind: .snapshot(channel, rendition: rendition, headOnly: headOnly), address: peerAddress(wsi))
         waiting.lastSent = newest
         connections[wsi] = waiting
         // A source that produces nothing (failed, offline, a live stream not sending) must not
@@ -111,11 +111,11 @@ extension WebSocketServer {
         }
     }
 
-    /// Answers `GET /snapshot.jpg` with `channel`'s latest frame.
-    func answerSnapshot(_ wsi: OpaquePointer, of channel: Channel, headOnly: Bool) {
+    /// Answers `GET /snapshot.jpg` with the latest frame of `channel`'s JPEG rendition `rendition`.
+    func answerSnapshot(_ wsi: OpaquePointer, of channel: Channel, rendition: Int, headOnly: Bool) {
         connections[wsi] = nil
         core.watcherLeft(id(wsi))
-        guard let jpeg = core.snapshotPicture(of: channel) else {
+        guard let jpeg = core.snapshotPicture(of: channel, rendition: rendition) else {
             if status(wsi, 503, "no frame yet") != 0 { lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC) }
             return
         }

@@ -34,10 +34,11 @@ final class ViewerStream: FrameOutput, Sendable {
     /// only keeps no live input open.
     let snapshotsWaiting = Atomic<Int>(0)
     /// The JPEG of the last real frame (a source frame, never the placeholder), borrowed from the
-    /// broadcaster so that it is not overwritten; kept only where `keepsLastPicture`: what a
-    /// snapshot of a channel whose live input is closed (idle) is answered with.
-    private let lastPicture = Mutex<EncodedFrame?>(nil)
-    /// The full-size rendition of the program (the snapshots') keeps its last picture.
+    /// broadcaster so that it is not overwritten, and when it was made; kept only where
+    /// `keepsLastPicture`: what a snapshot of a channel whose live input is closed (idle) is
+    /// answered with.
+    private let lastPicture = Mutex<(frame: EncodedFrame, madeAt: ContinuousClock.Instant)?>(nil)
+    /// The renditions of the program (the snapshots') keep their last picture.
     private let keepsLastPicture: Bool
     private let counters: ProcessingCounters
     private let transportGeneration: @Sendable () -> Int
@@ -64,7 +65,7 @@ final class ViewerStream: FrameOutput, Sendable {
         self.sizes = sizes
         self.quality = quality
         self.source = source
-        keepsLastPicture = rendition.isProgram && scale.isFullSize
+        keepsLastPicture = rendition.isProgram
         (encoder, scaling) = try Self.encoding(rendition, from: source, quality: quality)
         broadcaster = Broadcaster(maximumJPEGSize: encoder.maximumSize, wake: wake)
         self.counters = counters
@@ -100,7 +101,7 @@ final class ViewerStream: FrameOutput, Sendable {
                                              presentationTime: Int64((frame.time * 1e6).rounded()), sendTime: 0))
             }
             counters.framesEncoded.increment()
-            if keepsLastPicture && context.kind != .placeholder { keepLatestPicture() }
+            if keepsLastPicture && context.kind != .placeholder { keepLatestPicture(madeAt: now) }
         } catch {
             counters.droppedEncodeFailed.increment()
         }
@@ -130,14 +131,22 @@ final class ViewerStream: FrameOutput, Sendable {
 
     /// Processing thread: the frame just published becomes the last picture (the one before is
     /// given back to the broadcaster).
-    private func keepLatestPicture() {
-        let latest = broadcaster.borrowLatest()
-        if let before = lastPicture.withLock({ kept in defer { kept = latest }; return kept }) { broadcaster.giveBack(before) }
+    private func keepLatestPicture(madeAt: ContinuousClock.Instant) {
+        guard let latest = broadcaster.borrowLatest() else { return }
+        if let before = lastPicture.withLock({ kept in defer { kept = (latest, madeAt) }; return kept }) {
+            broadcaster.giveBack(before.frame)
+        }
     }
 
     /// A copy of the JPEG of the last real frame (nil: none yet, or not kept). Any thread.
-    func lastPictureJPEG() -> [UInt8]? {
-        lastPicture.withLock { kept in kept.map { Array($0.body.bindMemory(to: UInt8.self)) } }
+    func lastPictureJPEG() -> [UInt8]? { keptPicture()?.jpeg }
+
+    /// A copy of the JPEG of the last real frame and when it was made (nil: none yet, or not
+    /// kept). Any thread.
+    func keptPicture() -> KeptPicture? {
+        lastPicture.withLock { kept in
+            kept.map { KeptPicture(jpeg: Array($0.frame.body.bindMemory(to: UInt8.self)), madeAt: $0.madeAt) }
+        }
     }
 
     /// `frame` at the rendition's size: itself, or scaled into the stream's own frame.
@@ -146,4 +155,10 @@ final class ViewerStream: FrameOutput, Sendable {
         scaling.scaler.scale(frame, into: scaling.frame)
         return scaling.frame
     }
+}
+
+/// The JPEG of a rendition's last real picture (``ViewerStream/keptPicture()``), and when it was made.
+struct KeptPicture: Equatable {
+    let jpeg: [UInt8]
+    let madeAt: ContinuousClock.Instant
 }

@@ -6,15 +6,16 @@ final class Connection {
         case mjpeg(Channel, rendition: Int)
         /// A one-off HTTP response waiting to be written.
         case response
-        /// A `GET /snapshot.jpg` of a channel waiting for a fresh frame (none is encoded while nobody watches).
-        case snapshot(Channel, headOnly: Bool)
+        /// A `GET /snapshot.jpg` of a channel's JPEG rendition waiting for a fresh frame (none is
+        /// encoded while nobody watches).
+        case snapshot(Channel, rendition: Int, headOnly: Bool)
         /// A file being sent (the page's files, a recording).
         case file(FileDownload)
 
         /// The channel an MJPEG reader or a waiting snapshot watches.
         var channel: Channel? {
             switch self {
-            case .mjpeg(let channel, _), .snapshot(let channel, _): channel
+            case .mjpeg(let channel, _), .snapshot(let channel, _, _): channel
             case .response, .file: nil
             }
         }

@@ -181,10 +181,10 @@ public final class WebSocketServer: @unchecked Sendable {
                 if supplies[channel.name]?.jpeg[rendition] ?? 0 > connection.lastSent && lws_send_pipe_choked(wsi) == 0 {
                     lws_callback_on_writable(wsi)
                 }
-            case .snapshot(let channel, let headOnly):
+            case .snapshot(let channel, let rendition, let headOnly):
                 // A channel that went idle meanwhile gives its last real picture.
-                if supplies[channel.name]?.jpeg[0] ?? 0 > connection.lastSent || channel.session.playback.isIdle {
-                    answerSnapshot(wsi, of: channel, headOnly: headOnly)
+                if supplies[channel.name]?.jpeg[rendition] ?? 0 > connection.lastSent || channel.session.playback.isIdle {
+                    answerSnapshot(wsi, of: channel, rendition: rendition, headOnly: headOnly)
                 }
             case .response, .file:
                 break

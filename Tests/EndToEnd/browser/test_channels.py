@@ -35,7 +35,8 @@ def test_the_panel_lists_the_channels_and_moves_the_page_between_them(launch, op
     on_channel(page, "main", 640)
     entries = page.wait_for(lambda: shown(page), message="both channels with their thumbnails")
     assert [(e["name"], e["current"]) for e in entries] == [("main", "page"), ("small", None)]
-    assert {e["loaded"] for e in entries} == {640, 160}, "each thumbnail is its channel's snapshot"
+    # Each thumbnail is its channel's snapshot, of its smallest rendition (main's is 320 wide).
+    assert {e["loaded"] for e in entries} == {320, 160}, entries
     assert all(e["meta"].startswith("live · ") for e in entries), entries
     page.js("window.__notReloaded = true")
 

@@ -9,8 +9,9 @@ enum HTTPAnswer: Sendable {
     case status(UInt32, String, headers: [(String, String)])
     /// The file at `path`, with byte ranges.
     case file(path: String, mimeType: String)
-    /// The newest full-size JPEG of a channel, or the next one when none is encoded now.
-    case snapshot(of: Channel)
+    /// The newest JPEG of a channel's JPEG rendition `rendition`, or the next one when none is
+    /// encoded now.
+    case snapshot(of: Channel, rendition: Int)
     /// `multipart/x-mixed-replace` JPEGs of a channel's JPEG rendition `rendition`, for as long as the reader stays.
     case mjpeg(of: Channel, rendition: Int)
     /// An upload named `name` (validated later, with its size): its body is taken.

@@ -60,19 +60,27 @@ enum ServerRoutes {
                 struct Catalog: Encodable { let filters: [FilterDescriptor] }
                 return .json(encoding: Catalog(filters: context.channels.defaultChannel.session.catalog.descriptors))
             },
-            .get(.exact("/snapshot.jpg"), access: .watch, scope: .channel) { request, _ in context.on(request) { .snapshot(of: $0) } },
+            .get(.exact("/snapshot.jpg"), access: .watch, scope: .channel) { request, _ in
+                context.on(request) { channel in jpegRendition(request, channel) { .snapshot(of: channel, rendition: $0) } }
+            },
             .get(.exact("/stream.mjpg"), access: .watch, scope: .channel) { request, _ in context.on(request) { mjpeg(request, $0, context) } },
         ]
     }
 
-    /// `/stream.mjpg` of `channel`, of the JPEG rendition nearest to `?width=` (default: full size).
+    /// `/stream.mjpg` of `channel`, of the JPEG rendition `?width=` asks for.
     private static func mjpeg(_ request: HTTPRequest, _ channel: Channel, _ context: RouteContext) -> HTTPAnswer {
         if let refusal = context.clientLimit(request, channel) { return refusal }
-        guard let width = request.argument("width") else { return .mjpeg(of: channel, rendition: 0) }
+        return jpegRendition(request, channel) { .mjpeg(of: channel, rendition: $0) }
+    }
+
+    /// `answer` of the JPEG rendition of `channel` nearest to `?width=` pixels (none: full size),
+    /// or 400 when the width is not 1 to 16384.
+    private static func jpegRendition(_ request: HTTPRequest, _ channel: Channel, _ answer: (Int) -> HTTPAnswer) -> HTTPAnswer {
+        guard let width = request.argument("width") else { return answer(0) }
         guard let pixels = Int(width), (1...16384).contains(pixels) else {
             return .status(400, "width must be a whole number of pixels, 1 to 16384")
         }
-        return .mjpeg(of: channel, rendition: channel.outputs.jpegRung(nearestWidth: pixels))
+        return answer(channel.outputs.jpegRung(nearestWidth: pixels))
     }
 }
 
