@@ -13,7 +13,10 @@ the new size.
 Each round opens the clips in turn (another size, the same size, the other, the same size), so that
 the machine's drift weighs on both alike; the medians over the rounds are reported, and their ratio.
 
-    /usr/bin/python3 bench/session_size.py [--bin PATH] [--rounds 6]
+    /usr/bin/python3 bench/session_size.py [--bin PATH] [--rounds 6] [--filter NAME]
+
+`--filter style` measures it with the style network, which is compiled per picture shape: a clip
+of another shape costs a compile on its first frame.
 """
 
 from __future__ import annotations
@@ -93,13 +96,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--filter", help="the sessions' filter (default none)")
     args = parser.parse_args()
+    chain = ["--filter", args.filter] if args.filter else []
     media = clips(natural_clip())
     print(f"clips in {media}")
     for start, others, own in SESSIONS:
         width, height = SIZES[start]
         for transport in ("jpeg", "h264"):
-            with serving(args.bin, ["--input", str(media / start), "--media-dir", str(media)]) as server:
+            with serving(args.bin, ["--input", str(media / start), "--media-dir", str(media), *chain]) as server:
                 results = asyncio.run(measure(server.ws_url(), transport, others, own, args.rounds))
             other, same = statistics.median(results["other"]), statistics.median(results["same"])
             print(f"{width}x{height} session, {transport}: first picture after open — another size {other:.0f} ms "

@@ -111,8 +111,8 @@ export function frameStep(forward) {
   const pending = pendingStep && performance.now() - pendingStep.since < CONFIRM_TIMEOUT_MS
     && Math.abs(state.position - pendingStep.position) > frame / 2;
   const base = pending ? pendingStep.position : state.position;
-  pendingStep = { position: Math.max(0, base + (forward ? frame : -frame)), since: performance.now() };
   seekTo(forward ? base + frame / 2 : base - frame * 1.5);
+  pendingStep = { position: Math.max(0, base + (forward ? frame : -frame)), since: performance.now() };
 }
 
 /// The frame the last `,`/`.` aims at, and when it was pressed.
@@ -160,8 +160,11 @@ function renderTime(position) {
   if (ui.time.textContent !== text) ui.time.textContent = text;
 }
 
+/// Seeks to `position`; a frame step still unconfirmed is forgotten (the next step goes on from
+/// here, not from the frame it aimed at).
 function seekTo(position) {
   if (!player.state || isLive() || !mayControl()) return;
+  pendingStep = null;
   const target = Math.min(Math.max(0, position), player.state.duration);
   ui.seek.value = String(target);
   renderTime(target);

@@ -251,7 +251,7 @@ public final class StyleEngine: Sendable {
             state.chooser = StyleHeightChooser(heights: Self.heights, budget: Self.frameBudget)
             Log.info(fits == smallest ? "style: the network runs at \(fits) lines"
                                       : "style: the network runs at \(smallest) lines until it is compiled at \(fits)",
-                     ["ms\(smallest)": .double(cost.seconds * 1000)])
+                     ["lines": .int(smallest), "run_ms": .double((cost.seconds * 10_000).rounded() / 10)])
             return smallest
         } catch {
             state.failure = error

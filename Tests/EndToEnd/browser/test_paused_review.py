@@ -50,3 +50,21 @@ def test_the_live_badge_is_beside_the_time_not_over_the_picture(live_server, ope
       const b = document.getElementById('view').getBoundingClientRect();
       return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;""")
     assert overlap is False
+
+
+def test_a_step_after_a_seek_goes_on_from_the_seek(file_server, open_page):
+    """A `.` still unconfirmed when another seek is made (here ←) is forgotten: the next `.` steps
+    from where that seek landed, not from the frame the first step aimed at."""
+    from selenium.webdriver.common.keys import Keys
+
+    page = open_page(file_server)
+    page.pause()
+    page.js("document.activeElement && document.activeElement.blur()")
+    page.raw_send('{"type": "seek", "position": 8}')
+    start = page.wait_state(lambda s: 8 <= s["position"] < 8 + FRAME, message="at 8 s")["position"]
+    press(page, ".", Keys.ARROW_LEFT)
+    landed = page.wait_state(lambda s: abs(s["position"] - (start + FRAME - 5)) < FRAME, timeout=5,
+                             message="5 s back from the step")["position"]
+    press(page, ".")
+    page.wait_state(lambda s: abs(s["position"] - (landed + FRAME)) < 0.002, timeout=5,
+                    message=f"one frame on from {landed:.3f}")
