@@ -1,6 +1,7 @@
 // FilterCast page, the keyboard: space plays or pauses, ←/→ seek, `,`/`.` step a frame back or
 // on (paused), `f` toggles fullscreen, `m` the sound, `t` takes the preview on air (studio mode); and
-// a control clicked with a pointer gives the focus back so that space keeps meaning play/pause.
+// a control clicked or chosen from with a pointer gives the focus back so that space keeps meaning
+// play/pause.
 import { toggleMute } from "./audio.js";
 import { toggleFullscreen } from "./fullscreen.js";
 import { byId } from "./helpers.js";
@@ -20,6 +21,18 @@ document.addEventListener("click", (event) => {
   if (document.activeElement === control) control.blur();
 });
 
+// So does a drop-down chosen from with a pointer, once chosen (from the keyboard it keeps the
+// focus: its arrows go on choosing).
+let pointerSelect = null;
+document.addEventListener("pointerdown", (event) => {
+  pointerSelect = event.target instanceof Element ? event.target.closest("select") : null;
+});
+document.addEventListener("change", (event) => {
+  if (event.target !== pointerSelect) return;
+  pointerSelect = null;
+  event.target.blur();
+});
+
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
   const target = event.target;
@@ -37,7 +50,7 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     seekStep(event.key === "ArrowRight");
   } else if (event.key === "," || event.key === ".") {
-    if (isRange && target !== seek) return;
+    // A slider has no use for them: they step the frame wherever the focus is.
     event.preventDefault();
     frameStep(event.key === ".");
   } else if ((event.key === "f" || event.key === "F") && !event.shiftKey) {

@@ -68,3 +68,32 @@ def test_a_step_after_a_seek_goes_on_from_the_seek(file_server, open_page):
     press(page, ".")
     page.wait_state(lambda s: abs(s["position"] - (landed + FRAME)) < 0.002, timeout=5,
                     message=f"one frame on from {landed:.3f}")
+
+
+def test_the_keys_still_step_and_play_after_a_slider_or_a_drop_down_was_used(file_server, open_page):
+    """`.` steps a frame with a parameter slider focused, and a drop-down chosen from with the
+    pointer gives the focus back: space plays again."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.select import Select
+
+    page = open_page(file_server)
+    page.pause()
+    page.choose_filter("pixellate")
+    slider = page.find('input[data-param="scale"]')
+    ActionChains(page.driver, duration=0).click(slider).perform()
+    assert page.js("return document.activeElement.dataset.param") == "scale"
+    position = page.wait_state(lambda s: s["filter"]["name"] == "pixellate" and not s["playing"],
+                               message="pixellate, paused")["position"]
+    press(page, ".")
+    page.wait_state(lambda s: abs(s["position"] - (position + FRAME)) < 0.002, timeout=5,
+                    message="one frame on from the slider")
+
+    page.find("#compare").click()
+    page.wait_for(lambda: page.visible("#compare-mode"), message="the compare mode drop-down")
+    # As a user: the pointer opens it, then an option is chosen.
+    ActionChains(page.driver, duration=0).click(page.find("#compare-mode")).perform()
+    Select(page.find("#compare-mode")).select_by_value("side-by-side")
+    page.wait_for(lambda: page.stats()["compare"]["mode"] == "side-by-side", message="side by side")
+    assert page.js("return document.activeElement.id") != "compare-mode"
+    press(page, " ")
+    page.wait_state(lambda s: s["playing"], timeout=5, message="space plays")
