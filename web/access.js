@@ -95,7 +95,10 @@ function showForm(message) {
   ui.form.hidden = false;
   ui.submit.disabled = false;
   if (access.level === "none") ui.placeholder.textContent = LOCKED_TEXT;
-  if (wasHidden || message === MESSAGES.refused) {
+  // The field takes the focus where a token is all there is to do (locked out, a control refused,
+  // a token refused) — not from a watcher, whose keys (`m`, `f`) would type into it.
+  const wanted = access.level === "none" || message === MESSAGES.unauthorized;
+  if ((wasHidden && wanted) || message === MESSAGES.refused) {
     ui.input.focus();
     ui.input.select();
   }
