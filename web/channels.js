@@ -128,6 +128,15 @@ function leave(name) {
   if (name === channels.current && channels.list.length > 0) moveTo(channels.list[0].name);
 }
 
+/// This page's channel was removed (the server's close 1001 says so): the reconnection goes to
+/// the default channel, the page's address with it (replaced: Back must not lead to it again).
+player.on("disconnected", (closed) => {
+  if (closed?.code !== 1001 || channels.current === null || closed.reason !== `channel ${channels.current} was removed`) return;
+  const url = new URL(location.href);
+  url.searchParams.delete("channel");
+  history.replaceState(null, "", url);
+});
+
 setUpAdmin(reload);
 // Becoming admin (or no longer) shows or hides the form and the Delete actions.
 player.on("access", () => redraw());

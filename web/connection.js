@@ -113,7 +113,7 @@ function open() {
     if (ws !== connection.socket) return;
     connection.socket = null;
     connection.inFlight.clear();
-    player.emit("disconnected");
+    player.emit("disconnected", { code: event.code, reason: event.reason || "" });
     scheduleReconnect(event.reason || "");
   };
   // An error is always followed by a close event, which does the work.

@@ -299,7 +299,8 @@ class Player {
   ///   at their new sizes);
   /// - "state": `{state, previous}` for every state (`previous` is null for a connection's first);
   /// - "error": the `error` message;
-  /// - "disconnected": the WebSocket closed (the page reconnects by itself);
+  /// - "disconnected": the WebSocket closed (the page reconnects by itself); `{code, reason}` when
+  ///   the socket said why (a removed channel's 1001 "channel NAME was removed": channels.js);
   /// - "authorized": the token typed into the page was accepted (access.js);
   /// - "access": what this page may do changed (access.js: "admin", "control", "watch" or "none");
   /// - "camera": this page's camera sharing started, stopped or is starting (camera.js: its state);

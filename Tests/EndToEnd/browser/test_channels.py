@@ -4,7 +4,8 @@ channel without a reload (the WebSocket reconnects with its ?channel=, the URL's
 and Back comes back. `/?channel=NAME` opens a channel; with one channel the panel stays hidden (and
 fetches no thumbnail).
 A page opened with the admin token adds channels (the server's refusal shown in its words) and
-removes them (asked twice); a controller's page has neither."""
+removes them (asked twice), a viewer of the removed one moved to the default channel; a
+controller's page has neither."""
 
 from __future__ import annotations
 
@@ -94,6 +95,10 @@ def test_an_admin_adds_and_removes_channels_from_the_panel_and_a_controller_cann
     page.find("#channel-add-submit").click()
     page.wait_for(lambda: page.text("#channel-add-message") == "channel small exists already", message="the 409's text")
 
+    # A viewer on small, to be moved when it goes.
+    viewer = open_page(server, path="?channel=small&token=ctl", second=True, transport=None)
+    on_channel(viewer, "small", 160)
+
     # Delete asks first; the page stays on its channel; the server's list no longer has it.
     remove = '[data-channel="small"] [data-action="delete"]'
     page.find(remove).click()
@@ -104,6 +109,10 @@ def test_an_admin_adds_and_removes_channels_from_the_panel_and_a_controller_cann
     with urllib.request.urlopen(server.url + "api/channels?token=boss", timeout=10) as response:
         assert [c["name"] for c in json.load(response)] == ["main"]
     assert page.js("return window.filtercast.channel") == "main"
+    # The viewer is told (the close's reason) and comes back on the default channel, its address
+    # without the removed one.
+    on_channel(viewer, "main", 320)
+    assert viewer.js("return location.search") == "?token=ctl"
 
     controller = open_page(server, path="?token=ctl", second=True, transport=None)
     on_channel(controller, "main", 320)
