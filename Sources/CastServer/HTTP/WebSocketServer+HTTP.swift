@@ -70,7 +70,7 @@ extension WebSocketServer {
         }
     }
 
-    /// `/snapshot.jpg` of `channel`, as the core decides (``ServerCore/snapshotAsked(_:of:)``):
+    /// `/snapshot.jpg` of `channel`, as the core decides (``ServerCore/snapshotAsked(_:of:rendition:)``):
     /// a picture at once, 503, or the request waits (as an audience of one) for the next.
     private func awaitSnapshot(_ wsi: OpaquePointer, of channel: Channel, rendition: Int, headOnly: Bool) -> Int32 {
         let newest = channel.outputs.jpeg[rendition]!.broadcaster.latestSequence ?? 0

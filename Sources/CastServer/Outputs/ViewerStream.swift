@@ -55,8 +55,8 @@ final class ViewerStream: FrameOutput, Sendable {
 
     /// Builds the encoder for the rung `scale` says of a session whose source's size is `sizes`'
     /// (a failure stops the server at start, saying why) and its broadcaster, which calls `wake`
-    /// after each frame. The full-size rendition of the program keeps the JPEG of its last real
-    /// frame (``lastPictureJPEG()``).
+    /// after each frame. A rendition of the program keeps the JPEG of its last real frame
+    /// (``keptPicture()``).
     init(scale: RungScale, sizes: RenditionSizes, quality: Int, maxFPS: Double?, counters: ProcessingCounters,
          transportGeneration: @escaping @Sendable () -> Int, wake: @escaping @Sendable () -> Void) throws(MediaError) {
         let source = sizes.source
@@ -137,9 +137,6 @@ final class ViewerStream: FrameOutput, Sendable {
             broadcaster.giveBack(before.frame)
         }
     }
-
-    /// A copy of the JPEG of the last real frame (nil: none yet, or not kept). Any thread.
-    func lastPictureJPEG() -> [UInt8]? { keptPicture()?.jpeg }
 
     /// A copy of the JPEG of the last real frame and when it was made (nil: none yet, or not
     /// kept). Any thread.
