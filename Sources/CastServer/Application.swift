@@ -49,11 +49,11 @@ public final class Application: Sendable {
                               metrics: metrics, files: try StaticFiles(root: configuration.webRoot), wake: wake)
         transport = WebSocketServer(configuration: configuration, core: core, wake: wake)
         let transport = transport
-        let added = core.channelDesk
-        services = ServiceList([Service("listener", start: transport.listen, stop: transport.release)]
-            + channels.flatMap { $0.services(recordAtStart: configuration.recordAtStart) }
-            + [Service("added channels", start: {}, stop: added.stopAll),
-               Service("network", start: transport.serve, stop: transport.closeConnections)])
+        let desk = core.channelDesk
+        services = ServiceList([Service("listener", start: transport.listen, stop: transport.release),
+                                Service("channels", start: { try desk.start(channels, recordAtStart: configuration.recordAtStart) },
+                                        stop: desk.stopAll),
+                                Service("network", start: transport.serve, stop: transport.closeConnections)])
     }
 
     /// The port the server listens on (useful with `port: 0`).

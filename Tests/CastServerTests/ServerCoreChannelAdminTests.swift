@@ -130,7 +130,7 @@ import Testing
         guard case .refuse(409, _) = put("main", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("main exists"); return }
         guard case .answer(201, _) = put("cam", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("not added"); return }
         guard case .refuse(409, _) = put("cam", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("cam exists"); return }
-        guard case .refuse(507, let full) = put("third", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("no 507"); return }
+        guard case .refuse(409, let full) = put("third", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("no 409 at the limit"); return }
         #expect(full.contains("--max-channels"))
         guard case .refuse(409, let kept) = delete("main", fixture) else { Issue.record("main deleted"); return }
         #expect(kept.contains("default"))

@@ -62,6 +62,42 @@ def test_a_channel_added_and_removed_over_the_api_with_and_without_the_admin_tok
     assert kept.status == 409 and "default" in kept.text()
 
 
+def test_a_start_channel_removed_while_recording_stops_like_one_added_at_run_time(start_server, tmp_path):
+    """A `--channel` channel is owned like a run-time one: removing it closes its viewer with the
+    reason, finishes its recording (readable, its sidecar written) and stops its decoding — the
+    file no longer grows once the DELETE is answered."""
+    server = start_server("--input", "test:160x120@15", "--channel", "cam=test:160x120@15", "--admin-token", "boss")
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        async with await Client.connect(server.ws_url(channel="cam", token="boss")) as viewer:
+            await viewer.ok({"type": "setFilter", "name": "sepia"})
+            await viewer.ok({"type": "record", "action": "start"})
+            await wait_state(viewer, lambda s: s["recording"]["active"] and s["recording"]["bytes"] > 0, "cam records")
+            removed = await loop.run_in_executor(None, lambda: server.http("DELETE", "/api/channels/cam", headers=ADMIN))
+            try:
+                await viewer.collect(3)
+            except websockets.ConnectionClosed as closed:
+                return removed, closed.rcvd
+            return removed, None
+    removed, close = run(scenario())
+    assert removed.status == 200, removed.text()
+    assert close is not None and close.code == 1001 and close.reason == "channel cam was removed", close
+    recordings = list((tmp_path / "recordings" / "cam").glob("*.mp4"))
+    assert len(recordings) == 1, recordings
+    size = recordings[0].stat().st_size
+    decoded = [line for line in server.get("/metrics").text().splitlines() if 'channel="cam"' in line]
+    assert decoded == [], "the removed channel's series are gone"
+    time.sleep(1.0)  # the file is finished: a channel still running would have written ~15 frames since
+    assert recordings[0].stat().st_size == size, "the removed channel kept recording"
+    frames = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                             "stream=nb_read_frames", "-of", "csv=p=0", str(recordings[0])],
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert int(frames) > 0, "the recording is readable"
+    sidecar = json.loads((recordings[0].parent / (recordings[0].name + ".json")).read_text())
+    assert sidecar["looks"][0]["chain"][0]["name"] == "sepia", sidecar
+
+
 def test_channels_added_at_run_time_survive_a_restart_and_the_command_line_wins(start_server, filtercast_bin, tmp_path):
     path = tmp_path / "channels.json"
     first = start_server("--input", "test:160x120@15", "--admin-token", "boss", "--channels-file", str(path))

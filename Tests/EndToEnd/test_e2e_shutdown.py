@@ -48,3 +48,20 @@ def test_sigterm_with_no_client_exits_0_quickly(start_server):
     code, seconds = server.stop(timeout=2.0)
     assert code == 0
     assert seconds < 1.0, f"{seconds:.2f} s"
+
+
+def test_sigterm_with_three_file_channels_and_two_mjpeg_readers_exits_within_1_s(start_server, sample_clip):
+    """Every channel stops on a thread of its own: three file channels with MJPEG readers stop in
+    the time of one (they stopped one after another: 1.25–2.0 s)."""
+    server = start_server("--input", str(sample_clip), "--channel", f"b={sample_clip}", "--channel", f"c={sample_clip}")
+    readers = []
+    for channel in ("b", "c"):
+        reader = socket.create_connection((server.host, server.port), timeout=3)
+        reader.sendall(f"GET /stream.mjpg?channel={channel} HTTP/1.1\r\nHost: {server.host}\r\n\r\n".encode())
+        assert reader.recv(100).startswith(b"HTTP/1.1 200")
+        readers.append(reader)
+    code, seconds = server.stop(timeout=3.0)
+    for reader in readers:
+        reader.close()
+    assert code == 0, server.stderr_text()
+    assert seconds < 1.0, f"the server took {seconds:.2f} s to exit"

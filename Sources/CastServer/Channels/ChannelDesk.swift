@@ -2,14 +2,18 @@ import FilterKit
 import MediaKit
 import Synchronization
 
-/// Channels added and removed while the server runs (`PUT`/`DELETE /api/channels/NAME`): their
-/// inputs are opened, and their services started and stopped, on threads of their own — an open
-/// takes up to `--open-timeout`, a stop finishes a recording — never on the network thread,
-/// which learns of each result at a wake-up (``takeFinished()``). It owns the services of the
-/// channels it added, so that the server's stop stops them too (``stopAll()``).
+/// The one owner of every channel's services, whatever brought the channel: the start channels
+/// (`--input`, `--channel`, the channels file) started with the server (``start(_:recordAtStart:)``),
+/// and the channels added and removed while it runs (`PUT`/`DELETE /api/channels/NAME`), whose
+/// inputs are opened, and whose services are started and stopped, on threads of their own — an
+/// open takes up to `--open-timeout`, a stop finishes a recording — never on the network thread,
+/// which learns of each result at a wake-up (``takeFinished()``). Removing a channel stops it the
+/// same way whichever it is, and the server's stop stops every channel, each on its own thread
+/// (``stopAll()``), so that many channels stop in the time of the slowest.
 ///
-/// Threads: `open`, `remove` and `takeFinished` on the network thread; the workers post results
-/// and ring `wake`; `stopAll` on the thread that stops the server, after the network thread ended.
+/// Threads: `start` and `stopAll` on the thread that starts and stops the server (`stopAll` after
+/// the network thread ended); `open`, `remove` and `takeFinished` on the network thread; the
+/// workers post results and ring `wake`.
 final class ChannelDesk: Sendable {
     /// Builds `channel` (opening its input): what a worker thread runs.
     typealias Opener = @Sendable (_ channel: ChannelInput) throws -> Channel
@@ -28,7 +32,7 @@ final class ChannelDesk: Sendable {
     }
 
     private struct State {
-        /// The services of every channel added here and running, by name.
+        /// The services of every channel running, by name.
         var running: [ChannelName: ServiceList] = [:]
         /// Results by the id of the worker that posted it.
         var finished: [(worker: Int, Finished)] = []
@@ -47,6 +51,21 @@ final class ChannelDesk: Sendable {
     init(wake: NetworkWake, opener: @escaping Opener) {
         self.wake = wake
         self.opener = opener
+    }
+
+    /// Starts the server's start channels, in order (the default one first; with `recordAtStart`
+    /// it records from the start). When one fails, those started are stopped and its error thrown.
+    func start(_ channels: [Channel], recordAtStart: Bool) throws {
+        for channel in channels {
+            let services = ServiceList(channel.services(recordAtStart: recordAtStart))
+            do {
+                try services.start()
+            } catch {
+                stopAll()
+                throw error
+            }
+            state.withLock { $0.running[channel.name] = services }
+        }
     }
 
     /// Opens `channel` on a thread of its own, then starts its services.
@@ -76,8 +95,8 @@ final class ChannelDesk: Sendable {
         state.withLock { $0.workers[id] = worker }
     }
 
-    /// Stops channel `name` (added here) on a thread of its own: its processing, its recording
-    /// (finished and kept), its encoders, its decode thread.
+    /// Stops channel `name` on a thread of its own: its processing, its recording (finished and
+    /// kept), its encoders, its decode thread.
     func remove(_ name: ChannelName, for connection: Int) {
         let (services, id) = state.withLock { state in
             state.nextWorker += 1
@@ -112,17 +131,17 @@ final class ChannelDesk: Sendable {
         workers.forEach { $0.join() }
     }
 
-    /// The server stops: every channel added here stops (a recording finished and kept), and
-    /// this waits for the removals under way to finish theirs; one still opening is stopped when
-    /// its open ends (up to `--open-timeout`), without waiting for it here.
+    /// The server stops: every channel stops (a recording finished and kept), each on a thread of
+    /// its own, and this waits for them and for the removals under way; one still opening is
+    /// stopped when its open ends (up to `--open-timeout`), without waiting for it here.
     func stopAll() {
         let (running, removals) = state.withLock { state in
             state.closed = true
             defer { state.running.removeAll(); state.removing.removeAll() }
             return (state.running, state.removing.compactMap { state.workers.removeValue(forKey: $0) })
         }
-        for services in running.values { services.stop() }
-        removals.forEach { $0.join() }
+        let stops = running.map { name, services in WorkerThread(name: "stop \(name)") { services.stop() } }
+        (stops + removals).forEach { $0.join() }
     }
 
     private func post(_ finished: Finished, from worker: Int) {

@@ -24,7 +24,7 @@ final class ChannelRequest: GatheredBody {
 /// `PUT /api/channels/NAME` with `{"input": "…", "filter": {…}}` (`filter`: a `setFilter`
 /// message's fields, optional): the name, the body, the input's form and the filter are checked
 /// on the network thread (400 naming the problem; 409 for a name taken or being added or
-/// removed; 507 at `--max-channels`), then the input is opened and the channel's services
+/// removed, or at `--max-channels`), then the input is opened and the channel's services
 /// started by the ``ChannelDesk`` on a thread of its own; at a later wake-up the channel joins the
 /// registry and the request gets 201 with the channel as `GET /api/channels` lists it — or 400
 /// when the input could not be opened within `--open-timeout`, and nothing is added.
@@ -135,7 +135,7 @@ extension ServerCore {
         if let change = channelChanges[name] { return .refuse(409, "channel \(name) is \(change)") }
         let count = channels.all.count + channelChanges.values.filter { $0 == "being added" }.count
         guard count < configuration.maxChannels else {
-            return .refuse(507, "the server has \(count) channels, the most --max-channels (\(configuration.maxChannels)) allows")
+            return .refuse(409, "the server has \(count) channels, the most --max-channels (\(configuration.maxChannels)) allows")
         }
         return nil
     }
