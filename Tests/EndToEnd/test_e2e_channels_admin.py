@@ -20,6 +20,24 @@ ADMIN = {"Authorization": "Bearer boss"}
 CONTROL = {"Authorization": "Bearer ctl"}
 
 
+async def removed_while_recording(server, token, before_removal=lambda viewer: None, filter_first=None):
+    """Channel `cam` watched and recording, then removed by the admin: the DELETE's answer and the
+    close the viewer got (None when it stayed open 3 s)."""
+    loop = asyncio.get_running_loop()
+    async with await Client.connect(server.ws_url(channel="cam", token=token)) as viewer:
+        if filter_first:
+            await viewer.ok({"type": "setFilter", "name": filter_first})
+        await viewer.ok({"type": "record", "action": "start"})
+        await wait_state(viewer, lambda s: s["recording"]["active"] and s["recording"]["bytes"] > 0, "cam records")
+        await loop.run_in_executor(None, before_removal, viewer)
+        removed = await loop.run_in_executor(None, lambda: server.http("DELETE", "/api/channels/cam", headers=ADMIN))
+        try:
+            await viewer.collect(3)
+        except websockets.ConnectionClosed as closed:
+            return removed, closed.rcvd
+        return removed, None
+
+
 def test_a_channel_added_and_removed_over_the_api_with_and_without_the_admin_token(start_server, tmp_path):
     server = start_server("--input", "test:160x120@15", "--token", "ctl", "--admin-token", "boss", "--open-timeout", "2")
     body = json.dumps({"input": "test:160x120@15", "filter": {"name": "sepia"}}).encode()
@@ -36,23 +54,11 @@ def test_a_channel_added_and_removed_over_the_api_with_and_without_the_admin_tok
     assert missing.status == 400 and "missing.mp4" in missing.text(), missing.text()
     assert [c["name"] for c in json.loads(server.get("/api/channels", headers=CONTROL).body)] == ["main", "cam"]
 
-    async def scenario():
-        loop = asyncio.get_running_loop()
-        async with await Client.connect(server.ws_url(channel="cam", token="ctl")) as viewer:
-            assert viewer.hello["channel"] == "cam" and viewer.hello["state"]["filter"]["name"] == "sepia"
-            await viewer.ok({"type": "record", "action": "start"})
-            await wait_state(viewer, lambda s: s["recording"]["active"] and s["recording"]["bytes"] > 0, "cam records")
-            refused = await loop.run_in_executor(None, lambda: server.http("DELETE", "/api/channels/cam", headers=CONTROL))
-            assert refused.status == 403
-            removed = await loop.run_in_executor(None, lambda: server.http("DELETE", "/api/channels/cam", headers=ADMIN))
-            deadline = time.monotonic() + 3
-            try:
-                while time.monotonic() < deadline:
-                    await viewer.collect(0.1)
-            except websockets.ConnectionClosed as closed:
-                return removed, closed.rcvd
-            return removed, None
-    removed, close = run(scenario())
+    def before_removal(viewer):
+        assert viewer.hello["channel"] == "cam" and viewer.hello["state"]["filter"]["name"] == "sepia"
+        assert server.http("DELETE", "/api/channels/cam", headers=CONTROL).status == 403
+
+    removed, close = run(removed_while_recording(server, "ctl", before_removal))
     assert removed.status == 200, removed.text()
     assert close is not None and close.code == 1001 and close.reason == "channel cam was removed", close
     assert server.get("/api/state?channel=cam", headers=CONTROL).status == 404
@@ -68,19 +74,7 @@ def test_a_start_channel_removed_while_recording_stops_like_one_added_at_run_tim
     file no longer grows once the DELETE is answered."""
     server = start_server("--input", "test:160x120@15", "--channel", "cam=test:160x120@15", "--admin-token", "boss")
 
-    async def scenario():
-        loop = asyncio.get_running_loop()
-        async with await Client.connect(server.ws_url(channel="cam", token="boss")) as viewer:
-            await viewer.ok({"type": "setFilter", "name": "sepia"})
-            await viewer.ok({"type": "record", "action": "start"})
-            await wait_state(viewer, lambda s: s["recording"]["active"] and s["recording"]["bytes"] > 0, "cam records")
-            removed = await loop.run_in_executor(None, lambda: server.http("DELETE", "/api/channels/cam", headers=ADMIN))
-            try:
-                await viewer.collect(3)
-            except websockets.ConnectionClosed as closed:
-                return removed, closed.rcvd
-            return removed, None
-    removed, close = run(scenario())
+    removed, close = run(removed_while_recording(server, "boss", filter_first="sepia"))
     assert removed.status == 200, removed.text()
     assert close is not None and close.code == 1001 and close.reason == "channel cam was removed", close
     recordings = list((tmp_path / "recordings" / "cam").glob("*.mp4"))
