@@ -4,7 +4,7 @@
 Usage (the Python of tools-requirements.txt: openvino 2026.4.1 and tflite):
     /tmp/matte-venv/bin/python deps/person_matte/convert.py
 Writes deps/person_matte/selfie_segmentation_landscape.xml/.bin (input 1x144x256x3) and
-selfie_segmentation.xml/.bin (1x256x256x3), and convert.log beside them. The same inputs give
+selfie_segmentation.xml/.bin (1x256x256x3), the wheel's LICENSE (LICENSE-mediapipe) and convert.log beside them. The same inputs give
 byte-identical files (the log lists their sha256).
 
 The models come out of the pinned mediapipe 0.10.14 wheel (wheels-requirements.txt; the .tflite files are
@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import HERE, MODELS, check_openvino, sha256, tflite_model  # noqa: E402
+from common import HERE, MODELS, check_openvino, sha256, tflite_model, wheel_member  # noqa: E402
 
 import numpy as np  # noqa: E402
 import tflite  # noqa: E402
@@ -127,6 +127,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as work:
         for name in MODELS:
             convert(name, Path(work))
+    licence = wheel_member("mediapipe", "mediapipe-0.10.14.dist-info/LICENSE")
+    (HERE / "LICENSE-mediapipe").write_bytes(licence)
+    log(f"LICENSE-mediapipe: the wheel's mediapipe-0.10.14.dist-info/LICENSE ({len(licence)} bytes, sha256 "
+        f"{sha256(licence)})")
     (HERE / "convert.log").write_text("\n".join(LOG) + "\n")
     return 0
 
