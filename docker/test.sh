@@ -141,9 +141,9 @@ state = json.load(sys.stdin)
 assert state["source"]["kind"] == "file" and state["source"]["name"].endswith("sample.mp4"), state["source"]
 assert state["filter"]["name"] == "sepia", state["filter"]
 ' || fail "the compose service ignored FILTERCAST_INPUT / FILTERCAST_FILTER"
-compose exec -T filtercast sh -c 'touch recordings/.written && rm recordings/.written' \
-    || fail "the compose recordings volume is not writable"
+compose exec -T filtercast sh -c 'mkdir -p recordings && touch recordings/.written && rm recordings/.written' \
+    || fail "the compose data volume is not writable"
 compose down -v -t 10 >>.build/docker-compose.log 2>&1
-echo "the sample clip with sepia on 127.0.0.1:$port, recordings volume writable"
+echo "the sample clip with sepia on 127.0.0.1:$port, data volume writable"
 
 step "passed"

@@ -72,6 +72,8 @@ public struct ServerConfiguration: Sendable {
     public var looks: LookFolder?
     /// Where controlling clients may upload video files (`--uploads`); nil: no uploads.
     public var uploadsDirectory: String?
+    /// `--data`: the folder the parts above default to (nil: each part named on its own, as in tests).
+    public var dataFolder: String?
     /// The largest upload, in bytes (`--max-upload-size`).
     public var maxUploadBytes: Int64 = 2_000_000_000
     /// V4L2 pixel format to ask a camera for (`--camera-format`: `mjpeg`, `yuyv422`, …).

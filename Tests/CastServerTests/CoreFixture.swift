@@ -9,6 +9,11 @@ import Telemetry
 /// full and half size) and its library in a temporary folder — and the server core over them,
 /// with a clock the test moves. No socket.
 final class CoreFixture {
+    /// The names in `folder`; none while it does not exist (the server makes its folders when it first writes in them).
+    static func files(in folder: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    }
+
     /// The time the test moves on by hand.
     final class TestClock: @unchecked Sendable {
         var now = ContinuousClock.now

@@ -23,10 +23,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + "/" + ShelfFolder.temporaryPrefix + "cut"), "a crash's leftovers go")
     }
 
-    @Test func createsAMissingFolder() throws {
+    @Test func aMissingFolderIsEmptyAndMadeWhenFirstWritten() throws {
         let path = NSTemporaryDirectory() + "luts-" + UUID().uuidString + "/new"
-        #expect(try LUTFolder(path: path).library.count == 0)
-        #expect(FileManager.default.fileExists(atPath: path))
+        let luts = try LUTFolder(path: path)
+        #expect(luts.library.count == 0)
+        #expect(!FileManager.default.fileExists(atPath: path), "reading makes no folder")
+        try luts.folder.store(Array(Self.identity.utf8), as: "warm.cube")
+        #expect(FileManager.default.fileExists(atPath: path + "/warm.cube"))
+    }
+
+    @Test func aFileWhereTheFolderShouldBeIsRefusedAsNotAFolder() throws {
+        let path = NSTemporaryDirectory() + "luts-" + UUID().uuidString
+        _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        let refusal = #expect(throws: ShelfRefusal.self) { try LUTFolder(path: path) }
+        #expect(refusal?.description.contains("is not a folder") == true, "\(String(describing: refusal))")
     }
 
     @Test(arguments: [

@@ -150,6 +150,7 @@ import Testing
     @Test func recordingsAreNamedByThePathAndResolvedInTheLibrary() throws {
         let fixture = try CoreFixture(uploads: false)
         let recordings = fixture.library.recordings.root
+        try fixture.library.recordings.create()
         _ = FileManager.default.createFile(atPath: recordings + "/a b.mp4", contents: Data([0]))
         for path in ["/recordings/a%20b.mp4", "/api/recordings/a%20b.mp4"] {
             guard case .file(let file, let type) = fixture.router.answer(HTTPRequest(method: .get, path: path, arguments: [:])) else {

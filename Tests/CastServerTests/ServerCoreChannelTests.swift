@@ -106,6 +106,7 @@ import Testing
         #expect(thumbnail === cam)
         #expect(get("/snapshot.jpg", ["width": "0"], fixture).code == 400)
         let camFolder = cam.session.library!.recordings.root
+        try cam.session.library!.recordings.create()
         _ = FileManager.default.createFile(atPath: camFolder + "/take.mp4", contents: Data([0]))
         guard case .file(let path, _) = get("/recordings/take.mp4", ["channel": "cam"], fixture) else { Issue.record("no file"); return }
         #expect(path == camFolder + "/take.mp4")

@@ -98,7 +98,7 @@ import Testing
         let refused = answer(#"{"type":"saveLook","name":"mine","id":2}"#, from: 1, core)
         #expect(refused["code"] == "unauthorized" && refused["message"]?.contains("saveLook changes what every channel shares") == true,
                 "\(refused)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "nothing saved")
+        #expect(CoreFixture.files(in: folder).isEmpty, "nothing saved")
         #expect(answer(#"{"type":"saveLook","name":"kept","id":3}"#, from: 2, core)["type"] == "ack", "--token controls the server")
         let deleting = answer(#"{"type":"deleteLook","name":"kept","id":4}"#, from: 1, core)
         #expect(deleting["code"] == "unauthorized" && deleting["message"]?.hasPrefix("deleteLook") == true, "\(deleting)")

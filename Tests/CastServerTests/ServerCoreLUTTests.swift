@@ -73,7 +73,7 @@ import Testing
         let fixture = try CoreFixture(luts: true)
         let answer = upload(Array("LUT_3D_SIZE 2\n0 0 0\n1 0 7\n".utf8), as: "bad", on: 3, to: fixture.core)
         #expect(answer == .refused(400, "bad.cube: line 3: 7.0 is outside the domain 0.0 to 1.0"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.core.configuration.luts!.path).isEmpty)
+        #expect(CoreFixture.files(in: fixture.core.configuration.luts!.path).isEmpty)
         #expect(fixture.core.configuration.luts!.library.count == 0 && fixture.core.shelfUploads.isEmpty)
     }
 

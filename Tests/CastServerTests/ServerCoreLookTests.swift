@@ -92,7 +92,7 @@ import Testing
         let preview = answer(#"{"type":"saveLook","name":"a","from":"preview"}"#, from: 1, core)
         #expect(preview["code"] == "invalid_argument" && preview["message"]?.contains("the preview has no chain yet") == true)
         #expect(fixture.session.selection.chain.links.map(\.name) == ["invert"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.base + "/looks").isEmpty)
+        #expect(CoreFixture.files(in: fixture.base + "/looks").isEmpty)
     }
 
     @Test func aLookNamingAnUnknownFilterIsRefusedByTheCatalog() throws {
@@ -111,7 +111,7 @@ import Testing
         fixture.core.viewerConnected(1, token: nil, address: "a")
         _ = writes.drainAll(fixture.core)
         #expect(answer(#"{"type":"saveLook","name":"x"}"#, from: 1, fixture.core)["code"] == "unauthorized")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.base + "/looks").isEmpty)
+        #expect(CoreFixture.files(in: fixture.base + "/looks").isEmpty)
     }
 
     @Test func withoutALooksFolderTheCommandsSaySo() throws {

@@ -87,10 +87,9 @@ def start_server(filtercast_bin, web_root, tmp_path):
 
     def start(*args: str, web: str | os.PathLike | None = None, env: dict | None = None) -> ServerProcess:
         log = tmp_path / f"filtercast-{len(started)}.log"
-        # Recordings go to the test's own folder unless the test names one.
-        recordings = [] if "--recordings" in args else ["--recordings", str(tmp_path / "recordings")]
-        looks = [] if "--looks" in args else ["--looks", str(tmp_path / "looks")]
-        server = ServerProcess(filtercast_bin, ["--web", str(web or web_root), *recordings, *looks, *args],
+        # What the server writes (recordings/, looks/, …) goes to the test's own folder unless the test names one.
+        data = [] if "--data" in args or "FILTERCAST_DATA" in (env or {}) else ["--data", str(tmp_path)]
+        server = ServerProcess(filtercast_bin, ["--web", str(web or web_root), *data, *args],
                                str(log), env=env or {})
         started.append(server)
         return server.start()

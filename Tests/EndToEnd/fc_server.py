@@ -14,6 +14,7 @@ import signal
 import socket
 import ssl
 import subprocess
+import tempfile
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -26,6 +27,8 @@ DEFAULT_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", 
 # (https:// with --tls-cert).
 READY_LINE = re.compile(r"(?:^filtercast: |\"message\":\")serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
                         r"at (?P<scheme>https?)://(?P<host>[^:/]+):(?P<port>\d+)/")
+# The line right after it names the data folder; `start` returns once it came.
+DATA_LINE = re.compile(r"(?:^filtercast: |\"message\":\")data in (?P<data>.+) \(recordings, looks, LUTs, styles, uploads\)")
 
 
 def make_clip(path, lavfi_source: str, seconds: float, *options: str, timeout: float = 120):
@@ -87,13 +90,19 @@ def binary_path() -> str:
 
 def child_environment(extra: dict | None = None) -> dict:
     """The test's environment without proxies and without FILTERCAST_* options of its own (so a
-    developer's settings cannot change a test), plus `extra`."""
+    developer's settings cannot change a test), with a data folder of its own (never the user's),
+    plus `extra` (a name given None is taken out)."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("FILTERCAST_")}
+    env["FILTERCAST_DATA"] = tempfile.mkdtemp(prefix="filtercast-data-")
     # Nothing here must go through a proxy.
     env["NO_PROXY"] = env["no_proxy"] = "*"
     for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
         env.pop(name, None)
-    env.update(extra or {})
+    for name, value in (extra or {}).items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
     return env
 
 
@@ -130,6 +139,7 @@ class ServerProcess:
     scheme: str = "http"  # from the ready line
     ssl_context: ssl.SSLContext | None = None  # over https: what verifies the server (None: the system's CAs)
     name: str = ""
+    data: str = ""  # the data folder, from the line after the ready line
     width: int = 0
     height: int = 0
     stdout_lines: list = field(default_factory=list)
@@ -173,6 +183,9 @@ class ServerProcess:
                             self.name = match["name"]
                             self.width = int(match["width"])
                             self.height = int(match["height"])
+                        data = DATA_LINE.search(text)
+                        if data:
+                            self.data = data["data"]
                             return self
             elif self.proc.poll() is not None:
                 raise RuntimeError(f"filtercast exited ({self.proc.returncode}) before serving: {command}\n"

@@ -147,3 +147,29 @@ def test_readme_configuration_table_lists_every_serve_option(filtercast_bin):
     flags = sorted(set(re.findall(r"^  (--[a-z0-9-]+)", result.stdout, re.MULTILINE)) - {"--help"})
     missing = [flag for flag in flags if rows.get(flag) != variable_of(flag)]
     assert not missing, f"README's configuration table lacks {missing}"
+
+
+IDENTITY_CUBE = b"LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n"
+
+
+def test_one_data_folder_takes_uploads_on_a_plain_server_and_is_made_when_first_written(start_server, tmp_path):
+    """A server given no folder option keeps what it writes in the data folder (--data), says where,
+    and makes each part only when it writes there: a LUT can be uploaded on any server."""
+    data = tmp_path / "data"
+    server = start_server("--input", "test:160x120@15", "--data", str(data))
+    assert server.data == str(data), server.stdout_lines
+    assert not data.exists(), "starting writes nothing"
+    stored = server.http("PUT", "/api/luts/warm", body=IDENTITY_CUBE)
+    assert stored.status == 201, stored.text()
+    assert (data / "luts" / "warm.cube").read_bytes() == IDENTITY_CUBE
+    assert "lut" in [f["name"] for f in json.loads(server.get("/api/filters").body)["filters"]]
+    assert sorted(os.listdir(data)) == ["luts"], "the other parts wait for their first write"
+
+
+def test_the_data_folder_defaults_to_xdg_data_home_then_home(start_server, tmp_path):
+    """FILTERCAST_DATA and XDG_DATA_HOME and HOME, in that order, never the working folder."""
+    by_xdg = start_server("--input", "test:160x120@15", env={"FILTERCAST_DATA": None, "XDG_DATA_HOME": str(tmp_path / "xdg")})
+    by_home = start_server("--input", "test:160x120@15",
+                           env={"FILTERCAST_DATA": None, "XDG_DATA_HOME": None, "HOME": str(tmp_path / "home")})
+    assert by_xdg.data == f"{tmp_path / 'xdg'}/filtercast", by_xdg.stdout_lines
+    assert by_home.data == f"{tmp_path / 'home'}/.local/share/filtercast", by_home.stdout_lines

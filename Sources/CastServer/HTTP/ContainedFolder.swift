@@ -18,6 +18,31 @@ public struct ContainedFolder: Sendable {
         root = resolved
     }
 
+    /// A folder made when first written (the data folder's parts): `path` need not exist yet, and
+    /// its root is then the real path of its nearest existing ancestor followed by the rest.
+    /// Fails when that ancestor, or `path` itself, is not a folder.
+    public init(toBeCreated path: String) throws(ContainedFolderError) {
+        var base = URL(fileURLWithPath: path).standardized
+        var missing: [String] = []
+        while Self.realPath(base.path) == nil, base.path != "/" {
+            missing.insert(base.lastPathComponent, at: 0)
+            base = base.deletingLastPathComponent()
+        }
+        guard let resolved = Self.realPath(base.path), Self.isDirectory(resolved) else {
+            throw ContainedFolderError(description: "\(path) is not a folder")
+        }
+        root = ([resolved == "/" ? "" : resolved] + missing).joined(separator: "/")
+    }
+
+    /// Creates the folder (and its missing parents) unless it exists.
+    public func create() throws(ContainedFolderError) {
+        do {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        } catch {
+            throw ContainedFolderError(description: "cannot create the folder \(root): \(error.localizedDescription)")
+        }
+    }
+
     /// The components of `relative` ("a/b" → ["a", "b"]; empty components between slashes are
     /// skipped), or nil when one of them may not be named.
     public static func components(of relative: some StringProtocol) -> [Substring]? {

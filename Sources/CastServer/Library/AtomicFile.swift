@@ -1,17 +1,19 @@
 import Foundation
 
-/// The folders of files the server writes (LUTs, looks): read at start, and written so that a
-/// reader never sees a file half written, even after a crash: the bytes go
+/// The folders of files the server writes (LUTs, looks): read at start, made when first written,
+/// and written so that a reader never sees a file half written, even after a crash: the bytes go
 /// into a hidden temporary file of the same folder (`prefix` + a UUID; a folder's reader removes
 /// such leftovers at start), flushed, then put in place in one step.
 enum AtomicFile {
-    /// Creates `folder` if missing, removes the temporary files a crash left there (`prefix`),
-    /// and returns the names of its files ending in `suffix` that are not hidden, sorted; or what
-    /// went wrong when it cannot be read.
+    /// Removes the temporary files a crash left in `folder` (`prefix`), and returns the names of
+    /// its files ending in `suffix` that are not hidden, sorted (none while it does not exist); or
+    /// what went wrong when it is not a folder or cannot be read.
     static func prepare(_ folder: String, temporaryPrefix prefix: String, suffix: String) -> Result<[String], FolderError> {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else { return .success([]) }
+        guard isFolder.boolValue else { return .failure(FolderError(reason: "it is not a folder")) }
         let names: [String]
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         } catch {
             return .failure(FolderError(reason: error.localizedDescription))
@@ -30,6 +32,11 @@ enum AtomicFile {
     /// nil, or what went wrong.
     static func write(_ bytes: [UInt8], folder: String, name: String, temporaryPrefix prefix: String,
                       replacing: Bool, mode: mode_t = 0o644) -> String? {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            return "cannot create \(folder): \(error.localizedDescription)"
+        }
         let temporary = folder + "/" + prefix + UUID().uuidString
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return "cannot write in \(folder): \(String(cString: strerror(errno)))" }

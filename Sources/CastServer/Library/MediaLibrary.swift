@@ -31,15 +31,11 @@ public final class MediaLibrary: Sendable {
         case uploads
     }
 
-    /// Creates the recordings folder (and `uploadsPath`'s, see ``UploadFolder/init(path:)``) when
-    /// missing; fails when it cannot, or when `mediaPath` is given and is not a folder.
+    /// The recordings folder (and `uploadsPath`'s, see ``UploadFolder/init(path:)``) is made when
+    /// first written; fails when one is there and is not a folder, or when `mediaPath` is given and
+    /// is not a folder.
     public init(recordingsPath: String, mediaPath: String?, uploadsPath: String? = nil) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: recordingsPath, withIntermediateDirectories: true)
-        } catch {
-            throw ContainedFolderError(description: "cannot create the recordings folder \(recordingsPath)")
-        }
-        recordings = try ContainedFolder(recordingsPath)
+        recordings = try ContainedFolder(toBeCreated: recordingsPath)
         media = try mediaPath.map { path throws(ContainedFolderError) in try ContainedFolder(path) }
         uploads = try uploadsPath.map { try UploadFolder(path: $0) }
     }

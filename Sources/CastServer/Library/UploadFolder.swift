@@ -13,15 +13,10 @@ public struct UploadFolder: Sendable {
     /// The most `-N` suffixes tried for a name that is taken.
     static let maxSuffix = 999
 
-    /// Creates the folder when missing and removes temporary files a previous run left behind
-    /// (uploads cut short by a crash or a stop).
+    /// The folder (made at the first upload) without the temporary files a previous run left
+    /// behind (uploads cut short by a crash or a stop).
     public init(path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw ContainedFolderError(description: "cannot create the uploads folder \(path)")
-        }
-        folder = try ContainedFolder(path)
+        folder = try ContainedFolder(toBeCreated: path)
         removeStaleTemporaries()
     }
 
@@ -35,6 +30,11 @@ public struct UploadFolder: Sendable {
 
     /// A new, empty temporary file opened for writing, or nil (with the reason) when it cannot be made.
     func createTemporary() -> Result<(path: String, descriptor: Int32), ContainedFolderError> {
+        do throws(ContainedFolderError) {
+            try folder.create()
+        } catch {
+            return .failure(error)
+        }
         let path = folder.root + "/" + Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -43,10 +43,15 @@ public struct UploadFolder: Sendable {
         return .success((path, descriptor))
     }
 
-    /// Bytes free on the folder's file system for an unprivileged writer.
+    /// Bytes free on the folder's file system (its nearest existing ancestor's before the first
+    /// upload made it) for an unprivileged writer.
     func freeBytes() -> Int64 {
         var info = statvfs()
-        guard statvfs(folder.root, &info) == 0 else { return 0 }
+        var path = folder.root
+        while statvfs(path, &info) != 0 {
+            guard errno == ENOENT, path != "/" else { return 0 }
+            path = (path as NSString).deletingLastPathComponent
+        }
         return Int64(clamping: UInt64(info.f_bavail) &* UInt64(info.f_frsize))
     }
 

@@ -4,11 +4,11 @@ import FilterKit
 /// `--luts DIR`: the colour LUTs the `lut` filter offers (serve, snapshot, bench).
 enum LUTOptions {
     static let spec = OptionSpec(name: "--luts", valueName: "DIR",
-                                 help: "Colour LUTs (.cube, NAME.cube each) the lut filter offers, read at start (DIR created if missing); serve also stores LUTs controlling clients upload there.")
+                                 help: "Colour LUTs (.cube, NAME.cube each) the lut filter offers, read at start (serve: default DATA/luts); serve also stores LUTs controlling clients upload there, making DIR then.")
 
-    /// The folder `--luts` names, read (nil without the option).
-    static func folder(_ options: ParsedOptions) throws -> LUTFolder? {
-        guard let path = options.string("--luts") else { return nil }
+    /// The folder `--luts` names, else `defaultPath`, read (nil with neither).
+    static func folder(_ options: ParsedOptions, default defaultPath: String? = nil) throws -> LUTFolder? {
+        guard let path = options.string("--luts") ?? defaultPath else { return nil }
         do {
             return try LUTFolder(path: path)
         } catch {

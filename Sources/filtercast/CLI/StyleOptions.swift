@@ -7,7 +7,7 @@ import StyleKit
 /// `--styles DIR`: pictures the `style` filter paints like (serve).
 enum StyleOptions {
     static let spec = OptionSpec(name: "--styles", valueName: "DIR",
-                                 help: "Pictures (NAME.jpg or NAME.png) the style filter offers as styles beside the shipped ones, read at start (DIR created if missing); controlling clients upload more there (PUT /api/styles/NAME).")
+                                 help: "Pictures (NAME.jpg or NAME.png) the style filter offers as styles beside the shipped ones, read at start (default DATA/styles); controlling clients upload more there (PUT /api/styles/NAME), making DIR then.")
     static let firstUseSpec = OptionSpec(name: "--style-at-first-use", valueName: nil,
                                          help: "Load and calibrate the style network at the first styled frame, not in the background after start (saves ~90 MB and a second of CPU where nobody styles; the first styled picture then waits for it).")
 
@@ -21,15 +21,15 @@ enum StyleOptions {
         return WorkerThread(name: "style-warm-up") { _ = engine.prepare() }
     }
 
-    /// The folder `--styles` names, read (nil without the option, or where the style filter cannot
-    /// run: then the server says why once and starts without it).
-    static func folder(_ options: ParsedOptions) throws -> StyleFolder? {
-        guard let path = options.string("--styles") else { return nil }
+    /// The folder `--styles` names, else `defaultPath`, read (nil with neither, or where the style
+    /// filter cannot run: then a folder named by `--styles` is said to be unused, once).
+    static func folder(_ options: ParsedOptions, default defaultPath: String? = nil) throws -> StyleFolder? {
+        guard let path = options.string("--styles") ?? defaultPath else { return nil }
         let engine: StyleEngine
         switch StyleEngine.shared {
         case .success(let shared): engine = shared
         case .failure(let reason):
-            Log.warning("--styles \(path) is not used: \(reason)")
+            if options.has("--styles") { Log.warning("--styles \(path) is not used: \(reason)") }
             return nil
         }
         do {

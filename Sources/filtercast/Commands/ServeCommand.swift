@@ -41,7 +41,8 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--log-level", valueName: "LEVEL", help: "error, warn, info (default) or debug (adds FFmpeg's warnings)."),
                   OptionSpec(name: "--log-format", valueName: "FORMAT", help: "text (default) or json: one object per line."),
                   OptionSpec(name: "--record", valueName: nil, help: "Start recording the filtered frames at once."),
-                  OptionSpec(name: "--recordings", valueName: "DIR", help: "Folder of the recordings (default ./recordings)."),
+                  DataFolder.spec,
+                  OptionSpec(name: "--recordings", valueName: "DIR", help: "Folder of the recordings (default DATA/recordings)."),
                   OptionSpec(name: "--max-record-size", valueName: "SIZE",
                              help: "Stop a recording at this size: bytes, or with k, M or G (1000s); default none."),
                   OptionSpec(name: "--min-free-space", valueName: "SIZE",
@@ -54,10 +55,10 @@ enum ServeCommand: Subcommand {
                              help: "Record the filtered frames as the page's H.264 rendition ID, one encode for both (default own: an encode of its own)."),
                   OptionSpec(name: "--media-dir", valueName: "DIR", help: "Folder of media files clients may browse and open (read-only; the page's Sources panel)."),
                   OptionSpec(name: "--uploads", valueName: "DIR",
-                             help: "Let controlling clients upload video files into DIR (created if missing) and play them; default off."),
+                             help: "Folder controlling clients upload video files into and play them from (default DATA/uploads; made at the first upload), or off."),
                   LUTOptions.spec, StyleOptions.spec, StyleOptions.firstUseSpec,
                   OptionSpec(name: "--looks", valueName: "DIR",
-                             help: "Folder of the saved looks, NAME.json each (default ./looks; created if missing), read at start."),
+                             help: "Folder of the saved looks, NAME.json each (default DATA/looks; made when first written), read at start."),
                   OptionSpec(name: "--max-upload-size", valueName: "SIZE",
                              help: "The largest upload: bytes, or with k, M or G (1000s); default 2G."),
                   OptionSpec(name: "--publish", valueName: "URL",
@@ -81,8 +82,12 @@ enum ServeCommand: Subcommand {
         let info = server.source
         let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
         let url = "\(configuration.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/"
+        let data = configuration.dataFolder ?? ""
+        // The URL stays last on the ready line (scripts take it from there); the data folder follows on a line of its own.
         Log.announce("serving \(info.name) (\(info.width)x\(info.height)) at \(url)",
-                     ["url": .string(url), "source": .string(info.name), "width": .int(info.width), "height": .int(info.height)])
+                     ["url": .string(url), "source": .string(info.name), "width": .int(info.width), "height": .int(info.height),
+                      "data": .string(data)])
+        Log.announce("data in \(data) (recordings, looks, LUTs, styles, uploads)", ["data": .string(data)])
         for channel in server.channels.dropFirst() {
             let info = channel.session.player.info
             Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",
@@ -106,9 +111,11 @@ enum ServeCommand: Subcommand {
         configuration.quality = try options.int("--quality", in: 1...100) ?? 80
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
-        configuration.luts = try LUTOptions.folder(options)
-        configuration.looks = try lookFolder(options)
-        let styles = try StyleOptions.folder(options)
+        let data = try DataFolder.path(options)
+        configuration.dataFolder = data
+        configuration.luts = try LUTOptions.folder(options, default: data + "/luts")
+        configuration.looks = try lookFolder(DataFolder.part("looks", option: "--looks", of: options, data: data))
+        let styles = try StyleOptions.folder(options, default: data + "/styles")
         configuration.styles = styles
         configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles), with: configuration.luts)
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
@@ -124,13 +131,13 @@ enum ServeCommand: Subcommand {
         configuration.filterThreads = try options.int("--filter-threads", in: 1...64) ?? 1
         configuration.playback.speed = try options.double("--speed", in: PlaybackOptions.speedRange) ?? 1
         configuration.playback.loops = !options.has("--no-loop")
-        configuration.recording.directory = options.string("--recordings") ?? "recordings"
+        configuration.recording.directory = DataFolder.part("recordings", option: "--recordings", of: options, data: data)
         configuration.recording.maximumBytes = try options.string("--max-record-size").map { try parseByteCount($0, options.source("--max-record-size")) }
         configuration.recording.minimumFreeBytes = try options.string("--min-free-space")
             .map { try parseByteCount($0, options.source("--min-free-space")) } ?? 500_000_000
         configuration.recordAtStart = options.has("--record")
         configuration.mediaDirectory = options.string("--media-dir")
-        configuration.uploadsDirectory = options.string("--uploads")
+        configuration.uploadsDirectory = options.string("--uploads") == "off" ? nil : DataFolder.part("uploads", option: "--uploads", of: options, data: data)
         configuration.maxUploadBytes = try options.string("--max-upload-size")
             .map { try parseByteCount($0, options.source("--max-upload-size")) } ?? 2_000_000_000
         configuration.cameraFormat = options.string("--camera-format")
@@ -188,10 +195,10 @@ enum ServeCommand: Subcommand {
         } ?? []
     }
 
-    /// `--looks DIR` (default `./looks`), read: a file that is not a look stops the start, named.
-    private static func lookFolder(_ options: ParsedOptions) throws -> LookFolder {
+    /// The looks folder at `path`, read: a file that is not a look stops the start, named.
+    private static func lookFolder(_ path: String) throws -> LookFolder {
         do {
-            return try LookFolder(path: options.string("--looks") ?? "looks")
+            return try LookFolder(path: path)
         } catch {
             throw UsageError(description: error.description)
         }
