@@ -80,9 +80,12 @@ test: deps
 docker-test: deps docker-deps
 	docker/test.sh
 
-## demo: build, then serve the test pattern at http://127.0.0.1:8080
+## demo: build, then serve INPUT (default: the test pattern; a file, a URL, a camera) at
+## http://127.0.0.1:PORT (default 8080): `make demo INPUT=clip.mp4 PORT=9000`
+INPUT      ?= test
+PORT       ?= 8080
 demo: build
-	$(BIN) serve --input test --host 127.0.0.1 --port 8080 --web web
+	$(BIN) serve --input '$(INPUT)' --host 127.0.0.1 --port $(PORT) --web web
 
 ## bench: FilterCast against ffmpeg and GStreamer on the same clips (see README, Performance)
 bench: build

@@ -18,10 +18,12 @@ const channels = player.channels;
 /// What the entries were built for: the names in order, and whether with the admin's actions.
 let built = "";
 
-/// The summary under a channel's name: "live · 2 watching", "idle · 0 watching" (a live input
+/// The summary under a channel's name: "live · 2 watching" (a camera, a stream, the test pattern),
+/// "playing · 1 watching" or "paused · 1 watching" (a file), "idle · 0 watching" (a live input
 /// closed until somebody watches: its thumbnail is the last picture it made) or "offline · 0 watching".
 function summary(channel) {
   const watching = `${channel.viewers} watching`;
+  if (channel.online && channel.source?.kind === "file") return `${channel.paused ? "paused" : "playing"} · ${watching}`;
   if (channel.online) return `live · ${watching}`;
   return channel.idle ? `idle · ${watching}` : `offline · ${watching}`;
 }

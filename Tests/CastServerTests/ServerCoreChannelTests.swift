@@ -146,6 +146,6 @@ import Testing
         #expect(list.map { ($0["filter"] as? [[String: Any]])?.map { $0["name"] as? String } } == [[], ["sepia"]])
         #expect(list.allSatisfy { ($0["source"] as? [String: Any])?["kind"] as? String == "test" && $0["online"] as? Bool == true })
         #expect(list.allSatisfy { $0["idle"] as? Bool == false })
-        #expect(Set(list[0].keys) == ["name", "source", "online", "idle", "viewers", "filter", "snapshot"])
+        #expect(Set(list[0].keys) == ["name", "source", "online", "idle", "paused", "viewers", "filter", "snapshot"])
     }
 }

@@ -27,8 +27,8 @@ DEFAULT_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", 
 # (https:// with --tls-cert).
 READY_LINE = re.compile(r"(?:^filtercast: |\"message\":\")serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
                         r"at (?P<scheme>https?)://(?P<host>[^:/]+):(?P<port>\d+)/")
-# The line right after it names the data folder; `start` returns once it came.
-DATA_LINE = re.compile(r"(?:^filtercast: |\"message\":\")data in (?P<data>.+) \(recordings, looks, LUTs, styles, uploads\)")
+# The data folder: in text on the line right after it, in JSON a field of it; `start` returns once it came.
+DATA_LINE = re.compile(r"^filtercast: data in (?P<data>.+) \(recordings, looks, LUTs, styles, uploads\)|\"data\":\"(?P<field>[^\"]*)\"")
 
 
 def make_clip(path, lavfi_source: str, seconds: float, *options: str, timeout: float = 120):
@@ -185,7 +185,7 @@ class ServerProcess:
                             self.height = int(match["height"])
                         data = DATA_LINE.search(text)
                         if data:
-                            self.data = data["data"]
+                            self.data = data["data"] or data["field"]
                             return self
             elif self.proc.poll() is not None:
                 raise RuntimeError(f"filtercast exited ({self.proc.returncode}) before serving: {command}\n"

@@ -44,7 +44,7 @@ def tls_server(start_server, pair):
 
 def test_the_ready_line_names_the_https_url_in_text_and_json(start_server, pair):
     text = start_server("--input", TEST_PATTERN, *pair.args)
-    assert text.scheme == "https" and text.stdout_lines[-1].endswith(f"at https://127.0.0.1:{text.port}/"), \
+    assert text.scheme == "https" and text.stdout_lines[0].endswith(f"at https://127.0.0.1:{text.port}/"), \
         text.stdout_lines
     as_json = start_server("--input", TEST_PATTERN, "--log-format", "json", *pair.args)
     ready = json.loads(as_json.stdout_lines[-1])

@@ -45,6 +45,8 @@ import Testing
         (["filters", "--jsno"], "unknown option '--jsno' (did you mean --json?)"),
         (["devices", "--hepl"], "unknown option '--hepl' (did you mean --help?)"),
         (["bench", "--bogus"], "unknown option '--bogus'"),
+        (["serve", "--bogus"], "unknown option '--bogus'"),
+        (["serve", "--lokos", "x"], "unknown option '--lokos' (did you mean --looks?)"),
     ]
 
     @Test(arguments: mistyped)

@@ -76,6 +76,10 @@ import Testing
         ("DOMAIN_MIN 0 1 0\nDOMAIN_MAX 1 1 1\nLUT_3D_SIZE 2\n0 0 0", 2, ["minimum 1.0", "not below", "maximum 1.0"]),
         ("DOMAIN_MIN 2 2 2\nLUT_3D_SIZE 2\n0 0 0", 1, ["minimum 2.0", "not below"]),
         ("TITLE \"open\nLUT_3D_SIZE 2", 1, ["closing quote"]),
+        // A file cut short by a crash or a full disk: zeros where the table went on.
+        ("LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1\u{0}\u{0}\u{0}", 4, ["byte 0x0 is not text", "2 of 8 entries", "cut short"]),
+        ("\u{1}\u{2}PNG\u{7F}", 1, ["byte 0x1 is not text", "not a .cube file"]),
+        ("LUT_3D_SIZE 2\nGAMMA\u{E9}\u{FF}", 2, ["unknown keyword 'GAMMA\\xC3\\xA9\\xC3\\xBF'"]),
     ])
     func refusesWithTheLineAndTheReason(_ file: String, _ line: Int, _ words: [String]) throws {
         let error = try #require(refusal(file))

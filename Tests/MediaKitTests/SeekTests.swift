@@ -75,6 +75,33 @@ struct SeekTests {
         #expect(abs(frame.time - Double(Self.expectedIndex(0.3) + 1) / 25) < 1e-6)
     }
 
+    /// 2 s at 25 fps with one keyframe, at the start (and x264's default B-frames): every step
+    /// forward decodes on from the frame delivered last, without seeking the input.
+    static let oneKeyframe = ClipSpec("seek-h264-one-keyframe.mp4", rate: rate, frameCount: frameCount,
+                                      codec: ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-g", "250"])
+
+    @Test("steps forward one and ten frames decode on to the exact frame, after a seek and after a read")
+    func stepsForwardDecodeOn() throws {
+        let path = try Self.oneKeyframe.make()
+        let source = try Self.open(path)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        try source.seek(to: 0.8, into: frame)
+        var index = 20
+        for step in [1, 1, 10, 1, 3] {
+            index += step
+            try source.seek(to: Double(index) / 25, into: frame)
+            try Self.expectFrame(frame, is: index, of: path, "a step of \(step) to frame \(index)")
+        }
+        #expect(try source.read(into: frame))
+        try Self.expectFrame(frame, is: index + 1, of: path, "the read after the steps")
+        try source.seek(to: Double(index + 2) / 25, into: frame)
+        try Self.expectFrame(frame, is: index + 2, of: path, "a step after a read")
+        try source.seek(to: 0.4, into: frame)
+        try Self.expectFrame(frame, is: 10, of: path, "a step back seeks")
+        try source.seek(to: 5, into: frame)
+        try Self.expectFrame(frame, is: Self.frameCount - 1, of: path, "past the end: the last frame")
+    }
+
     @Test("a negative time gives the first frame")
     func seekNegative() throws {
         let path = try Self.clip.make()

@@ -17,6 +17,10 @@ final class Decoder {
     private let packet: UnsafeMutablePointer<AVPacket>
     private let packets: SoundReadAhead
     private let decoded: UnsafeMutablePointer<AVFrame>
+    /// While a seek decodes toward its target: the latest picture before it, kept unconverted
+    /// (only the picture a seek lands on is converted), and its timestamp.
+    private let beforeTarget: UnsafeMutablePointer<AVFrame>
+    private var beforeTargetTimestamp: Int64?
     private let streamIndex: Int32
     private let converter: FrameConverter
     /// Stream time base in seconds per tick, and the stream's first timestamp.
@@ -94,6 +98,7 @@ final class Decoder {
         converter = FrameConverter(width: width, height: height)
         packet = av_packet_alloc()
         decoded = av_frame_alloc()
+        beforeTarget = av_frame_alloc()
     }
 
     deinit {
@@ -102,6 +107,8 @@ final class Decoder {
         av_packet_free(&packet)
         var decoded: UnsafeMutablePointer<AVFrame>? = decoded
         av_frame_free(&decoded)
+        var beforeTarget: UnsafeMutablePointer<AVFrame>? = beforeTarget
+        av_frame_free(&beforeTarget)
     }
 
     /// Frames delivered since the open or the last seek (the next frame's `sequence`).
@@ -141,14 +148,19 @@ final class Decoder {
     }
 
     /// Seeks so that the next frame decoded is the first with time ≥ `seconds`, decoding (and
-    /// discarding) frames from the keyframe before it. Past the end, leaves the last frame in
-    /// `frame`. Returns that frame's time.
+    /// discarding) frames from the keyframe before it — or, when that keyframe is not after the
+    /// picture delivered last, decoding on from there without seeking the input (a frame step
+    /// forward costs a frame, not a GOP). Past the end, leaves the last frame in `frame`. Returns
+    /// that frame's time.
     func seek(to seconds: Double, into frame: Frame) throws(MediaError) -> Double {
         guard canSeek else { throw .notSeekable(input: input) }
         // Clamped so that any position, however far past an unknown end, converts without trapping.
         let ticks = min((max(0, seconds) / timeBase - 1e-6).rounded(.up), Double(Int64.max / 4))
         let target = startTimestamp &+ Int64(ticks)
         audio?.seeking(to: max(0, seconds))
+        if decodesOn(to: target), case .reached(let time) = try decodeOn(to: target, into: frame, mustStartBefore: false) {
+            return time
+        }
         packets.clear()
         // Some files' indexes land after the target: back off further until they do not.
         for backoff in [0.0, 1, 5, 30, .infinity] {
@@ -161,24 +173,56 @@ final class Decoder {
             avcodec_flush_buffers(codecContext)
             draining = false
             timestamps.sought()
-            var haveFrame = false
-            while try receiveFrame() {
-                let timestamp = decodedTimestamp
-                if !haveFrame, let timestamp, timestamp > target, !backoff.isInfinite {
-                    break  // landed after the target: back off
-                }
-                haveFrame = true
-                if timestamp.map({ $0 >= target }) ?? true {
-                    readSoundAhead()
-                    return take(into: frame)
-                }
-                // Keep the latest frame before the target in case the stream ends first.
-                _ = take(into: frame)
-            }
-            av_frame_unref(decoded)
-            if haveFrame { return frame.time }  // target past the end: the last frame
+            if case .reached(let time) = try decodeOn(to: target, into: frame, mustStartBefore: !backoff.isInfinite) { return time }
         }
         throw .seekFailed(input: input, seconds: seconds, reason: "no frame found")
+    }
+
+    /// Whether decoding on from the picture delivered last reaches `target` sooner than a seek:
+    /// the keyframe a seek would land on is not after that picture (by the input's index; without
+    /// one, when `target` is within a second).
+    private func decodesOn(to target: Int64) -> Bool {
+        guard !draining, let current = decodedTimestamp, target > current,
+              let stream = formatContext?.pointee.streams[Int(streamIndex)] else { return false }
+        if let keyframe = avformat_index_get_entry_from_timestamp(stream, target, AVSEEK_FLAG_BACKWARD) {
+            return keyframe.pointee.timestamp <= current
+        }
+        return Double(target &- current) * timeBase <= 1
+    }
+
+    private enum DecodeOn {
+        /// The first picture at or after the target (or the last one, at the end) is in the frame.
+        case reached(time: Double)
+        /// The first picture decoded is already after the target: the seek landed late.
+        case landedAfter
+        /// No picture came.
+        case ended
+    }
+
+    /// Decodes until the first picture at or after `target` and converts it into `frame`,
+    /// converting none before it; at the end, the last picture decoded. With `mustStartBefore`, a
+    /// first picture after `target` is not taken (``DecodeOn/landedAfter``).
+    private func decodeOn(to target: Int64, into frame: Frame, mustStartBefore: Bool) throws(MediaError) -> DecodeOn {
+        defer { av_frame_unref(beforeTarget) }
+        var held = false
+        while try receiveFrame() {
+            if !held, mustStartBefore, let timestamp = decodedTimestamp, timestamp > target {
+                av_frame_unref(decoded)
+                return .landedAfter
+            }
+            if decodedTimestamp.map({ $0 >= target }) ?? true {
+                readSoundAhead()
+                return .reached(time: take(into: frame))
+            }
+            av_frame_unref(beforeTarget)
+            av_frame_move_ref(beforeTarget, decoded)
+            beforeTargetTimestamp = decodedTimestamp
+            held = true
+        }
+        guard held else { return .ended }
+        av_frame_move_ref(decoded, beforeTarget)
+        decodedTimestamp = beforeTargetTimestamp
+        return .reached(time: take(into: frame))
     }
 
     private func take(into frame: Frame) -> Double {

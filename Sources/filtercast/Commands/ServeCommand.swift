@@ -83,11 +83,12 @@ enum ServeCommand: Subcommand {
         let shownHost = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
         let url = "\(configuration.tls == nil ? "http" : "https")://\(shownHost):\(server.port)/"
         let data = configuration.dataFolder ?? ""
-        // The URL stays last on the ready line (scripts take it from there); the data folder follows on a line of its own.
+        // In text the URL stays last on the ready line (scripts take it from there) and the data
+        // folder follows on a line of its own; in JSON the ready line's object holds both.
         Log.announce("serving \(info.name) (\(info.width)x\(info.height)) at \(url)",
                      ["url": .string(url), "source": .string(info.name), "width": .int(info.width), "height": .int(info.height),
                       "data": .string(data)])
-        Log.announce("data in \(data) (recordings, looks, LUTs, styles, uploads)", ["data": .string(data)])
+        if Log.format == .text { Log.announce("data in \(data) (recordings, looks, LUTs, styles, uploads)") }
         for channel in server.channels.dropFirst() {
             let info = channel.session.player.info
             Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",

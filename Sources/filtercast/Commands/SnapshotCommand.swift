@@ -18,6 +18,7 @@ enum SnapshotCommand: Subcommand {
 
     static func run(_ options: ParsedOptions) throws {
         guard let output = options.string("-o") else { throw UsageError(description: "-o OUT.jpg is required") }
+        try checkFolder(of: output)
         let input = try parseInput(options)
         let time = try options.double("--at", in: 0...1e9) ?? 0
         let catalog = LUTOptions.catalog(StyleCatalog.standard, with: try LUTOptions.folder(options))
@@ -40,11 +41,18 @@ enum SnapshotCommand: Subcommand {
         }
         FilterRunner(selection: FilterSelection(filter), catalog: catalog).apply(to: frame)
         let jpeg = try JPEGEncoder(width: frame.width, height: frame.height, quality: quality).encode(frame)
-        do {
-            try Data(jpeg).write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw MediaError.invalidInput("cannot write \(output): \(error.localizedDescription)")
+        guard FileManager.default.createFile(atPath: output, contents: Data(jpeg)) else {
+            throw MediaError.invalidInput("cannot write \(output): \(String(cString: strerror(errno)))")
         }
         print("\(output): \(frame.width)x\(frame.height) frame at \(fixed(frame.time, 3)) s, \(filter), \(jpeg.count) bytes")
+    }
+
+    /// Fails, before any decoding, when `-o`'s folder is not there to write in.
+    private static func checkFolder(of output: String) throws {
+        let folder = (output as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard folder.isEmpty || (FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) else {
+            throw UsageError(description: "-o \(output): the folder \(folder) does not exist")
+        }
     }
 }

@@ -58,10 +58,9 @@ def launch(fc_binary, tmp_path):
     servers: list[PageServer] = []
 
     def start(*args: str, port: int = 0, cwd: Path | None = None) -> PageServer:
-        # Recordings and looks go to the test's own folders unless the test names them.
-        recordings = [] if "--recordings" in args else ["--recordings", str(tmp_path / "recordings")]
-        looks = [] if "--looks" in args else ["--looks", str(tmp_path / "looks")]
-        server = PageServer(fc_binary, [*recordings, *looks, *args], tmp_path / f"filtercast-{len(servers)}.log", cwd)
+        # What the server writes (recordings/, looks/, …) goes to the test's own folder unless the test names one.
+        data = [] if "--data" in args else ["--data", str(tmp_path)]
+        server = PageServer(fc_binary, [*data, *args], tmp_path / f"filtercast-{len(servers)}.log", cwd)
         servers.append(server)
         return server.start(port=port)
 

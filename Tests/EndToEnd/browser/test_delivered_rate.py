@@ -26,3 +26,17 @@ def test_a_refined_still_counts_once_on_both_transports(file_server, open_page):
     assert refinements >= 3, f"the H.264 page drew the new picture and its refinements ({refinements} frames)"
     assert jpeg.stats()["framesDrawn"] - drawn[1] >= 1
     assert highest == [1, 1], f"fps (H.264, JPEG) for one new picture: {highest}"
+
+
+def test_a_25_fps_source_reads_25_not_26(launch, open_page):
+    """A steady stream's rate is the intervals between its pictures: a count in a one-second
+    window read 26 or 27 whenever both its ends caught a picture (issue 37, item 13)."""
+    page = open_page(launch("--input", "test:320x240@25"))
+    page.wait_for(lambda: page.stats()["fps"] >= 20, timeout=10, message="the stream running")
+    time.sleep(1.0)  # a full second of pictures in the window
+    readings = []
+    deadline = time.monotonic() + 4
+    while time.monotonic() < deadline:
+        readings.append(page.stats()["fps"])
+        time.sleep(0.1)
+    assert max(readings) <= 25 and sorted(readings)[len(readings) // 2] >= 24, readings

@@ -69,6 +69,6 @@ def test_a_file_dropped_on_the_page_uploads_and_plays(launch, open_page, tmp_pat
     assert (uploads / "dropped.mp4").read_bytes() == blue.read_bytes()
 
 
-def test_no_upload_button_without_uploads(live_server, open_page):
-    page = open_page(live_server)
+def test_no_upload_button_without_uploads(launch, open_page):
+    page = open_page(launch("--input", "test:320x240@15", "--uploads", "off"))
     assert not page.visible("#upload-file") and not page.visible("#upload-input")

@@ -17,8 +17,8 @@ extension ServerRoutes {
 /// One channel as `GET /api/channels` lists it: its name, what it plays (kind and name, as
 /// `state.source` says them: never credentials or a server path), whether that is online and
 /// whether its live input is closed because nobody watches (`idle`: it opens for the next
-/// viewer; `online` is false then), how many watch, its filter chain (as `state.chain`) and
-/// where its picture is.
+/// viewer; `online` is false then), whether it is paused (not `state.playing`), how many
+/// watch, its filter chain (as `state.chain`) and where its picture is.
 struct ChannelSummary: Encodable {
     struct Source: Encodable {
         let kind: SourceState.Kind
@@ -29,6 +29,7 @@ struct ChannelSummary: Encodable {
     let source: Source
     let online: Bool
     let idle: Bool
+    let paused: Bool
     let viewers: Int
     let filter: [SessionState.Link]
     /// The URL of its `/snapshot.jpg`, relative to the server (a channel's name needs no
@@ -40,6 +41,7 @@ struct ChannelSummary: Encodable {
         source = Source(kind: state.source.kind, name: state.source.name)
         online = state.source.online
         idle = channel.session.playback.isIdle
+        paused = !state.playing
         viewers = state.viewers
         filter = state.filter.links.map(SessionState.Link.init)
         snapshot = "/snapshot.jpg?channel=\(channel.name)"

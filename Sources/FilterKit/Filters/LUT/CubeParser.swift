@@ -71,12 +71,15 @@ private struct ParseState {
         let words = Words(line)
         guard let first = words.first else { return }
         if first.first == UInt8(ascii: "#") { return }
+        if let byte = line.first(where: { $0 < 0x20 && $0 != 9 || $0 == 0x7F }) {
+            throw CubeError(line: number, reason: notText(byte))
+        }
         if isNumberStart(first.first!) {
             try takeEntry(words, line: number)
             return
         }
         guard tableLine == nil else {
-            throw CubeError(line: number, reason: "'\(text(first).prefix(40))' after the table: keywords come before it")
+            throw CubeError(line: number, reason: "'\(shown(first))' after the table: keywords come before it")
         }
         try takeKeyword(text(first), words, line: number)
     }
@@ -115,7 +118,7 @@ private struct ParseState {
         case "LUT_1D_SIZE", "LUT_1D_INPUT_RANGE":
             throw CubeError(line: line, reason: "\(keyword): a 1D LUT; only 3D LUTs (LUT_3D_SIZE) are taken")
         default:
-            throw CubeError(line: line, reason: "unknown keyword '\(keyword.prefix(40))'")
+            throw CubeError(line: line, reason: "unknown keyword '\(shown(words.first!))'")
         }
         if keyword.hasPrefix("DOMAIN") || keyword == "LUT_3D_INPUT_RANGE" { domainLine = line }
     }
@@ -165,7 +168,7 @@ private struct ParseState {
         result.reserveCapacity(count)
         for word in words {
             guard word.allSatisfy(isNumberCharacter), let value = Float(text(word)), value.isFinite else {
-                throw CubeError(line: line, reason: "'\(text(word).prefix(40))' is not a number")
+                throw CubeError(line: line, reason: "'\(shown(word))' is not a number")
             }
             result.append(value)
         }
@@ -192,6 +195,21 @@ private struct ParseState {
     }
 
     private func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Up to 40 of `bytes` as a message may quote them: printable ASCII kept, anything else `\xNN`
+    /// (an error goes back in an HTTP body and into the log: never raw bytes of an upload).
+    private func shown(_ bytes: ArraySlice<UInt8>) -> String {
+        bytes.prefix(40).map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }
+            .joined()
+    }
+
+    /// Why a line with control byte `byte` is refused: a file cut short inside the table (a crash
+    /// or a full disk leaves zeros) says how far the table got.
+    private func notText(_ byte: UInt8) -> String {
+        let found = "byte 0x\(String(byte, radix: 16, uppercase: true)) is not text"
+        guard let size, tableLine != nil else { return "\(found): not a .cube file" }
+        return "\(found): the table stops after \(values.count / 3) of \(size * size * size) entries (the file is cut short or damaged)"
+    }
 }
 
 /// A line's words, split at spaces and tabs.
