@@ -100,7 +100,7 @@ bench: build
 ## as the source (bench/camera.py), issue 25's channel figures (bench/channels.sh), a 90 s RSS/fd soak
 ## (bench/test_soak.py), and the style filter's flicker on the natural clip (bench/style_flicker.py) and the
 ## time from picking it in the page to the first styled picture (bench/style_switch.py), and what a source of another
-## size costs when opened (bench/session_size.py)
+## size costs when opened (bench/session_size.py), and what a frame step costs against the ffmpeg CLI's seek (bench/step.py)
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' bench/channels.sh
@@ -117,6 +117,7 @@ bench-serve: build
 	$(PYTHON) bench/style_flicker.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/style_switch.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/session_size.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/step.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters, the .cube and look parsers and the
