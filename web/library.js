@@ -73,7 +73,8 @@ function item(entry) {
   name.title = entry.name;
   const meta = document.createElement("div");
   meta.className = "recording-meta";
-  meta.textContent = `${formatEntry(entry)} · ${formatCreated(entry.created)}`;
+  const dropped = entry.droppedFrames ? ` · ${entry.droppedFrames} frames dropped` : "";
+  meta.textContent = `${formatEntry(entry)} · ${formatCreated(entry.created)}${dropped}`;
   info.append(name, meta);
   const looks = formatLooks(entry.looks, entry.looksTruncated === true);
   if (looks || (typeof entry.filter === "string" && entry.filter)) {

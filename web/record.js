@@ -17,7 +17,10 @@ function renderRecord() {
   guard(button, active
     ? `Recording ${recording.name}: click to stop` + (recording.droppedFrames ? ` (${recording.droppedFrames} frames dropped)` : "")
     : "Record what the viewers see");
-  const text = active ? formatTime(recording.elapsed) : "Rec";
+  // Frames the recording leaves out (its encoder behind on a busy machine) show beside its time.
+  const dropped = active ? recording.droppedFrames || 0 : 0;
+  button.dataset.dropping = String(dropped > 0);
+  const text = active ? formatTime(recording.elapsed) + (dropped ? ` · ${dropped} dropped` : "") : "Rec";
   if (time.textContent !== text) time.textContent = text;
 }
 

@@ -78,11 +78,12 @@ import Testing
         let sepia = try FilterChain(validating: [("sepia", [:])], catalog: .standard)
         log.start("take.mp4", in: folder.path, chain: .none)
         for _ in 0..<(RecordingLookLog.changeLimit + 5) { log.note(sepia) }
-        #expect(log.finish(name: "another.mp4") == nil)  // not this take: nothing written
+        #expect(log.finish(name: "another.mp4", droppedFrames: 0) == nil)  // not this take: nothing written
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("take.mp4.json").path))
-        #expect(log.finish() == nil)
+        #expect(log.finish(droppedFrames: 3) == nil)
         let written = try #require(RecordingLooks.read(folder.appendingPathComponent("take.mp4.json").path))
         #expect(written.looks.count == RecordingLookLog.changeLimit + 1 && written.truncated == true)
+        #expect(written.droppedFrames == 3, "the frames the take left out are kept with it")
         #expect(written.looks[0].chain.isEmpty && written.looks[1].chain.map(\.name) == ["sepia"])
     }
 }

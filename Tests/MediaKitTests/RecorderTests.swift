@@ -164,6 +164,18 @@ import Testing
         recorder.stop()
     }
 
+    /// A take's queue holds 2 s of frames (a burst absorbed, not dropped) within 96 MB, 12 at the least.
+    @Test func theQueueHoldsTwoSecondsWithinItsBytes() {
+        let options = RecorderOptions(directory: "unused")
+        #expect(options.queueCapacity(width: 1280, height: 720, frameRate: 25) == 50)
+        #expect(options.queueCapacity(width: 1920, height: 1080, frameRate: 30) == 30)
+        #expect(options.queueCapacity(width: 160, height: 120, frameRate: 15) == 30)
+        #expect(options.queueCapacity(width: 3840, height: 2160, frameRate: 30) == 12)
+        var fixed = options
+        fixed.queueCapacity = 1
+        #expect(fixed.queueCapacity(width: 1280, height: 720, frameRate: 25) == 1)
+    }
+
     /// Sixty offers in a row to a one-frame queue in front of a slow ("medium") encoder: an offer
     /// that waited for room would drop nothing, so drops prove that offers do not wait.
     @Test func dropsRecordingFramesInsteadOfWaiting() throws {

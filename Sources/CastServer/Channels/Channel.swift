@@ -54,7 +54,7 @@ public final class Channel: Sendable {
         if !isDefault { recording.directory += "/\(name)" }
         let lookLog = RecordingLookLog()
         let recorder = Recorder(width: info.width, height: info.height, frameRate: info.frameRate, options: recording) { status in
-            if let problem = lookLog.finish(name: status.name) { log.warning("the recording's looks were not kept: \(problem)") }
+            if let problem = lookLog.finish(name: status.name, droppedFrames: status.droppedFrames) { log.warning("the recording's looks were not kept: \(problem)") }
             wake.recordingEnded(status.error ?? "the recording stopped", channel: name)
         }
         let publisher = try configuration.publish.flatMap { target throws(MediaError) in

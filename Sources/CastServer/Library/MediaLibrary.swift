@@ -118,6 +118,7 @@ public final class MediaLibrary: Sendable {
             var entry = entry
             entry.looks = looks?.looks
             entry.looksTruncated = looks?.truncated
+            entry.droppedFrames = looks?.droppedFrames
             return entry
         }
     }

@@ -16,4 +16,6 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     public var looks: [RecordingLooks.Look]? = nil
     /// True when the recording had more changes than its sidecar keeps (``RecordingLookLog/changeLimit``).
     public var looksTruncated: Bool? = nil
+    /// Frames the viewers got that a filtered recording left out (its sidecar); absent when none.
+    public var droppedFrames: Int? = nil
 }

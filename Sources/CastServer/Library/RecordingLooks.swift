@@ -29,6 +29,8 @@ public struct RecordingLooks: Codable, Sendable, Equatable {
     public var looks: [Look]
     /// True when changes after the ``RecordingLookLog/changeLimit``th were left out.
     public var truncated: Bool? = nil
+    /// Frames the viewers got that the recording left out (its encoder fell behind); absent when none.
+    public var droppedFrames: Int? = nil
 
     /// What is appended to a recording's file name to name its sidecar.
     public static let sidecarSuffix = ".json"
@@ -83,15 +85,16 @@ public final class RecordingLookLog: Sendable {
     }
 
     /// The take ended (`name`: only if it is that one, for a take that ended by itself while the
-    /// next may be starting): its sidecar is written (atomically) when its recording was kept.
-    /// Returns nil, or what went wrong; a second call does nothing.
+    /// next may be starting), having left out `droppedFrames`: its sidecar is written (atomically)
+    /// when its recording was kept. Returns nil, or what went wrong; a second call does nothing.
     @discardableResult
-    public func finish(name: String? = nil) -> String? {
-        guard let ended = running.withLock({ running -> Running? in
+    public func finish(name: String? = nil, droppedFrames: Int) -> String? {
+        guard var ended = running.withLock({ running -> Running? in
             guard let current = running, name == nil || current.name == name else { return nil }
             running = nil
             return current
         }) else { return nil }
+        ended.looks.droppedFrames = droppedFrames > 0 ? droppedFrames : nil
         guard FileManager.default.fileExists(atPath: ended.folder + "/" + ended.name) else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

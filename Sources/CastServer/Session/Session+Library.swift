@@ -23,7 +23,7 @@ extension Session {
         }
         guard start else {
             let ended = recorder.stop()
-            if let problem = lookLog.finish() { log.warning("the recording's looks were not kept: \(problem)") }
+            if let problem = lookLog.finish(droppedFrames: ended?.droppedFrames ?? 0) { log.warning("the recording's looks were not kept: \(problem)") }
             if let ended {
                 if let error = ended.error {
                     throw ProtocolError(code: .recordingFailed, message: "\(ended.name ?? "the recording"): \(error)")

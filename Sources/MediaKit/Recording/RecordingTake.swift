@@ -37,7 +37,8 @@ final class RecordingTake: Sendable {
         self.audio = audio
         audio?.attach()
         nonisolated(unsafe) let writer = writer
-        feed = EncoderFeed(name: "record", width: width, height: height, capacity: options.queueCapacity,
+        feed = EncoderFeed(name: "record", width: width, height: height,
+                           capacity: options.queueCapacity(width: width, height: height, frameRate: frameRate),
                            droppedTotal: droppedTotal) { [self] feed in
             let reason = encode(writer, feed, HeldPicture(frameRate: frameRate), options)
             audio?.detach()
@@ -55,7 +56,7 @@ final class RecordingTake: Sendable {
         self.name = name
         filtered = true
         encoderName = "\(encode.encoderName) (shared: \(encode.name))"
-        let input = SharedEncodeInput(encode, frameRate: frameRate, capacity: options.queueCapacity * 5, sound: audio,
+        let input = SharedEncodeInput(encode, frameRate: frameRate, capacity: (options.queueCapacity ?? 12) * 5, sound: audio,
                                       droppedTotal: droppedTotal) { false }
         shared = input
         self.audio = audio
