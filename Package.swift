@@ -80,7 +80,7 @@ let package = Package(
 
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
         .testTarget(name: "StyleKitTests", dependencies: ["StyleKit", "FilterKit"], swiftSettings: openVINOInclude),
-        .testTarget(name: "MatteKitTests", dependencies: ["MatteKit", "StyleKit", "FilterKit"], swiftSettings: openVINOInclude),
+        .testTarget(name: "MatteKitTests", dependencies: ["MatteKit", "StyleKit", "FilterKit", "MediaKit"], swiftSettings: openVINOInclude),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "LoggingTests", dependencies: ["Logging"]),
         .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG", "CFFmpeg"]),

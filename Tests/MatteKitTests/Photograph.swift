@@ -1,5 +1,6 @@
 import FilterKit
 import Foundation
+import MediaKit
 @testable import MatteKit
 import StyleKit
 
@@ -9,31 +10,11 @@ let engine: MatteEngine = {
     return try! MatteEngine(root: root)
 }()
 
-/// A packaged photograph (Debian's opencv-doc) decoded and scaled by the ffmpeg CLI to
-/// `width × height`, as full-range YUV 4:2:0 — the frames sources make.
+/// A packaged photograph (Debian's opencv-doc) as a frame of `width × height`: decoded and scaled
+/// by MediaKit's `StillPicture`, as an uploaded picture is.
 func photograph(_ name: String, width: Int, height: Int) throws -> Frame {
-    let ffmpeg = Process()
-    ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-    ffmpeg.arguments = ["-v", "error", "-i", "/usr/share/doc/opencv-doc/examples/data/\(name)",
-                        "-vf", "scale=\(width):\(height):flags=bicubic,format=yuvj420p", "-f", "rawvideo", "-"]
-    let output = Pipe()
-    ffmpeg.standardOutput = output
-    try ffmpeg.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    ffmpeg.waitUntilExit()
-    let frame = Frame(width: width, height: height)
-    let planes = frame.planes
-    precondition(data.count == planes.reduce(0) { $0 + $1.width * $1.height }, "ffmpeg gave \(data.count) bytes")
-    data.withUnsafeBytes { raw in
-        var source = raw.bindMemory(to: UInt8.self).baseAddress!
-        for plane in planes {
-            for row in 0..<plane.height {
-                plane.row(row).update(from: source, count: plane.width)
-                source += plane.width
-            }
-        }
-    }
-    return frame
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data/\(name)"))
+    return try StillPicture([UInt8](bytes)).frame(width: width, height: height)
 }
 
 /// The mean of the samples of `plane` in the box of fractions `x` and `y` of its width and height.
