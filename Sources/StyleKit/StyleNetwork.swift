@@ -39,7 +39,7 @@ final class StyleNetwork: @unchecked Sendable {
         try runtime.check(api.ov_partial_shape_create_static!(4, &reshaped, &shape), "make a shape")
         defer { api.ov_partial_shape_free!(&shape) }
         try runtime.check(api.ov_model_reshape_input_by_name!(read, model.pictureInput, shape), "reshape to \(width)x\(height)")
-        compiled = try Self.compile(runtime, read, threads: threads)
+        compiled = try runtime.compile(read, threads: threads, name: "the style network")
         var request: OpaquePointer?
         try runtime.check(api.ov_compiled_model_create_infer_request!(compiled, &request), "make an infer request")
         self.request = request!
@@ -60,46 +60,15 @@ final class StyleNetwork: @unchecked Sendable {
         style.deallocate()
     }
 
-    private static func compile(_ runtime: OpenVINORuntime, _ model: OpaquePointer,
-                                threads: Int) throws(StyleUnavailable) -> OpaquePointer {
-        // Keys as string literals: Swift 6 cannot read the ov_property_key_* globals.
-        let settings = [("INFERENCE_NUM_THREADS", String(threads)), ("PERFORMANCE_HINT", "LATENCY"),
-                        ("ENABLE_CPU_PINNING", "NO"), ("INFERENCE_PRECISION_HINT", "f32")]
-        let strings = settings.map { (strdup($0.0)!, strdup($0.1)!) }
-        defer { strings.forEach { free($0.0); free($0.1) } }
-        var properties = strings.map { ov_property_t(key: $0.0, value: UnsafeRawPointer($0.1)) }
-        var compiled: OpaquePointer?
-        try runtime.check(runtime.api.ov_core_compile_model_props!(runtime.core, model, "CPU", properties.count,
-                                                                   &properties, &compiled), "compile the style network")
-        return compiled!
-    }
-
     private func bind(_ name: String, _ buffer: UnsafeMutableBufferPointer<Float>, dims: [Int64]) throws(StyleUnavailable) {
-        let api = runtime.api
-        var shape = ov_shape_t()
-        var dims = dims
-        try runtime.check(api.ov_shape_create!(Int64(dims.count), &dims, &shape), "make a shape")
-        defer { _ = api.ov_shape_free!(&shape) }
-        var tensor: OpaquePointer?
-        try runtime.check(api.ov_tensor_create_from_host_ptr!(F32, shape, buffer.baseAddress, &tensor), "wrap \(name)")
-        tensors.append(tensor!)
-        try runtime.check(api.ov_infer_request_set_tensor!(request, name, tensor), "set \(name)")
+        let tensor = try runtime.tensor(over: buffer, dims: dims)
+        tensors.append(tensor)
+        try runtime.check(runtime.api.ov_infer_request_set_tensor!(request, name, tensor), "set \(name)")
     }
 
     /// Runs the network on ``input`` and ``style``; the result, laid out as ``input``, is valid until
     /// the next run. OpenVINO's message if the run failed.
     func run() -> Result<UnsafePointer<Float>, StyleUnavailable> {
-        let api = runtime.api
-        var output: OpaquePointer?
-        var data: UnsafeMutableRawPointer?
-        do throws(StyleUnavailable) {
-            try runtime.check(api.ov_infer_request_infer!(request), "run the style network")
-            try runtime.check(api.ov_infer_request_get_output_tensor_by_index!(request, 0, &output), "get the output")
-            defer { api.ov_tensor_free!(output) }
-            try runtime.check(api.ov_tensor_data!(output, &data), "read the output")
-        } catch {
-            return .failure(error)
-        }
-        return .success(UnsafePointer(data!.assumingMemoryBound(to: Float.self)))
+        runtime.infer(request, name: "the style network")
     }
 }

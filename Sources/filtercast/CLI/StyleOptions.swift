@@ -1,6 +1,7 @@
 import CastServer
 import FilterKit
 import Logging
+import MatteKit
 import MediaKit
 import StyleKit
 
@@ -40,8 +41,9 @@ enum StyleOptions {
     }
 
     /// The catalog with the `style` filter over `folder`'s pictures and the shipped styles (the
-    /// standard one without a folder).
+    /// standard one without a folder), and the person matte's filters — each where its runtime
+    /// and networks are laid out (said once where not).
     static func catalog(with folder: StyleFolder?) -> FilterCatalog {
-        folder.map { StyleCatalog.with($0.library) } ?? StyleCatalog.standard
+        MatteCatalog.adding(to: folder.map { StyleCatalog.with($0.library) } ?? StyleCatalog.standard)
     }
 }

@@ -1,5 +1,6 @@
 import FilterKit
 import Foundation
+import MatteKit
 import MediaKit
 import StyleKit
 
@@ -28,7 +29,7 @@ enum BenchCommand: Subcommand {
         }
         let input = try parseInput(options)
         var benchmark = Benchmark(input: input)
-        benchmark.catalog = LUTOptions.catalog(StyleCatalog.standard, with: try LUTOptions.folder(options))
+        benchmark.catalog = LUTOptions.catalog(StyleOptions.catalog(with: nil), with: try LUTOptions.folder(options))
         benchmark.filter = try FilterOptions.chain(from: options, catalog: benchmark.catalog)
         benchmark.frameLimit = try options.int("--frames", in: 1...10_000_000) ?? (input.isLive ? 300 : nil)
         benchmark.threads = try options.int("--threads", in: 1...64) ?? 1
@@ -64,6 +65,12 @@ enum BenchCommand: Subcommand {
         // The style network's own time in the same run, to set the filter's cost against.
         if let run = styleEngine?.averageRun, let networkHeight {
             print("network  \(fixed(run.seconds * 1000, 2)) ms/run at \(networkHeight) lines")
+        }
+        // The person matte's own steps, once per frame however many links use it.
+        if case .success(let engine) = MatteEngine.shared, let costs = engine.averageCosts {
+            let ms = { (duration: Duration) in fixed(duration.seconds * 1000, 2) }
+            print("matte    \(ms(costs.prepare + costs.network + costs.refine)) ms/frame: reduce \(ms(costs.prepare)), "
+                  + "network \(ms(costs.network)), guided upsampling \(ms(costs.refine)) (\(costs.frames) frames)")
         }
     }
 }

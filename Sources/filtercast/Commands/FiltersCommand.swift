@@ -1,6 +1,5 @@
 import FilterKit
 import Foundation
-import StyleKit
 
 /// `filtercast filters`: the filter catalog with every parameter's metadata.
 enum FiltersCommand: Subcommand {
@@ -16,7 +15,7 @@ enum FiltersCommand: Subcommand {
     }
 
     static func run(_ options: ParsedOptions) throws {
-        let descriptors = StyleCatalog.standard.descriptors
+        let descriptors = StyleOptions.catalog(with: nil).descriptors
         if options.has("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

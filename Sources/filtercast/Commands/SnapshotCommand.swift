@@ -1,7 +1,6 @@
 import FilterKit
 import Foundation
 import MediaKit
-import StyleKit
 
 /// `filtercast snapshot`: one filtered frame at an exact time, as a JPEG file.
 enum SnapshotCommand: Subcommand {
@@ -21,7 +20,7 @@ enum SnapshotCommand: Subcommand {
         try checkFolder(of: output)
         let input = try parseInput(options)
         let time = try options.double("--at", in: 0...1e9) ?? 0
-        let catalog = LUTOptions.catalog(StyleCatalog.standard, with: try LUTOptions.folder(options))
+        let catalog = LUTOptions.catalog(StyleOptions.catalog(with: nil), with: try LUTOptions.folder(options))
         let filter = try FilterOptions.chain(from: options, catalog: catalog)
         let quality = try options.int("--quality", in: 1...100) ?? 90
 
