@@ -59,11 +59,13 @@ docker-deps:
 build: deps
 	$(SWIFT) build -c release
 
-## test: unit, integration and end-to-end tests (clips are generated with the ffmpeg CLI), then
+## test: the size guard (.ci/long_code.py: functions ≤ 60 lines, files ≤ 400), unit, integration and
+## end-to-end tests (clips are generated with the ffmpeg CLI), then
 ## the server and the page against real clients and a real Chromium (two tests at a time, then the
 ## ones that measure rates or sync alone), then a 60 s soak of an ASan
 ## build under LeakSanitizer (`make soak`); the 90 s RSS/fd soak is in bench-serve (bench/test_soak.py)
 test: deps
+	$(PYTHON) .ci/long_code.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@# The soak's ASan build runs beside the end-to-end tests at the lowest priority: they mostly wait

@@ -112,13 +112,7 @@ enum ServeCommand: Subcommand {
         configuration.quality = try options.int("--quality", in: 1...100) ?? 80
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
-        let data = try DataFolder.path(options)
-        configuration.dataFolder = data
-        configuration.luts = try LUTOptions.folder(options, default: data + "/luts")
-        configuration.looks = try lookFolder(DataFolder.part("looks", option: "--looks", of: options, data: data))
-        let styles = try StyleOptions.folder(options, default: data + "/styles")
-        configuration.styles = styles
-        configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles), with: configuration.luts)
+        try applyDataFolder(options, to: &configuration)
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try ChannelOptions.applyFile(options, to: &configuration)
         try ChannelOptions.applyOnDemand(options, to: &configuration)
@@ -132,13 +126,11 @@ enum ServeCommand: Subcommand {
         configuration.filterThreads = try options.int("--filter-threads", in: 1...64) ?? 1
         configuration.playback.speed = try options.double("--speed", in: PlaybackOptions.speedRange) ?? 1
         configuration.playback.loops = !options.has("--no-loop")
-        configuration.recording.directory = DataFolder.part("recordings", option: "--recordings", of: options, data: data)
         configuration.recording.maximumBytes = try options.string("--max-record-size").map { try parseByteCount($0, options.source("--max-record-size")) }
         configuration.recording.minimumFreeBytes = try options.string("--min-free-space")
             .map { try parseByteCount($0, options.source("--min-free-space")) } ?? 500_000_000
         configuration.recordAtStart = options.has("--record")
         configuration.mediaDirectory = options.string("--media-dir")
-        configuration.uploadsDirectory = options.string("--uploads") == "off" ? nil : DataFolder.part("uploads", option: "--uploads", of: options, data: data)
         configuration.maxUploadBytes = try options.string("--max-upload-size")
             .map { try parseByteCount($0, options.source("--max-upload-size")) } ?? 2_000_000_000
         configuration.cameraFormat = options.string("--camera-format")
@@ -164,6 +156,21 @@ enum ServeCommand: Subcommand {
         }
         configuration.webRoot = try webRoot(options.string("--web"))
         return configuration
+    }
+
+    /// The data folder and its parts (each folder option overrides its own), the LUTs, looks and
+    /// styles read from theirs, and the catalog with the filters over them.
+    private static func applyDataFolder(_ options: ParsedOptions, to configuration: inout ServerConfiguration) throws {
+        let data = try DataFolder.path(options)
+        configuration.dataFolder = data
+        configuration.recording.directory = DataFolder.part("recordings", option: "--recordings", of: options, data: data)
+        configuration.uploadsDirectory = options.string("--uploads") == "off"
+            ? nil : DataFolder.part("uploads", option: "--uploads", of: options, data: data)
+        configuration.luts = try LUTOptions.folder(options, default: data + "/luts")
+        configuration.looks = try lookFolder(DataFolder.part("looks", option: "--looks", of: options, data: data))
+        let styles = try StyleOptions.folder(options, default: data + "/styles")
+        configuration.styles = styles
+        configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles), with: configuration.luts)
     }
 
     /// A server that others can reach and that needs no token lets all of them control it.
