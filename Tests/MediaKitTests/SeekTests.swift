@@ -102,6 +102,23 @@ struct SeekTests {
         try Self.expectFrame(frame, is: Self.frameCount - 1, of: path, "past the end: the last frame")
     }
 
+    @Test("steps back come out exact, and playing on from there gives every frame in order")
+    func stepsBackThenPlayOn() throws {
+        let path = try Self.oneKeyframe.make()
+        let source = try Self.open(path)
+        let frame = Frame(width: source.info.width, height: source.info.height)
+        try source.seek(to: 1.6, into: frame)
+        for index in stride(from: 39, through: 30, by: -1) {
+            try source.seek(to: Double(index) / 25, into: frame)
+            try Self.expectFrame(frame, is: index, of: path, "a step back to frame \(index)")
+        }
+        for index in 31...Self.frameCount - 1 {
+            #expect(try source.read(into: frame), "playing on to frame \(index)")
+            try Self.expectFrame(frame, is: index, of: path, "playing on after the steps back, frame \(index)")
+        }
+        #expect(try source.read(into: frame) == false, "and the end after the last")
+    }
+
     @Test("a negative time gives the first frame")
     func seekNegative() throws {
         let path = try Self.clip.make()

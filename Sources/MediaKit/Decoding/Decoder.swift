@@ -21,6 +21,13 @@ final class Decoder {
     /// (only the picture a seek lands on is converted), and its timestamp.
     private let beforeTarget: UnsafeMutablePointer<AVFrame>
     private var beforeTargetTimestamp: Int64?
+    /// The pictures a seek decoded on its way, for the steps after it (``DecodedPictureCache``).
+    let stepCache: DecodedPictureCache
+    /// While a seek decodes toward its target: its pictures go into ``stepCache``.
+    private var keepsPictures = false
+    /// The timestamp of the picture last delivered from ``stepCache`` when the decoder is not
+    /// right after it: the next picture comes from the cache, or from positioning the decoder.
+    private var replaying: Int64?
     private let streamIndex: Int32
     private let converter: FrameConverter
     /// Stream time base in seconds per tick, and the stream's first timestamp.
@@ -64,10 +71,12 @@ final class Decoder {
     /// best video stream and opens its decoder with `threads` threads (0 = automatic). Opening —
     /// connecting, reading the header, probing the streams — gives up after `openTimeout` (an
     /// input that accepts a connection and then says nothing, a UDP port nobody sends to).
-    /// Frames are `outputSize`, else the picture's own size reduced to `maximumPixels`.
+    /// Frames are `outputSize`, else the picture's own size reduced to `maximumPixels`. A seekable
+    /// input keeps up to `stepCacheBytes` of the pictures its seeks decode (``stepCache``).
     init(url: String, inputFormat: String? = nil, options: [String: String] = [:],
          threads: Int = 1, outputSize: (width: Int, height: Int)? = nil, maximumPixels: Int? = nil,
-         interruption: Interruption = Interruption(), openTimeout: Duration = .seconds(10)) throws(MediaError) {
+         interruption: Interruption = Interruption(), openTimeout: Duration = .seconds(10),
+         stepCacheBytes: Int = Decoder.defaultStepCacheBytes) throws(MediaError) {
         input = url
         self.interruption = interruption
         interruption.reset()  // a reopened source shares it with the read that failed
@@ -91,6 +100,7 @@ final class Decoder {
         frameRate = Decoder.frameRate(of: video.stream, in: format)
         duration = Decoder.duration(of: video.stream, in: format)
         canSeek = Decoder.canSeek(format)
+        stepCache = DecodedPictureCache(capacityBytes: canSeek ? stepCacheBytes : 0)
         limitsCorruption = !canSeek
         timestamps = TimestampReconstruction(startTimestamp: startTimestamp, frameRate: frameRate, timeBase: timeBase)
         packets = SoundReadAhead(format: format, audio: audio, videoIndex: video.index, isLive: !canSeek,
@@ -114,10 +124,18 @@ final class Decoder {
     /// Frames delivered since the open or the last seek (the next frame's `sequence`).
     private var sequence = 0
 
+    /// The step cache a decoder of a file keeps unless told otherwise: 256 MB (~185 pictures of 720p).
+    static let defaultStepCacheBytes = 256 << 20
+
     /// Decodes the next frame into `frame`; false at the end.
     func decodeNext(into frame: Frame) throws(MediaError) -> Bool {
-        guard try receiveFrame() else { return false }
-        readSoundAhead()
+        if replaying != nil, let held = try nextAfterReplay() {
+            frame.time = seconds(of: held.timestamp)
+            frame.sequence = nextSequence()
+            converter.convert(held.frame, into: frame)
+            return true
+        }
+        guard try receiveNext() else { return false }
         frame.time = decodedSeconds
         frame.sequence = nextSequence()
         converter.convert(decoded, into: frame)
@@ -128,12 +146,54 @@ final class Decoder {
     /// Decodes the next picture into `picture` (releasing what it held) without converting it;
     /// false at the end.
     func decodeNext(into picture: DecodedPicture) throws(MediaError) -> Bool {
-        guard try receiveFrame() else { return false }
-        readSoundAhead()
+        if replaying != nil, let held = try nextAfterReplay() {
+            picture.release()
+            picture.time = seconds(of: held.timestamp)
+            av_frame_ref(picture.avFrame, held.frame)
+            picture.sequence = nextSequence()
+            return true
+        }
+        guard try receiveNext() else { return false }
         picture.release()
         picture.time = decodedSeconds
         av_frame_move_ref(picture.avFrame, decoded)
         picture.sequence = nextSequence()
+        return true
+    }
+
+    /// Playing on after steps the cache served: the picture after the playhead when it is held
+    /// (nil once the decoder is right after the playhead again). When it is not held, the
+    /// decoder is positioned after the playhead and its picture comes from ``receiveNext()``.
+    private func nextAfterReplay() throws(MediaError) -> (timestamp: Int64, frame: UnsafeMutablePointer<AVFrame>)? {
+        guard let playhead = replaying else { return nil }
+        if let held = stepCache.successor(of: playhead) {
+            replaying = held.timestamp == decodedTimestamp ? nil : held.timestamp
+            return held
+        }
+        replaying = nil
+        guard playhead != decodedTimestamp else { return nil }
+        if try land(on: playhead &+ 1), let landed = decodedTimestamp, landed > playhead {
+            pendingLanding = true
+        } else {
+            av_frame_unref(decoded)  // the playhead was the last picture: the decoder is at the end
+        }
+        return nil
+    }
+
+    /// A picture that positioning the decoder left in `decoded` for the next ``receiveNext()``.
+    private var pendingLanding = false
+
+    /// The next picture in `decoded` (one that positioning left there, else a new one), its sound
+    /// read ahead; playing on by decoding lets the step cache go.
+    private func receiveNext() throws(MediaError) -> Bool {
+        if pendingLanding {
+            pendingLanding = false
+        } else {
+            guard try receiveFrame() else { return false }
+            if stepCache.heldBytes > 0 { stepCache.release() }
+        }
+        stepCache.moved(to: decodedTimestamp ?? 0)
+        readSoundAhead()
         return true
     }
 
@@ -158,24 +218,43 @@ final class Decoder {
         let ticks = min((max(0, seconds) / timeBase - 1e-6).rounded(.up), Double(Int64.max / 4))
         let target = startTimestamp &+ Int64(ticks)
         audio?.seeking(to: max(0, seconds))
-        if decodesOn(to: target), case .reached(let time) = try decodeOn(to: target, into: frame, mustStartBefore: false) {
-            return time
+        pendingLanding = false
+        if let held = stepCache.picture(atOrAfter: target) {
+            replaying = held.timestamp == decodedTimestamp ? nil : held.timestamp
+            return present(held.frame, at: held.timestamp, into: frame)
         }
+        replaying = nil
+        guard try land(on: target) else { throw .seekFailed(input: input, seconds: seconds, reason: "no frame found") }
+        readSoundAhead()
+        let time = present(decoded, at: decodedTimestamp, into: frame)
+        av_frame_unref(decoded)
+        return time
+    }
+
+    /// Leaves in `decoded` the first picture at or after `target` (or the last one, past the
+    /// end), keeping the pictures on the way in the step cache: by decoding on when that is
+    /// sooner (``decodesOn(to:)``), else by seeking the input to the keyframe before `target`.
+    /// False when no picture came.
+    private func land(on target: Int64) throws(MediaError) -> Bool {
+        keepsPictures = true
+        defer { keepsPictures = false }
+        if decodesOn(to: target), case .reached = try decodeOn(to: target, mustStartBefore: false) { return true }
         packets.clear()
         // Some files' indexes land after the target: back off further until they do not.
         for backoff in [0.0, 1, 5, 30, .infinity] {
             let seekTarget = backoff.isInfinite ? startTimestamp : target &- Int64(backoff / timeBase)
             let result = av_seek_frame(formatContext, streamIndex, seekTarget, AVSEEK_FLAG_BACKWARD)
             guard result >= 0 else {
-                if backoff.isInfinite { throw .seekFailed(input: input, seconds: seconds, reason: averrorDescription(result)) }
+                if backoff.isInfinite { throw .seekFailed(input: input, seconds: seconds(of: target), reason: averrorDescription(result)) }
                 continue
             }
             avcodec_flush_buffers(codecContext)
+            stepCache.runBroken()
             draining = false
             timestamps.sought()
-            if case .reached(let time) = try decodeOn(to: target, into: frame, mustStartBefore: !backoff.isInfinite) { return time }
+            if case .reached = try decodeOn(to: target, mustStartBefore: !backoff.isInfinite) { return true }
         }
-        throw .seekFailed(input: input, seconds: seconds, reason: "no frame found")
+        return false
     }
 
     /// Whether decoding on from the picture delivered last reaches `target` sooner than a seek:
@@ -191,18 +270,18 @@ final class Decoder {
     }
 
     private enum DecodeOn {
-        /// The first picture at or after the target (or the last one, at the end) is in the frame.
-        case reached(time: Double)
+        /// The first picture at or after the target (or the last one, at the end) is in `decoded`.
+        case reached
         /// The first picture decoded is already after the target: the seek landed late.
         case landedAfter
         /// No picture came.
         case ended
     }
 
-    /// Decodes until the first picture at or after `target` and converts it into `frame`,
-    /// converting none before it; at the end, the last picture decoded. With `mustStartBefore`, a
-    /// first picture after `target` is not taken (``DecodeOn/landedAfter``).
-    private func decodeOn(to target: Int64, into frame: Frame, mustStartBefore: Bool) throws(MediaError) -> DecodeOn {
+    /// Decodes until the first picture at or after `target`, left in `decoded`, converting none on
+    /// the way; at the end, the last picture decoded. With `mustStartBefore`, a first picture
+    /// after `target` is not taken (``DecodeOn/landedAfter``).
+    private func decodeOn(to target: Int64, mustStartBefore: Bool) throws(MediaError) -> DecodeOn {
         defer { av_frame_unref(beforeTarget) }
         var held = false
         while try receiveFrame() {
@@ -210,10 +289,7 @@ final class Decoder {
                 av_frame_unref(decoded)
                 return .landedAfter
             }
-            if decodedTimestamp.map({ $0 >= target }) ?? true {
-                readSoundAhead()
-                return .reached(time: take(into: frame))
-            }
+            if decodedTimestamp.map({ $0 >= target }) ?? true { return .reached }
             av_frame_unref(beforeTarget)
             av_frame_move_ref(beforeTarget, decoded)
             beforeTargetTimestamp = decodedTimestamp
@@ -222,24 +298,26 @@ final class Decoder {
         guard held else { return .ended }
         av_frame_move_ref(decoded, beforeTarget)
         decodedTimestamp = beforeTargetTimestamp
-        return .reached(time: take(into: frame))
+        return .reached
     }
 
-    private func take(into frame: Frame) -> Double {
-        frame.time = decodedSeconds
+    /// Converts `picture` (at `timestamp`) into `frame`, numbered by its position from the start
+    /// (a seek's), and makes it the playhead; returns its time.
+    private func present(_ picture: UnsafeMutablePointer<AVFrame>, at timestamp: Int64?, into frame: Frame) -> Double {
+        frame.time = timestamp.map(seconds(of:)) ?? 0
         let position = (frame.time * (frameRate ?? 30)).rounded()
         sequence = position.isFinite ? Int(min(max(position, 0), 1e15)) : 0
         frame.sequence = nextSequence()
-        converter.convert(decoded, into: frame)
-        av_frame_unref(decoded)
+        converter.convert(picture, into: frame)
+        stepCache.moved(to: timestamp ?? 0)
         return frame.time
     }
 
     /// Seconds from the start of the frame in `decoded`; 0 when its time is unknown.
-    private var decodedSeconds: Double {
-        guard let decodedTimestamp else { return 0 }
-        return Double(decodedTimestamp &- startTimestamp) * timeBase
-    }
+    private var decodedSeconds: Double { decodedTimestamp.map(seconds(of:)) ?? 0 }
+
+    /// Seconds from the start of the stream at `timestamp`.
+    private func seconds(of timestamp: Int64) -> Double { Double(timestamp &- startTimestamp) * timeBase }
 
     /// Runs the send/receive loop until the decoder yields a frame (true) or the stream ends.
     /// Corrupt packets are skipped with a warning; after 500 in a row a live input is given up.
@@ -267,6 +345,7 @@ final class Decoder {
         let pts = decoded.pointee.pts, guessed = decoded.pointee.best_effort_timestamp
         decodedTimestamp = timestamps.frameDecoded(presentationTime: pts == noTimestamp ? nil : pts,
                                                    bestEffort: guessed == noTimestamp ? nil : guessed)
+        if keepsPictures, let decodedTimestamp { stepCache.keep(decoded, at: decodedTimestamp) } else { stepCache.runBroken() }
         if decoded.pointee.decode_error_flags != 0 || decoded.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
             warn("frame at \(milliseconds(decodedSeconds)) s has decoding errors (concealed)")
         }

@@ -1,0 +1,45 @@
+@testable import MediaKit
+import FilterKit
+import Testing
+
+/// The step cache on a real decoder: what a seek decoded serves the steps back after it, within
+/// its bound; past the bound a step decodes again, and is still exact.
+@Suite(.timeLimit(.minutes(2)))
+struct DecodedPictureCacheTests {
+    func decoder(stepCacheBytes: Int) throws -> Decoder {
+        try Decoder(url: try SeekTests.oneKeyframe.make(), stepCacheBytes: stepCacheBytes)
+    }
+
+    @Test func stepsBackAfterASeekAreServedFromTheCache() throws {
+        let decoder = try decoder(stepCacheBytes: 64 << 20)
+        let frame = Frame(width: decoder.width, height: decoder.height)
+        _ = try decoder.seek(to: 1.2, into: frame)
+        #expect(decoder.stepCache.heldBytes > 0, "the seek kept the pictures it decoded")
+        let hits = decoder.stepCache.hits
+        for index in stride(from: 29, through: 20, by: -1) {
+            #expect(abs(try decoder.seek(to: Double(index) / 25, into: frame) - Double(index) / 25) < 1e-6)
+        }
+        #expect(decoder.stepCache.hits == hits + 10, "every step back was a picture held")
+    }
+
+    @Test func theBoundHoldsAndAStepPastItDecodesAgainExactly() throws {
+        let measuring = try decoder(stepCacheBytes: 64 << 20)
+        _ = try measuring.seek(to: 1.6, into: Frame(width: measuring.width, height: measuring.height))
+        let pictureBytes = measuring.stepCache.heldBytes / measuring.stepCache.count
+        let decoder = try decoder(stepCacheBytes: 8 * pictureBytes + pictureBytes / 2)
+        let frame = Frame(width: decoder.width, height: decoder.height)
+        _ = try decoder.seek(to: 1.6, into: frame)
+        #expect(decoder.stepCache.count == 8 && decoder.stepCache.heldBytes <= decoder.stepCache.capacityBytes)
+        let misses = decoder.stepCache.misses
+        #expect(abs(try decoder.seek(to: 0.4, into: frame) - 0.4) < 1e-6, "a picture the bound let go")
+        #expect(decoder.stepCache.misses == misses + 1)
+        #expect(decoder.stepCache.heldBytes <= decoder.stepCache.capacityBytes)
+    }
+
+    @Test func playingOnLetsThePicturesGo() throws {
+        let decoder = try decoder(stepCacheBytes: 64 << 20)
+        let frame = Frame(width: decoder.width, height: decoder.height)
+        _ = try decoder.seek(to: 1.2, into: frame)
+        #expect(try decoder.decodeNext(into: frame) && decoder.stepCache.heldBytes == 0)
+    }
+}
