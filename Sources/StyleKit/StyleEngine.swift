@@ -219,6 +219,9 @@ public final class StyleEngine: Sendable {
         runNanoseconds.add(Int(duration.seconds * 1e9), ordering: .relaxed)
     }
 
+    /// The network runs so far (beside the picture: the style's refreshes, over every link).
+    public var runCount: Int { runs.load(ordering: .relaxed) }
+
     /// The mean time of the network runs so far, the filter's own work excluded; nil before any.
     public var averageRun: Duration? {
         let count = runs.load(ordering: .relaxed)
@@ -267,9 +270,12 @@ public final class StyleEngine: Sendable {
             state.height = smallest
             state.upgrade = fits == smallest ? nil : fits
             state.chooser = StyleHeightChooser(heights: Self.heights, budget: Self.frameBudget)
-            Log.info(fits == smallest ? "style: the network runs at \(fits) lines"
-                                      : "style: the network runs at \(smallest) lines until it is compiled at \(fits)",
-                     ["lines": .int(smallest), "run_ms": .double((cost.seconds * 10_000).rounded() / 10)])
+            // Beside the picture the style refreshes at most once a run: what this machine reaches, quiet.
+            let refresh = (10 / cost.seconds).rounded() / 10
+            Log.info((fits == smallest ? "style: the network runs at \(fits) lines"
+                                       : "style: the network runs at \(smallest) lines until it is compiled at \(fits)")
+                     + "; the style refreshes up to \(refresh) times a second beside the picture",
+                     ["lines": .int(smallest), "run_ms": .double((cost.seconds * 10_000).rounded() / 10), "refresh_hz": .double(refresh)])
             return smallest
         } catch {
             state.failure = error
