@@ -5,7 +5,8 @@ import FilterKit
 ///
 /// Encodes as `{"source":{…},"playing":…,"position":…,"duration":…,"filter":{"name":…,"params":{…}},
 /// "chain":[{"name":…,"params":{…}},…],"viewers":…,"fps":…,"recording":{…},"renditions":[{"id":…,"viewers":…},…]}`
-/// with every key always present — but `preview`, present only where ``previewShown`` (a
+/// with every key always present — but `styleRefreshHz`, present only while a `style` link measured
+/// its refresh rate, `preview`, present only where ``previewShown`` (a
 /// controller's copy), and `compare`, present once a controller set it: `program` is `chain` again, under its studio-mode name; `filter` is
 /// the chain's first link (`none` for the empty chain) for clients that know one filter only: `duration` is `null` for live sources. Numbers that are not
 /// finite (a rate measured over no time, say) encode as 0, or as `null` where null is allowed,
@@ -35,6 +36,10 @@ public struct SessionState: Sendable, Equatable, Encodable {
     /// Each rendition of `hello.renditions` and how many clients are on it now (those with none
     /// are not encoded).
     public var renditions: [RenditionUse] = []
+    /// How many times a second the program's `style` network refreshed the style (it paints beside
+    /// the picture, which moves at the source's rate), measured; nil (not encoded) without a
+    /// `style` link or before its first second.
+    public var styleRefreshHz: Double?
 
     /// One rendition in `state.renditions`.
     public struct RenditionUse: Sendable, Equatable, Encodable {
@@ -60,7 +65,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, playing, position, duration, filter, chain, program, preview, compare, viewers, fps, recording, renditions
+        case source, playing, position, duration, filter, chain, program, preview, compare, viewers, fps, recording, renditions, styleRefreshHz
     }
 
     /// One link as `{"name":…,"params":{…}}`: every parameter as a number in `params` (a choice's
@@ -94,5 +99,6 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(fps.isFinite ? fps : 0, forKey: .fps)
         try container.encode(recording, forKey: .recording)
         try container.encode(renditions, forKey: .renditions)
+        try container.encodeIfPresent(styleRefreshHz.flatMap { $0.isFinite ? $0 : nil }, forKey: .styleRefreshHz)
     }
 }

@@ -42,15 +42,14 @@ enum StyleColor {
         red[2 &* channel] = min(max((y + 1.772 * cb) * scale, 0), 1)
     }
 
-    /// Y, U and V in 0…255 from RGB in 0…1 laid out as `layout`, overwriting `y`, `u` and `v`;
-    /// `detail` × the old `y` is taken off the new luma (see ``StyleScratch``).
-    static func yuv(fromRGB rgb: UnsafePointer<Float>, layout: StyleModel.Layout, count: Int, detail: Float,
+    /// Y, U and V in 0…255 from RGB in 0…1 laid out as `layout`, into `y`, `u` and `v`.
+    static func yuv(fromRGB rgb: UnsafePointer<Float>, layout: StyleModel.Layout, count: Int,
                     y: UnsafeMutablePointer<Float>, u: UnsafeMutablePointer<Float>, v: UnsafeMutablePointer<Float>) {
         let steps = Steps(layout, count: count)
         for i in 0..<count {
             let pixel = rgb + i &* steps.pixel
             let red = pixel.pointee * 255, green = pixel[steps.channel] * 255, blue = pixel[2 &* steps.channel] * 255
-            y[i] = 0.299 * red + 0.587 * green + 0.114 * blue - detail * y[i]
+            y[i] = 0.299 * red + 0.587 * green + 0.114 * blue
             u[i] = 128 - 0.168736 * red - 0.331264 * green + 0.5 * blue
             v[i] = 128 + 0.5 * red - 0.418688 * green - 0.081312 * blue
         }

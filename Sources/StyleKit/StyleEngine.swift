@@ -16,8 +16,8 @@ import Synchronization
 /// thread of its own, is ready (in `serve` a new `style` link is warmed in the background until
 /// the engine ``isSettled``, so the stream does not stall meanwhile). From then on the height
 /// follows the machine's load (``StyleHeightChooser``: down when a second's runs are over the
-/// budget, up when a larger height fits), each new one compiled the same way. The scratch of a frame size
-/// (``StyleScratch``) is kept here too, so a slider moved on a `style` link allocates nothing.
+/// budget, up when a larger height fits), each new one compiled the same way. The network runs
+/// beside the picture, on each link's ``StyleRefresher`` worker (``paint(_:style:stabilizer:restart:scratch:into:)``).
 ///
 /// Thread safety: any thread may use it; calibration and runs are serialised by one lock (two
 /// `style` links take turns). The network's own threads (`threads`, both cores by default) are
@@ -67,8 +67,6 @@ public final class StyleEngine: Sendable {
         /// Why loading or the calibration failed (then every use fails).
         var failure: StyleUnavailable?
         var networks: [NetworkKey: StyleNetwork] = [:]
-        /// The scratch of the last frame size styled.
-        var scratch: StyleScratch?
         /// The height the calibration or the chooser chose where it is not the one styling
         /// meanwhile: compiled next, outside the lock (``upgrade(to:)``).
         var upgrade: Int?
@@ -79,6 +77,9 @@ public final class StyleEngine: Sendable {
     }
 
     private let threads: Int
+    /// How the links' networks run beside the picture (``StyleRefresher``): as fast as they can,
+    /// but for tests.
+    let refreshing: StyleRefresher.Options
     /// The network that paints the shipped styles: ``StyleModel/shipped`` (int8), or its float32 original.
     let shippedModel: StyleModel
     /// The folder the runtime is loaded from.
@@ -92,11 +93,14 @@ public final class StyleEngine: Sendable {
 
     /// The engine of the runtime at `root`, which must hold the library and the network (they are
     /// loaded at the first use). `height` fixes the network's height (no calibration: tests,
-    /// benchmarks); `shipped` is the network the shipped styles are painted with.
-    init(root: URL, threads: Int = 2, height: Int? = nil, shipped: StyleModel = .shipped) throws(StyleUnavailable) {
+    /// benchmarks); `shipped` is the network the shipped styles are painted with; `refreshing`
+    /// how the links' networks run beside the picture (tests make them synchronous or stall them).
+    init(root: URL, threads: Int = 2, height: Int? = nil, shipped: StyleModel = .shipped,
+         refreshing: StyleRefresher.Options = StyleRefresher.Options()) throws(StyleUnavailable) {
         try OpenVINORuntime.checkLaidOut(root, model: shipped.file)
         self.root = root
         self.threads = threads
+        self.refreshing = refreshing
         shippedModel = shipped
         state = Mutex(State(height: height))
     }
@@ -122,28 +126,42 @@ public final class StyleEngine: Sendable {
     /// (``StyleFilter/needsWarmUp``).
     public var isSettled: Bool { settled.load(ordering: .acquiring) }
 
-    /// Styles `frame` in place in `style` (see ``StyleScratch``), steadied by the calling link's
-    /// `stabilizer`, with the network at the calibrated size, or at `fixed`; why not, if the
-    /// network cannot run (the frame is then unchanged).
-    func stylize(_ frame: Frame, style: PaintingStyle, strength: Float, detail: Float, stabilizer: StyleStabilizer,
-                 at fixed: NetworkSize? = nil) -> StyleUnavailable? {
+    /// Paints `frame` in `style` at the network's size for it (the calibrated height, calibrating
+    /// first if need be: that call waits): reduced into `into.source` (``StyleScratch/reduce(_:into:)``),
+    /// run through the network, steadied by the calling link's `stabilizer` (started over where
+    /// `restart`), and converted back into `into.styled` (Y′, U′, V′ at the network's size).
+    /// `scratch` and `into` are (re)made when the frame's or the network's size changed, so
+    /// they allocate only then. The run's time, or why the network cannot run.
+    ///
+    /// Called on a ``StyleRefresher``'s worker thread; everything happens under the engine's lock
+    /// (links take turns), which the frame path never takes.
+    func paint(_ frame: Frame, style: PaintingStyle, stabilizer: StyleStabilizer, restart: Bool,
+               scratch: inout StyleScratch?, into stylization: inout Stylization?) -> Result<Duration, StyleUnavailable> {
         state.withLock { state in
-            do throws(StyleUnavailable) {
+            Result { () throws(StyleUnavailable) in
                 defer { startUpgrade(&state) }
-                let size: NetworkSize
-                if let fixed { size = fixed } else { size = try networkSize(forFrame: frame.width, frame.height, &state) }
+                let size = try networkSize(forFrame: frame.width, frame.height, &state)
                 let network = try compiled(style.model == .shipped ? shippedModel : style.model, size, &state)
-                if state.scratch.map({ $0.frameSize != (frame.width, frame.height) || $0.networkSize != size }) ?? true {
-                    state.scratch = StyleScratch(width: frame.width, height: frame.height, network: size)
+                if !(scratch?.fits(frame.width, frame.height, size) ?? false) {
+                    scratch = StyleScratch(width: frame.width, height: frame.height, network: size)
                 }
+                if stylization?.size != size { stylization = Stylization(size: size) }
+                let count = size.width * size.height, source = stylization!.source.baseAddress!
+                scratch!.reduce(frame, into: source)
+                let layout = network.model.layout
+                StyleColor.rgb(fromY: source, u: source + count, v: source + 2 * count, count: count,
+                               into: network.input.baseAddress!, layout: layout)
                 style.load(into: network)
-                let run = try state.scratch!.stylize(frame, network: network, strength: strength, detail: detail,
-                                                     stabilizer: stabilizer).get()
+                let start = ContinuousClock.now
+                let rgb = try network.run().get()
+                let run = ContinuousClock.now - start
+                let steady = stabilizer.steady(rgb, layout: layout, count: count, y: source, u: source + count,
+                                               v: source + 2 * count, restart: restart)
+                let styled = stylization!.styled.baseAddress!
+                StyleColor.yuv(fromRGB: steady, layout: layout, count: count, y: styled, u: styled + count, v: styled + 2 * count)
                 record(run: run)
-                if fixed == nil { choose(after: run, at: size.height, &state) }
-                return nil
-            } catch {
-                return error
+                choose(after: run, at: size.height, &state)
+                return run
             }
         }
     }
@@ -201,6 +219,9 @@ public final class StyleEngine: Sendable {
         runNanoseconds.add(Int(duration.seconds * 1e9), ordering: .relaxed)
     }
 
+    /// The network runs so far (beside the picture: the style's refreshes, over every link).
+    public var runCount: Int { runs.load(ordering: .relaxed) }
+
     /// The mean time of the network runs so far, the filter's own work excluded; nil before any.
     public var averageRun: Duration? {
         let count = runs.load(ordering: .relaxed)
@@ -249,9 +270,12 @@ public final class StyleEngine: Sendable {
             state.height = smallest
             state.upgrade = fits == smallest ? nil : fits
             state.chooser = StyleHeightChooser(heights: Self.heights, budget: Self.frameBudget)
-            Log.info(fits == smallest ? "style: the network runs at \(fits) lines"
-                                      : "style: the network runs at \(smallest) lines until it is compiled at \(fits)",
-                     ["lines": .int(smallest), "run_ms": .double((cost.seconds * 10_000).rounded() / 10)])
+            // Beside the picture the style refreshes at most once a run: what this machine reaches, quiet.
+            let refresh = (10 / cost.seconds).rounded() / 10
+            Log.info((fits == smallest ? "style: the network runs at \(fits) lines"
+                                       : "style: the network runs at \(smallest) lines until it is compiled at \(fits)")
+                     + "; the style refreshes up to \(refresh) times a second beside the picture",
+                     ["lines": .int(smallest), "run_ms": .double((cost.seconds * 10_000).rounded() / 10), "refresh_hz": .double(refresh)])
             return smallest
         } catch {
             state.failure = error

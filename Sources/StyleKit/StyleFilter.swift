@@ -8,11 +8,15 @@ import Logging
 /// the source by `strength`.
 ///
 /// In the catalog only where the runtime loaded (``StyleCatalog``); its parameters are the
-/// `style` choice, `strength` and `detail`. Deterministic: the same frames in give the same
-/// pictures out; each picture is steadied against the link's previous one where the source did
-/// not change (``StyleStabilizer``: no flicker the source's motion does not explain), which starts
-/// over at a seek or a scene cut. The first frame of a size allocates the scratch for it (the
-/// engine keeps it) and the link's history; later frames allocate nothing.
+/// `style` choice, `strength` and `detail`. The network runs beside the picture
+/// (``StyleRefresher``): every frame is composed at once from the newest stylization, so the
+/// picture moves at the source's rate and the style refreshes as often as the network can; when
+/// the network keeps up (or in ``StyleRefresher/Options/synchronous`` mode) each frame is painted
+/// from itself and the same frames in give the same pictures out. Each stylization is steadied
+/// against the link's previous one where the source did not change (``StyleStabilizer``: no
+/// flicker the source's motion does not explain), which starts over at a seek or a scene cut. The
+/// first frame of a size, and the first of a network size, allocate the scratch for it; later
+/// frames allocate nothing. Applied on one thread at a time (the chain's).
 public final class StyleFilter: FrameFilter {
     public static let descriptor = describing(choices: StyleChoices.shipped)
 
@@ -30,8 +34,15 @@ public final class StyleFilter: FrameFilter {
     public let strength: Float
     public let detail: Float
     private let engine: StyleEngine?
-    /// This link's history: its picture held steady where the source is (``StyleStabilizer``).
-    private let stabilizer = StyleStabilizer()
+    /// The network beside the picture: this link's, or the one it took over (``inherit(from:)``).
+    private(set) var refresher: StyleRefresher?
+    /// The frame's planes at the newest stylization's size, and that stylization (copied out).
+    private var scratch: StyleScratch?
+    private var newest: Stylization?
+    private var meter = RefreshMeter()
+    /// The submission of the frame the scene shown began with (a seek, a cut): stylizations of
+    /// frames before it are not composed from.
+    private var sceneStart = 0
     private var failed = false
 
     /// With the process's engine (``StyleEngine/shared``); where there is none the filter changes
@@ -48,17 +59,55 @@ public final class StyleFilter: FrameFilter {
         self.engine = engine
     }
 
-    /// While the engine has not loaded and calibrated the network (the first styled picture of
-    /// the process waits for that), the link is warmed in the background: the stream goes on
-    /// meanwhile.
-    public var needsWarmUp: Bool { strength > 0 && !(engine?.isSettled ?? true) }
+    /// Until the link has a stylization to compose from (the engine loading and calibrating the
+    /// network, the first run), it is warmed in the background: the stream goes on meanwhile. A
+    /// link that took over another's network (``inherit(from:)``) has one at once.
+    public var needsWarmUp: Bool { strength > 0 && engine != nil && (refresher?.published ?? 0) == 0 }
 
+    /// Takes over `previous`'s network beside the picture (its worker, its steadied history, its
+    /// newest stylization) when it is a `style` link on the same engine: a slider moved shows at
+    /// the next frame, and another style replaces the old one as soon as the network painted it.
+    public func inherit(from previous: any FrameFilter) {
+        guard let previous = previous as? StyleFilter, previous.engine === engine, refresher == nil else { return }
+        refresher = previous.refresher
+    }
+
+    /// The stylizations a second the network made for this link over the last second or so; nil
+    /// before the first second.
+    public var refreshRate: Double? { meter.rate }
+
+    /// Composes `frame` from the newest stylization and the frame itself (``StyleScratch``); hands
+    /// the frame to the network beside it. Waits only at the link's first frame (or in
+    /// ``StyleRefresher/Options/synchronous`` mode); a frame with nothing to compose from (a seek
+    /// or a scene cut since the newest stylization) passes unchanged.
     public func apply(to frame: Frame) {
         guard strength > 0, !failed, let engine else { return }
-        if let error = engine.stylize(frame, style: style, strength: strength, detail: detail, stabilizer: stabilizer) {
+        let refresher = self.refresher ?? StyleRefresher(engine: engine, options: engine.refreshing)
+        self.refresher = refresher
+        let number = refresher.submit(frame, style: style)
+        if refresher.options.synchronous || refresher.published == 0 { refresher.wait(for: number) }
+        if let error = refresher.failure {
             // Once per link: a network that failed once would fail on every frame.
             failed = true
             Log.error("style: \(error); the link passes frames unchanged")
+            return
         }
+        refresher.newest(into: &newest)
+        meter.note(published: refresher.published, at: .now)
+        guard let newest else { return }
+        compose(frame, number: number, from: newest)
+    }
+
+    /// Carries `stylization` onto `frame`, unless the frame is a seek or a scene cut away from the
+    /// one it was painted from: then the frame passes unchanged until the network painted one of
+    /// the new scene.
+    private func compose(_ frame: Frame, number: Int, from stylization: Stylization) {
+        if !(scratch?.fits(frame.width, frame.height, stylization.size) ?? false) {
+            scratch = StyleScratch(width: frame.width, height: frame.height, network: stylization.size)
+        }
+        if scratch!.reduceJudgingCut(frame) || frame.isDiscontinuity { sceneStart = number }
+        guard stylization.number >= sceneStart else { return }
+        let madeFrom = stylization.number == number ? nil : UnsafePointer(stylization.source.baseAddress!)
+        scratch!.finish(frame, styled: stylization.styled.baseAddress!, madeFrom: madeFrom, strength: strength, detail: detail)
     }
 }

@@ -1,15 +1,20 @@
 import FilterKit
 
-/// What styling frames of one size needs, allocated once for that size (kept by the engine, used
-/// under its lock): the resamplers between the
-/// frame's planes and the network's size, and the network-size planes in between.
+/// What styling frames of one size at one network size needs, allocated once for that pair: the
+/// resamplers between the frame's planes and the network's size, and the network-size planes in
+/// between. One thread at a time: the frame path keeps one per `style` link, the link's
+/// ``StyleRefresher`` worker one of its own, the engine's direct path one under its lock.
 ///
 /// A frame is styled in four steps. Its planes are reduced to the network's size (YUV, floats,
-/// ``PlaneResampler``) and converted to RGB in 0…1 into the network's input; the network runs and
-/// its picture is steadied against the link's previous one (``StyleStabilizer``); that RGB is converted back to YUV at its size, with `detail` × the reduced source luma taken off
-/// the luma; then the planes are enlarged to the frame's and mixed into it: luma as
-/// `s·up(Y′ − d·Ysmall) + (s·d + 1 − s)·Y`, which is the styled luma with the source's fine detail
-/// `d·(Y − up(Ysmall))` put back, mixed with the source by `strength` s; chroma as `s·up(C′) + (1 − s)·C`.
+/// ``PlaneResampler``: ``reduce(_:into:)``); the network paints them and the picture is steadied
+/// (``StyleEngine/paint(_:size:style:stabilizer:restart:into:)``: styled Y′, U′, V′ at the
+/// network's size); then ``finish(_:styled:madeFrom:strength:detail:)`` carries that onto the
+/// frame: at the network's size the styled planes — or, for a stylization made from another
+/// frame, the current frame's reduced planes plus the stylization's difference from the planes it
+/// was made from — with `detail` × the reduced luma taken off the luma; then the planes are
+/// enlarged to the frame's and mixed into it: luma as `s·up(Y′ − d·Ysmall) + (s·d + 1 − s)·Y`,
+/// which is the styled luma with the source's fine detail `d·(Y − up(Ysmall))` put back, mixed
+/// with the source by `strength` s; chroma as `s·up(C′) + (1 − s)·C`.
 final class StyleScratch {
     let frameSize: (width: Int, height: Int)
     let networkSize: StyleEngine.NetworkSize
@@ -17,9 +22,11 @@ final class StyleScratch {
     private let chromaDown: PlaneResampler
     private let lumaUp: PlaneResampler
     private let chromaUp: PlaneResampler
-    /// The network-size planes: the source's reduced, then (after the run) the styled ones.
-    private let planes: UnsafeMutableBufferPointer<Float>
-    private let clock = ContinuousClock()
+    /// The network-size planes (Y, U, V): the frame's reduced, then the composed ones.
+    let planes: UnsafeMutableBufferPointer<Float>
+    /// The previous frame's reduced planes (``reduceJudgingCut(_:)``), once there was one.
+    private let previous: UnsafeMutableBufferPointer<Float>
+    private var hasPrevious = false
 
     init(width: Int, height: Int, network: StyleEngine.NetworkSize) {
         frameSize = (width, height)
@@ -30,35 +37,57 @@ final class StyleScratch {
         lumaUp = PlaneResampler(from: small, to: (width, height))
         chromaUp = PlaneResampler(from: small, to: chroma)
         planes = .allocate(capacity: 3 * network.width * network.height)
+        previous = .allocate(capacity: 3 * network.width * network.height)
     }
 
-    deinit { planes.deallocate() }
+    deinit {
+        planes.deallocate()
+        previous.deallocate()
+    }
 
-    /// Styles `frame` in place through `network` (compiled for ``networkSize``, its style input
-    /// set), its picture steadied by the link's `stabilizer` (started over at a discontinuity); the
-    /// network's run time, or OpenVINO's error if the run failed (the frame is then unchanged).
-    func stylize(_ frame: Frame, network: StyleNetwork, strength: Float, detail: Float,
-                 stabilizer: StyleStabilizer) -> Result<Duration, StyleUnavailable> {
+    /// Whether this scratch serves frames of `width × height` at the network size `network`.
+    func fits(_ width: Int, _ height: Int, _ network: StyleEngine.NetworkSize) -> Bool {
+        frameSize == (width, height) && networkSize == network
+    }
+
+    /// `frame`'s Y, U and V reduced to the network's size into `target` (3 planes of
+    /// `networkSize.width × networkSize.height` floats, 0…255, one after another).
+    func reduce(_ frame: Frame, into target: UnsafeMutablePointer<Float>) {
         let count = networkSize.width * networkSize.height
-        let y = planes.baseAddress!, u = y + count, v = u + count
-        reduce(frame.y, with: lumaDown, into: y)
-        reduce(frame.u, with: chromaDown, into: u)
-        reduce(frame.v, with: chromaDown, into: v)
-        let layout = network.model.layout
-        StyleColor.rgb(fromY: y, u: u, v: v, count: count, into: network.input.baseAddress!, layout: layout)
-        let start = clock.now
-        let output = network.run()
-        let run = clock.now - start
-        switch output {
-        case .success(let rgb):
-            let steady = stabilizer.steady(rgb, layout: layout, count: count, y: y, u: u, v: v, restart: frame.isDiscontinuity)
-            StyleColor.yuv(fromRGB: steady, layout: layout, count: count, detail: detail, y: y, u: u, v: v)
-        case .failure(let error): return .failure(error)
+        reduce(frame.y, with: lumaDown, into: target)
+        reduce(frame.u, with: chromaDown, into: target + count)
+        reduce(frame.v, with: chromaDown, into: target + 2 &* count)
+    }
+
+    /// Reduces `frame` into ``planes``; whether it is a scene cut from the frame reduced before
+    /// by this scratch (a mean change over ``StyleStabilizer/cut``; false for the first).
+    func reduceJudgingCut(_ frame: Frame) -> Bool {
+        let count = networkSize.width * networkSize.height, current = planes.baseAddress!
+        reduce(frame, into: current)
+        let cut = hasPrevious && StyleStabilizer.meanChange(y: current, u: current + count, v: current + 2 &* count,
+                                                            from: previous.baseAddress!, count: count) > StyleStabilizer.cut
+        _ = previous.update(fromContentsOf: planes)
+        hasPrevious = true
+        return cut
+    }
+
+    /// Carries the stylization `styled` (Y′, U′, V′ planes at the network's size) onto `frame`,
+    /// whose reduced planes ``planes`` holds (``reduce(_:into:)``): made from this very frame
+    /// (`madeFrom` nil) it is taken as it is; made from the reduced planes `madeFrom` of another,
+    /// its difference from them is added to this frame's. Then the detail is put back and the
+    /// result enlarged and mixed into `frame` by `strength` (see the type's description).
+    func finish(_ frame: Frame, styled: UnsafePointer<Float>, madeFrom: UnsafePointer<Float>?, strength: Float, detail: Float) {
+        let count = networkSize.width * networkSize.height, current = planes.baseAddress!
+        // carried = δ·current + (styled − δ·source): exactly `styled` where δ = 0 (no other frame).
+        let delta: Float = madeFrom == nil ? 0 : 1, source = madeFrom ?? styled
+        for i in 0..<count {
+            let luma = current[i]
+            current[i] = delta * luma + (styled[i] - delta * source[i]) - detail * luma
         }
-        enlarge(y, with: lumaUp, into: frame.y, styled: strength, source: strength * detail + 1 - strength)
-        enlarge(u, with: chromaUp, into: frame.u, styled: strength, source: 1 - strength)
-        enlarge(v, with: chromaUp, into: frame.v, styled: strength, source: 1 - strength)
-        return .success(run)
+        for i in count..<3 &* count { current[i] = delta * current[i] + (styled[i] - delta * source[i]) }
+        enlarge(current, with: lumaUp, into: frame.y, styled: strength, source: strength * detail + 1 - strength)
+        enlarge(current + count, with: chromaUp, into: frame.u, styled: strength, source: 1 - strength)
+        enlarge(current + 2 &* count, with: chromaUp, into: frame.v, styled: strength, source: 1 - strength)
     }
 
     private func reduce(_ plane: Plane, with resampler: PlaneResampler, into target: UnsafeMutablePointer<Float>) {

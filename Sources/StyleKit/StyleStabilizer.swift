@@ -51,9 +51,7 @@ final class StyleStabilizer: @unchecked Sendable {
         var continues = hasHistory && !restart
         if continues {
             // A scene cut is judged before anything is blended: a mean over the whole picture.
-            var total: Float = 0
-            for i in 0..<count { total += abs(y[i] - old[i]) + abs(u[i] - old[count &+ i]) + abs(v[i] - old[2 &* count &+ i]) }
-            continues = total / Float(count) <= Self.cut
+            continues = Self.meanChange(y: y, u: u, v: v, from: UnsafePointer(old), count: count) <= Self.cut
         }
         if continues {
             blend(styled, layout: layout, y: y, u: u, v: v)
@@ -65,6 +63,15 @@ final class StyleStabilizer: @unchecked Sendable {
         (old + 2 &* count).update(from: v, count: count)
         hasHistory = true
         return UnsafePointer(out)
+    }
+
+    /// The mean over `count` pixels of the sum of the absolute changes of Y, U and V (0…255) from
+    /// `old` (its Y, U and V planes one after another) to `y`, `u` and `v`: over ``cut``, a scene cut.
+    static func meanChange(y: UnsafePointer<Float>, u: UnsafePointer<Float>, v: UnsafePointer<Float>,
+                           from old: UnsafePointer<Float>, count: Int) -> Float {
+        var total: Float = 0
+        for i in 0..<count { total += abs(y[i] - old[i]) + abs(u[i] - old[count &+ i]) + abs(v[i] - old[2 &* count &+ i]) }
+        return total / Float(count)
     }
 
     /// `picture = w · picture + (1 − w) · styled`, pixel by pixel, w from the source's change.

@@ -50,6 +50,15 @@ struct CompareProtocolTests {
         #expect(compare["on"] as? Bool == true && compare["mode"] as? String == "side-by-side" && compare["split"] as? Double == 0.3)
     }
 
+    @Test func theStateHasTheStyleRefreshRateOnlyWhileOneIsMeasured() throws {
+        var state = try ServerMessageTests.state()
+        #expect(try ServerMessageTests.object(.state(state))["styleRefreshHz"] == nil, "no style link: a v1 client's state is unchanged")
+        state.styleRefreshHz = 8.5
+        #expect(try ServerMessageTests.object(.state(state))["styleRefreshHz"] as? Double == 8.5)
+        state.styleRefreshHz = .nan
+        #expect(try ServerMessageTests.object(.state(state))["styleRefreshHz"] == nil, "a rate measured over no time is none")
+    }
+
     @Test func aSourceRenditionSaysSoOnTheWire() throws {
         let rendition = Rendition(id: "source-720p", transport: .jpeg, width: 1280, height: 720, second: .source)
         let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(rendition)) as? [String: Any])

@@ -220,3 +220,55 @@ struct FilterRunnerWarmingTests {
         #expect(frame.samples == Self.expected(last, on: original) ? true : false)
     }
 }
+
+/// A filter that writes its `level` and the level of the filter it inherited from (0 for none)
+/// into the first two luma samples of a frame.
+private final class HeirFilter: FrameFilter {
+    static let descriptor = FilterDescriptor(name: "heir", label: "Heir", category: .stylize,
+                                             params: [ParameterDescriptor(name: "level", label: "Level", default: 1, min: 1, max: 200, step: 1)])
+    let level: UInt8
+    private var inherited: UInt8 = 0
+
+    init(settings: FilterSettings) { level = UInt8(settings["level"]) }
+
+    func inherit(from previous: any FrameFilter) { inherited = (previous as? HeirFilter)?.level ?? 255 }
+
+    func apply(to frame: Frame) {
+        frame.y.row(0)[0] = level
+        frame.y.row(0)[1] = inherited
+    }
+}
+
+@Suite("FilterRunner inheritance")
+struct FilterRunnerInheritanceTests {
+    static let catalog = FilterCatalog.standard.adding(FilterCatalog.Entry(HeirFilter.self), category: .stylize)
+
+    static func chain(_ links: [(String, Double)]) throws -> FilterChain {
+        try FilterChain(links.map { name, level in
+            try FilterSettings(name: name, parameters: name == "heir" ? ["level": .number(level)] : [:], catalog: catalog)
+        })
+    }
+
+    /// The first two luma samples of a frame each link of `runner`'s chain wrote.
+    static func written(_ runner: FilterRunner) -> [UInt8] {
+        let frame = Frame.filled(width: 8, height: 8, y: 128)
+        runner.apply(to: frame)
+        return [frame.y.row(0)[0], frame.y.row(0)[1]]
+    }
+
+    @Test("A new link takes over from the link of its name it replaces, each old link once, in order")
+    func newLinksInheritFromTheOnesTheyReplace() throws {
+        let selection = FilterSelection(try Self.chain([("heir", 1), ("sepia", 0)]))
+        let runner = FilterRunner(selection: selection, catalog: Self.catalog)
+        #expect(Self.written(runner) == [1, 0], "the first link inherits from none")
+        selection.select(try Self.chain([("heir", 2), ("sepia", 0)]))
+        #expect(Self.written(runner) == [2, 1])
+        // Two new heirs replace one old heir: the first inherits, the second does not.
+        selection.select(try Self.chain([("heir", 3), ("heir", 4)]))
+        let frame = Frame.filled(width: 8, height: 8, y: 128)
+        runner.apply(to: frame)
+        #expect([frame.y.row(0)[0], frame.y.row(0)[1]] == [4, 0], "the last link: 4, inherited from none")
+        selection.select(try Self.chain([("heir", 4), ("heir", 5)]))
+        #expect(Self.written(runner) == [5, 3], "the reused 4 stays; 5 takes over from 3")
+    }
+}

@@ -34,3 +34,15 @@ func samples(_ frame: Frame) -> [UInt8] {
 func meanDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
     Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
 }
+
+/// The `width × height` window of `frame` at (`x`, `y`) (even, so that chroma follows), as a frame
+/// of its own: a camera panning over a photograph.
+func window(of frame: Frame, x: Int, y: Int, width: Int, height: Int) -> Frame {
+    precondition(x % 2 == 0 && y % 2 == 0 && x + width <= frame.width && y + height <= frame.height, "window at \(x),\(y)")
+    let part = Frame(width: width, height: height)
+    for (plane, whole) in zip(part.planes, frame.planes) {
+        let (left, top) = plane.width == width ? (x, y) : (x / 2, y / 2)
+        for row in 0..<plane.height { plane.row(row).update(from: whole.row(top + row) + left, count: plane.width) }
+    }
+    return part
+}

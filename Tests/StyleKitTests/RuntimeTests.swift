@@ -16,9 +16,9 @@ import Testing
         #expect(values.max()! - values.min()! > 0.1)
     }
 
-    /// A `style` link on an engine that has not calibrated asks to be warmed in the background (the
-    /// first styled frame waits for the calibration); once calibrated, or at strength 0, it does not.
-    @Test func aLinkIsWarmedUntilTheEngineIsCalibrated() throws {
+    /// A `style` link asks to be warmed in the background until it has a stylization to compose
+    /// from (its first frame waits for the calibration and the first run); at strength 0 it never does.
+    @Test func aLinkIsWarmedUntilItHasAStylization() throws {
         let engine = try StyleEngine(root: try #require(OpenVINORuntime.defaultRoot(environment: [:])))
         let catalog = StyleCatalog.with(StyleLibrary(engine: engine))
         let link = catalog.makeFilter(try FilterSettings(name: "style", catalog: catalog))
@@ -26,7 +26,9 @@ import Testing
         #expect(link.needsWarmUp && !unseen.needsWarmUp && !engine.isSettled)
         let height = try #require(engine.prepare())
         #expect(StyleEngine.heights.contains(height))
-        #expect(engine.isSettled && !link.needsWarmUp)
+        #expect(engine.isSettled && link.needsWarmUp, "calibrated, but nothing painted for the link yet")
+        link.apply(to: Frame(width: 64, height: 36))
+        #expect(!link.needsWarmUp)
     }
 
     @Test func anEmptyFolderIsNoRuntime() throws {

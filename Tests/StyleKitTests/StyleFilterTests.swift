@@ -5,10 +5,11 @@ import Testing
 
 /// The `style` filter on a photograph through the real network.
 @Suite(.serialized) struct StyleFilterTests {
-    /// One engine for these tests, at a fixed height (no calibration: sizes the tests can name).
+    /// One engine for these tests, at a fixed height (no calibration: sizes the tests can name),
+    /// painting every frame from itself (the network's speed does not matter).
     static let engine: StyleEngine = {
         let root = OpenVINORuntime.defaultRoot(environment: [:])!
-        return try! StyleEngine(root: root, height: 180)
+        return try! StyleEngine(root: root, height: 180, refreshing: StyleRefresher.Options(synchronous: true))
     }()
 
     /// `frame` through the `style` filter of `library`'s catalog (the shipped styles only, by default).
@@ -88,15 +89,12 @@ import Testing
         let root = try #require(OpenVINORuntime.defaultRoot(environment: [:]))
         let float32 = try StyleEngine(root: root, height: 180, shipped: .shippedFloat32)
         let source = try naturalFrame(width: 640, height: 360)
-        func painted(_ index: Int, by engine: StyleEngine) -> [UInt8] {
-            let frame = Frame(width: source.width, height: source.height)
-            frame.copy(from: source)
-            #expect(engine.stylize(frame, style: .shipped(index), strength: 1, detail: 0.5, stabilizer: StyleStabilizer()) == nil)
-            return samples(frame)
+        func painted(_ index: Int, by engine: StyleEngine) throws -> [UInt8] {
+            samples(try Self.styled(source, ["style": .choice("style-\(index + 1)")], library: StyleLibrary(engine: engine)))
         }
         for index in [3, 15] {
-            let quantized = painted(index, by: Self.engine), original = painted(index, by: float32)
-            let apart = meanDifference(quantized, original), otherStyle = meanDifference(original, painted(index + 1, by: float32))
+            let quantized = try painted(index, by: Self.engine), original = try painted(index, by: float32)
+            let apart = meanDifference(quantized, original), otherStyle = meanDifference(original, try painted(index + 1, by: float32))
             #expect(apart < 4 && apart * 10 < otherStyle, "style-\(index + 1): int8 \(apart) from float32, the next style \(otherStyle)")
         }
     }

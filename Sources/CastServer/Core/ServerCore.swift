@@ -146,6 +146,7 @@ final class ServerCore {
         var state = channel.session.state(viewers: viewers.values.reduce(0) { $0 + ($1.channel === channel ? 1 : 0) },
                                           fps: channel.outputs.fps)
         state.renditions = channel.outputs.uses
+        state.styleRefreshHz = channel.counters.styleRefreshHz
         return state
     }
 

@@ -63,6 +63,8 @@ extension Application {
             scope.register(recorder.framesDropped, name: droppedName, help: droppedHelp, labels: ["reason": "recording"])
         }
         scope.register(processing.filterTime, name: "filtercast_filter_seconds", help: "Time to filter one frame.")
+        scope.register(processing.styleRefreshMillihertz, name: "filtercast_style_refresh_millihertz",
+                       help: "How often the program's style network refreshed the style a second, in thousandths (-1: no style link measured).")
         scope.register(processing.encodeTime, name: "filtercast_encode_seconds", help: "Time to encode one frame to JPEG.")
         registerSession(session, in: scope)
         registerRenditions(channel.outputs, in: scope)

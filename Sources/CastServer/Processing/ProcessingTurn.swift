@@ -148,6 +148,7 @@ final class ProcessingTurn {
     private func filter(_ frame: Frame) {
         counters.filterTime.time {
             runner.apply(to: frame)
+            counters.styleRefreshMillihertz.set(runner.refreshRate.map { Int(($0 * 1000).rounded()) } ?? -1)
             guard let progress = chains.studio.fadeProgress(at: .now), progress < 1 else { return }
             fadeWork.copy(from: lastSource)
             chains.fadeFrom.apply(to: fadeWork)

@@ -65,9 +65,14 @@ public final class FilterRunner {
         }
     }
 
-    /// Links `chain`, reusing the current filters with the same settings; adopts it at once when
-    /// no new link builds tables on its first frame, nothing was applied yet (the first chain) or
-    /// there is no warmer.
+    /// The highest refresh rate among the current chain's filters that paint beside the frame path
+    /// (``FrameFilter/refreshRate``); nil when none does. On the chain's thread.
+    public var refreshRate: Double? { filters.compactMap(\.refreshRate).max() }
+
+    /// Links `chain`, reusing the current filters with the same settings; a new filter where the
+    /// current chain had one of the same name, not reused, inherits from it (in order, each at most once)
+    /// (``FrameFilter/inherit(from:)``). Adopts the chain at once when no new link builds tables on
+    /// its first frame, nothing was applied yet (the first chain) or there is no warmer.
     private func relink(_ chain: FilterChain, generation: Int, frame: Frame) {
         var reusable = Array(zip(current.links, zip(filters, choosers)))
         var fresh: [Int] = []
@@ -77,6 +82,11 @@ public final class FilterRunner {
             }
             fresh.append(index)
             return (catalog.makeFilter(settings), SplitChooser())
+        }
+        for index in fresh {
+            if let old = reusable.firstIndex(where: { $0.0.name == chain.links[index].name }) {
+                links[index].0.inherit(from: reusable.remove(at: old).1.0)
+            }
         }
         let needsWarmUp = fresh.contains { links[$0].0.needsWarmUp }
         if let warmer, needsWarmUp, self.generation >= 0 {

@@ -22,11 +22,24 @@ public protocol FrameFilter: AnyObject, SendableMetatype {
     /// background (see ``FilterRunner``): ``buildsTablesOnFirstFrame`` unless a filter knows
     /// better (`style` while its network is not loaded yet).
     var needsWarmUp: Bool { get }
+
+    /// Called on a new filter that replaces `previous` at its place in the chain (another filter,
+    /// or the same one with other settings), before its first frame, on the chain's thread: a
+    /// filter whose picture builds up over frames (`style`'s network beside the picture) takes
+    /// over what it can, so a slider moved does not start it over. Nothing unless a filter says so.
+    func inherit(from previous: any FrameFilter)
+
+    /// How many times a second a filter that paints beside the frame path (`style`) refreshes its
+    /// picture, measured; nil for filters that paint every frame themselves (all but `style`) and
+    /// before the first measurement. Read on the chain's thread.
+    var refreshRate: Double? { get }
 }
 
 extension FrameFilter {
     public static var buildsTablesOnFirstFrame: Bool { false }
     public var needsWarmUp: Bool { Self.buildsTablesOnFirstFrame }
+    public func inherit(from previous: any FrameFilter) {}
+    public var refreshRate: Double? { nil }
 }
 
 /// The identity filter: frames pass unchanged.

@@ -41,6 +41,7 @@ enum BenchCommand: Subcommand {
         let lines = try options.int("--style-lines", in: 4...2160)
         if let lines, lines % 4 != 0 { throw UsageError(description: "--style-lines: \(lines) is not a multiple of 4") }
         let networkHeight = styleEngine?.prepare(lines: lines)
+        let runsBefore = styleEngine?.runCount ?? 0
         let result = try benchmark.run(warning: { printWarning($0) })
         if options.has("--json") {
             let encoder = JSONEncoder()
@@ -63,8 +64,10 @@ enum BenchCommand: Subcommand {
                                                   + "ratio \(fixed($0.ratio, 3)) (\($0.pairs) pairs)")] } ?? []
         for (label, value) in rows + flicker { print(label.padding(toLength: 9, withPad: " ", startingAt: 0) + value) }
         // The style network's own time in the same run, to set the filter's cost against.
-        if let run = styleEngine?.averageRun, let networkHeight {
-            print("network  \(fixed(run.seconds * 1000, 2)) ms/run at \(networkHeight) lines")
+        // Beside the picture the frames do not wait for it: how often it refreshed the style.
+        if let styleEngine, let run = styleEngine.averageRun, let networkHeight {
+            let refresh = Double(styleEngine.runCount - runsBefore) / result.seconds
+            print("network  \(fixed(run.seconds * 1000, 2)) ms/run at \(networkHeight) lines; style refreshed \(fixed(refresh, 1)) times a second")
         }
         // The person matte's own steps, once per frame however many links use it.
         if case .success(let engine) = MatteEngine.shared, let costs = engine.averageCosts {

@@ -1,0 +1,91 @@
+import FilterKit
+import Foundation
+import Logging
+
+/// The style network beside the picture, for one `style` link and the links that take over from it
+/// (``StyleFilter/inherit(from:)``: a slider moved). A worker thread of its own, at a lower
+/// priority than the frame path (``niceness``), paints the newest frame submitted — never a queue of
+/// old ones: a frame submitted while it paints replaces the one waiting — and publishes each
+/// ``Stylization``; the frame path composes every frame from the newest one and the frame itself
+/// (``StyleScratch/finish(_:styled:madeFrom:strength:detail:)``), so the picture moves at the
+/// source's rate and the style refreshes as fast as the network can.
+///
+/// Nothing waits for the network but ``wait(for:)``: a link's first frame (nothing to compose
+/// from yet) and, in ``Options/synchronous`` mode, every frame.
+///
+/// Threads: `submit`, `newest`, `wait` from the frame paths of the links sharing it; the worker
+/// runs the network through ``StyleEngine/paint(_:style:stabilizer:restart:scratch:into:)``. The
+/// worker ends when the refresher is released, after the run in progress; nobody joins it.
+final class StyleRefresher: Sendable {
+    /// How the network runs beside the picture.
+    struct Options: Sendable {
+        /// Every frame waits for its own stylization: the per-frame style, the same frames in giving
+        /// the same pictures out whatever the network's speed (tests; the reference composed frames
+        /// are measured against).
+        var synchronous = false
+        /// Called on the worker before each run: a test holds the network there to stall it.
+        var beforeRun: (@Sendable () -> Void)?
+
+        init(synchronous: Bool = false, beforeRun: (@Sendable () -> Void)? = nil) {
+            self.synchronous = synchronous
+            self.beforeRun = beforeRun
+        }
+    }
+
+    /// The worker's nice value: under the frame path's 0, so the decode, the filters and the
+    /// encoders keep their share of a busy machine (a thread at 10 weighs ~1/10 of one at 0).
+    /// OpenVINO's own threads inherit it when the worker is the first to start them.
+    static let niceness: Int32 = 10
+
+    let options: Options
+    private let mailbox = StyleMailbox()
+
+    /// Starts the worker, painting through `engine`.
+    init(engine: StyleEngine, options: Options) {
+        self.options = options
+        let thread = Thread { [mailbox] in Self.work(mailbox, engine: engine, options: options) }
+        thread.name = "style-refresh"
+        thread.start()
+    }
+
+    deinit { mailbox.close() }
+
+    /// Hands the worker a copy of `frame` to paint in `style` (replacing one still waiting); the
+    /// submission's number.
+    func submit(_ frame: Frame, style: PaintingStyle) -> Int { mailbox.submit(frame, style: style) }
+
+    /// Waits until the submission `number` was painted (or the network failed).
+    func wait(for number: Int) { mailbox.wait(for: number) }
+
+    /// Copies the newest stylization into `copy` when it is newer than `copy`'s (remade at a new
+    /// network size); nil while there is none.
+    func newest(into copy: inout Stylization?) { mailbox.newest(into: &copy) }
+
+    /// Stylizations published so far (for the refresh rate).
+    var published: Int { mailbox.published }
+
+    /// Why the network cannot run, once it failed.
+    var failure: StyleUnavailable? { mailbox.failure }
+
+    /// The worker: lowers its priority, then paints what is submitted until the refresher goes.
+    private static func work(_ mailbox: StyleMailbox, engine: StyleEngine, options: Options) {
+        // PRIO_PROCESS with 0 is the calling thread on Linux (the nice value is a thread's).
+        if setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) != 0 {
+            Log.warning("style: the network's worker keeps the frame path's priority (setpriority: errno \(errno))")
+        }
+        let stabilizer = StyleStabilizer()
+        var frame: Frame?, scratch: StyleScratch?, stylization: Stylization?
+        while let job = mailbox.take(into: &frame) {
+            options.beforeRun?()
+            switch engine.paint(frame!, style: job.style, stabilizer: stabilizer, restart: job.restart,
+                                scratch: &scratch, into: &stylization) {
+            case .success:
+                stylization!.number = job.number
+                mailbox.publish(&stylization)
+            case .failure(let error):
+                mailbox.fail(error)
+                return
+            }
+        }
+    }
+}
