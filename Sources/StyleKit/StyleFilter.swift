@@ -43,6 +43,8 @@ public final class StyleFilter: FrameFilter {
     /// The submission of the frame the scene shown began with (a seek, a cut): stylizations of
     /// frames before it are not composed from.
     private var sceneStart = 0
+    /// The picture the link composed last (its sequence and time): the same again is a re-render.
+    private var lastPicture: (sequence: Int, time: Double)?
     private var failed = false
 
     /// With the process's engine (``StyleEngine/shared``); where there is none the filter changes
@@ -70,6 +72,7 @@ public final class StyleFilter: FrameFilter {
     public func inherit(from previous: any FrameFilter) {
         guard let previous = previous as? StyleFilter, previous.engine === engine, refresher == nil else { return }
         refresher = previous.refresher
+        lastPicture = previous.lastPicture  // the picture shown again under the new settings waits for its own
     }
 
     /// The stylizations a second the network made for this link over the last second or so; nil
@@ -85,7 +88,7 @@ public final class StyleFilter: FrameFilter {
         let refresher = self.refresher ?? StyleRefresher(engine: engine, options: engine.refreshing)
         self.refresher = refresher
         let number = refresher.submit(frame, style: style)
-        if refresher.options.synchronous || refresher.published == 0 { refresher.wait(for: number) }
+        if refresher.options.synchronous || refresher.published == 0 || waitsForItsOwn(frame) { refresher.wait(for: number) }
         if let error = refresher.failure {
             // Once per link: a network that failed once would fail on every frame.
             failed = true
@@ -96,6 +99,14 @@ public final class StyleFilter: FrameFilter {
         meter.note(published: refresher.published, at: .now)
         guard let newest else { return }
         compose(frame, number: number, from: newest)
+    }
+
+    /// Whether `frame` is painted from itself, waiting for the network: a picture rendered again
+    /// (paused: a slider moved, another style picked — the look shown must be the one chosen) or
+    /// the first after a seek. Nothing waits for it while the picture moves on.
+    private func waitsForItsOwn(_ frame: Frame) -> Bool {
+        defer { lastPicture = (frame.sequence, frame.time) }
+        return frame.isDiscontinuity || (lastPicture.map { $0.sequence == frame.sequence && $0.time == frame.time } ?? false)
     }
 
     /// Carries `stylization` onto `frame`, unless the frame is a seek or a scene cut away from the

@@ -43,10 +43,16 @@ import Testing
     /// Frames 256×144 at 72 lines: a network of 128×72, quick to run.
     static let (width, height, lines) = (256, 144, 72)
 
-    /// A camera panning over a photograph, `step` pixels a frame.
+    /// A camera panning over a photograph, `step` pixels a frame, numbered and timed as a 25 fps
+    /// source's (a picture is known again by its number and time: a re-render).
     static func pan(_ count: Int, step: Int) throws -> [Frame] {
         let photo = try naturalFrame(width: width + count * step + 2, height: height + 8)
-        return (0..<count).map { window(of: photo, x: $0 * step / 2 * 2, y: 4, width: width, height: height) }
+        return (0..<count).map { index in
+            let frame = window(of: photo, x: index * step / 2 * 2, y: 4, width: width, height: height)
+            frame.sequence = index
+            frame.time = Double(index) / 25
+            return frame
+        }
     }
 
     static func link(_ engine: StyleEngine, style: Int = 4) throws -> StyleFilter {
@@ -153,6 +159,29 @@ import Testing
         let out = Self.through(next, frames[1])
         #expect(meanDifference(samples(out), samples(frames[1])) > 4, "styled at half strength from the first stylization")
         gate.release()
+    }
+
+    /// A picture rendered again (paused: another style picked) or the first after a seek is painted
+    /// from itself, waiting for the network: paused review shows the look chosen, never the one
+    /// before it or an unstyled picture — even with the network behind.
+    @Test func aPictureRenderedAgainOrAfterASeekIsPaintedFromItself() throws {
+        let engine = try StyleEngine(root: Self.root, height: Self.lines)
+        let frames = try Self.pan(3, step: 8)
+        let first = try Self.link(engine, style: 4)
+        _ = Self.through(first, frames[0])
+        _ = Self.through(first, frames[1])
+        let other = try Self.link(engine, style: 9)
+        other.inherit(from: first)
+        let again = samples(Self.through(other, frames[1]))
+        let synchronous = StyleRefresher.Options(synchronous: true)
+        let reference = try Self.link(StyleEngine(root: Self.root, height: Self.lines, refreshing: synchronous), style: 9)
+        let wanted = samples(Self.through(reference, frames[1]))
+        #expect(Self.psnr(again, wanted) >= 30, "the style picked, painted from the paused picture: \(Self.psnr(again, wanted)) dB")
+        let sought = Frame(width: frames[2].width, height: frames[2].height)
+        sought.copy(from: frames[2])
+        sought.isDiscontinuity = true
+        other.apply(to: sought)
+        #expect(meanDifference(samples(sought), samples(frames[2])) > 8, "the first picture after a seek is styled")
     }
 
     @Test func theRefreshRateIsMeasuredOverASecond() {
