@@ -17,6 +17,7 @@ import "./channels.js";
 import { connect } from "./connection.js";
 import { formatTime } from "./format.js";
 import { receiveFrame } from "./frames.js";
+import "./fit.js";
 import "./fullscreen.js";
 import "./keyboard.js";
 import "./library.js";
