@@ -5,8 +5,8 @@
 // and sends it as the slider would.
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
+import { takesFiles } from "./choice-files.js";
 import { byId } from "./helpers.js";
-import { takesStylePictures } from "./style-pictures.js";
 import { player } from "./player.js";
 import { CONFIRM_TIMEOUT_MS, SEND_INTERVAL_MS, Throttle } from "./throttle.js";
 
@@ -83,8 +83,9 @@ function paramRow(param, name, index) {
   row.append(label, slider, output);
   if (param.kind === "choice") {
     const picker = choicePicker(param, index, slider, output);
-    if (name === "style" && param.name === "style") takesStylePictures(picker);
-    row.append(picker);
+    // The style filter's styles and the lut filter's LUTs can be added from a file.
+    const files = param.name === name ? takesFiles(picker, name) : null;
+    row.append(...[picker, files].filter(Boolean));
   }
   return row;
 }
