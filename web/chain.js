@@ -35,7 +35,10 @@ export function renderChain() {
   const picked = chain.length ? chain[pickedLink(chain)].name : "none";
   showPicked(picked);
   const title = chain.length ? chain.map((link) => labelOf(link.name)).join(" → ") : labelOf("none");
-  if (ui.currentFilter.textContent !== title) ui.currentFilter.textContent = title;
+  if (ui.currentFilter.textContent !== title) {
+    ui.currentFilter.textContent = title;
+    ui.currentFilter.title = title; // the header cuts a long chain short
+  }
   const names = chain.map((link) => link.name).join("|");
   if (filters.shownChain !== names) {
     filters.shownChain = names;

@@ -20,6 +20,7 @@ import { receiveFrame } from "./frames.js";
 import "./fit.js";
 import "./fullscreen.js";
 import "./keyboard.js";
+import "./labels.js";
 import "./library.js";
 import "./looks.js";
 import { syncSliders } from "./params.js";
