@@ -110,19 +110,17 @@ export function sendChain(links) {
 }
 
 /// The picker: with one filter or none it switches filters (`setFilter {name}`); in a longer
-/// chain it replaces the picked link, and "None" removes it.
+/// chain it replaces the picked link. "None" is no filter at all: it clears the whole chain (a
+/// link alone goes with its ×).
 function chooseFilter(name) {
   const chain = player.currentChain();
-  if (chain.length <= 1) {
+  if (chain.length <= 1 || name === "none") {
+    filters.selectedLink = 0;
     cancelParamEdits();
     send({ type: "setFilter", name, ...player.chainTarget() });
     return;
   }
   const index = pickedLink(chain);
-  if (name === "none") {
-    removeLink(index);
-    return;
-  }
   sendChain(chain.map((link, i) => (i === index ? { name } : link)));
 }
 
