@@ -172,6 +172,9 @@ class ChannelsPart {
   current = null;
   /// The channels as last listed (GET /api/channels), the default one first.
   list = [];
+  /// This page's channel that the server removed, until the page says so on the channel it moved
+  /// to; null otherwise.
+  removed = null;
 }
 
 /// Studio mode (studio.js): the preview chain, edited apart from the program and taken on air.
