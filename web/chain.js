@@ -35,7 +35,10 @@ export function renderChain() {
   const picked = chain.length ? chain[pickedLink(chain)].name : "none";
   showPicked(picked);
   const title = chain.length ? chain.map((link) => labelOf(link.name)).join(" → ") : labelOf("none");
-  if (ui.currentFilter.textContent !== title) ui.currentFilter.textContent = title;
+  if (ui.currentFilter.textContent !== title) {
+    ui.currentFilter.textContent = title;
+    ui.currentFilter.title = title; // the header cuts a long chain short
+  }
   const names = chain.map((link) => link.name).join("|");
   if (filters.shownChain !== names) {
     filters.shownChain = names;
@@ -107,19 +110,17 @@ export function sendChain(links) {
 }
 
 /// The picker: with one filter or none it switches filters (`setFilter {name}`); in a longer
-/// chain it replaces the picked link, and "None" removes it.
+/// chain it replaces the picked link. "None" is no filter at all: it clears the whole chain (a
+/// link alone goes with its ×).
 function chooseFilter(name) {
   const chain = player.currentChain();
-  if (chain.length <= 1) {
+  if (chain.length <= 1 || name === "none") {
+    filters.selectedLink = 0;
     cancelParamEdits();
     send({ type: "setFilter", name, ...player.chainTarget() });
     return;
   }
   const index = pickedLink(chain);
-  if (name === "none") {
-    removeLink(index);
-    return;
-  }
   sendChain(chain.map((link, i) => (i === index ? { name } : link)));
 }
 

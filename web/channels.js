@@ -10,8 +10,11 @@ import { deleteAction, setUpAdmin, showAdmin } from "./channels-admin.js";
 import { reopen } from "./connection.js";
 import { byId, pageParameter } from "./helpers.js";
 import { player } from "./player.js";
+import { toast } from "./toast.js";
 
 const REFRESH_MS = 4000;
+/// How long the page says why it moved to another channel.
+const REMOVED_NOTICE_MS = 10000;
 
 const ui = { panel: byId("channels"), list: byId("channel-list") };
 const channels = player.channels;
@@ -131,9 +134,11 @@ function leave(name) {
 }
 
 /// This page's channel was removed (the server's close 1001 says so): the reconnection goes to
-/// the default channel, the page's address with it (replaced: Back must not lead to it again).
+/// the default channel, the page's address with it (replaced: Back must not lead to it again),
+/// and once there the page says why it moved (a picture that changes by itself is a surprise).
 player.on("disconnected", (closed) => {
   if (closed?.code !== 1001 || channels.current === null || closed.reason !== `channel ${channels.current} was removed`) return;
+  channels.removed = channels.current;
   const url = new URL(location.href);
   url.searchParams.delete("channel");
   history.replaceState(null, "", url);
@@ -152,6 +157,10 @@ window.addEventListener("popstate", () => {
 // A server without channels (no `hello.channel`) has no GET /api/channels to ask.
 player.on("hello", (hello) => {
   channels.current = typeof hello.channel === "string" ? hello.channel : null;
+  if (channels.removed !== null && channels.current !== null && channels.current !== channels.removed) {
+    toast(`The channel ${channels.removed} was removed: you are watching ${channels.current} now`, REMOVED_NOTICE_MS);
+    channels.removed = null;
+  }
   if (channels.current !== null) reload();
 });
 

@@ -33,8 +33,10 @@ export function setCompare(on) {
   ui.toggle.setAttribute("aria-pressed", String(wanted));
   ui.stage.dataset.compare = wanted ? "on" : "off";
   ui.canvas.hidden = !wanted;
-  ui.split.hidden = ui.mode.hidden = !wanted;
+  ui.mode.hidden = !wanted;
+  render();
   connectSides();
+  player.emit("compare", wanted);
 }
 
 /// Whether this page can compare: the server offers the source's picture (or, in studio mode,
@@ -182,6 +184,7 @@ function setMode(mode, byUser) {
   compare.mode = MODES.includes(mode) ? mode : "wipe";
   stats.mode = compare.mode;
   ui.mode.value = compare.mode;
+  render(); // side by side has no divider
   draw();
   if (byUser) shareChange();
 }
@@ -204,6 +207,7 @@ function showToAll() {
 function follow(state) {
   const shown = state.compare;
   ui.all.setAttribute("aria-pressed", String(shown?.on === true));
+  render();
   if (!shown) return;
   const key = JSON.stringify(shown);
   if (key === compare.followed) return;
@@ -213,9 +217,13 @@ function follow(state) {
   setCompare(shown.on);
 }
 
+/// The controls of what is offered and shown: the divider only for a wipe shown, "Show to all"
+/// only while there is a comparison to show (or it is shown to all, to stop it).
 function render() {
   ui.toggle.hidden = !offered();
-  ui.all.hidden = ui.toggle.hidden || !mayControl();
+  ui.split.hidden = !compare.on || compare.mode !== "wipe";
+  const shownToAll = player.state?.compare?.on === true;
+  ui.all.hidden = ui.toggle.hidden || !mayControl() || !(compare.on || shownToAll);
   if (ui.toggle.hidden) setCompare(false);
 }
 

@@ -82,13 +82,6 @@ function filterButton(filter, choose) {
 /// Scrolls the picker's own box (never the page) so that `button` is in sight, with its
 /// category heading when it is on the first row of its group.
 function revealInPicker(button) {
-  // On a phone the picker is one row that scrolls sideways (style.css).
-  if (getComputedStyle(picker).flexDirection === "row") {
-    const strip = picker.getBoundingClientRect();
-    const chip = button.getBoundingClientRect();
-    if (chip.left < strip.left || chip.right > strip.right) picker.scrollLeft += chip.left - strip.left - (strip.width - chip.width) / 2;
-    return;
-  }
   if (!filters.scroller || !filters.scroller.contains(button) || filters.scroller.scrollHeight <= filters.scroller.clientHeight) return;
   const margin = 6;
   const box = filters.scroller.getBoundingClientRect();

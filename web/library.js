@@ -78,7 +78,7 @@ function item(entry) {
   info.append(name, meta);
   const looks = formatLooks(entry.looks, entry.looksTruncated === true);
   if (looks || (typeof entry.filter === "string" && entry.filter)) {
-    // Played with the session's filter on top (sepia on sepia) unless played as recorded.
+    // Play shows it as recorded (no filter on top: sepia on sepia); "With the filter" adds it.
     // The looks (the chain and its changes, from the recording's sidecar) say more than the filter.
     const recordedWith = document.createElement("div");
     recordedWith.className = "recording-meta recorded-with";
@@ -87,20 +87,20 @@ function item(entry) {
     info.append(recordedWith);
   }
 
+  // A filtered recording plays as it was recorded: the server sets the program's chain aside
+  // (for everybody: one picture) and gives it back with "Back to the input" (`open {asRecorded}`).
+  const filtered = typeof entry.filter === "string" && entry.filter !== "";
+  const source = `recordings/${entry.name}`;
   const play = actionButton("play", "Play", entry.name);
-  guard(play, `Play ${entry.name}`);
-  play.addEventListener("click", () => send({ type: "open", source: `recordings/${entry.name}` }, () => {}));
+  guard(play, filtered ? `Play ${entry.name} as it was recorded (the filter comes back with the input)` : `Play ${entry.name}`);
+  play.addEventListener("click", () => send({ type: "open", source, ...(filtered ? { asRecorded: true } : {}) }, () => {}));
 
   const extra = [];
-  if (typeof entry.filter === "string" && entry.filter) {
-    // As recorded: the filter off first, then the file (both answered before the next).
-    const asRecorded = actionButton("play-as-recorded", "Play as recorded", entry.name);
-    guard(asRecorded, `Play ${entry.name} as it was recorded (filter off)`);
-    asRecorded.addEventListener("click", () => {
-      send({ type: "setFilter", name: "none" }, () => {});
-      send({ type: "open", source: `recordings/${entry.name}` }, () => {});
-    });
-    extra.push(asRecorded);
+  if (filtered) {
+    const withFilter = actionButton("play-with-filter", "With the filter", entry.name);
+    guard(withFilter, `Play ${entry.name} with the current filter on top of the one it was recorded with`);
+    withFilter.addEventListener("click", () => send({ type: "open", source }, () => {}));
+    extra.push(withFilter);
   }
 
   const download = document.createElement("a");

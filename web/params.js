@@ -5,8 +5,8 @@
 // and sends it as the slider would.
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
+import { takesFiles } from "./choice-files.js";
 import { byId } from "./helpers.js";
-import { takesStylePictures } from "./style-pictures.js";
 import { player } from "./player.js";
 import { CONFIRM_TIMEOUT_MS, SEND_INTERVAL_MS, Throttle } from "./throttle.js";
 
@@ -82,9 +82,14 @@ function paramRow(param, name, index) {
   followDragging(slider);
   row.append(label, slider, output);
   if (param.kind === "choice") {
+    // The pictures are the control: a slider of indexes (0…26) beside them said the same twice.
+    // It stays, hidden, as the value the rest of the page reads and sets.
+    row.classList.add("param-choice");
+    slider.hidden = true;
     const picker = choicePicker(param, index, slider, output);
-    if (name === "style" && param.name === "style") takesStylePictures(picker);
-    row.append(picker);
+    // The style filter's styles and the lut filter's LUTs can be added from a file.
+    const files = param.name === name ? takesFiles(picker, name) : null;
+    row.append(...[picker, files].filter(Boolean));
   }
   return row;
 }
@@ -121,9 +126,18 @@ function choicePicker(param, index, slider, output) {
   return picker;
 }
 
-/// Marks the option at `position` as the chosen one.
+/// Marks the option at `position` as the chosen one, and scrolls the strip (never the page) to
+/// it when it changed or was not laid out yet.
 function showChoice(picker, position) {
-  [...picker.children].forEach((button, at) => button.setAttribute("aria-pressed", String(at === Math.round(position))));
+  const chosen = Math.round(position);
+  [...picker.children].forEach((button, at) => button.setAttribute("aria-pressed", String(at === chosen)));
+  if (picker.dataset.revealed === String(chosen)) return;
+  const button = picker.children[chosen];
+  const strip = picker.getBoundingClientRect();
+  if (!button || strip.width === 0) return; // not in the page yet: the next sync does it
+  const box = button.getBoundingClientRect();
+  if (box.left < strip.left || box.right > strip.right) picker.scrollLeft += box.left - strip.left - (strip.width - box.width) / 2;
+  picker.dataset.revealed = String(chosen);
 }
 
 /// `data-dragging` while the pointer holds `slider`; the server's value shows again after.

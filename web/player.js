@@ -172,11 +172,14 @@ class ChannelsPart {
   current = null;
   /// The channels as last listed (GET /api/channels), the default one first.
   list = [];
+  /// This page's channel that the server removed, until the page says so on the channel it moved
+  /// to; null otherwise.
+  removed = null;
 }
 
 /// Studio mode (studio.js): the preview chain, edited apart from the program and taken on air.
 class StudioPart {
-  /// The Preview toggle (#studio) is on: the chain's controls edit the preview, shown large.
+  /// The Studio mode toggle (#studio) is on: the chain's controls edit the preview, shown large.
   on = false;
   /// The preview rendition the server's hello offers (the full-size one), "" for none.
   offered = "";
@@ -306,7 +309,7 @@ class Player {
   /// - "camera": this page's camera sharing started, stopped or is starting (camera.js: its state);
   /// - "picture": `{image, frame}`, the program's picture about to be drawn (picture.js; the image
   ///   is closed after the listeners return), and "previewDrawn", the preview's (studio.js);
-  /// - "studio": studio mode went on or off (studio.js);
+  /// - "studio": studio mode went on or off (studio.js); "compare": the compare view did (compare.js);
   /// - "drawn": a frame ({seq, pts, …}) was drawn on the canvas (picture.js);
   /// - "decoderFailed": the H.264 decoder failed (h264.js: why);
   /// - "keyframeRequest", "shareEnded": to the page sharing its camera (camera.js).

@@ -1,4 +1,4 @@
-// FilterCast page, studio mode (docs/PROTOCOL.md, "Studio mode"): a controller's Preview toggle
+// FilterCast page, studio mode (docs/PROTOCOL.md, "Studio mode"): a controller's Studio mode toggle
 // (#studio) shows the preview chain's picture large and the program small beside it (picture in
 // picture on a narrow screen), makes the chain's chips and sliders edit the preview (chain.js and
 // params.js send `to: "preview"` through player.chainTarget()), and offers Take (#take, key t)
@@ -17,6 +17,7 @@ const FADE_SECONDS = 1;
 const ui = {
   toggle: byId("studio"),
   take: byId("take"),
+  bar: byId("studio-bar"),
   transition: byId("take-transition"),
   stage: byId("stage"),
   canvas: byId("preview-view"),
@@ -33,7 +34,7 @@ export function setStudio(on) {
   studio.on = wanted;
   stats.on = wanted;
   ui.toggle.setAttribute("aria-pressed", String(wanted));
-  ui.take.hidden = ui.transition.hidden = !wanted;
+  ui.bar.hidden = ui.take.hidden = ui.transition.hidden = !wanted;
   ui.stage.dataset.studio = wanted ? "on" : "off";
   ui.canvas.hidden = !wanted;
   if (wanted) {

@@ -5,12 +5,12 @@ import { player } from "./player.js";
 const TOAST_MS = 4000;
 const element = byId("toast");
 
-/// Shows `text` for a few seconds (a click hides it sooner).
-export function toast(text) {
+/// Shows `text` for a few seconds, or `ms` (a click hides it sooner).
+export function toast(text, ms = TOAST_MS) {
   element.textContent = text;
   element.hidden = false;
   clearTimeout(player.toastTimer);
-  player.toastTimer = setTimeout(() => { element.hidden = true; }, TOAST_MS);
+  player.toastTimer = setTimeout(() => { element.hidden = true; }, ms);
 }
 
 element.addEventListener("click", () => { element.hidden = true; });

@@ -89,7 +89,7 @@ public enum ClientMessageParser {
             let action = try command.choice("action", of: ["start", "stop"])
             return .session(.record(start: action == "start", filtered: try command.boolean("filtered") ?? true))
         case "open":
-            return .session(.open(source: try command.string("source")))
+            return .session(.open(source: try command.string("source"), asRecorded: try command.boolean("asRecorded") ?? false))
         case "delete":
             return .session(.delete(source: try command.string("source")))
         case "watch":

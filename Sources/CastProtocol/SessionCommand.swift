@@ -27,8 +27,10 @@ public enum SessionCommand: Sendable, Equatable {
     /// else the source's.
     case record(start: Bool, filtered: Bool)
     /// Switch the session's source to a file of the library: `recordings/NAME` or `media/PATH`.
-    /// Not yet checked: the library resolves it.
-    case open(source: String)
+    /// Not yet checked: the library resolves it. `asRecorded` (v1 addition, default false) plays
+    /// it without the program's filter on top — a filtered recording as it was recorded —; the
+    /// chain it had comes back with `open {source: "input"}`.
+    case open(source: String, asRecorded: Bool = false)
     /// Delete a recording: `recordings/NAME`. Not yet checked: the library resolves it.
     case delete(source: String)
     /// Make the sender's camera the session's source (`start`, with what it will send; the

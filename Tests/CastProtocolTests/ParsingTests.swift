@@ -69,6 +69,8 @@ struct Accepted: Sendable, CustomStringConvertible {
                  .session(.open(source: "recordings/2026-11-30T10-15-02Z.mp4"))),
         // Paths are the library's to check, not the parser's.
         Accepted(#"{"type":"open","source":"../etc/passwd"}"#, .session(.open(source: "../etc/passwd"))),
+        Accepted(#"{"type":"open","source":"recordings/a.mp4","asRecorded":true}"#,
+                 .session(.open(source: "recordings/a.mp4", asRecorded: true))),
         Accepted(#"{"type":"delete","source":"recordings/a.mp4","id":3}"#, id: .number(3), .session(.delete(source: "recordings/a.mp4"))),
         // Unknown fields are ignored, whatever they hold.
         Accepted(#"{"type":"play","future":{"nested":[1,{"deep":null}],"flag":true},"extra":"x"}"#, .session(.play)),

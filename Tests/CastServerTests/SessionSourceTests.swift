@@ -105,6 +105,32 @@ import Testing
         }
     }
 
+    /// `open {asRecorded}` plays a recording without the program's filter on top (sepia over
+    /// sepia), and going back to the input gives the chain back — unless one was chosen meanwhile.
+    @Test func aRecordingPlayedAsRecordedHasNoFilterAndTheInputGetsItsChainBack() throws {
+        try Self.withSession { session, base in
+            let chain = [FilterLinkRequest(name: "sepia", params: [:]), FilterLinkRequest(name: "vignette", params: [:])]
+            try session.apply(.setFilterChain(chain), from: viewer)
+            try session.apply(.open(source: "recordings/clip.mp4", asRecorded: true), from: viewer)
+            #expect(session.selection.chain.links.isEmpty)
+            // A second recording played as recorded keeps the chain set aside (not "none").
+            try session.apply(.open(source: "recordings/clip.mp4", asRecorded: true), from: viewer)
+            try session.apply(.open(source: "input"), from: viewer)
+            #expect(session.selection.chain.links.map(\.name) == ["sepia", "vignette"])
+
+            // Played with the filter (no asRecorded): the filter stays.
+            try session.apply(.open(source: "recordings/clip.mp4"), from: viewer)
+            #expect(session.selection.chain.links.map(\.name) == ["sepia", "vignette"])
+            try session.apply(.open(source: "input"), from: viewer)
+
+            // A filter chosen while the recording plays is the one kept.
+            try session.apply(.open(source: "recordings/clip.mp4", asRecorded: true), from: viewer)
+            try session.apply(.setFilter(name: "invert", params: [:]), from: viewer)
+            try session.apply(.open(source: "input"), from: viewer)
+            #expect(session.selection.chain.links.map(\.name) == ["invert"])
+        }
+    }
+
     /// `state.source` names a file input by its file name, never the server's path, and says what
     /// `open` names to play each source again (`reference`), one way however it was named.
     @Test func theSourceSaysWhatPlaysWithoutAServerPath() throws {

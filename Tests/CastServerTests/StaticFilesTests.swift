@@ -39,6 +39,14 @@ import Testing
         #expect(files.resolve("/up/secret.txt") == nil, "a folder symlink out of the root")
         #expect(files.resolve("/missing.js") == nil)
         #expect(files.resolve("/css") == nil, "a folder without index.html")
+        // A page without its .html (/embed?channel=x → embed.html); never another extension's file.
+        try Data("<!doctype html>".utf8).write(to: root.appendingPathComponent("embed.html"))
+        #expect(files.resolve("/embed?channel=x")?.path.hasSuffix("/web/embed.html") == true)
+        #expect(files.resolve("/embed")?.mimeType == "text/html; charset=utf-8")
+        #expect(files.resolve("/style") == nil, "css/style.css is not style.html")
+        #expect(files.resolve("/embed.js") == nil)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("out.html"), withDestinationURL: outside)
+        #expect(files.resolve("/out") == nil, "a symlink out of the root, without its .html too")
         #expect(throws: StaticFilesError.self) { try StaticFiles(root: outside.path) }
     }
 

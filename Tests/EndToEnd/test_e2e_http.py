@@ -54,10 +54,14 @@ def test_the_page_is_es_modules_the_server_serves_as_javascript(start_server):
     imports, and they import, is served as JavaScript (modules require a JavaScript MIME type)
     under a policy that allows scripts from the page's own origin and nowhere else."""
     server = start_server("--input", "test:160x120@15", web=REAL_WEB)
-    page = server.get("/").text()
-    entries = re.findall(r'<script type="module" src="([\w.-]+\.js)"></script>', page)
-    assert entries == ["main.js"], entries
-    assert "<script src=" not in page, "a classic script besides the modules"
+    entries = []
+    # The viewer page and the embed page (/embed, embed.html: the picture alone).
+    for path, entry in (("/", "main.js"), ("/embed", "embed.js")):
+        page = server.get(path).text()
+        found = re.findall(r'<script type="module" src="([\w.-]+\.js)"></script>', page)
+        assert found == [entry], (path, found)
+        assert "<script src=" not in page, f"a classic script besides the modules in {path}"
+        entries += found
     seen, waiting = set(), list(entries)
     while waiting:
         name = waiting.pop()
@@ -69,7 +73,7 @@ def test_the_page_is_es_modules_the_server_serves_as_javascript(start_server):
         assert response.content_type.split(";")[0].strip() == "text/javascript", (name, response.content_type)
         assert "script-src 'self'" in response.headers.get("content-security-policy", ""), response.headers
         waiting += IMPORT.findall(response.text())
-    # Every script in web/ is reached from main.js: none is left over.
+    # Every script in web/ is reached from main.js or embed.js: none is left over.
     assert seen == {file.name for file in REAL_WEB.glob("*.js")}, seen
 
 

@@ -27,7 +27,9 @@ public struct StaticFiles: Sendable {
         return components.joined(separator: "/")
     }
 
-    /// The file to serve for `urlPath` and its MIME type, or nil (404).
+    /// The file to serve for `urlPath` and its MIME type, or nil (404). A page is also found
+    /// without its `.html` (`/embed` → `embed.html`): an address to type or paste into OBS, and
+    /// one that stays at the root, so that the page's relative URLs resolve as index.html's do.
     public func resolve(_ urlPath: String) -> (path: String, mimeType: String)? {
         guard let relative = Self.normalize(urlPath) else { return nil }
         switch folder.resolve(relative) {
@@ -35,6 +37,9 @@ public struct StaticFiles: Sendable {
             return (path, Self.mimeType(for: path))
         case .folder:
             guard case .file(let path) = folder.resolve(relative + "/index.html") else { return nil }
+            return (path, Self.mimeType(for: path))
+        case .missing where !(relative.split(separator: "/").last ?? "").contains("."):
+            guard case .file(let path) = folder.resolve(relative + ".html") else { return nil }
             return (path, Self.mimeType(for: path))
         case .missing, .outside:
             return nil

@@ -58,8 +58,9 @@ extension Session {
 
     /// Plays the library file `reference` (or with ``startInputReference`` the start input)
     /// instead of the current source. Its frames are its own size (``largestFrame``) or scaled to
-    /// the session's; the filter stays, position and duration become the file's.
-    func open(_ reference: String) throws(ProtocolError) {
+    /// the session's; the filter stays, position and duration become the file's — unless
+    /// `asRecorded`: then no filter, and the chain set aside until the start input plays again.
+    func open(_ reference: String, asRecorded: Bool = false) throws(ProtocolError) {
         if reference == Self.startInputReference { return try returnToInput() }
         if reference.contains("://") { return try openURL(reference) }
         guard let library else { throw ProtocolError(code: .forbidden, message: "this server has no library") }
@@ -81,7 +82,16 @@ extension Session {
                              height: info.height, fps: info.frameRate, startInput: false, reference: canonical,
                              audio: Self.wireAudio(info.audio))
         }
+        if asRecorded { playWithoutFilter() }
         transportGeneration.add(1, ordering: .relaxed)
+    }
+
+    /// No filter on the program, its chain set aside (the first one set aside is kept: a second
+    /// recording played as recorded must not set aside "none").
+    private func playWithoutFilter() {
+        let aside = chainAside.withLock { $0 } ?? selection.chain
+        select(.none, to: .program)
+        if !aside.links.isEmpty { chainAside.withLock { $0 = aside } }
     }
 
     /// Plays the stream at `url`, when `--allow-source` allows it: opened on the decode thread
@@ -125,7 +135,9 @@ extension Session {
         switchToInput(opening: inputOpener)
     }
 
+    /// Plays the start input again, with the chain set aside while a recording played as recorded.
     func switchToInput(opening inputOpener: @escaping InputOpener) {
+        if let aside = chainAside.withLock({ $0 }) { select(aside, to: .program) }
         // A new one: the start input's first was interrupted when another source replaced it.
         let interruption = Interruption(), log = log
         player.switchSource(opening: { () throws(MediaError) in

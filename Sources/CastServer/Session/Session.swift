@@ -42,6 +42,10 @@ public final class Session: Sendable {
     let rerender: RerenderRequest
     /// The compare view shown to all (`setCompare`); nil until a controller sets it.
     let compare = Mutex<CompareView?>(nil)
+    /// The program's chain while a recording plays as recorded (`open {asRecorded}`: no filter on
+    /// top of the one it was recorded with), given back when the start input plays again; nil
+    /// when none was set aside or a chain was chosen since.
+    let chainAside = Mutex<FilterChain?>(nil)
     /// The client whose camera is the source (`share`), if any; the transport's thread only.
     let sharing = Mutex<CameraShare?>(nil)
     /// What a shared camera may send (`--ingest-*`).
@@ -208,8 +212,8 @@ public final class Session: Sendable {
             try seek(to: position)
         case .record(let start, let filtered):
             try record(start: start, filtered: filtered)
-        case .open(let reference):
-            try open(reference)
+        case .open(let reference, let asRecorded):
+            try open(reference, asRecorded: asRecorded)
         case .delete(let reference):
             try delete(reference)
         case .share(let request?):
@@ -276,10 +280,12 @@ public final class Session: Sendable {
     }
 
     /// Makes `chain` the program's or the preview's, and has the current frame shown with it
-    /// (a preview's change to the preview's outputs only).
-    private func select(_ chain: FilterChain, to target: ChainTarget) {
+    /// (a preview's change to the preview's outputs only). A program chosen while a recording
+    /// plays as recorded is the one to keep: the chain set aside is forgotten.
+    func select(_ chain: FilterChain, to target: ChainTarget) {
         switch target {
         case .program:
+            chainAside.withLock { $0 = nil }
             selection.select(chain)
             lookLog.note(chain)
             rerender.request()

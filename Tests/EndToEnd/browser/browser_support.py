@@ -458,3 +458,22 @@ def assert_throttled(messages: list[dict], what: str):
         f"{what} sent {SEND_INTERVAL_MS - 5} ms apart at least (≤ 20/s), gaps {np.round(gaps).tolist()}"
     for index, start in enumerate(times):
         assert sum(1 for t in times[index:] if t < start + 1000) <= 20, f"over 20 {what} in one second"
+
+
+def choose_file(page: Page, css: str, path: Path):
+    """Gives the `input type=file` at `css` the file `path`, as the file chooser would (hidden
+    inputs too: the page opens them from a button), which fires its `change`."""
+    root = page.driver.execute_cdp_cmd("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node = page.driver.execute_cdp_cmd("DOM.querySelector", {"nodeId": root, "selector": css})["nodeId"]
+    assert node, f"no {css}"
+    page.driver.execute_cdp_cmd("DOM.setFileInputFiles", {"nodeId": node, "files": [str(path)]})
+
+
+def file_button_opens(page: Page, button_css: str, input_css: str) -> bool:
+    """Whether a click on the visible `button_css` opens the chooser of `input_css` (its click is
+    caught before the chooser would open)."""
+    page.js("""const input = document.querySelector(arguments[0]); window.__chooserOpened = false;
+               input.addEventListener('click', (e) => { e.preventDefault(); window.__chooserOpened = true; }, {once: true});""",
+            input_css)
+    page.find(button_css).click()
+    return page.visible(button_css) and page.js("return window.__chooserOpened")

@@ -86,14 +86,26 @@ def test_build_a_chain_edit_each_link_and_remove_links(file_server, open_page):
     assert page.find("#chain-add").get_attribute("disabled") is not None
 
 
-def test_none_in_the_picker_removes_the_picked_link_and_the_limit_disables_add(file_server, open_page):
+def test_none_in_the_picker_clears_the_chain_and_the_limit_disables_add(file_server, open_page):
+    """"None" means no filter at all (issue 37.10): the whole chain goes, whichever link is picked
+    (it removed only the picked link: lut → vignette, None → ["lut"]); × removes one link."""
     page = open_page(file_server)
     page.raw_send('{"type":"setFilter","chain":[{"name":"invert"},{"name":"mono"},{"name":"pixellate"}]}')
     wait_chain(page, ["invert", "mono", "pixellate"])
     page.find('#chain [data-link="1"]').click()
     page.find('[data-filter="none"]').click()
+    state = wait_chain(page, [])
+    assert state["filter"] == {"name": "none", "params": {}}
+    page.wait_for(lambda: not page.visible("#chain") and page.text("#current-filter") == "None",
+                  message="no chips, the title None")
+    pressed = [b.get_attribute("data-filter") for b in page.find_all("#filters [aria-pressed='true']")]
+    assert pressed == ["none"]
+
+    # × removes one link: pixellate's slider then belongs to link 1, and moving it tells the server so.
+    page.raw_send('{"type":"setFilter","chain":[{"name":"invert"},{"name":"mono"},{"name":"pixellate"}]}')
+    wait_chain(page, ["invert", "mono", "pixellate"])
+    page.find('#chain [data-link-remove="1"]').click()
     wait_chain(page, ["invert", "pixellate"])
-    # Pixellate's slider belongs to link 1 now, and moving it tells the server so.
     slider = page.find('#params input[data-param="scale"]')
     assert slider.get_attribute("data-link") == "1"
     slider.send_keys(Keys.ARROW_RIGHT)

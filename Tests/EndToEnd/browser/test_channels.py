@@ -110,9 +110,12 @@ def test_an_admin_adds_and_removes_channels_from_the_panel_and_a_controller_cann
         assert [c["name"] for c in json.load(response)] == ["main"]
     assert page.js("return window.filtercast.channel") == "main"
     # The viewer is told (the close's reason) and comes back on the default channel, its address
-    # without the removed one.
+    # without the removed one, and the page says why it moved (issue 37.13: it moved silently).
     on_channel(viewer, "main", 320)
     assert viewer.js("return location.search") == "?token=ctl"
+    viewer.wait_for(lambda: viewer.visible("#toast") and "small was removed" in viewer.text("#toast")
+                    and "main" in viewer.text("#toast"), message="the viewer told why it moved")
+    assert not page.visible("#toast") or "removed" not in page.text("#toast"), "the admin stayed on main: nothing to say"
 
     controller = open_page(server, path="?token=ctl", second=True, transport=None)
     on_channel(controller, "main", 320)

@@ -26,9 +26,8 @@ def test_fits_from_phone_to_desktop(file_server, open_page, width, height, mobil
     page.wait_for(lambda: page.js("return window.innerWidth") == width, message=f"a {width} px viewport")
     overflow = page.js("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"horizontal scrolling at {width} px ({overflow} px too wide)"
-    # On a phone the picker is a strip that scrolls sideways: its chips may lie beyond the edge.
-    chips = [] if width <= 480 else ["#filters [data-filter]"]
-    for css in CONTROLS + ["#view", "#params input[data-param]", *chips]:
+    # The picker's chips wrap in its box at every width: none lies beyond the edge.
+    for css in CONTROLS + ["#view", "#params input[data-param]", "#filters [data-filter]"]:
         boxes = page.js("""
             return [...document.querySelectorAll(arguments[0])].map(e => {
               const r = e.getBoundingClientRect(); return [r.left, r.right, r.width, r.height];
@@ -113,11 +112,12 @@ def test_follows_the_color_scheme(file_server, open_page, scheme):
         assert background > 0.85 and text < 0.2
 
 
-def test_on_a_phone_the_picture_the_controls_the_picker_and_the_sliders_are_on_the_first_screen(
-        file_server, open_page, artifacts):
-    """As the seed app's one screen, at 390x844: the picture, the transport (the seek bar on a row of
-    its own), a one-row picker that scrolls sideways, the chosen filter's sliders right under it;
-    the Sources panel (and the status) below them."""
+def test_on_a_phone_the_picker_wraps_by_group_and_nothing_is_clipped(file_server, open_page, artifacts):
+    """At 390x844 (issue 37.8): the picture, the transport (the seek bar on a row of its own), then
+    the picker as rows — "None", each category's heading over its chips, which wrap (it was one
+    sideways-scrolling row mixing headings and chips) — in a box that scrolls up and down to the
+    picked chip; the chosen filter's sliders right under it; the Sources panel below; the Mic
+    checkbox whole; the page at most two screens tall."""
     page = open_page(file_server)
     emulate(page, 390, 844, True)
     page.wait_for(lambda: page.js("return window.innerWidth") == 390, message="a 390 px viewport")
@@ -127,17 +127,38 @@ def test_on_a_phone_the_picture_the_controls_the_picker_and_the_sliders_are_on_t
         return page.js("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
                        "return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width};", css)
 
+    page.js("window.scrollTo(0, 0)")
     view, seek, picker, last_slider = box("#view"), box("#seek"), box("#filters"), box("#params .param:last-child input")
     assert seek["width"] >= 330, f"the seek bar is {seek['width']} px wide"
     assert view["bottom"] <= seek["top"] <= picker["top"] <= last_slider["top"], (view, seek, picker, last_slider)
-    assert last_slider["bottom"] <= 844, f"the sliders end at {last_slider['bottom']} px: below the first screen"
     sources = box("#sources")
     assert sources["top"] >= last_slider["bottom"] and sources["left"] >= 0 and sources["right"] <= 390, sources
     assert page.visible('#sources [data-source="input"]') and page.visible("#sources-camera")
-    tops = page.js("return [...document.querySelectorAll('#filters [data-filter]')].map(e => Math.round(e.getBoundingClientRect().top))")
-    assert len(set(tops)) == 1, f"the picker is not one row: {sorted(set(tops))}"
-    assert page.js("const f = document.getElementById('filters'); return f.scrollWidth > f.clientWidth"), "it scrolls sideways"
-    # The picked filter's chip is in view (a chip off the strip's edge is scrolled to).
-    chip = box("#filters [data-filter='comic']")
-    assert picker["left"] - 1 <= chip["left"] and chip["right"] <= picker["right"] + 1, (chip, picker)
+
+    assert page.js("const f = document.getElementById('filters'); f.scrollLeft = 200; const x = f.scrollLeft;"
+                   "f.scrollLeft = 0; return x === 0"), "the picker scrolls sideways"
+    groups = page.js("""
+        return [...document.querySelectorAll('#filters .filter-group')].map(g => {
+          const title = g.querySelector('.filter-group-title').getBoundingClientRect();
+          const chips = [...g.querySelectorAll('[data-filter]')].map(c => c.getBoundingClientRect());
+          return {title: [title.left, title.bottom], chips: chips.map(c => [Math.round(c.left), Math.round(c.top)])};
+        });""")
+    assert groups, "the picker has category groups"
+    for group in groups:
+        left, bottom = group["title"]
+        assert all(top >= bottom - 1 for _, top in group["chips"]), f"a heading beside its chips, not over them: {group}"
+        assert min(x for x, _ in group["chips"]) <= left + 1, f"the chips start under their heading: {group}"
+    assert any(len({top for _, top in group["chips"]}) > 1 for group in groups), "no group's chips wrap into rows"
+    # The picked filter's chip is scrolled into the picker's box.
+    scroller, chip = box("#filters .filter-groups"), box("#filters [data-filter='comic']")
+    assert scroller["top"] - 1 <= chip["top"] and chip["bottom"] <= scroller["bottom"] + 1, (chip, scroller)
+
+    mic = page.js("""
+        const label = document.querySelector('.camera-mic'), r = label.getBoundingClientRect();
+        const bar = label.closest('.transport').getBoundingClientRect();
+        return {left: r.left, right: r.right, inside: r.left >= bar.left - 0.5 && r.right <= bar.right + 0.5,
+                whole: label.scrollWidth <= label.clientWidth + 0.5};""")
+    assert mic["inside"] and mic["whole"] and mic["right"] <= 390, f"the Mic checkbox is clipped: {mic}"
+    height = page.js("return document.documentElement.scrollHeight")
+    assert height <= 2 * 844, f"the page is {height} px tall"
     page.screenshot(artifacts / "phone-390x844.png")

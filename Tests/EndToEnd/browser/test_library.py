@@ -144,7 +144,9 @@ def test_the_header_names_the_input_file_not_its_path(launch, test_clip, open_pa
 
 def test_a_recording_made_filtered_says_so_and_plays_as_recorded(launch, open_page, tmp_path):
     """Played with the session's filter it was sepia on sepia: the library says what it was
-    recorded with and offers to play it as recorded (the filter off)."""
+    recorded with, and Play shows it as recorded (the filter off; issue 37.12: Play applied the
+    filter again, "Play as recorded" cleared the chain for good); Back to the input gives the
+    chain back; "With the filter" plays it with the filter on top."""
     server = launch("--input", "test:640x360@30", "--filter", "sepia")
     page = open_page(server)
     page.wait_for(lambda: page.find("#recordings").get_attribute("data-loaded") == "true", message="the library loaded")
@@ -159,9 +161,18 @@ def test_a_recording_made_filtered_says_so_and_plays_as_recorded(launch, open_pa
     page.wait_for(lambda: page.find_all(item + " .recorded-with"), message="the recording listed with its filter")
     assert re.fullmatch(r"recorded with sepia → sepia \+ vignette at 0:0\d", page.text(item + " .recorded-with"))
     name = page.js("return document.querySelector(arguments[0]).dataset.recording", item)
-    page.js("document.querySelector('#recordings [data-action=\"play-as-recorded\"]').click()")
+    page.find(item + ' [data-action="play"]').click()
     page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}" and s["filter"]["name"] == "none",
                     message="the recording playing, filter off")
+    page.wait_for(lambda: page.visible("#library-input"), message="Back to the input")
+    page.find("#library-input").click()
+    page.wait_state(lambda s: s["source"]["startInput"] and [l["name"] for l in s["chain"]] == ["sepia", "vignette"],
+                    message="the input again, with its chain")
+    page.find(item + ' [data-action="play-with-filter"]').click()
+    page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}" and len(s["chain"]) == 2,
+                    message="the recording playing with the filter on top")
+    page.find("#library-input").click()
+    page.wait_state(lambda s: s["source"]["startInput"], message="the input again")
     # An unfiltered recording names no filter.
     page.raw_send('{"type":"record","action":"start","filtered":false}')
     page.wait_state(lambda s: s["recording"]["active"] and s["recording"]["bytes"] > 0, message="recording unfiltered")

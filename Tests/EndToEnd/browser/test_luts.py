@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import urllib.request
 
+from browser_support import choose_file, file_button_opens
+
 IDENTITY = b"LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n"
 THUMBNAILS = "return [...document.querySelectorAll('#params .choices [data-choice] img')].map(i => i.complete && i.naturalWidth);"
 CHOICES = "return [...document.querySelectorAll('#params .choices [data-choice]')].map(b => b.dataset.choice);"
@@ -33,3 +35,20 @@ def test_an_uploaded_lut_is_an_option_at_once(launch, open_page, tmp_path, artif
                             message="teal for everybody")
     assert state["chain"][0]["params"]["lut"] == 1
     page.screenshot(artifacts / "lut-options.png")
+
+
+def test_a_lut_picked_with_the_file_button_is_an_option(launch, open_page, tmp_path):
+    """The LUTs' drop zone has a file button too (issue 37.8)."""
+    luts = tmp_path / "luts"
+    luts.mkdir()
+    (luts / "warm.cube").write_bytes(b'TITLE "Warm"\n' + IDENTITY)
+    (tmp_path / "Teal Grade.cube").write_bytes(b'TITLE "Teal"\n' + IDENTITY)
+    server = launch("--input", "test:320x240@30", "--luts", str(luts))
+    page = open_page(server)
+    page.choose_filter("lut")
+    assert page.wait_for(lambda: page.js(CHOICES) or None, message="the lut options") == ["warm"]
+    assert file_button_opens(page, "#params .choice-files button", '#params input[type="file"][data-adds="lut"]'), \
+        "the button under the LUTs opens the file chooser"
+    choose_file(page, '#params input[type="file"][data-adds="lut"]', tmp_path / "Teal Grade.cube")
+    page.wait_for(lambda: page.js(CHOICES) == ["warm", "teal-grade"] or None, message="the picked LUT offered")
+    assert (luts / "teal-grade.cube").exists()

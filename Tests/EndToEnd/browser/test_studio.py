@@ -68,3 +68,68 @@ def test_a_controller_edits_the_preview_and_takes_it_while_a_viewer_sees_the_pro
     studio = controller.stats()["studio"]
     assert not studio["on"] and studio["rendition"] == "" and not controller.visible("#preview-view"), studio
     assert controller.state()["filter"]["name"] == "sepia" and controller.find("#current-filter").text == "Sepia"
+
+
+INSIDE = """
+    const [label, picture] = [arguments[0], arguments[1]].map(css => document.querySelector(css).getBoundingClientRect());
+    return label.width > 0 && label.left >= picture.left - 1 && label.right <= picture.right + 1
+        && label.top >= picture.top - 1 && label.bottom <= picture.bottom + 1;"""
+
+
+def labelled(page, label: str, text: str, picture: str) -> bool:
+    """`label` is shown with `text`, over `picture`."""
+    return page.visible(label) and page.text(label).strip() == text and page.js(INSIDE, label, picture)
+
+
+def one_row(page) -> bool | str:
+    """The filter panel's header is one row: every control in it has its top where the others do."""
+    tops = page.js("return [...document.querySelectorAll('#filter-panel > .panel-head > *')]"
+                   ".filter(e => e.getBoundingClientRect().height > 0).map(e => e.getBoundingClientRect().top)")
+    height = page.js("return document.querySelector('#filter-panel > .panel-head').getBoundingClientRect().height")
+    return (max(tops) - min(tops) < 10 and height < 56) or f"tops {tops}, height {height}"
+
+
+def test_studio_and_compare_say_what_is_what(launch, open_page, artifacts):
+    """Issue 37.9: "Preview" and "On air" on the studio's two pictures, "Before" and "After" on
+    the wipe and side by side; the toggle says what it does ("Studio mode", not "Preview"); the
+    divider only in a wipe; "Show to all" only while there is a comparison; the filter header one
+    row at 1280 px wide, a chain and studio mode on."""
+    server = launch("--input", "test:320x240@30")
+    page = open_page(server)
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    page.raw_send('{"type":"setFilter","chain":[{"name":"invert"},{"name":"sepia"}]}')
+    page.wait_state(lambda s: len(s["chain"]) == 2, message="a chain of two")
+    page.wait_for(lambda: page.visible("#studio"), message="the studio toggle")
+    assert page.text("#studio").strip() == "Studio mode", page.text("#studio")
+    assert not page.visible("#compare-all"), "Show to all while nothing is compared"
+    assert not any(page.visible(f"#{name}-label") for name in ("preview", "program", "before", "after"))
+
+    page.find("#studio").click()
+    page.wait_for(lambda: page.stats()["studio"]["on"], message="studio mode on")
+    assert page.find("#studio").get_attribute("aria-pressed") == "true"
+    page.wait_for(lambda: labelled(page, "#preview-label", "Preview", "#preview-view")
+                  and labelled(page, "#program-label", "On air", "#view"), message="the studio's labels")
+    assert page.wait_for(lambda: one_row(page) is True, message="the filter header on one row") is True, one_row(page)
+    page.screenshot(artifacts / "studio-labels.png")
+    page.find("#studio").click()
+    page.wait_for(lambda: not page.stats()["studio"]["on"] and not page.visible("#preview-label")
+                  and not page.visible("#program-label"), message="studio mode off, its labels gone")
+
+    page.find("#compare").click()
+    page.wait_for(lambda: page.stats()["compare"]["pairsDrawn"] >= 1, message="a pair drawn")
+    page.wait_for(lambda: labelled(page, "#before-label", "Before", "#compare-view")
+                  and labelled(page, "#after-label", "After", "#compare-view"), message="the wipe's labels")
+    before, after = (page.js(f"return document.querySelector('{css}').getBoundingClientRect().left")
+                     for css in ("#before-label", "#after-label"))
+    assert before < after, "Before on the left, After on the right"
+    assert page.visible("#compare-split") and page.visible("#compare-all"), "the divider and Show to all of a wipe"
+    page.js("const m = document.getElementById('compare-mode'); m.value = 'side-by-side';"
+            "m.dispatchEvent(new Event('change'));")
+    page.wait_for(lambda: page.stats()["compare"]["mode"] == "side-by-side", message="side by side")
+    assert not page.visible("#compare-split"), "no divider side by side"
+    assert labelled(page, "#before-label", "Before", "#compare-view") and labelled(page, "#after-label", "After", "#compare-view")
+    page.screenshot(artifacts / "compare-labels.png")
+    page.find("#compare").click()
+    page.wait_for(lambda: not page.visible("#compare-all") and not page.visible("#before-label"),
+                  message="compare off: no Show to all, no labels")

@@ -4,6 +4,8 @@ names it) and moves the slider with it."""
 
 from __future__ import annotations
 
+from browser_support import WEB, choose_file, file_button_opens
+
 STYLES = [f"style-{n}" for n in range(1, 27)]
 
 PICKER = """
@@ -63,3 +65,42 @@ def test_a_picture_dropped_on_the_picker_becomes_a_style(launch, test_clip, open
     page.wait_state(lambda s: s["chain"][0].get("choices", {}).get("style") == "my-picture",
                     message="the uploaded style for everybody")
     assert sorted(p.name for p in (tmp_path / "styles").iterdir()) == ["my-picture.jpg"]
+
+
+def test_a_picture_picked_with_the_file_button_becomes_a_style(launch, test_clip, open_page, tmp_path):
+    """The drop zone has a file button too (issue 37.8): a phone or a keyboard cannot drop."""
+    server = launch("--input", test_clip.name, "--styles", str(tmp_path / "styles"), cwd=test_clip.parent)
+    page = open_page(server)
+    page.pause()
+    page.choose_filter("style")
+    page.wait_for(lambda: loaded_picker(page), message="every style's picture loaded")
+    assert file_button_opens(page, "#params .choice-files button", '#params input[type="file"][data-adds="style"]'), \
+        "the button under the styles opens the file chooser"
+    picture = tmp_path / "My Holiday.jpg"
+    picture.write_bytes((WEB / "styles" / "style-3.jpg").read_bytes())
+    choose_file(page, '#params input[type="file"][data-adds="style"]', picture)
+    shown = page.wait_for(lambda: (b := loaded_picker(page)) and len(b) == 27 and b,
+                          message="the picked picture arrives as a style with the catalog")
+    assert shown[-1]["id"] == "my-holiday"
+    assert sorted(p.name for p in (tmp_path / "styles").iterdir()) == ["my-holiday.jpg"]
+
+
+def test_the_strip_scrolls_to_the_chosen_style_and_style_is_shown_once(file_server, open_page):
+    """Issue 37.10: a style chosen elsewhere (another page, a look) is scrolled into the strip,
+    and the strip is the only control of `style` (no 0…26 slider beside it)."""
+    page = open_page(file_server)
+    page.pause()
+    page.choose_filter("style")
+    page.wait_for(lambda: loaded_picker(page), message="every style's picture loaded")
+    assert not page.visible("#param-style-style"), "a slider of style indexes beside the pictures"
+    assert page.text("#param-style-style + output") == "Style 1", "the chosen style is named"
+    visible = """
+        const strip = document.querySelector('#params .choices').getBoundingClientRect();
+        const chip = document.querySelector(`[data-choice="${arguments[0]}"]`).getBoundingClientRect();
+        return chip.left >= strip.left - 1 && chip.right <= strip.right + 1;"""
+    assert not page.js(visible, "style-20"), "style-20 starts out of the strip's sight"
+    page.raw_send('{"type":"setParams","index":0,"params":{"style":19}}')
+    page.wait_state(lambda s: s["chain"][0].get("choices", {}).get("style") == "style-20", message="style-20")
+    page.wait_for(lambda: page.js(visible, "style-20"), message="the strip scrolled to style-20")
+    assert page.js("return window.scrollX") == 0, "the page itself does not scroll sideways"
+    page.wait_for(lambda: page.text("#param-style-style + output") == "Style 20", message="the name follows")
