@@ -72,8 +72,8 @@ test: deps
 	@# (on sockets, the browser, the clock), and nice 19 leaves them a core whenever they want one.
 	@echo "test: building the soak's ASan server at nice 19 (log: .build/asan-build.log) beside the end-to-end tests"
 	@mkdir -p .build; nice -n 19 $(ASAN_BUILD) >.build/asan-build.log 2>&1 & asan=$$!; \
-	{ $(PYTEST) -n 2 --dist loadfile -m "not solo" --durations=20 $(E2E_TESTS) \
-		&& $(PYTEST) -m solo --durations=10 $(E2E_TESTS); } || { kill $$asan 2>/dev/null; exit 1; }; \
+	{ $(PYTEST) -n 2 --dist loadfile -m "not solo and not bench" --durations=20 $(E2E_TESTS) \
+		&& $(PYTEST) -m "solo and not bench" --durations=10 $(E2E_TESTS); } || { kill $$asan 2>/dev/null; exit 1; }; \
 	wait $$asan || { tail -40 .build/asan-build.log; echo "test: the ASan build failed"; exit 1; }
 	$(MAKE) soak SOAK_SECONDS=60
 
@@ -102,7 +102,8 @@ bench: build
 ## as the source (bench/camera.py), issue 25's channel figures (bench/channels.sh), a 90 s RSS/fd soak
 ## (bench/test_soak.py), and the style filter's flicker on the natural clip (bench/style_flicker.py) and the
 ## time from picking it in the page to the first styled picture (bench/style_switch.py), and what a source of another
-## size costs when opened (bench/session_size.py), and what a frame step costs against the ffmpeg CLI's seek (bench/step.py)
+## size costs when opened (bench/session_size.py), what a frame step costs against the ffmpeg CLI's seek (bench/step.py),
+## and the slow end-to-end checks `make test` leaves out (marked `bench`: a second shaped link, more sound formats)
 bench-serve: build
 	bench/fanout.sh
 	NO_PROXY='*' no_proxy='*' bench/channels.sh
@@ -120,6 +121,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/style_switch.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/session_size.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/step.py
+	$(TEST_ENV) FILTERCAST_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m pytest -q --timeout 300 -m bench $(E2E_TESTS)
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 
 ## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters, the .cube and look parsers and the

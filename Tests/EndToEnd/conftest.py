@@ -35,6 +35,9 @@ def pytest_configure(config):
     # or the browser), then the `solo` ones alone: they measure rates, latencies or sound sync,
     # which a second test sharing the two cores would skew.
     config.addinivalue_line("markers", "solo: measures a rate, a latency or sync: runs alone, after the others")
+    # Slow checks beside a shorter one of the same kind that `make test` keeps (a second shaped
+    # link, more sound formats, long scenarios): `make bench-serve` runs them, `make test` does not.
+    config.addinivalue_line("markers", "bench: a slow check that make bench-serve runs and make test does not")
 SECRET = "TOP-SECRET-OUTSIDE-THE-WEB-ROOT"
 
 

@@ -156,6 +156,7 @@ def test_a_recording_started_mid_file_keeps_the_sound_in_step_through_a_pause_an
     assert np.abs(samples[int(1.75 * 48_000):int(2.45 * 48_000)]).max() < 500
 
 
+@pytest.mark.bench
 def test_the_sound_follows_source_switches_and_a_recording_started_without_sound_keeps_the_sound_switched_to(
         start_server, clips, tmp_path):
     server = start_server("--input", str(clips["main"]), "--media-dir", str(clips["media"]))

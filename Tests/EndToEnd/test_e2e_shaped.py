@@ -49,7 +49,7 @@ def binary() -> str:
 
 # The 640x360 clip's ladder: JPEG at 360 and 180 lines; H.264 at 360 (capped at 1.0 Mbit/s) and
 # 180 (0.4 Mbit/s). Over 700 kbit/s only the smaller ones fit.
-@pytest.mark.parametrize("transport, fps", [("auto", 18), ("jpeg", 3)])
+@pytest.mark.parametrize("transport, fps", [("auto", 18), pytest.param("jpeg", 3, marks=pytest.mark.bench)])
 def test_a_narrow_link_gets_a_smaller_rendition(namespaces, noisy_clip, transport, fps):
     row = measure_row(binary(), noisy_clip, Link("700 kbit/s", "700kbit"), transport, "none", settle=6, seconds=6)
     assert row.error is None and row.skipped is None, row.error or row.skipped
@@ -60,6 +60,7 @@ def test_a_narrow_link_gets_a_smaller_rendition(namespaces, noisy_clip, transpor
         assert row.latency(0.5) < 100, f"send→draw p50 {row.latency(0.5):.0f} ms"
 
 
+@pytest.mark.bench
 def test_h264_climbs_back_when_the_link_widens(namespaces, noisy_clip):
     recovery = measure_recovery(binary(), noisy_clip, "auto", "none", slow="700kbit", fast="50mbit",
                                 slow_seconds=8, timeout=12)

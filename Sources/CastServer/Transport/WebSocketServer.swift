@@ -210,6 +210,10 @@ public final class WebSocketServer: @unchecked Sendable {
             table[index].callback = lwsCallback
             table[index].per_session_data_size = 0
             table[index].rx_buffer_size = 16 * 1024
+            // A message goes to send() whole (lws' default caps a send at rx_buffer_size): a
+            // `hello` over 16 KB (the catalog grows) was left half-sent, and a client's protocol
+            // violation then closed the socket without its close frame.
+            table[index].tx_packet_size = 1 << 20
         }
         protocols = table
         return table

@@ -232,9 +232,11 @@ def test_every_beep_is_heard_within_45_ms_of_its_flash_playing_and_after_seeks(t
 
 
 @pytest.mark.parametrize("name, audio", [("ac3-5.1-48k.mkv", ["-c:a", "ac3", "-ac", "6"]),
-                                         ("mp3-mono-44k.avi", ["-c:a", "libmp3lame", "-ac", "1", "-ar", "44100"]),
+                                         pytest.param("mp3-mono-44k.avi", ["-c:a", "libmp3lame", "-ac", "1", "-ar", "44100"],
+                                                      marks=pytest.mark.bench),
                                          # The sound starts 1.5 s after the pictures (an edit list).
-                                         ("late-sound.mp4", ["-af", "atrim=start=1.5", "-c:a", "aac", "-ac", "2"])])
+                                         pytest.param("late-sound.mp4", ["-af", "atrim=start=1.5", "-c:a", "aac", "-ac", "2"],
+                                                      marks=pytest.mark.bench)])
 def test_every_beep_is_heard_in_sync_whatever_the_files_sound(launch, open_page, tmp_path, name, audio):
     # The page hears Opus whatever the file has (the server transcodes), but each container
     # interleaves its sound its own way and each decoder has its own delay.
