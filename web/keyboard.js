@@ -49,10 +49,12 @@ document.addEventListener("keydown", (event) => {
     if (isLive()) return;
     event.preventDefault();
     seekStep(event.key === "ArrowRight");
-  } else if (event.key === "," || event.key === ".") {
-    // A slider has no use for them: they step the frame wherever the focus is.
+  } else if ([",", ".", "<", ">"].includes(event.key)) {
+    // A slider has no use for them: they step the frame wherever the focus is (with Shift, which
+    // makes them < and > on most layouts, ten frames).
     event.preventDefault();
-    frameStep(event.key === ".");
+    const frames = event.shiftKey ? 10 : 1;
+    frameStep(event.key === "." || event.key === ">" ? frames : -frames);
   } else if ((event.key === "f" || event.key === "F") && !event.shiftKey) {
     event.preventDefault();
     toggleFullscreen();

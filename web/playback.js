@@ -99,24 +99,13 @@ export function togglePlay() {
   send({ type: player.state.playing ? "pause" : "play" });
 }
 
-/// `,`/`.`: one frame back or on, paused (a playing session is paused first). The server shows
-/// the first frame at or after a seek's target: half a frame past this one is the next, a frame
-/// and a half before it the one before.
-export function frameStep(forward) {
-  const state = player.state;
-  if (!state || isLive() || !mayControl()) return;
-  if (state.playing) send({ type: "pause" });
-  const frame = 1 / (state.source?.fps > 0 ? state.source.fps : 30);
-  // A step the state does not show yet counts: the next one goes on from the frame it aims at.
-  const pending = pendingStep && performance.now() - pendingStep.since < CONFIRM_TIMEOUT_MS
-    && Math.abs(state.position - pendingStep.position) > frame / 2;
-  const base = pending ? pendingStep.position : state.position;
-  seekTo(forward ? base + frame / 2 : base - frame * 1.5);
-  pendingStep = { position: Math.max(0, base + (forward ? frame : -frame)), since: performance.now() };
+/// `,`/`.` (Shift: 10): `frames` frames on (negative: back) with `step`: the server pauses a
+/// playing session first, and a step it has not shown yet counts — the next goes on from the
+/// frame it aims at, or from a seek still on its way.
+export function frameStep(frames) {
+  if (!player.state || isLive() || !mayControl()) return;
+  send({ type: "step", frames });
 }
-
-/// The frame the last `,`/`.` aims at, and when it was pressed.
-let pendingStep = null;
 
 /// ←/→: 5 s back or on from where the slider shows.
 export function seekStep(forward) {
@@ -160,11 +149,9 @@ function renderTime(position) {
   if (ui.time.textContent !== text) ui.time.textContent = text;
 }
 
-/// Seeks to `position`; a frame step still unconfirmed is forgotten (the next step goes on from
-/// here, not from the frame it aimed at).
+/// Seeks to `position`.
 function seekTo(position) {
   if (!player.state || isLive() || !mayControl()) return;
-  pendingStep = null;
   const target = Math.min(Math.max(0, position), player.state.duration);
   ui.seek.value = String(target);
   renderTime(target);

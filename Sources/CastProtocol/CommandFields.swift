@@ -105,6 +105,14 @@ struct CommandFields {
         ProtocolError(code: .invalidArgument, message: "\(type).\(key) is required: \(expected)")
     }
 
+    /// `step`'s `frames`: a whole number of frames, −250…−1 or 1…250.
+    func stepFrames() throws(ProtocolError) -> Int {
+        let limit = SessionCommand.maximumStep
+        let frames = try integer("frames", in: -limit...limit)
+        guard frames != 0 else { throw outOfRange("frames", "-\(limit)…-1 or 1…\(limit)", got: try required("frames", "")) }
+        return frames
+    }
+
     func invalidArgument(_ key: String, _ expected: String, got value: JSONValue) -> ProtocolError {
         ProtocolError(code: .invalidArgument, message: "\(type).\(key) must be \(expected), got \(value.summary)")
     }

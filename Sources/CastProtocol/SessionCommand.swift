@@ -3,6 +3,9 @@ import FilterKit
 /// A command that changes the session every viewer shares (only a client that may control sends
 /// one): the filter, playback, the source, recordings.
 public enum SessionCommand: Sendable, Equatable {
+    /// The most frames one `step` moves, either way.
+    public static let maximumStep = 250
+
     /// Switch the program's (or `to` the preview's) filter. `params` may be partial (defaults
     /// fill the gaps) and is not yet checked against the catalog.
     case setFilter(name: String, params: [String: ParameterValue], to: ChainTarget = .program)
@@ -23,6 +26,10 @@ public enum SessionCommand: Sendable, Equatable {
     /// Seconds from the start: finite and ≥ 0 (the parser's check, the only one of the number).
     /// Whether the source can seek is the session's to check; past the end means the last frame.
     case seek(position: Double)
+    /// Pause, then move the playhead `frames` frames of the source (v1 addition): ±1…``maximumStep``
+    /// (the parser's check). Whether the source can seek is the session's to check; before the
+    /// first frame means the first, past the end the last.
+    case step(frames: Int)
     /// Start (`true`) or stop recording; `filtered` (default true) records the filtered frames,
     /// else the source's.
     case record(start: Bool, filtered: Bool)

@@ -16,6 +16,8 @@ public struct SessionState: Sendable, Equatable, Encodable {
     public var playing: Bool
     /// Seconds from the start of the source.
     public var position: Double
+    /// The playhead's frame number (0 for the first frame) at the source's frame rate (v1 addition).
+    public var frame: Int = 0
     /// Seconds; nil for live sources.
     public var duration: Double?
     /// The program chain: what every viewer sees.
@@ -65,7 +67,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, playing, position, duration, filter, chain, program, preview, compare, viewers, fps, recording, renditions, styleRefreshHz
+        case source, playing, position, frame, duration, filter, chain, program, preview, compare, viewers, fps, recording, renditions, styleRefreshHz
     }
 
     /// One link as `{"name":…,"params":{…}}`: every parameter as a number in `params` (a choice's
@@ -89,6 +91,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(source, forKey: .source)
         try container.encode(playing, forKey: .playing)
         try container.encode(position.isFinite ? position : 0, forKey: .position)
+        try container.encode(frame, forKey: .frame)
         try container.encode(duration.flatMap { $0.isFinite ? $0 : nil }, forKey: .duration)
         try container.encode(Link(filter.first), forKey: .filter)
         try container.encode(filter.links.map(Link.init), forKey: .chain)

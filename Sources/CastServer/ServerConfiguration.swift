@@ -82,6 +82,8 @@ public struct ServerConfiguration: Sendable {
     public var stallTimeout: Duration = .seconds(5)
     /// Opening the input gives up after this (at start: exit; a live source's reconnection: retry).
     public var openTimeout: Duration = .seconds(10)
+    /// `--step-cache`: bytes of decoded pictures a channel keeps around the playhead for frame steps.
+    public var stepCacheBytes = 256 << 20
     /// The media server to push the filtered stream to (`--publish`); nil: none.
     public var publish: PublishTarget?
     /// `--publish-rendition`: the H.264 rendition the published stream shares its encode with.

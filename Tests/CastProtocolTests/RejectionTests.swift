@@ -108,6 +108,9 @@ struct Rejected: Sendable, CustomStringConvertible {
     ]
 
     static let outOfRange = [
+        Rejected(#"{"type":"step","frames":0,"id":"z"}"#, .outOfRange, id: .string("z"), mentions: ["step.frames", "-250…-1 or 1…250", "0"]),
+        Rejected(#"{"type":"step","frames":251}"#, .outOfRange, mentions: ["step.frames", "-250…250", "251"]),
+        Rejected(#"{"type":"step","frames":-251}"#, .outOfRange, mentions: ["step.frames", "-251"]),
         Rejected(#"{"type":"flow","window":17,"id":"w"}"#, .outOfRange, id: .string("w"), mentions: ["flow.window", "0…16", "17"]),
         Rejected(#"{"type":"flow","window":-1}"#, .outOfRange, mentions: ["flow.window", "0…16"]),
         Rejected(#"{"type":"setParams","params":{},"index":8,"id":1}"#, .outOfRange, id: .number(1), mentions: ["setParams.index", "0…7", "8"]),

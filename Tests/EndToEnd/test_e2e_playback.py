@@ -189,3 +189,48 @@ def test_a_viewer_who_joins_while_paused_gets_the_current_frame_once(clip_server
     assert len(frames) == 1, f"a viewer joining while paused should get the current frame once: {frames}"
     assert frames[0].pts_us == 1_000_000
     assert alone_frame.pts_us == 1_000_000, alone_frame
+
+
+def test_step_pauses_moves_by_frames_and_stops_at_both_ends(clip_server, sample_clip, tmp_path):
+    """`step` (v1 addition): a playing source pauses and moves by whole frames, exactly (the luma
+    against ffmpeg's frames); steps in a row add up; the first and the last frame bound it;
+    state.frame numbers the playhead."""
+    references = reference_frames(sample_clip, [30, 31, 41, 40], tmp_path)
+
+    async def stepped(client, frames, number):
+        await client.ok({"type": "step", "frames": frames})
+        frame = await client.next_frame(where=lambda f: abs(f.pts - number * FRAME) < 1e-3, timeout=5)
+        state = await client.next_json("state", where=lambda s: s["frame"] == number, timeout=5)
+        return frame, state
+
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            await client.ok({"type": "seek", "position": 30 * FRAME})
+            await client.next_frame(where=lambda f: abs(f.pts - 30 * FRAME) < 1e-3, timeout=5)
+            await client.ok({"type": "pause"})
+            await client.ok({"type": "seek", "position": 30 * FRAME})
+            shown = {}
+            for frames, number in [(1, 31), (10, 41), (-1, 40)]:
+                frame, state = await stepped(client, frames, number)
+                assert state["playing"] is False and state["position"] == pytest.approx(number * FRAME, abs=1e-3), state
+                shown[number] = frame
+            await client.ok({"type": "play"})
+            await client.next_json("state", where=lambda s: s["playing"], timeout=5)
+            _, state = await stepped(client, -250, 0)  # a playing source pauses; before the first: the first
+            assert state["playing"] is False, state
+            await stepped(client, 250, 99)  # past the end: the last (4 s at 25 fps)
+            return shown
+    shown = run(scenario(), timeout=60)
+    for number, frame in shown.items():
+        luma = np.asarray(frame.image().convert("L"), dtype=np.float64)
+        assert np.abs(luma - references[number]).mean() < np.abs(luma - references[number - 1 if number != 40 else 41]).mean()
+
+
+def test_step_is_checked_and_needs_a_seekable_source(clip_server, server):
+    async def scenario(target, message):
+        async with await Client.connect(target.ws_url()) as client:
+            return await client.command(message)
+    assert run(scenario(clip_server, {"type": "step", "frames": 0}))["code"] == "out_of_range"
+    assert run(scenario(clip_server, {"type": "step", "frames": 251}))["code"] == "out_of_range"
+    assert run(scenario(clip_server, {"type": "step", "frames": 1.5}))["code"] == "invalid_argument"
+    assert run(scenario(server, {"type": "step", "frames": 1}))["code"] == "not_seekable"

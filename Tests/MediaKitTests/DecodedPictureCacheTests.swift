@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct DecodedPictureCacheTests {
     func decoder(stepCacheBytes: Int) throws -> Decoder {
-        try Decoder(url: try SeekTests.oneKeyframe.make(), stepCacheBytes: stepCacheBytes)
+        try Decoder(url: try SeekTests.oneKeyframe.make(), stepCache: StepCacheBudget(capacityBytes: stepCacheBytes))
     }
 
     @Test func stepsBackAfterASeekAreServedFromTheCache() throws {

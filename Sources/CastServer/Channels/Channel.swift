@@ -72,7 +72,8 @@ public final class Channel: Sendable {
                               InputSpec.file(url).opener(options)
                           },
                           ingestLimits: configuration.ingestLimits, lookLog: lookLog,
-                          largestFrame: configuration.outputSize == nil ? Self.largestFrame(startingAt: info) : nil)
+                          largestFrame: configuration.outputSize == nil ? Self.largestFrame(startingAt: info) : nil,
+                          stepCache: options.stepCache)
         let counters = ProcessingCounters()
         let outputs = try Application.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
                                                         audio: audioQueue, wake: { wake.ring() })
@@ -156,6 +157,7 @@ public final class Channel: Sendable {
         options.outputSize = configuration.outputSize
         options.stallTimeout = configuration.stallTimeout
         options.openTimeout = configuration.openTimeout
+        options.stepCache = StepCacheBudget(capacityBytes: configuration.stepCacheBytes)
         options.cameraFormat = configuration.cameraFormat
         options.cameraRate = configuration.maxFPS
         let source = try input.open(options)

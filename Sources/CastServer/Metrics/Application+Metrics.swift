@@ -27,6 +27,7 @@ extension Application {
         return metrics
     }
 
+    static let stepCacheHelp = "Seeks and frame steps served from the pictures kept around the playhead (hit) or decoded (miss)."
     static let droppedName = "filtercast_frames_dropped_total"
     static let droppedHelp = "Frames dropped, by reason: superseded (a newer frame was decoded before this one was "
         + "processed), no_viewers (nobody watching: not encoded), max_fps (skipped for --max-fps), encode_failed, "
@@ -66,6 +67,10 @@ extension Application {
         scope.register(processing.styleRefreshMillihertz, name: "filtercast_style_refresh_millihertz",
                        help: "How often the program's style network refreshed the style a second, in thousandths (-1: no style link measured).")
         scope.register(processing.encodeTime, name: "filtercast_encode_seconds", help: "Time to encode one frame to JPEG.")
+        scope.register(session.stepCache.heldBytes, name: "filtercast_step_cache_bytes",
+                       help: "Bytes of decoded pictures kept around the playhead for frame steps (--step-cache).")
+        scope.register(session.stepCache.hits, name: "filtercast_step_cache_total", help: stepCacheHelp, labels: ["result": "hit"])
+        scope.register(session.stepCache.misses, name: "filtercast_step_cache_total", help: stepCacheHelp, labels: ["result": "miss"])
         registerSession(session, in: scope)
         registerRenditions(channel.outputs, in: scope)
         if let audio = channel.outputs.audio { registerAudio(audio, in: scope) }

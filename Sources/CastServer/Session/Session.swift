@@ -56,6 +56,8 @@ public final class Session: Sendable {
     /// ``PlaybackOptions/sizeFollowsSource``). Nil: every source is fitted into the first one's
     /// size (`--size`).
     let largestFrame: (width: Int, height: Int)?
+    /// How much of the pictures a seek decoded the files it plays keep for the steps after it.
+    let stepCache: StepCacheBudget
     /// Its lines carry its channel's name (the player's scope).
     var log: LogScope { player.log }
 
@@ -65,9 +67,10 @@ public final class Session: Sendable {
                 recorder: Recorder? = nil, publisher: Publisher? = nil, library: MediaLibrary? = nil,
                 inputOpener: InputOpener? = nil, urlSources: URLSources? = nil,
                 ingestLimits: IngestLimits = IngestLimits(), lookLog: RecordingLookLog = RecordingLookLog(),
-                largestFrame: (width: Int, height: Int)? = nil) {
+                largestFrame: (width: Int, height: Int)? = nil, stepCache: StepCacheBudget = StepCacheBudget()) {
         self.player = player
         self.largestFrame = largestFrame
+        self.stepCache = stepCache
         self.lookLog = lookLog
         self.ingestLimits = ingestLimits
         self.urlSources = urlSources
@@ -110,6 +113,7 @@ public final class Session: Sendable {
     /// or fitted into the session's.
     var fileOptions: SourceOptions {
         var options = SourceOptions()
+        options.stepCache = stepCache
         if let largestFrame {
             options.maximumPixels = largestFrame.width * largestFrame.height
         } else {
@@ -160,6 +164,7 @@ public final class Session: Sendable {
         var state = SessionState(source: source, playing: playback.isPlaying,
                                  position: playback.position, duration: playback.duration, filter: selection.chain,
                                  viewers: viewers, fps: fps, recording: recordingState)
+        state.frame = playback.position.isFinite ? Int((playback.position * Self.frameRate(of: player.info)).rounded()) : 0
         state.preview = studio.previewChain
         state.compare = compare.withLock { $0 }
         return state
@@ -210,6 +215,8 @@ public final class Session: Sendable {
             rerender.request()
         case .seek(let position):
             try seek(to: position)
+        case .step(let frames):
+            try step(frames)
         case .record(let start, let filtered):
             try record(start: start, filtered: filtered)
         case .open(let reference, let asRecorded):
@@ -233,6 +240,30 @@ public final class Session: Sendable {
             throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot seek")
         }
         player.seek(to: position)
+    }
+
+    /// Pauses, then moves the playhead `frames` frames of the source from where it is going (a
+    /// step not yet carried out counts: steps in a row add up); before the first frame it stops
+    /// at the first, past the end at the last.
+    private func step(_ frames: Int) throws(ProtocolError) {
+        let source = sourceState.withLock { $0 }
+        guard source.seekable else {
+            throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot step")
+        }
+        if player.playbackState.isPlaying {
+            player.pause()
+            transportGeneration.add(1, ordering: .relaxed)
+        }
+        let rate = Self.frameRate(of: player.info)
+        // A step past the end aims far past it (``Player/seek(to:)``): the next one counts from the end.
+        let from = min(player.playheadTarget, player.playbackState.duration ?? .infinity)
+        let frame = (from * rate).rounded() + Double(frames)
+        player.seek(to: max(0, frame) / rate)
+    }
+
+    /// A source's frames a second, for numbering its frames (25 where it does not say).
+    static func frameRate(of info: SourceInfo) -> Double {
+        info.frameRate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 25
     }
 
     /// `chain` with `parameters` of link `index` (nil: 0) changed, checked against the catalog.

@@ -13,8 +13,9 @@ import CFFmpeg
 ///
 /// Decode thread only, like its decoder.
 final class DecodedPictureCache {
-    /// The most bytes of pictures held (0: none is kept).
+    /// The most bytes of pictures held (0: none is kept), and where the figures go.
     let capacityBytes: Int
+    private let budget: StepCacheBudget
     private struct Entry {
         let frame: UnsafeMutablePointer<AVFrame>
         let bytes: Int
@@ -24,7 +25,9 @@ final class DecodedPictureCache {
     private var entries: [Int64: Entry] = [:]
     /// The timestamps held, in order.
     private var order: [Int64] = []
-    private var bytes = 0
+    private var bytes = 0 {
+        didSet { budget.heldBytes.set(bytes) }
+    }
     /// `AVFrame`s of evicted pictures, unreferenced, for the next ones.
     private var spare: [UnsafeMutablePointer<AVFrame>] = []
     /// The picture decoded last in the current run (nil after a flush): the next one's predecessor.
@@ -35,8 +38,10 @@ final class DecodedPictureCache {
     private(set) var hits = 0
     private(set) var misses = 0
 
-    init(capacityBytes: Int) {
-        self.capacityBytes = capacityBytes
+    /// Keeps up to `budget`'s bytes (none when `keeps` is false: a live input cannot step back).
+    init(budget: StepCacheBudget, keeps: Bool) {
+        self.budget = budget
+        capacityBytes = keeps ? budget.capacityBytes : 0
     }
 
     deinit {
@@ -74,9 +79,11 @@ final class DecodedPictureCache {
         let found = entries[target].map { (target, $0) } ?? linkedSuccessor(before: target)
         guard let (timestamp, entry) = found else {
             misses += 1
+            budget.misses.increment()
             return nil
         }
         hits += 1
+        budget.hits.increment()
         playhead = timestamp
         return (timestamp, entry.frame)
     }
@@ -85,6 +92,7 @@ final class DecodedPictureCache {
     func successor(of timestamp: Int64) -> (timestamp: Int64, frame: UnsafeMutablePointer<AVFrame>)? {
         guard let next = entries[timestamp]?.successor, let entry = entries[next] else { return nil }
         hits += 1
+        budget.hits.increment()
         playhead = next
         return (next, entry.frame)
     }

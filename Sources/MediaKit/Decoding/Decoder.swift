@@ -72,11 +72,11 @@ final class Decoder {
     /// connecting, reading the header, probing the streams — gives up after `openTimeout` (an
     /// input that accepts a connection and then says nothing, a UDP port nobody sends to).
     /// Frames are `outputSize`, else the picture's own size reduced to `maximumPixels`. A seekable
-    /// input keeps up to `stepCacheBytes` of the pictures its seeks decode (``stepCache``).
+    /// input keeps what `stepCache` allows of the pictures its seeks decode (``stepCache``).
     init(url: String, inputFormat: String? = nil, options: [String: String] = [:],
          threads: Int = 1, outputSize: (width: Int, height: Int)? = nil, maximumPixels: Int? = nil,
          interruption: Interruption = Interruption(), openTimeout: Duration = .seconds(10),
-         stepCacheBytes: Int = Decoder.defaultStepCacheBytes) throws(MediaError) {
+         stepCache budget: StepCacheBudget = StepCacheBudget()) throws(MediaError) {
         input = url
         self.interruption = interruption
         interruption.reset()  // a reopened source shares it with the read that failed
@@ -100,7 +100,7 @@ final class Decoder {
         frameRate = Decoder.frameRate(of: video.stream, in: format)
         duration = Decoder.duration(of: video.stream, in: format)
         canSeek = Decoder.canSeek(format)
-        stepCache = DecodedPictureCache(capacityBytes: canSeek ? stepCacheBytes : 0)
+        stepCache = DecodedPictureCache(budget: budget, keeps: canSeek)
         limitsCorruption = !canSeek
         timestamps = TimestampReconstruction(startTimestamp: startTimestamp, frameRate: frameRate, timeBase: timeBase)
         packets = SoundReadAhead(format: format, audio: audio, videoIndex: video.index, isLive: !canSeek,
@@ -123,9 +123,6 @@ final class Decoder {
 
     /// Frames delivered since the open or the last seek (the next frame's `sequence`).
     private var sequence = 0
-
-    /// The step cache a decoder of a file keeps unless told otherwise: 256 MB (~185 pictures of 720p).
-    static let defaultStepCacheBytes = 256 << 20
 
     /// Decodes the next frame into `frame`; false at the end.
     func decodeNext(into frame: Frame) throws(MediaError) -> Bool {

@@ -61,6 +61,7 @@ extension Player {
             }
             if let target = pendingSeek {
                 pendingSeek = nil
+                seekUnderWay = target
                 coasting = false
                 return .seek(target)
             }
@@ -194,6 +195,7 @@ extension Player {
         update {
             $0.position = frame.time
             $0.markOnline()
+            seekUnderWay = nil
         }
         loop.shownTime = frame.time
         if let displaced = output.put(frame) {

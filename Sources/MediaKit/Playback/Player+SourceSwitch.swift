@@ -42,6 +42,7 @@ extension Player {
         interruption.interrupt()
         pendingSource = pending
         pendingSeek = nil
+        seekUnderWay = nil
         interruption = newInterruption
         sourceInfo = newInfo
         state.duration = newInfo.duration

@@ -49,6 +49,8 @@ public final class Player: @unchecked Sendable {
     let condition = NSCondition()
     var state: PlaybackState
     var pendingSeek: Double?
+    /// The seek the decode thread took and has not shown yet (the position is still the last frame's).
+    var seekUnderWay: Double?
     var stopping = false
     var speedChanged = false
     /// Whether anything takes the frames (see `setConsumersPresent`).
@@ -226,6 +228,14 @@ public final class Player: @unchecked Sendable {
         let target = info.duration.map { seconds >= $0 ? max(seconds, $0 + Self.pastTheEnd) : seconds } ?? seconds
         update { $0.hasEnded = false; pendingSeek = target }
         return true
+    }
+
+    /// Where the playhead is going: a seek not yet carried out (asked for, or under way on the
+    /// decode thread), else the position.
+    public var playheadTarget: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        return pendingSeek ?? seekUnderWay ?? state.position
     }
 
     /// How far past the declared end a seek to the end aims: more than a file holds beyond it.

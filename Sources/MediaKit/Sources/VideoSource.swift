@@ -122,6 +122,9 @@ public struct SourceOptions: Sendable {
     public var openTimeout: Duration = .seconds(10)
     /// Breaks the source's blocking reads; shared by every reopening of the same input.
     public var interruption = Interruption()
+    /// How much of the pictures its seeks decode a file keeps for the steps after them (256 MB,
+    /// ~185 pictures of 720p, unless told otherwise), and the cache's figures.
+    public var stepCache = StepCacheBudget()
 
     public init(decoderThreads: Int = 1, outputSize: (width: Int, height: Int)? = nil) {
         self.decoderThreads = decoderThreads
@@ -137,7 +140,8 @@ extension InputSpec {
         case .file(let path):
             let decoder = try Decoder(url: path, options: Self.transferOptions(for: path), threads: options.decoderThreads,
                                       outputSize: options.outputSize, maximumPixels: options.maximumPixels,
-                                      interruption: options.interruption, openTimeout: options.openTimeout)
+                                      interruption: options.interruption, openTimeout: options.openTimeout,
+                                      stepCache: options.stepCache)
             return Self.isSeekableFile(decoder) ? FileSource(decoder: decoder)
                 : LiveSource(decoder: decoder, name: path, stallTimeout: options.stallTimeout)
         case .testPattern(let width, let height, let rate):
