@@ -29,6 +29,9 @@ final class VideoWriter {
     }
 
     let destination: Destination
+    /// What the format context's interrupt callback points at, kept as long as the context: a
+    /// caller's temporary (a shared recording's) was freed under it, and the callback crashed.
+    private let interruption: Interruption?
     /// Nil when the packets come encoded (``init(destination:copying:width:height:frameRate:encoderName:interruption:)``).
     private let encoder: H264Encoder?
     private var format: UnsafeMutablePointer<AVFormatContext>?
@@ -56,6 +59,7 @@ final class VideoWriter {
          profile: String? = nil, threads: Int = 1, encoders: [String],
          interruption: Interruption? = nil) throws(MediaError) {
         self.destination = destination
+        self.interruption = interruption
         let (output, newStream) = try Self.allocate(destination, interruption: interruption)
         let globalHeader = output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0
         let encoder: H264Encoder
@@ -79,6 +83,7 @@ final class VideoWriter {
     init(destination: Destination, copying keyframe: UnsafeRawBufferPointer, width: Int, height: Int, frameRate: Double,
          encoderName: String, interruption: Interruption? = nil) throws(MediaError) {
         self.destination = destination
+        self.interruption = interruption
         self.encoderName = encoderName
         encoder = nil
         (format, stream) = try Self.allocate(destination, interruption: interruption)
