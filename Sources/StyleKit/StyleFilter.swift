@@ -97,8 +97,15 @@ public final class StyleFilter: FrameFilter {
         }
         refresher.newest(into: &newest)
         meter.note(published: refresher.published, at: .now)
-        guard let newest else { return }
-        compose(frame, number: number, from: newest)
+        guard let stylization = newest else { return }
+        if !compose(frame, number: number, from: stylization) {
+            // A cut or a seek since the newest stylization (a new link's first is of the warm-up's
+            // blank frame): the first picture of the new scene waits for its own, once, rather
+            // than showing unstyled.
+            refresher.wait(for: number)
+            refresher.newest(into: &newest)
+            if let own = newest { _ = compose(frame, number: number, from: own) }
+        }
     }
 
     /// Whether `frame` is painted from itself, waiting for the network: a picture rendered again
@@ -109,16 +116,16 @@ public final class StyleFilter: FrameFilter {
         return frame.isDiscontinuity || (lastPicture.map { $0.sequence == frame.sequence && $0.time == frame.time } ?? false)
     }
 
-    /// Carries `stylization` onto `frame`, unless the frame is a seek or a scene cut away from the
-    /// one it was painted from: then the frame passes unchanged until the network painted one of
-    /// the new scene.
-    private func compose(_ frame: Frame, number: Int, from stylization: Stylization) {
+    /// Carries `stylization` onto `frame` (true), unless the frame is a seek or a scene cut away
+    /// from the one it was painted from (false: the frame is left unchanged).
+    private func compose(_ frame: Frame, number: Int, from stylization: Stylization) -> Bool {
         if !(scratch?.fits(frame.width, frame.height, stylization.size) ?? false) {
             scratch = StyleScratch(width: frame.width, height: frame.height, network: stylization.size)
         }
         if scratch!.reduceJudgingCut(frame) || frame.isDiscontinuity { sceneStart = number }
-        guard stylization.number >= sceneStart else { return }
+        guard stylization.number >= sceneStart else { return false }
         let madeFrom = stylization.number == number ? nil : UnsafePointer(stylization.source.baseAddress!)
         scratch!.finish(frame, styled: stylization.styled.baseAddress!, madeFrom: madeFrom, strength: strength, detail: detail)
+        return true
     }
 }

@@ -78,3 +78,24 @@ def test_without_the_runtime_the_server_starts_without_style(start_server, tmp_p
     assert run(scenario())["code"] == "unknown_filter"
     log = server.stderr_text()
     assert log.count("the style filter is unavailable") == 1 and str(empty) in log, log
+
+
+def test_the_first_picture_after_picking_style_is_styled_once_the_network_warmed_up(filtercast_bin, web_root, tmp_path):
+    """With the network warmed up in the background (as `serve` does), the first picture the
+    switch to `style` brings is styled: the new link's first stylization (of the warm-up's blank
+    frame) is not carried onto a real picture, which waits for its own once (it came unstyled)."""
+    from fc_server import ServerProcess
+    server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--data", str(tmp_path), "--input", "test:640x360@25"],
+                           str(tmp_path / "filtercast.log"), style_warm_up=True).start()
+    try:
+        async def scenario():
+            async with await Client.connect(server.ws_url()) as client:
+                before = await client.next_frame(timeout=10)
+                await client.ok({"type": "setFilter", "name": "style", "params": {"style": "style-3"}})
+                return before, await client.next_frame(timeout=30, where=lambda frame: frame.state_changed)
+        before, styled = run(scenario(), timeout=60)
+    finally:
+        server.stop()
+    source = np.asarray(Image.open(io.BytesIO(before.jpeg)).convert("RGB"), dtype=np.float64)
+    painted = np.asarray(Image.open(io.BytesIO(styled.jpeg)).convert("RGB"), dtype=np.float64)
+    assert np.abs(source - painted).mean() > 15, f"the first picture after the switch differs by {np.abs(source - painted).mean():.1f} levels"
