@@ -35,8 +35,8 @@ final class DecodedPictureCache {
     /// Where the playhead is: eviction keeps what is near it.
     private var playhead: Int64 = 0
     /// Pictures given from the cache, and asked for but not there.
-    private(set) var hits = 0
-    private(set) var misses = 0
+    var hits: UInt64 { budget.hits.value }
+    var misses: UInt64 { budget.misses.value }
 
     /// Keeps up to `budget`'s bytes (none when `keeps` is false: a live input cannot step back).
     init(budget: StepCacheBudget, keeps: Bool) {
@@ -78,11 +78,9 @@ final class DecodedPictureCache {
     func picture(atOrAfter target: Int64) -> (timestamp: Int64, frame: UnsafeMutablePointer<AVFrame>)? {
         let found = entries[target].map { (target, $0) } ?? linkedSuccessor(before: target)
         guard let (timestamp, entry) = found else {
-            misses += 1
             budget.misses.increment()
             return nil
         }
-        hits += 1
         budget.hits.increment()
         playhead = timestamp
         return (timestamp, entry.frame)
@@ -91,7 +89,6 @@ final class DecodedPictureCache {
     /// The picture after the one at `timestamp`, if both are held and known to be neighbours.
     func successor(of timestamp: Int64) -> (timestamp: Int64, frame: UnsafeMutablePointer<AVFrame>)? {
         guard let next = entries[timestamp]?.successor, let entry = entries[next] else { return nil }
-        hits += 1
         budget.hits.increment()
         playhead = next
         return (next, entry.frame)
