@@ -87,7 +87,7 @@ extension WebSocketServer {
         connections[wsi] = waiting
         // A source that produces nothing (failed, offline, a live stream not sending) must not
         // keep the request open for ever.
-        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 10)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, configuration.httpTimeoutSeconds)
         return 0
     }
 

@@ -59,7 +59,8 @@ public final class WebSocketServer: @unchecked Sendable {
             | UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
             | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
         // Idle HTTP connections (and slowloris headers) are dropped after this many seconds.
-        info.timeout_secs = 10
+        info.timeout_secs = UInt32(configuration.httpTimeoutSeconds)
+        info.timeout_secs_ah_idle = UInt32(configuration.httpTimeoutSeconds)
         info.count_threads = 1
         info.fd_limit_per_thread = UInt32(max(64, configuration.maxClients + 32))
         // What one read from a socket takes (lws' default is 4 KB): an upload's body arrives in
