@@ -11,7 +11,7 @@ extension WebSocketServer {
     /// 416 when that range lies past the end. HEAD gets the same headers without the body.
     /// `If-Range` is honoured only when it repeats the file's `Last-Modified`; otherwise the
     /// whole file is sent (the file changed since the client's first part).
-    func serveFile(_ wsi: OpaquePointer, path: String, mimeType: String) -> Int32 {
+    func serveFile(_ wsi: OpaquePointer, path: String, mimeType: String, framable: Bool = false) -> Int32 {
         guard let download = FileDownload(path: path) else { return status(wsi, 404, "not found") }
         let ifRange = header(wsi, WSI_TOKEN_HTTP_IF_RANGE)
         let rangeHeader = ifRange.isEmpty || ifRange == download.lastModified ? header(wsi, WSI_TOKEN_HTTP_RANGE) : ""
@@ -28,7 +28,8 @@ extension WebSocketServer {
             return status(wsi, 416, "the range is past the end of the file (\(download.size) bytes)",
                           headers: [("content-range:", "bytes */\(download.size)")])
         }
-        guard writeHeaders(wsi, status: code, type: mimeType, length: download.remaining, headers: headers) else {
+        guard writeHeaders(wsi, status: code, type: mimeType, length: download.remaining, headers: headers,
+                           framable: framable) else {
             return -1
         }
         let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
