@@ -33,7 +33,7 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--step-cache", valueName: "MB",
                              help: "Decoded pictures a channel keeps around the playhead for frame steps, 0…4096 MB (default 256; 0: none)."),
                   ] + LadderOptions.specs + FilterOptions.specs + [
-                  OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: the web/ folder of this checkout)."),
+                  OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: web/ of this checkout)."),
                   OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T, an auth message, or Authorization: Bearer T over HTTP)."),
                   OptionSpec(name: "--admin-token", valueName: "T",
                              help: "This token may also add and remove channels at run time (PUT/DELETE /api/channels/NAME); it controls everything --token does."),
