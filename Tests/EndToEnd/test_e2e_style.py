@@ -2,9 +2,11 @@
 picture through OpenVINO, choices by id or index, refused choices, chained; and a server whose
 OpenVINO runtime is missing starts anyway, says why once, and offers no `style`."""
 
+import asyncio
 import io
-import subprocess
 import json
+import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
@@ -122,3 +124,31 @@ def test_snapshot_takes_a_style_by_its_id_and_from_styles_never_by_a_zero_based_
     assert own.returncode == 0 and "style='swirl'" in own.stdout, own.stderr
     unknown = snapshot(tmp_path / "x.jpg", "--param", "style=swirl")
     assert unknown.returncode != 0 and "swirl" in unknown.stderr
+
+
+def test_every_channel_styled_at_once_gets_its_pictures_and_its_style_and_leaves_promptly(start_server):
+    """Channels of three shapes styled at once (issue 37.6's use): each channel's network worker
+    took the engine's lock in turn with the others — a plain mutex let one channel paint on while
+    the others waited for minutes, showing nothing (a first frame waited for its stylization
+    without bound) and answering DELETE after 30 s. Each now gets pictures and its own style
+    refreshes, and each leaves at once."""
+    server = start_server("--input", "test:320x180@15", "--filter", "style", "--admin-token", "A")
+    shapes = {"square": "test:240x240@15", "tall": "test:180x320@15"}
+    for name, source in shapes.items():
+        added = server.http("PUT", f"/api/channels/{name}", headers={"Authorization": "Bearer A"},
+                            body=json.dumps({"input": source, "filter": {"name": "style"}}).encode(), timeout=30)
+        assert added.status == 201, added.body
+
+    async def watch(channel):
+        async with await Client.connect(server.ws_url(channel=channel)) as client:
+            await client.frames(10, timeout=60)
+            return await client.next_json("state", where=lambda s: (s.get("styleRefreshHz") or 0) > 0, timeout=60)
+
+    async def scenario():
+        return await asyncio.gather(*(watch(channel) for channel in ["main", *shapes]))
+    states = run(scenario(), timeout=120)
+    assert all(state["styleRefreshHz"] > 0 for state in states), [state.get("styleRefreshHz") for state in states]
+    for name in shapes:
+        started = time.monotonic()
+        removed = server.http("DELETE", f"/api/channels/{name}", headers={"Authorization": "Bearer A"}, timeout=30)
+        assert removed.status == 200 and time.monotonic() - started < 5, (removed.status, time.monotonic() - started)
