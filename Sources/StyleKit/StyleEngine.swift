@@ -47,6 +47,8 @@ public final class StyleEngine: Sendable {
     public static let frameBudget: Duration = .milliseconds(20)
     /// The heights the calibration chooses among, largest first (multiples of 4).
     static let heights = [360, 288, 240, 216, 180, 144]
+    /// The compiled networks kept: a few channels' picture shapes and the predictor.
+    static let keptNetworks = 6
 
     struct NetworkSize: Hashable {
         let width: Int
@@ -66,7 +68,9 @@ public final class StyleEngine: Sendable {
         var height: Int?
         /// Why loading or the calibration failed (then every use fails).
         var failure: StyleUnavailable?
-        var networks: [NetworkKey: StyleNetwork] = [:]
+        /// The compiled networks, by model and size: the calibration's, the shipped one at each
+        /// picture shape styled lately, the style pictures' predictor.
+        var networks = RecentlyUsed<NetworkKey, StyleNetwork>(capacity: StyleEngine.keptNetworks)
         /// The height the calibration or the chooser chose where it is not the one styling
         /// meanwhile: compiled next, outside the lock (``upgrade(to:)``).
         var upgrade: Int?
@@ -188,9 +192,9 @@ public final class StyleEngine: Sendable {
     /// `model` compiled at `size`: kept from before, or compiled now (under the lock).
     private func compiled(_ model: StyleModel, _ size: NetworkSize, _ state: inout State) throws(StyleUnavailable) -> StyleNetwork {
         let key = NetworkKey(model: model, size: size)
-        if let network = state.networks[key] { return network }
+        if let network = state.networks.value(for: key) { return network }
         let network = try StyleNetwork(model, runtime: try loaded(&state), width: size.width, height: size.height, threads: threads)
-        state.networks[key] = network
+        state.networks.insert(network, for: key)
         return network
     }
 
@@ -304,8 +308,8 @@ public final class StyleEngine: Sendable {
         do throws(StyleUnavailable) {
             let (key, network) = try warmedNetwork(runtime, height: height)
             state.withLock { state in
-                state.networks = state.networks.filter { $0.key.size.height == height }
-                state.networks[key] = network
+                state.networks.keep { $0.size.height == height }
+                state.networks.insert(network, for: key)
                 state.height = height
             }
             Log.info("style: the network runs at \(height) lines")
@@ -328,9 +332,9 @@ public final class StyleEngine: Sendable {
     /// returns its faster of two runs after one to warm up: the least disturbed by whatever else
     /// the machine does meanwhile.
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
-                          into networks: inout [NetworkKey: StyleNetwork]) throws(StyleUnavailable) -> Duration {
+                          into networks: inout RecentlyUsed<NetworkKey, StyleNetwork>) throws(StyleUnavailable) -> Duration {
         let (key, network) = try warmedNetwork(runtime, height: height)
-        networks[key] = network
+        networks.insert(network, for: key)
         let clock = ContinuousClock()
         var fastest = Duration.seconds(60)
         for _ in 0..<2 {
