@@ -6,23 +6,8 @@ import Testing
 /// The review room through the core, as the adapter drives it: people, attribution, the
 /// presenter, pointers.
 extension ServerCoreTests {
-    /// Every JSON message the core writes to each viewer until it asks for nothing more.
-    func messages(_ core: ServerCore) -> [ConnectionID: [[String: Any]]] {
-        var written: [ConnectionID: [[String: Any]]] = [:]
-        for _ in 0..<200 {
-            let requests = core.takeWriteRequests()
-            if requests.isEmpty { break }
-            for id in requests {
-                _ = core.writeViewer(id) { bytes, count, kind in
-                    if kind == .text, let object = try? JSONSerialization.jsonObject(with: Data(bytes: bytes, count: count)) as? [String: Any] {
-                        written[id, default: []].append(object)
-                    }
-                    return true
-                }
-            }
-        }
-        return written
-    }
+    /// Every JSON message the core writes to each viewer until it asks for nothing more, whole.
+    func messages(_ core: ServerCore) -> [ConnectionID: [[String: Any]]] { StudioTests().texts(core) }
 
     func ofType(_ type: String, _ messages: [[String: Any]]?) -> [[String: Any]] {
         (messages ?? []).filter { $0["type"] as? String == type }
