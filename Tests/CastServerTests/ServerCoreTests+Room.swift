@@ -116,4 +116,25 @@ extension ServerCoreTests {
         #expect(ofType("error", messages(core)[2]).first?["code"] as? String == "unauthorized")
         #expect(core.activity(of: fixture.main).isEmpty, "pointing changes nothing")
     }
+
+    @Test func aViewerThatDoesNotReadGetsTheNewestActivityAndStays() throws {
+        let fixture = try CoreFixture()
+        let core = fixture.core
+        core.viewerConnected(1, token: nil, address: "a")
+        core.viewerConnected(2, token: nil, address: "b")
+        _ = messages(core)
+        let filters = ["sepia", "invert"]
+        for index in 0..<100 {
+            send(#"{"type": "setFilter", "name": "\#(filters[index % 2])"}"#, from: 1, to: core)
+            _ = core.takeWriteRequests()  // nobody writes: viewer 2's socket is stuck
+        }
+        core.requestWrite(2)
+        let written = drain(2, core)
+        let activity = written.compactMap { item -> String? in
+            guard case .json(let fields) = item, fields["type"] == "activity" else { return nil }
+            return fields["id"]
+        }
+        #expect(activity.count == ViewerOutbox.maximumPendingActivity && activity.last == "100", "the newest \(activity.count)")
+        #expect(!types(written).contains { $0.hasPrefix("close") }, "it is not closed for it")
+    }
 }

@@ -125,7 +125,7 @@ extension ServerCore {
             channel.session.lookLog.note(entry)
             let message = ServerMessage.activity(entry).encoded()
             for (id, connection) in viewers(of: channel) where connection.session.mayWatch {
-                connection.session.tell(message)
+                connection.session.tellActivity(message)
                 requestWrite(id)
             }
         }

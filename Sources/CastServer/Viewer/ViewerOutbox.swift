@@ -30,6 +30,12 @@ struct ViewerOutbox {
 
     /// Text messages waiting to be written, each with `EncodedFrame.headroom` bytes in front.
     private var pendingText: [[UInt8]] = []
+    /// Most `activity` messages waiting for a client: beyond, the oldest are dropped (the
+    /// list is `GET /api/activity`), so that a room busy changing things never closes a slow viewer.
+    static let maximumPendingActivity = 32
+
+    /// `activity` messages waiting, oldest first, each with its headroom.
+    private var pendingActivity: [[UInt8]] = []
     /// The newest `pointer` message of each sender not yet written (latest wins), in the order
     /// the senders first waited.
     private var pendingPointers: [(sender: String, message: [UInt8])] = []
@@ -41,7 +47,7 @@ struct ViewerOutbox {
     private var flushBeforeClosing = false
 
     /// Nothing is due.
-    var isEmpty: Bool { closing == nil && pendingText.isEmpty && pendingPointers.isEmpty && !stateDue }
+    var isEmpty: Bool { closing == nil && pendingText.isEmpty && pendingActivity.isEmpty && pendingPointers.isEmpty && !stateDue }
 
     /// Queues `message`. Bounded: a client that never lets us write gets closed (1008) rather
     /// than growing a queue.
@@ -57,6 +63,12 @@ struct ViewerOutbox {
             return
         }
         pendingText.append(withHeadroom(encoded))
+    }
+
+    /// Queues an `activity` message, dropping the oldest waiting beyond ``maximumPendingActivity``.
+    mutating func enqueueActivity(_ encoded: [UInt8]) {
+        if pendingActivity.count == Self.maximumPendingActivity { pendingActivity.removeFirst() }
+        pendingActivity.append(withHeadroom(encoded))
     }
 
     /// Queues `sender`'s pointer message in place of one of theirs still waiting: at most one per
@@ -80,12 +92,13 @@ struct ViewerOutbox {
     }
 
     /// In order: the close (after the pending text when it explains the close), pending text,
-    /// pointers, then the state; nil when none is due.
+    /// activity, pointers, then the state; nil when none is due.
     mutating func next() -> ViewerWrite? {
         if let closing, !(flushBeforeClosing && !pendingText.isEmpty) {
             return .close(status: closing.status, reason: closing.reason)
         }
         if !pendingText.isEmpty { return .text(pendingText.removeFirst()) }
+        if !pendingActivity.isEmpty { return .text(pendingActivity.removeFirst()) }
         if !pendingPointers.isEmpty { return .text(pendingPointers.removeFirst().message) }
         if stateDue {
             stateDue = false

@@ -237,10 +237,16 @@ final class ViewerSession {
 
     private func audioDue(_ supply: FrameSupply) -> UInt64? { mayWatch ? sound.due(in: supply.audio) : nil }
 
-    /// A text message for this viewer (`encoded`: a ``ServerMessage``'s bytes): its channel's
-    /// activity, a refusal of its URL's `?name=`.
+    /// A text message for this viewer (`encoded`: a ``ServerMessage``'s bytes): a refusal of its
+    /// URL's `?name=`.
     func tell(_ encoded: [UInt8]) {
         outbox.enqueue(encoded: encoded)
+    }
+
+    /// An `activity` message (encoded) of its channel; a slow viewer gets the newest ones
+    /// (``ViewerOutbox/maximumPendingActivity``).
+    func tellActivity(_ encoded: [UInt8]) {
+        outbox.enqueueActivity(encoded)
     }
 
     /// A `pointer` message of the person `sender` (encoded): one waiting from the same sender is
