@@ -237,23 +237,14 @@ final class ViewerSession {
 
     private func audioDue(_ supply: FrameSupply) -> UInt64? { mayWatch ? sound.due(in: supply.audio) : nil }
 
-    /// A text message for this viewer (`encoded`: a ``ServerMessage``'s bytes): a refusal of its
-    /// URL's `?name=`.
-    func tell(_ encoded: [UInt8]) {
-        outbox.enqueue(encoded: encoded)
-    }
+    /// A message for this viewer (encoded): a refusal of its URL's `?name=`.
+    func tell(_ encoded: [UInt8]) { outbox.enqueue(encoded: encoded) }
 
-    /// An `activity` message (encoded) of its channel; a slow viewer gets the newest ones
-    /// (``ViewerOutbox/maximumPendingActivity``).
-    func tellActivity(_ encoded: [UInt8]) {
-        outbox.enqueueActivity(encoded)
-    }
+    /// An `activity` message (encoded); a slow viewer gets the newest (``ViewerOutbox/maximumPendingActivity``).
+    func tellActivity(_ encoded: [UInt8]) { outbox.enqueueActivity(encoded) }
 
-    /// A `pointer` message of the person `sender` (encoded): one waiting from the same sender is
-    /// replaced, so a slow viewer gets where each pointer is now, not every move.
-    func point(_ encoded: [UInt8], from sender: String) {
-        outbox.enqueuePointer(encoded, from: sender)
-    }
+    /// A `pointer` of the person `sender` (encoded), in place of one of theirs still waiting.
+    func point(_ encoded: [UInt8], from sender: String) { outbox.enqueuePointer(encoded, from: sender) }
 
     /// The shared state changed: a `state` is due, if this viewer may watch.
     func stateChanged() {
