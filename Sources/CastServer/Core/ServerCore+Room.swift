@@ -91,9 +91,10 @@ extension ServerCore {
         tellActivity(channel)
     }
 
-    /// `state.people`, `state.presenter`, `state.changedBy`, and `viewers` counting people.
+    /// `state.people`, `state.presenter`, `state.changedBy`, and `viewers` counting people (a
+    /// channel nobody joined yet, or one removed, has an empty room: none is made for it).
     func addRoom(to state: inout SessionState, of channel: Channel) {
-        let room = room(of: channel)
+        let room = rooms[channel.name] ?? ChannelRoom()
         state.viewers = room.presence.count
         state.people = room.presence.entries(access: { [viewers] in viewers[$0]?.session.access ?? .none }, presenter: room.presenter.key)
         state.presenter = room.presenter.author
