@@ -28,11 +28,11 @@ final class StyleRefresher: Sendable {
         var synchronous = false
         /// The longest a frame waits for its own stylization outside synchronous mode: then it
         /// goes on as it is (the style follows with a lag, the picture never stalls).
-        var longestWait = Duration.seconds(3)
+        var longestWait = Duration.seconds(10)
         /// Called on the worker before each run: a test holds the network there to stall it.
         var beforeRun: (@Sendable () -> Void)?
 
-        init(synchronous: Bool = false, longestWait: Duration = .seconds(3), beforeRun: (@Sendable () -> Void)? = nil) {
+        init(synchronous: Bool = false, longestWait: Duration = .seconds(10), beforeRun: (@Sendable () -> Void)? = nil) {
             self.synchronous = synchronous
             self.longestWait = longestWait
             self.beforeRun = beforeRun

@@ -18,6 +18,13 @@ import Testing
         "present": (.control, .channel), "point": (.control, .channel),
     ]
 
+    /// The commands only the presenter may send while someone presents.
+    static let drivingPlayback: Set<String> = ["play", "pause", "seek", "step", "open"]
+
+    @Test func theCommandsThatDrivePlaybackAreTheOnesListedHere() {
+        #expect(Set(CommandTable.rules.values.filter(\.drivesPlayback).map(\.type)) == Self.drivingPlayback)
+    }
+
     /// One message of each type that the parser accepts.
     static let samples: [String: String] = [
         "auth": #"{"type":"auth","token":"nope"}"#, "frameAck": #"{"type":"frameAck","seq":0}"#,
