@@ -12,7 +12,7 @@ import Testing
         #expect(catalog.descriptor(named: "backgroundReplace")?.parameter(named: "background")?.choices?.map(\.id)
                 == ["black", "white", "green"])
         #expect(catalog.descriptor(named: "matte")?.params.isEmpty == true)
-        let chain = try FilterChain(validating: [("sepia", [:]), ("backgroundBlur", ["amount": .number(1)]), ("matte", [:])],
+        let chain = try FilterChain(validating: [("sepia", [:], .all), ("backgroundBlur", ["amount": .number(1)], .all), ("matte", [:], .all)],
                                     catalog: catalog)
         #expect(chain.links.map(\.name) == ["sepia", "backgroundBlur", "matte"])
     }

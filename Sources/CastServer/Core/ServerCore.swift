@@ -83,7 +83,7 @@ final class ServerCore {
             UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
         }
         features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) },
-                                  looks: configuration.looks != nil)
+                                  looks: configuration.looks != nil, regions: channels.defaultChannel.session.catalog.regions)
         router = Router(routes: [], access: AccessPolicy(token: AccessToken(configuration.token), adminToken: AccessToken(configuration.adminToken),
                                                            publicView: configuration.publicView),
                         allowedOrigins: configuration.allowedOrigins)

@@ -57,8 +57,7 @@ enum ServerRoutes {
                 context.on(request) { .json(encoding: context.state($0)) }
             },
             .get(.exact("/api/filters"), access: .anyone) { _, _ in
-                struct Catalog: Encodable { let filters: [FilterDescriptor] }
-                return .json(encoding: Catalog(filters: context.channels.defaultChannel.session.catalog.descriptors))
+                .json(encoding: CatalogListing(context.channels.defaultChannel.session.catalog))
             },
             .get(.exact("/snapshot.jpg"), access: .watch, scope: .channel) { request, _ in
                 context.on(request) { channel in jpegRendition(request, channel) { .snapshot(of: channel, rendition: $0) } }
