@@ -16,11 +16,15 @@ struct RouteContext {
     /// `--looks`: the saved looks, or nil.
     let looks: LookFolder?
     /// `--styles`: the style pictures, or nil.
-    let styles: (any StyleShelf)?
+    let styles: (any PictureShelf)?
+    /// `DATA/backgrounds`: the uploaded backgrounds, or nil (no person matte).
+    let backgrounds: (any PictureShelf)?
     /// `DELETE /api/luts/NAME`, carried out at once (``ServerCore/deleteLUT(_:)``).
     let deleteLUT: (String) -> HTTPAnswer
     /// `DELETE /api/styles/NAME`, carried out at once (``ServerCore/deleteStyle(_:)``).
     let deleteStyle: (String) -> HTTPAnswer
+    /// `DELETE /api/backgrounds/NAME`, carried out at once (``ServerCore/deleteBackground(_:)``).
+    let deleteBackground: (String) -> HTTPAnswer
     /// A channel's state as `/api/state` and its viewers see it.
     let state: (Channel) -> SessionState
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
@@ -33,7 +37,8 @@ struct RouteContext {
 /// the access it needs. The first route that takes a request answers it; the page's files come last.
 enum ServerRoutes {
     static func table(_ context: RouteContext) -> [Route] {
-        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + styleRoutes(context) + [
+        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + styleRoutes(context)
+            + backgroundRoutes(context) + [
             .get(.exact("/healthz"), access: .anyone) { _, _ in
                 .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
             },
