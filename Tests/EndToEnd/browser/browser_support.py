@@ -85,8 +85,9 @@ class PageServer:
     """One `filtercast serve` with the real page; `port=0` picks a free port."""
 
     def __init__(self, binary: str, args: list[str], log_path: Path, cwd: Path | None = None,
-                 style_warm_up: bool = False):
+                 style_warm_up: bool = False, env: dict | None = None):
         self.binary = binary
+        self.env = env or {}  # beside child_environment()'s
         # Without `style_warm_up`, `--style-at-first-use`, as fc_server's ServerProcess.
         self.args = ([] if style_warm_up else ["--style-at-first-use"]) + list(args)
         self.log_path = log_path
@@ -116,7 +117,7 @@ class PageServer:
         command = [self.binary, "serve", "--port", str(port), "--web", str(WEB), *self.args]
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
-                                     env=child_environment(), cwd=self.cwd)
+                                     env={**child_environment(), **self.env}, cwd=self.cwd)
         log.close()
         buffer = b""
         while time.monotonic() < deadline:
