@@ -470,6 +470,20 @@ def choose_file(page: Page, css: str, path: Path):
     page.driver.execute_cdp_cmd("DOM.setFileInputFiles", {"nodeId": node, "files": [str(path)]})
 
 
+def drop_file(page: Page, css: str, url: str, name: str, mime: str = "image/jpeg") -> bool:
+    """Drops the page's own `url`, as a file called `name`, on the element at `css` (a real
+    DragEvent with a DataTransfer); whether the page took it (the drop's default prevented)."""
+    return page.driver.execute_async_script("""
+        const [target, url, name, mime, done] = [document.querySelector(arguments[0]), ...[...arguments].slice(1)];
+        fetch(url).then(r => r.blob()).then(blob => {
+            const carried = new DataTransfer();
+            carried.items.add(new File([blob], name, {type: mime}));
+            const dropped = new DragEvent('drop', {dataTransfer: carried, bubbles: true, cancelable: true});
+            target.dispatchEvent(dropped);
+            done(dropped.defaultPrevented);
+        });""", css, url, name, mime)
+
+
 def file_button_opens(page: Page, button_css: str, input_css: str) -> bool:
     """Whether a click on the visible `button_css` opens the chooser of `input_css` (its click is
     caught before the chooser would open)."""

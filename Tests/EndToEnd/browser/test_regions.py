@@ -4,16 +4,7 @@ and a picture dropped on backgroundReplace's background picker is uploaded, then
 
 from __future__ import annotations
 
-DROP = """
-    const [picker, done] = [document.querySelector('#params .choices'), arguments[arguments.length - 1]];
-    fetch('/styles/style-3.jpg').then(r => r.blob()).then(blob => {
-        const carried = new DataTransfer();
-        carried.items.add(new File([blob], 'My Wall.jpg', {type: 'image/jpeg'}));
-        const dropped = new DragEvent('drop', {dataTransfer: carried, bubbles: true, cancelable: true});
-        picker.dispatchEvent(dropped);
-        done(dropped.defaultPrevented);
-    });"""
-
+from browser_support import drop_file
 
 def test_a_chip_picks_its_region_and_a_dropped_picture_becomes_the_background(file_server, open_page, tmp_path):
     from selenium.webdriver.support.select import Select
@@ -32,7 +23,8 @@ def test_a_chip_picks_its_region_and_a_dropped_picture_becomes_the_background(fi
     page.find('[data-filter="backgroundReplace"]').click()
     page.wait_state(lambda s: s["chain"][0]["name"] == "backgroundReplace" and s["chain"][0].get("region") == "background",
                     message="backgroundReplace on the background")
-    assert page.driver.execute_async_script(DROP) is True, "the background picker takes the drop (no video upload)"
+    assert drop_file(page, "#params .choices", "/styles/style-3.jpg", "My Wall.jpg"), \
+        "the background picker takes the drop (no video upload)"
     state = page.wait_state(lambda s: s["chain"][0].get("choices") == {"background": "my-wall"}, timeout=20,
                             message="the dropped picture uploaded, then chosen")
     assert state["chain"][0]["region"] == "background"
