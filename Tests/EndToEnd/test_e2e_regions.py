@@ -75,3 +75,15 @@ def test_snapshot_takes_a_region_per_filter(filtercast_bin, tmp_path):
     assert abs(warmth(box(person, CORNER)) - warmth(box(plain, CORNER))) < 4
     refused, _ = snapshot("bad", "--filter", "sepia", "--region", "face")
     assert refused.returncode != 0 and "--region must be one of all, person, background, got 'face'" in refused.stderr
+
+
+def test_bench_takes_a_region_and_reports_the_matte_apart(filtercast_bin, person_clip):
+    def bench(*filters):
+        done = subprocess.run([filtercast_bin, "bench", "--json", "--input", str(person_clip), *filters, "--frames", "5"],
+                              capture_output=True, text=True, timeout=120, env=child_environment(), check=True)
+        return json.loads(done.stdout)
+    regional = bench("--filter", "sepia", "--region", "background")
+    assert regional["filter"] == "sepia(intensity=1) on background" and regional["matteFrames"] == 5
+    steps = regional["matteReduceMs"] + regional["matteNetworkMs"] + regional["matteUpsampleMs"]
+    assert regional["matteMs"] == pytest.approx(steps) and min(regional["matteNetworkMs"], regional["matteUpsampleMs"]) > 0
+    assert "matteMs" not in bench("--filter", "sepia"), "no matte where no link needs one"
