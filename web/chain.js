@@ -13,7 +13,7 @@ import { player } from "./player.js";
 const MAX_CHAIN_LENGTH_BEFORE_HELLO = 8;
 
 /// What the region picker says of each region a server may offer (`hello.regions`).
-const REGION_LABELS = { all: "Everywhere", person: "Person only", background: "Background only" };
+const REGION_LABELS = { all: "All", person: "Person", background: "Background" };
 
 const ui = {
   currentFilter: byId("current-filter"),

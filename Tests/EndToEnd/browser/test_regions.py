@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from browser_support import drop_file
 
-def test_a_chip_picks_its_region_and_a_dropped_picture_becomes_the_background(file_server, open_page, tmp_path):
+def test_a_chip_picks_its_region_and_a_dropped_picture_becomes_the_background(file_server, open_page, tmp_path, artifacts):
     from selenium.webdriver.support.select import Select
     page = open_page(file_server)
     page.pause()
@@ -31,6 +31,7 @@ def test_a_chip_picks_its_region_and_a_dropped_picture_becomes_the_background(fi
     assert [p.name for p in (tmp_path / "backgrounds").iterdir()] == ["my-wall.jpg"]
     page.wait_for(lambda: page.find('#params [data-choice="my-wall"]').get_attribute("aria-pressed") == "true",
                   message="the new background is shown chosen")
+    page.screenshot(artifacts / "region-picker.png")
 
 
 def test_without_the_person_matte_the_chips_have_no_region_picker(launch, test_clip, open_page, tmp_path):
