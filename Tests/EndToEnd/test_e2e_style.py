@@ -74,6 +74,7 @@ def test_without_the_runtime_the_server_starts_without_style(start_server, tmp_p
     assert "style" not in names and "sepia" in names
     # Nor the person matte: no region but the whole picture (a v1 server's catalog).
     assert "backgroundBlur" not in names and set(catalog) == {"filters"}
+    assert server.get("/api/backgrounds").status == 404 and not (tmp_path / "backgrounds").exists()
 
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:

@@ -84,6 +84,8 @@ import Testing
         #expect(throws: FilterError.regionUnavailable(filter: "sepia", region: .person)) {
             try FilterSettings(name: "sepia", parameters: [:], region: .person)
         }
+        // `none` on a region is still no filter (no matte made for it).
+        #expect(try FilterChain(validating: [("none", [:], .person)], catalog: Self.catalog) == .none)
         // setParams keeps the link's region.
         let chain = try FilterChain(validating: [("sepia", [:], .background)], catalog: Self.catalog)
         let changed = try chain.replacingParameters(at: 0, with: ["intensity": .number(0.5)], catalog: Self.catalog)

@@ -36,7 +36,8 @@ public struct FilterSettings: Sendable, Equatable, CustomStringConvertible {
                 values[parameter.name] = try parameter.validate(value, filter: name)
             }
         }
-        self.init(uncheckedName: name, values: values, choices: choices, region: region)
+        // `none` is no filter anywhere: on a region it is the same empty chain.
+        self.init(uncheckedName: name, values: values, choices: choices, region: name == Self.none.name ? .all : region)
     }
 
     /// Validates numeric `parameters` (a choice's index for a parameter of the choice kind).
