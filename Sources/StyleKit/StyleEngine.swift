@@ -85,6 +85,9 @@ public final class StyleEngine: Sendable {
     /// The folder the runtime is loaded from.
     let root: URL
     private let state: Mutex<State>
+    /// The network runs (``paint(_:style:stabilizer:restart:scratch:into:)``, ``code(of:)``), one at
+    /// a time, in the order the workers asked: every channel's style refreshes.
+    private let turns = FairTurns()
     /// Runs and their total time, for `bench` (the network's own cost beside the filter's).
     private let runs = Atomic<Int>(0)
     private let runNanoseconds = Atomic<Int>(0)
@@ -133,11 +136,12 @@ public final class StyleEngine: Sendable {
     /// `scratch` and `into` are (re)made when the frame's or the network's size changed, so
     /// they allocate only then. The run's time, or why the network cannot run.
     ///
-    /// Called on a ``StyleRefresher``'s worker thread; everything happens under the engine's lock
-    /// (links take turns), which the frame path never takes.
+    /// Called on a ``StyleRefresher``'s worker thread; everything happens in a turn (the workers
+    /// of every channel take turns in order: ``FairTurns``) under the engine's lock, which the
+    /// frame path never takes.
     func paint(_ frame: Frame, style: PaintingStyle, stabilizer: StyleStabilizer, restart: Bool,
                scratch: inout StyleScratch?, into stylization: inout Stylization?) -> Result<Duration, StyleUnavailable> {
-        state.withLock { state in
+        turns.withTurn { state.withLock { state in
             Result { () throws(StyleUnavailable) in
                 defer { startUpgrade(&state) }
                 let size = try networkSize(forFrame: frame.width, frame.height, &state)
@@ -163,7 +167,7 @@ public final class StyleEngine: Sendable {
                 choose(after: run, at: size.height, &state)
                 return run
             }
-        }
+        } }
     }
 
     /// The style code of `picture` (``StyleModel/predictor``'s input size: see ``UploadedStyle``),
@@ -171,14 +175,14 @@ public final class StyleEngine: Sendable {
     func code(of picture: Frame) -> Result<[Float], StyleUnavailable> {
         let side = StyleModel.predictorSide
         precondition(picture.width == side && picture.height == side, "a style picture of \(picture.width)x\(picture.height)")
-        return state.withLock { state in
+        return turns.withTurn { state.withLock { state in
             Result { () throws(StyleUnavailable) in
                 let network = try compiled(.predictor, NetworkSize(width: side, height: side), &state)
                 StyleColor.rgb(from: picture, into: network.input.baseAddress!)
                 let code = try network.run().get()
                 return Array(UnsafeBufferPointer(start: code, count: StyleModel.arbitrary.styleCount))
             }
-        }
+        } }
     }
 
     /// `model` compiled at `size`: kept from before, or compiled now (under the lock).

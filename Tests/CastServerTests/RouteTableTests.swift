@@ -154,7 +154,7 @@ import Testing
         try fixture.library.recordings.create()
         _ = FileManager.default.createFile(atPath: recordings + "/a b.mp4", contents: Data([0]))
         for path in ["/recordings/a%20b.mp4", "/api/recordings/a%20b.mp4"] {
-            guard case .file(let file, let type) = fixture.router.answer(HTTPRequest(method: .get, path: path, arguments: [:])) else {
+            guard case .file(let file, let type, _) = fixture.router.answer(HTTPRequest(method: .get, path: path, arguments: [:])) else {
                 Issue.record("\(path) is not the file"); continue
             }
             #expect(file == recordings + "/a b.mp4" && type == "video/mp4")

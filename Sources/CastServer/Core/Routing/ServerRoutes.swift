@@ -50,7 +50,7 @@ enum ServerRoutes {
             },
             .get(.prefix("/"), access: .anyone) { request, _ in
                 guard let file = context.files.resolve(request.path) else { return .status(404, "not found") }
-                return .file(path: file.path, mimeType: file.mimeType)
+                return .file(path: file.path, mimeType: file.mimeType, framable: context.files.framable(file.path))
             },
         ]
     }
