@@ -89,7 +89,8 @@ PORT       ?= 8080
 demo: build
 	$(BIN) serve --input '$(INPUT)' --host 127.0.0.1 --port $(PORT) --web web
 
-## bench: FilterCast against ffmpeg and GStreamer on the same clips (see docs/PERFORMANCE.md)
+## bench: FilterCast against ffmpeg and GStreamer on the same clips (see docs/PERFORMANCE.md), and the person
+## matte's cost and sepia on the background against sepia everywhere (bench/matte.sh, run by compare.sh)
 bench: build
 	bench/compare.sh
 
@@ -126,8 +127,9 @@ bench-serve: build
 	$(TEST_ENV) FILTERCAST_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m pytest -q --timeout 300 -m bench $(E2E_TESTS)
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 
-## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters, the .cube and look parsers and the
-## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`
+## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters, the .cube and look parsers, the
+## static path normaliser and the uploaded pictures' decoders (styles, backgrounds), FUZZ_SECONDS each; then mutated
+## MP4/MKV/WebM clips through `snapshot`
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address
@@ -135,14 +137,14 @@ fuzz: deps
 	$(SWIFT) build
 	$(PYTHON) Tests/Fuzz/media_fuzz.py .build/debug/filtercast --files 300 --keep .build/fuzz/media
 
-## fuzz-long: the decoder targets (FuzzBrowserSource, FuzzUploadProbe, FuzzStillPicture) to FUZZ_RUNS executions each, one
+## fuzz-long: the decoder targets (FuzzBrowserSource, FuzzUploadProbe, FuzzStillPicture, FuzzKeptPicture) to FUZZ_RUNS executions each, one
 ## after the other, under nice: built with -sanitize=fuzzer only (Tests/Fuzz/.build-noasan), some 5 times
 ## faster than under ASan, whose allocator maps each new decoder's large buffers afresh. No ASan, so no
 ## LeakSanitizer: -rss_limit_mb=2048 catches growth; `make fuzz` keeps the ASan check (docs/RELIABILITY.md)
 FUZZ_RUNS ?= 10000000
 fuzz-long: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer --scratch-path .build-noasan
-	FUZZ_BIN=Tests/Fuzz/.build-noasan/release FUZZ_RUNS=$(FUZZ_RUNS) nice -n 19 Tests/Fuzz/run.sh 0 browser-source upload-probe still-picture
+	FUZZ_BIN=Tests/Fuzz/.build-noasan/release FUZZ_RUNS=$(FUZZ_RUNS) nice -n 19 Tests/Fuzz/run.sh 0 browser-source upload-probe still-picture kept-picture
 
 ## soak: the leak-checked short soak — the server built with AddressSanitizer (.build/asan, ~50 s),
 ## then SOAK_SECONDS of bench/soak.py (10 viewers, 360p) under LeakSanitizer: a leak report, an error

@@ -56,7 +56,7 @@ let package = Package(
 
         // The person matte: MediaPipe's selfie segmentation through StyleKit's OpenVINO runtime, made
         // once per frame per thread, and the filters that use it (`matte`, `backgroundBlur`, `backgroundReplace`).
-        .target(name: "MatteKit", dependencies: ["FilterKit", "StyleKit", "Logging", "COpenVINO"],
+        .target(name: "MatteKit", dependencies: ["FilterKit", "StyleKit", "MediaKit", "Logging", "COpenVINO"],
                 swiftSettings: openVINOInclude + pixelLoopFlags),
 
         // Lock-free counters, gauges and histograms, and the registry that renders them for /metrics.

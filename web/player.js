@@ -119,7 +119,10 @@ class FiltersPart {
   categoryTitles = null;
   /// `hello.maxChainLength`; null for a server that sends none.
   maxChainLength = null;
-  /// The link names ("a|b") the chips and sliders were built for; null before any.
+  /// `hello.regions` (where a link may apply: "all", "person", "background"); null for a server
+  /// without the person matte, whose chips then have no region picker.
+  regions = null;
+  /// The links ("name@region|…") the chips and sliders were built for; null before any.
   shownChain = null;
   /// The link the picker edits (clamped to the chain where it is used).
   selectedLink = 0;

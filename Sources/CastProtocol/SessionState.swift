@@ -85,16 +85,19 @@ public struct SessionState: Sendable, Equatable, Encodable {
     /// One link as `{"name":…,"params":{…}}`: every parameter as a number in `params` (a choice's
     /// index for a parameter of the choice kind, as v1 clients read it), and for a filter with
     /// parameters of the choice kind their choices' ids by parameter in `choices` (absent for the
-    /// others, whose links stay as they always were). `GET /api/channels` shows chains the same way.
+    /// others, whose links stay as they always were), and `region` for a link on the person or the
+    /// background only (absent for `all`). `GET /api/channels` shows chains the same way.
     public struct Link: Encodable, Sendable {
         let name: String
         let params: [String: Double]
         let choices: [String: String]?
+        let region: String?
 
         public init(_ settings: FilterSettings) {
             name = settings.name
             params = settings.values
             choices = settings.choices.isEmpty ? nil : settings.choices
+            region = settings.region == .all ? nil : settings.region.rawValue
         }
     }
 

@@ -40,6 +40,10 @@ struct Accepted: Sendable, CustomStringConvertible {
                  id: .string("c"), .session(.setFilterChain([FilterLinkRequest(name: "invert"),
                                                     FilterLinkRequest(name: "sepia", params: ["intensity": 0.5])]))),
         Accepted(#"{"type":"setFilter","chain":[{"name":"none"}]}"#, .session(.setFilterChain([FilterLinkRequest(name: "none")]))),
+        // A link's region (v1 addition): all when left out.
+        Accepted(#"{"type":"setFilter","chain":[{"name":"sepia","region":"background"},{"name":"invert","region":"all"},{"name":"mono","region":"person"}]}"#,
+                 .session(.setFilterChain([FilterLinkRequest(name: "sepia", region: .background), FilterLinkRequest(name: "invert"),
+                                           FilterLinkRequest(name: "mono", region: .person)]))),
         Accepted(#"{"type":"setFilter","chain":[{"name":"a"},{"name":"a"},{"name":"a"},{"name":"a"},{"name":"a"},{"name":"a"},{"name":"a"},{"name":"b","params":{}}]}"#,
                  .session(.setFilterChain(Array(repeating: FilterLinkRequest(name: "a"), count: 7) + [FilterLinkRequest(name: "b")]))),
         Accepted(#"{"type":"setFilter","chain":[{"name":"sepia","future":1}],"extra":true}"#,

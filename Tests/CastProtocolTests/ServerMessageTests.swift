@@ -67,6 +67,14 @@ struct ServerMessageTests {
         #expect(chain.map { Set($0.keys) } == [["name", "params"], ["name", "params"]])
         #expect((chain[1]["params"] as? [String: Double])?["scale"] == 4)
 
+        // A link on a region says so (v1 addition); links on the whole picture stay as they were.
+        let regions = FilterCatalog.standard.offeringRegions { filter, _ in filter }
+        state.filter = try FilterChain([try FilterSettings(name: "sepia", parameters: [:], region: .background, catalog: regions),
+                                        try FilterSettings(name: "invert")])
+        let regional = try #require(try Self.object(.state(state))["chain"] as? [[String: Any]])
+        #expect(regional.map { $0["region"] as? String } == ["background", nil])
+        #expect(regional.map { Set($0.keys) } == [["name", "params", "region"], ["name", "params"]])
+
         state.filter = .none
         let none = String(decoding: ServerMessage.state(state).encoded(), as: UTF8.self)
         #expect(none.contains(#""chain":[]"#) && none.contains(#""filter":{"name":"none","params":{}}"#))

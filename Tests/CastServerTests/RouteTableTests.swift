@@ -16,7 +16,8 @@ import Testing
         "GET /stream.mjpg": .watch, "GET /api/recordings": .watch, "GET /api/media": .watch,
         "GET /api/uploads": .watch, "GET /recordings/*": .watch, "GET /api/recordings/*": .watch,
         "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "GET /api/luts/*": .anyone, "GET /api/looks": .watch, "GET /api/looks/*": .watch, "PUT /api/luts/*": .control, "DELETE /api/luts/*": .control, "GET /api/styles": .watch, "GET /api/styles/*": .anyone,
-        "PUT /api/styles/*": .control, "DELETE /api/styles/*": .control, "GET /api/channels": .watch,
+        "PUT /api/styles/*": .control, "DELETE /api/styles/*": .control, "GET /api/backgrounds": .watch,
+        "GET /api/backgrounds/*": .anyone, "PUT /api/backgrounds/*": .control, "DELETE /api/backgrounds/*": .control, "GET /api/channels": .watch,
         "PUT /api/channels/*": .admin, "DELETE /api/channels/*": .admin, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
         "GET /*": .anyone,
     ]

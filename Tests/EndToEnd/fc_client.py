@@ -411,3 +411,32 @@ def handshake_status(host: str, port: int, path: str = "/ws", headers: dict | No
         return raw.status
     finally:
         raw.close()
+
+
+class Uploads:
+    """A viewer and a controller of `server` (its token `token`) and `PUT prefix/NAME` as the
+    controller: the shelves' tests (styles, backgrounds) upload a picture, check that it needs the
+    token, and that the viewer is sent the new catalog."""
+
+    def __init__(self, server, prefix: str, token: str):
+        self.server, self.prefix, self.token = server, prefix, token
+
+    def put(self, name: str, body: bytes, authorized: bool = True):
+        headers = {"Authorization": f"Bearer {self.token}"} if authorized else {}
+        return self.server.http("PUT", f"{self.prefix}/{name}", headers=headers, body=body, timeout=30)
+
+    async def __aenter__(self):
+        self.viewer = await Client.connect(self.server.ws_url())
+        self.controller = await Client.connect(self.server.ws_url(token=self.token))
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.controller.close()
+        await self.viewer.close()
+
+    async def stored(self, name: str, body: bytes):
+        """The 201 of `body` as `name` (refused without the token first) and the catalog the viewer is sent."""
+        assert self.put(name, body, authorized=False).status == 401
+        stored = self.put(name, body)
+        return stored, await self.viewer.next_json("catalog", timeout=10)
+

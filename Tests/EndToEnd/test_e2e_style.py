@@ -72,13 +72,21 @@ def test_without_the_runtime_the_server_starts_without_style(start_server, tmp_p
     empty = tmp_path / "no-openvino"
     empty.mkdir()
     server = start_server("--input", "test:320x240@30", env={"FILTERCAST_OPENVINO": str(empty)})
-    names = [entry["name"] for entry in json.loads(server.get("/api/filters").body)["filters"]]
+    catalog = json.loads(server.get("/api/filters").body)
+    names = [entry["name"] for entry in catalog["filters"]]
     assert "style" not in names and "sepia" in names
+    # Nor the person matte: no region but the whole picture (a v1 server's catalog).
+    assert "backgroundBlur" not in names and set(catalog) == {"filters"}
+    assert server.get("/api/backgrounds").status == 404 and not (tmp_path / "backgrounds").exists()
 
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:
-            return await client.command({"type": "setFilter", "name": "style"})
-    assert run(scenario())["code"] == "unknown_filter"
+            region = await client.command({"type": "setFilter", "chain": [{"name": "sepia", "region": "person"}]})
+            return await client.command({"type": "setFilter", "name": "style"}), region, client.hello
+    style, region, hello = run(scenario())
+    assert style["code"] == "unknown_filter"
+    assert region["code"] == "out_of_range" and "person matte" in region["message"], region
+    assert "regions" not in hello
     log = server.stderr_text()
     assert log.count("the style filter is unavailable") == 1 and str(empty) in log, log
 

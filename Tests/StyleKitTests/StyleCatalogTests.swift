@@ -19,7 +19,7 @@ import Testing
         }
         #expect(throws: FilterError.self) { try FilterSettings(name: "style", parameters: ["style": 26], catalog: catalog) }
         // It chains like any other filter.
-        let chain = try FilterChain(validating: [("style", ["style": "style-2"]), ("vignette", [:])], catalog: catalog)
+        let chain = try FilterChain(validating: [("style", ["style": "style-2"], .all), ("vignette", [:], .all)], catalog: catalog)
         #expect(chain.links.map(\.name) == ["style", "vignette"])
     }
 

@@ -85,7 +85,7 @@ final class ServerCore {
             UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
         }
         features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) },
-                                  looks: configuration.looks != nil)
+                                  looks: configuration.looks != nil, regions: channels.defaultChannel.session.catalog.regions)
         router = Router(routes: [], access: AccessPolicy(token: AccessToken(configuration.token), adminToken: AccessToken(configuration.adminToken),
                                                            publicView: configuration.publicView),
                         allowedOrigins: configuration.allowedOrigins)
@@ -95,7 +95,9 @@ final class ServerCore {
         // The handlers read this core's state (the viewer counts, the client limit): made once it is.
         let context = RouteContext(registry: { [unowned self] in self.channels }, metrics: metrics, files: files, takesUploads: features.uploads != nil,
                                    luts: configuration.luts, looks: configuration.looks, styles: configuration.styles,
+                                   backgrounds: configuration.backgrounds,
                                    deleteLUT: { [unowned self] in deleteLUT($0) }, deleteStyle: { [unowned self] in deleteStyle($0) },
+                                   deleteBackground: { [unowned self] in deleteBackground($0) },
                                    state: { [unowned self] in state(of: $0) }, activity: { [unowned self] in activity(of: $0) },
                                    clientLimit: { [unowned self] in clientLimitRefusal($1, address: $0.address) })
         router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins,

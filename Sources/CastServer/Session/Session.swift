@@ -197,7 +197,7 @@ public final class Session: Sendable {
             }), to: target)
         case .setFilterChain(let links, let target):
             select(try validated { () throws(FilterError) in
-                try FilterChain(validating: links.map { ($0.name, $0.params) }, catalog: catalog)
+                try FilterChain(validating: links.map(\.unvalidated), catalog: catalog)
             }, to: target)
         case .setParams(let parameters, let index, let target):
             let chain = target == .program ? selection.chain : try studio.requireChain(for: "setParams to the preview")
@@ -305,7 +305,7 @@ public final class Session: Sendable {
         var changed = false
         for target in ChainTarget.allCases {
             guard let chain = target == .program ? selection.chain : studio.previewChain,
-                  let again = try? FilterChain(validating: chain.links.map { ($0.name, $0.parameters) }, catalog: catalog),
+                  let again = try? FilterChain(validating: chain.links.map { ($0.name, $0.parameters, $0.region) }, catalog: catalog),
                   again != chain else { continue }
             select(again, to: target)
             changed = true

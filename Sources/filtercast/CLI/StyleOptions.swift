@@ -24,7 +24,7 @@ enum StyleOptions {
 
     /// The folder `--styles` names, else `defaultPath`, read (nil with neither, or where the style
     /// filter cannot run: then a folder named by `--styles` is said to be unused, once).
-    static func folder(_ options: ParsedOptions, default defaultPath: String? = nil) throws -> StyleFolder? {
+    static func folder(_ options: ParsedOptions, default defaultPath: String? = nil) throws -> PictureFolder<StyleLibrary>? {
         guard let path = options.string("--styles") ?? defaultPath else { return nil }
         let engine: StyleEngine
         switch StyleEngine.shared {
@@ -34,16 +34,29 @@ enum StyleOptions {
             return nil
         }
         do {
-            return try StyleFolder(path: path, engine: engine)
+            return try PictureFolder(path: path, library: StyleLibrary(engine: engine), checkThreadName: "style-check")
         } catch {
             throw UsageError(description: "--styles: \(error)")
         }
     }
 
     /// The catalog with the `style` filter over `folder`'s pictures and the shipped styles (the
-    /// standard one without a folder), and the person matte's filters — each where its runtime
-    /// and networks are laid out (said once where not).
-    static func catalog(with folder: StyleFolder?) -> FilterCatalog {
-        MatteCatalog.adding(to: folder.map { StyleCatalog.with($0.library) } ?? StyleCatalog.standard)
+    /// standard one without a folder), and the person matte's filters (`backgroundReplace` over
+    /// `backgrounds`' pictures) — each where its runtime and networks are laid out (said once where not).
+    static func catalog(with folder: PictureFolder<StyleLibrary>?,
+                        backgrounds: PictureFolder<BackgroundLibrary>? = nil) -> FilterCatalog {
+        MatteCatalog.adding(to: folder.map { StyleCatalog.with($0.library) } ?? StyleCatalog.standard,
+                            backgrounds: backgrounds?.library)
+    }
+
+    /// The uploaded backgrounds of `backgroundReplace`, kept in `path` (`DATA/backgrounds`), read;
+    /// nil where the person matte cannot run.
+    static func backgrounds(at path: String) throws -> PictureFolder<BackgroundLibrary>? {
+        guard MatteCatalog.isAvailable else { return nil }
+        do {
+            return try PictureFolder(path: path, library: BackgroundLibrary(), checkThreadName: "background-check")
+        } catch {
+            throw UsageError(description: "\(path): \(error)")
+        }
     }
 }

@@ -164,8 +164,8 @@ enum ServeCommand: Subcommand {
         return configuration
     }
 
-    /// The data folder and its parts (each folder option overrides its own), the LUTs, looks and
-    /// styles read from theirs, and the catalog with the filters over them.
+    /// The data folder and its parts (each folder option overrides its own), the LUTs, looks,
+    /// styles and backgrounds read from theirs, and the catalog with the filters over them.
     private static func applyDataFolder(_ options: ParsedOptions, to configuration: inout ServerConfiguration) throws {
         let data = try DataFolder.path(options)
         configuration.dataFolder = data
@@ -176,7 +176,9 @@ enum ServeCommand: Subcommand {
         configuration.looks = try lookFolder(DataFolder.part("looks", option: "--looks", of: options, data: data))
         let styles = try StyleOptions.folder(options, default: data + "/styles")
         configuration.styles = styles
-        configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles), with: configuration.luts)
+        let backgrounds = try StyleOptions.backgrounds(at: data + "/backgrounds")
+        configuration.backgrounds = backgrounds
+        configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles, backgrounds: backgrounds), with: configuration.luts)
     }
 
     /// A server that others can reach and that needs no token lets all of them control it.

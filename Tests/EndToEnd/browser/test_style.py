@@ -4,7 +4,7 @@ names it) and moves the slider with it."""
 
 from __future__ import annotations
 
-from browser_support import WEB, choose_file, file_button_opens
+from browser_support import WEB, choose_file, drop_file, file_button_opens
 
 STYLES = [f"style-{n}" for n in range(1, 27)]
 
@@ -40,24 +40,13 @@ def test_the_style_picker_shows_every_style_and_picks_one(file_server, open_page
     page.screenshot(artifacts / "style-picker.png")
 
 
-DROP = """
-    const [picker, done] = [document.querySelector('#params .choices'), arguments[arguments.length - 1]];
-    fetch('/styles/style-3.jpg').then(r => r.blob()).then(blob => {
-        const carried = new DataTransfer();
-        carried.items.add(new File([blob], 'My Picture.jpg', {type: 'image/jpeg'}));
-        const dropped = new DragEvent('drop', {dataTransfer: carried, bubbles: true, cancelable: true});
-        picker.dispatchEvent(dropped);
-        done(dropped.defaultPrevented);
-    });"""
-
-
 def test_a_picture_dropped_on_the_picker_becomes_a_style(launch, test_clip, open_page, tmp_path):
     server = launch("--input", test_clip.name, "--styles", str(tmp_path / "styles"), cwd=test_clip.parent)
     page = open_page(server)
     page.pause()
     page.choose_filter("style")
     page.wait_for(lambda: loaded_picker(page), message="every style's picture loaded")
-    assert page.driver.execute_async_script(DROP) is True, "the picker takes the drop (no video upload)"
+    assert drop_file(page, "#params .choices", "/styles/style-3.jpg", "My Picture.jpg"), "the picker takes the drop (no video upload)"
     shown = page.wait_for(lambda: (b := loaded_picker(page)) and len(b) == 27 and b,
                           message="the new style arrives with the catalog, its picture loaded")
     assert shown[-1]["id"] == "my-picture" and shown[-1]["loaded"] == 192
