@@ -17,6 +17,8 @@ struct RouteContext {
     let looks: LookFolder?
     /// `--styles`: the style pictures, or nil.
     let styles: (any StyleShelf)?
+    /// The seek bar's thumbnails of the files the channels play.
+    let thumbnails: SeekThumbnails
     /// `DELETE /api/luts/NAME`, carried out at once (``ServerCore/deleteLUT(_:)``).
     let deleteLUT: (String) -> HTTPAnswer
     /// `DELETE /api/styles/NAME`, carried out at once (``ServerCore/deleteStyle(_:)``).
@@ -33,7 +35,8 @@ struct RouteContext {
 /// the access it needs. The first route that takes a request answers it; the page's files come last.
 enum ServerRoutes {
     static func table(_ context: RouteContext) -> [Route] {
-        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + styleRoutes(context) + [
+        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + styleRoutes(context)
+            + thumbnailRoutes(context) + [
             .get(.exact("/healthz"), access: .anyone) { _, _ in
                 .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
             },
