@@ -2,8 +2,9 @@
 // picture at that time (#seek-thumbnail, a canvas), cut from the sprite of the file playing
 // (GET /api/thumbnails: {sprite, width, height, columns, times}). Fetched when the source changes;
 // while the server makes them (202, or 503 when busy) asked again later, less and less often;
-// a live source (404) has none. The sprite is fetched with the page's token and decoded once
+// a live source (404) has none; a page that needs a token asks once it is given. The sprite is fetched with the page's token and decoded once
 // (createImageBitmap: the Content-Security-Policy allows no blob: images); a hover draws one cell.
+import { needsToken } from "./access.js";
 import { inChannel, tabAuthorization, withToken } from "./api.js";
 import { byId } from "./helpers.js";
 import { player } from "./player.js";
@@ -32,7 +33,7 @@ function sourceChanged({ state }) {
   thumbnails.sprite = null;
   clearTimeout(thumbnails.retry);
   hide();
-  if (!isLive()) load(key, FIRST_RETRY_MS);
+  if (!isLive() && !needsToken()) load(key, FIRST_RETRY_MS);
 }
 
 /// The listing, then the sprite; asked again after `wait` ms (doubling) while being made.
@@ -100,6 +101,8 @@ ui.seek.addEventListener("pointermove", show);
 ui.seek.addEventListener("pointerleave", hide);
 ui.seek.addEventListener("pointerdown", hide);
 player.on("state", sourceChanged);
+// A token given in the page: the next state asks again.
+player.on("authorized", () => { thumbnails.source = null; });
 player.on("disconnected", () => {
   thumbnails.source = null;
   clearTimeout(thumbnails.retry);
