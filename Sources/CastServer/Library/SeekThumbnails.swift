@@ -99,17 +99,23 @@ final class SeekThumbnails: Sendable {
         return folder + "/" + key + ".jpg"
     }
 
-    /// Interrupts a sprite being made, and joins the worker. Any thread but the worker's.
+    /// Interrupts a sprite being made, and joins the worker (once: a second stop has none to
+    /// join, and no worker starts after it). Any thread but the worker's.
     func stop() {
         state.withLock { $0.stopped = true }
         interruption.interrupt()
         jobs.close()
-        worker.withLock { $0 }?.join()
+        worker.withLock { worker in
+            defer { worker = nil }
+            return worker
+        }?.join()
     }
 
+    /// Starts the worker unless it runs or the cache is stopped (checked under the worker's lock,
+    /// which ``stop()`` takes after saying so: a worker started is one it joins).
     private func startWorker() {
         worker.withLock { worker in
-            guard worker == nil else { return }
+            guard worker == nil, !state.withLock({ $0.stopped }) else { return }
             worker = WorkerThread(name: "thumbnails") { [self] in work() }
         }
     }

@@ -1,10 +1,11 @@
 import FilterKit
 
 /// The seek bar's thumbnails of one file (``ThumbnailLayout``), made into one JPEG sprite: the
-/// file opened once to learn its size and length, then again by a one-thread decoder that
-/// scales to the thumbnail's size, seeks to each time in turn (decoding on rather than seeking
-/// where the keyframe is behind: one pass through the file) and converts only the picture it
-/// lands on, which is copied into the sprite; TurboJPEG encodes the sprite once.
+/// file opened once to learn its size and length, then again by a one-thread preview decoder
+/// (non-reference pictures and deblocking skipped: each thumbnail is the picture at its time or
+/// a few frames after) that scales to the thumbnail's size, seeks to each time in turn (decoding
+/// on rather than seeking where the keyframe is behind: one pass through the file) and converts
+/// only the picture it lands on, which is copied into the sprite; TurboJPEG encodes the sprite once.
 ///
 /// Runs on the caller's thread for as long as the file takes to decode (seconds to a minute):
 /// call it from a worker thread of low priority. `interruption.interrupt()` from another thread
@@ -21,7 +22,7 @@ public enum ThumbnailSprite {
         guard probe.canSeek else { throw .notSeekable(input: path) }
         let layout = ThumbnailLayout(duration: probe.duration, pictureWidth: probe.nativeWidth, pictureHeight: probe.nativeHeight)
         let decoder = try Decoder(url: path, threads: 1, outputSize: (layout.width, layout.height), interruption: interruption,
-                                  stepCache: StepCacheBudget(capacityBytes: 0))
+                                  stepCache: StepCacheBudget(capacityBytes: 0), preview: true)
         let thumbnail = Frame(width: layout.width, height: layout.height)
         let sprite = Frame(width: layout.spriteWidth, height: layout.spriteHeight)
         sprite.paintBars(around: .nothing)
