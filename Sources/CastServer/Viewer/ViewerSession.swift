@@ -18,6 +18,8 @@ final class ViewerSession {
         case authorized
         /// The client chose another rendition (`watch`): the audiences changed.
         case watching
+        /// The client gave its display name (`name`, checked): its person is called so.
+        case renamed(String)
     }
 
     /// A viewer continuing on an H.264 rendition that is further behind than this starts again
@@ -158,7 +160,7 @@ final class ViewerSession {
                           apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
         let outcome: Outcome
         do throws(ProtocolError) {
-            outcome = try perform(message.command, roundTrip: roundTrip, apply: apply)
+            outcome = try perform(message, roundTrip: roundTrip, apply: apply)
         } catch {
             throw error.answering(message.id)
         }
@@ -183,14 +185,18 @@ final class ViewerSession {
         return false
     }
 
-    private func perform(_ command: ClientCommand, roundTrip: () -> Duration,
+    /// Checks the sender's access against the command table, then carries the command out: here
+    /// when it is about this connection, through `apply` when it is about the channel or the server.
+    private func perform(_ message: ClientMessage, roundTrip: () -> Duration,
                          apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
-        switch command {
+        let rule = CommandTable.rule(for: message.type)
+        guard (rule.scope == .server ? serverLevel : level) >= rule.access else {
+            throw .refusal(of: rule, controlsChannel: level >= rule.access)
+        }
+        switch message.command {
         case .connection(let command):
             return try perform(command, roundTrip: roundTrip)
         case .session(let command):
-            guard authorized else { throw .tokenRequired }
-            if command.changesServer && serverLevel < .control { throw .serverTokenRequired(for: command) }
             try apply(command)
             return .applied(command)
         }
@@ -222,6 +228,8 @@ final class ViewerSession {
             serverLevel = max(serverLevel, policy.on(channelToken: nil).level(presenting: [token]))
             outbox.markStateDue()  // the state in its hello may be old: nothing was sent since
             return .authorized
+        case .name(let name):
+            return .renamed(name)
         }
     }
 
@@ -232,6 +240,15 @@ final class ViewerSession {
     func audioSent(_ sequence: UInt64) -> UInt64 { sound.sent(sequence) }
 
     private func audioDue(_ supply: FrameSupply) -> UInt64? { mayWatch ? sound.due(in: supply.audio) : nil }
+
+    /// A message for this viewer (encoded): a refusal of its URL's `?name=`.
+    func tell(_ encoded: [UInt8]) { outbox.enqueue(encoded: encoded) }
+
+    /// An `activity` message (encoded); a slow viewer gets the newest (``ViewerOutbox/maximumPendingActivity``).
+    func tellActivity(_ encoded: [UInt8]) { outbox.enqueueActivity(encoded) }
+
+    /// A `pointer` of the person `sender` (encoded), in place of one of theirs still waiting.
+    func point(_ encoded: [UInt8], from sender: String) { outbox.enqueuePointer(encoded, from: sender) }
 
     /// The shared state changed: a `state` is due, if this viewer may watch.
     func stateChanged() {
