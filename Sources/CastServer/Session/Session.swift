@@ -30,6 +30,8 @@ public final class Session: Sendable {
     /// again (`open {source: "input"}`; nil: it cannot be).
     let startSource: SourceState
     let startInfo: SourceInfo
+    /// The start input's path when it is a file (or a URL that can seek); nil for a live input.
+    let startFile: String?
     let inputOpener: InputOpener?
     /// The URLs `open` may play (`--allow-source`); nil: none.
     let urlSources: URLSources?
@@ -89,6 +91,7 @@ public final class Session: Sendable {
         case .file: info.isLive ? .stream : .file
         }
         startInfo = info
+        startFile = if case .file(let path) = input, kind == .file { path } else { nil }
         startSource = SourceState(kind: kind, name: SourceNames.input(input, opened: info), seekable: !info.isLive,
                                   width: info.width, height: info.height, fps: info.frameRate,
                                   reference: Self.startInputReference, audio: Self.wireAudio(info.audio))
@@ -101,6 +104,17 @@ public final class Session: Sendable {
     public var sourceOnline: Bool {
         let playback = player.playbackState
         return playback.error == nil && (playback.isOnline || playback.isIdle)
+    }
+
+    /// The path of the file playing (the start input's, or the library file `open` named), for
+    /// its seek-bar thumbnails; nil while a live source plays (test pattern, camera, stream,
+    /// shared camera). A URL that can seek is given as it is (it names no file on this disk).
+    func playingFile() -> String? {
+        let source = sourceState.withLock { $0 }
+        guard source.kind == .file, source.seekable else { return nil }
+        if source.startInput { return startFile }
+        guard let reference = source.reference, let library else { return nil }
+        return try? library.resolve(reference).path
     }
 
     /// Whether a recording is running (for /metrics and the periodic `state`).

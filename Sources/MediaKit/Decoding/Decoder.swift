@@ -73,16 +73,18 @@ final class Decoder {
     /// input that accepts a connection and then says nothing, a UDP port nobody sends to).
     /// Frames are `outputSize`, else the picture's own size reduced to `maximumPixels`. A seekable
     /// input keeps what `stepCache` allows of the pictures its seeks decode (``stepCache``).
+    /// `preview`: pictures for small previews (thumbnails), decoded with shortcuts (see
+    /// ``openVideoStream(of:url:threads:preview:)``): a seek lands a few frames after its target.
     init(url: String, inputFormat: String? = nil, options: [String: String] = [:],
          threads: Int = 1, outputSize: (width: Int, height: Int)? = nil, maximumPixels: Int? = nil,
          interruption: Interruption = Interruption(), openTimeout: Duration = .seconds(10),
-         stepCache budget: StepCacheBudget = StepCacheBudget()) throws(MediaError) {
+         stepCache budget: StepCacheBudget = StepCacheBudget(), preview: Bool = false) throws(MediaError) {
         input = url
         self.interruption = interruption
         interruption.reset()  // a reopened source shares it with the read that failed
         let format = try Decoder.openInput(url, inputFormat: inputFormat, options: options,
                                            interruption: interruption, timeout: openTimeout)
-        let video = try Decoder.openVideoStream(of: format, url: url, threads: threads)
+        let video = try Decoder.openVideoStream(of: format, url: url, threads: threads, preview: preview)
         formatContext = format
         codecContext = video.context
         streamIndex = video.index

@@ -19,6 +19,8 @@ struct RouteContext {
     let styles: (any PictureShelf)?
     /// `DATA/backgrounds`: the uploaded backgrounds, or nil (no person matte).
     let backgrounds: (any PictureShelf)?
+    /// The seek bar's thumbnails of the files the channels play.
+    let thumbnails: SeekThumbnails
     /// `DELETE /api/luts/NAME`, carried out at once (``ServerCore/deleteLUT(_:)``).
     let deleteLUT: (String) -> HTTPAnswer
     /// `DELETE /api/styles/NAME`, carried out at once (``ServerCore/deleteStyle(_:)``).
@@ -40,7 +42,7 @@ struct RouteContext {
 enum ServerRoutes {
     static func table(_ context: RouteContext) -> [Route] {
         sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + styleRoutes(context)
-            + backgroundRoutes(context) + [
+            + backgroundRoutes(context) + thumbnailRoutes(context) + [
             .get(.exact("/healthz"), access: .anyone) { _, _ in
                 .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
             },
