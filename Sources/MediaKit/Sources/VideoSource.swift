@@ -227,3 +227,11 @@ public typealias SourceOpener = @Sendable () throws(MediaError) -> any VideoSour
 
 /// Opens an input with the ``Interruption`` that breaks its reads.
 public typealias InputOpener = @Sendable (Interruption) throws(MediaError) -> any VideoSource
+
+extension SourceInfo {
+    /// Frames a second for numbering and stepping its frames: the declared rate, 25 where it
+    /// declares none.
+    public var numberingRate: Double {
+        frameRate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 25
+    }
+}
