@@ -28,6 +28,7 @@ import "./picture.js";
 import { renderPlayback } from "./playback.js";
 import { player } from "./player.js";
 import "./record.js";
+import "./shuttle.js";
 import "./source.js";
 import "./sources.js";
 import "./studio.js";

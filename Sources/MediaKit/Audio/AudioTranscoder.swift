@@ -156,7 +156,7 @@ final class AudioTranscoder {
         let start = scratch + 2 * Int(skipped)
         let startTime = time + Double(skipped) / Double(Self.rate)
         if let stretch {
-            stretch.process(start, count: converted - skipped) { write($0, count: $1, at: startTime, emit) }
+            stretch.process(start, count: converted - skipped, at: startTime) { write($0, count: $1, at: $2, emit) }
         } else if tempo != nil {
             write(start, count: converted - skipped, at: startTime, emit)
         }

@@ -14,6 +14,9 @@ final class SoundTempo {
     private var output: UnsafeMutablePointer<AVFrame>?
     /// Input samples taken so far (the next input frame's time stamp, in samples).
     private var taken: Int64 = 0
+    /// The source's time (seconds) of the first sample taken: atempo's output starts there,
+    /// though it gives its first samples only once it has taken a window's worth.
+    private(set) var startTime: Double?
 
     init(tempo: Double) throws(MediaError) {
         self.tempo = tempo
@@ -47,11 +50,13 @@ final class SoundTempo {
         av_frame_free(&output)
     }
 
-    /// Passes `count` packed stereo samples through atempo and gives `body` every stretch of
-    /// samples it gives out now (valid during the call).
-    func process(_ samples: UnsafeMutablePointer<Float>, count: Int32,
-                 _ body: (UnsafeMutablePointer<Float>, Int32) -> Void) {
+    /// Passes `count` packed stereo samples, the first at `time` (seconds of the source), through
+    /// atempo and gives `body` every stretch of samples it gives out now (valid during the call)
+    /// with the time its output started at (``startTime``).
+    func process(_ samples: UnsafeMutablePointer<Float>, count: Int32, at time: Double,
+                 _ body: (UnsafeMutablePointer<Float>, Int32, Double) -> Void) {
         guard count > 0, let input, let output else { return }
+        if startTime == nil { startTime = time }
         input.pointee.nb_samples = count
         // A buffer of its own when the graph still holds the last one's (else it is reused).
         guard prepareBuffer(input) else { return }
@@ -64,7 +69,7 @@ final class SoundTempo {
         while av_buffersink_get_frame(sink, output) >= 0 {
             defer { av_frame_unref(output) }
             guard let data = output.pointee.extended_data[0] else { continue }
-            body(UnsafeMutableRawPointer(data).assumingMemoryBound(to: Float.self), output.pointee.nb_samples)
+            body(UnsafeMutableRawPointer(data).assumingMemoryBound(to: Float.self), output.pointee.nb_samples, startTime ?? time)
         }
     }
 
