@@ -58,3 +58,13 @@ public enum SessionCommand: Sendable, Equatable {
     /// Delete the saved look `name` (a valid look name, not yet known to exist).
     case deleteLook(name: String)
 }
+
+extension SessionCommand {
+    /// Whether its `ack` waits until the frame it moves the playhead to is out (`step`, `seek`).
+    public var answersOnceShown: Bool {
+        switch self {
+        case .step, .seek: true
+        default: false
+        }
+    }
+}

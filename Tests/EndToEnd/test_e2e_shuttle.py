@@ -2,6 +2,8 @@
 seekable file (the 4 s, 25 fps, 320x240 clip, a keyframe every second). Speeds are measured
 against the server's clock: the frames' source times (pts) against their send times."""
 
+import time
+
 import pytest
 
 from fc_client import Client, run
@@ -93,7 +95,7 @@ def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip
             looping = await client.next_json("state", where=lambda s: s["loop"] is not None)
             frames = [item for item in await client.collect(2.2) if not isinstance(item, dict)]
             await client.ok({"type": "seek", "position": 1.2})
-            inside = await client.next_json("state", where=lambda s: abs(s["position"] - 1.2) < 0.01, timeout=3)
+            inside = [await client.next_json("state", timeout=3) for _ in range(3)]  # the command's and two more
             await client.ok({"type": "seek", "position": 3.0})
             outside = await client.next_json("state", where=lambda s: s["position"] >= 3.0, timeout=3)
             await client.ok({"type": "loop", "in": 0.5, "out": 1})
@@ -105,12 +107,51 @@ def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip
     assert "within the source" in refusals[1]["message"] and "loop.out" in refusals[0]["message"], refusals
     assert looping["loop"] == {"in": 1.0, "out": 1.6}, looping
     assert all(0.999 <= f.pts <= 1.601 for f in frames), [round(f.pts, 3) for f in frames]
-    wraps = [(before, after) for before, after in zip(frames, frames[1:]) if after.pts < before.pts]
+    # Wraps between two frames in a row of the rendition (a loaded machine may skip one to this client).
+    wraps = [(before, after) for before, after in zip(frames, frames[1:]) if after.pts < before.pts and after.seq == before.seq + 1]
     assert len(wraps) >= 2, [round(f.pts, 3) for f in frames]
+    steps = sorted((b.sent_us - a.sent_us) / 1e6 for a, b in zip(frames, frames[1:]) if b.pts > a.pts and b.seq == a.seq + 1)
+    typical = steps[len(steps) // 2]
     for before, after in wraps:
         assert before.pts == pytest.approx(1.6, abs=1e-3) and after.pts == pytest.approx(1.0, abs=1e-3), (before, after)
-        # No stall longer than a frame at the wrap: the next frame goes out within two intervals.
-        assert (after.sent_us - before.sent_us) / 1e3 <= 2 * FRAME * 1e3, (before, after)
-    assert inside["loop"] == {"in": 1.0, "out": 1.6}, inside
-    assert outside["loop"] is None, outside
+        # No stall at the wrap: the frame at in goes out about when the next would have (within a
+        # frame of the run's typical step, on this shared machine; bench/shuttle.py measures 720p).
+        assert (after.sent_us - before.sent_us) / 1e6 <= typical + FRAME, (before, after, typical)
+    assert all(state["loop"] == {"in": 1.0, "out": 1.6} for state in inside), inside
+    assert outside["loop"] is None and outside["position"] >= 3.0, outside
     assert ended["loop"] is None
+
+
+async def until_answered(client, message_id, timeout=5.0):
+    """Everything received, in order, up to and including the answer to command `message_id`."""
+    deadline = time.monotonic() + timeout
+    while not any(isinstance(m, dict) and m.get("id") == message_id for m in client.inbox):
+        remaining = deadline - time.monotonic()
+        assert remaining > 0 and await client._receive(remaining), f"no answer to {message_id}"
+    items = list(client.inbox)
+    client.inbox.clear()
+    return items
+
+
+def test_step_and_seek_are_answered_once_their_frame_is_out(clip_server):
+    """The `ack` of a step or a seek comes after the frame it moved to (it came at once before)."""
+    async def answered_after_frame(client, message, target):
+        await client.send_json(message)
+        items = await until_answered(client, message["id"])
+        answer = next(i for i, m in enumerate(items) if isinstance(m, dict) and m.get("id") == message["id"])
+        assert items[answer]["type"] == "ack", items[answer]
+        shown = [i for i, m in enumerate(items) if not isinstance(m, dict) and abs(m.pts - target) < 1e-3]
+        return bool(shown) and shown[0] < answer
+
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            await client.ok({"type": "pause"})
+            start = (await client.next_json("state", where=lambda s: not s["playing"]))["frame"]
+            client.drop_frames()
+            results = []
+            for n, (message, target) in enumerate([({"type": "step", "frames": 1}, (start + 1) * FRAME),
+                                                   ({"type": "seek", "position": 2.0}, 2.0),
+                                                   ({"type": "step", "frames": -3}, 2.0 - 3 * FRAME)]):
+                results.append(await answered_after_frame(client, {**message, "id": f"a{n}"}, target))
+            return results
+    assert run(scenario(), timeout=30) == [True, True, True]

@@ -50,6 +50,7 @@ extension ServerCore {
                 connection.channel.log.debug("command applied", ["address": .string(connection.address), "command": .string("\(command)")])
             }
             broadcastState(connection.channel)
+            if command.answersOnceShown { viewer.acksWait(forJump: connection.channel.session.player.lastJump) }
         case .authorized:
             audienceChanged(connection.channel)  // a viewer who could not watch before may now
         case .watching:

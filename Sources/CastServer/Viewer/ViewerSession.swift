@@ -49,6 +49,8 @@ final class ViewerSession {
     private var pictures = PictureAssembly()
     private var commandBudget: CommandBudget
     private var outbox = ViewerOutbox()
+    /// The acks of `step` and `seek`, held until their frame is out.
+    private var heldAcks = HeldAcks()
 
     /// A viewer that connected with `token` (`?token=` of its URL, nil without one) to a server
     /// whose access is `policy`, offered `offer` to watch and `features`.
@@ -163,9 +165,26 @@ final class ViewerSession {
             throw error.answering(message.id)
         }
         if let id = message.id, !message.command.isAcknowledgement {
-            outbox.enqueue(outcome == .authorized ? .authorized(id, access: access) : .ack(id))
+            if case .applied(let command) = outcome, command.answersOnceShown {
+                if let overflow = heldAcks.hold(id, now: now()) { outbox.enqueue(.ack(overflow)) }
+            } else {
+                outbox.enqueue(outcome == .authorized ? .authorized(id, access: access) : .ack(id))
+            }
         }
         return outcome
+    }
+
+    /// The `step` or `seek` just applied waits for jump `ticket` of its player to be out.
+    func acksWait(forJump ticket: Int) {
+        heldAcks.waitFor(ticket: ticket)
+    }
+
+    /// Answers the held acks whose frame is out (`jumpsOut`, the player's) and sent to this viewer
+    /// — none while a newer picture than the last sent waits in `supply` — or that waited too long.
+    func releaseAcks(jumpsOut: Int, supply: FrameSupply, frameInterval: Duration) {
+        guard !heldAcks.isEmpty else { return }
+        let pictureWaiting = frameDue(supply, frameInterval: frameInterval).map { if case .padding = $0 { false } else { true } } ?? false
+        for id in heldAcks.release(jumpsOut: pictureWaiting ? 0 : jumpsOut, now: now()) { outbox.enqueue(.ack(id)) }
     }
 
     /// Acknowledgements are the flow control itself (one per frame, whatever the frame rate), so

@@ -66,6 +66,7 @@ extension Player {
             if let target = pendingSeek {
                 pendingSeek = nil
                 seekUnderWay = target
+                jumpTaken = jumpsAsked
                 coasting = false
                 return .seek(target)
             }
@@ -202,11 +203,13 @@ extension Player {
         update {
             $0.position = frame.time
             $0.markOnline()
+            if seekUnderWay != nil { deliveredJump = (ObjectIdentifier(frame), jumpTaken) }
             seekUnderWay = nil
         }
         loop.shownTime = frame.time
         if let displaced = output.put(frame) {
             framesSuperseded.increment()
+            passJump(from: displaced, to: frame)
             pool.recycle(displaced)
         }
     }

@@ -43,6 +43,7 @@ extension Player {
         pendingSource = pending
         pendingSeek = nil
         seekUnderWay = nil
+        jumpsOutCount.store(jumpsAsked, ordering: .relaxed)  // no seek of the old source will show
         interruption = newInterruption
         sourceInfo = newInfo
         state.duration = newInfo.duration
