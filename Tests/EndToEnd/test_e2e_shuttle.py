@@ -94,6 +94,7 @@ def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip
             await client.ok({"type": "loop", "in": 1.0, "out": 1.6})
             looping = await client.next_json("state", where=lambda s: s["loop"] is not None)
             frames = [item for item in await client.collect(2.2) if not isinstance(item, dict)]
+            metrics = clip_server.get("/metrics").text()
             await client.ok({"type": "seek", "position": 1.2})
             inside = [await client.next_json("state", timeout=3) for _ in range(3)]  # the command's and two more
             await client.ok({"type": "seek", "position": 3.0})
@@ -101,8 +102,12 @@ def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip
             await client.ok({"type": "loop", "in": 0.5, "out": 1})
             await client.ok({"type": "loop", "in": None})
             ended = await client.next_json("state", where=lambda s: s["loop"] is None, timeout=3)
-            return refusals, looping, frames, inside, outside, ended
-    refusals, looping, frames, inside, outside, ended = run(scenario(), timeout=40)
+            return refusals, looping, frames, inside, outside, ended, metrics
+    refusals, looping, frames, inside, outside, ended, metrics = run(scenario(), timeout=40)
+    # From the second pass on, the loop plays from the pictures the step cache kept of the first.
+    hits = int(float(next(line.split()[-1] for line in metrics.splitlines()
+                          if line.startswith('filtercast_step_cache_total{') and 'result="hit"' in line)))
+    assert hits >= 15, f"{hits} pictures of the loop came from the step cache"
     assert [r.get("code") for r in refusals] == ["out_of_range"] * 3 + ["invalid_argument"] * 2, refusals
     assert "within the source" in refusals[1]["message"] and "loop.out" in refusals[0]["message"], refusals
     assert looping["loop"] == {"in": 1.0, "out": 1.6}, looping

@@ -25,11 +25,14 @@ extension Player {
 
     /// Decode thread, playing forward: when `frame` is past the loop's out, replaces it with the
     /// frame at the loop's in, due when `frame` would have been (the seek is done before the
-    /// wait: with the keyframe near, the wrap costs no more than a frame's interval). False when
-    /// there is no loop or `frame` is inside it.
+    /// wait; from the second pass on it comes from the step cache, which keeps a loop's pictures
+    /// within its bound). False when there is no loop or `frame` is inside it.
     func wrapLoop(_ frame: Frame, _ loop: inout DecodeLoopState) -> Bool {
-        guard let range = playbackState.loop, frame.time > range.upperBound + Self.loopSlack,
-              let seekable = source as? any SeekableVideoSource else { return false }
+        guard var seekable = source as? any SeekableVideoSource else { return false }
+        let range = playbackState.loop
+        // A loop's pictures stay in the step cache: from the second pass on, a wrap costs none.
+        if seekable.keepsPlayedPictures != (range != nil) { seekable.keepsPlayedPictures = range != nil }
+        guard let range, frame.time > range.upperBound + Self.loopSlack else { return false }
         let wallClock = loop.clock.clock
         let due = loop.clock.deadline(for: frame.time, now: wallClock.now)
         do throws(MediaError) {
@@ -40,7 +43,8 @@ extension Player {
             return true
         }
         framesDecoded.increment()
-        loop.clock.anchor(frame.time, at: due)
+        // A wrap that took longer than a frame starts the clock over: no burst of late frames.
+        loop.clock.anchor(frame.time, at: max(due, wallClock.now))
         loop.waitingFrame = frame
         return true
     }

@@ -100,6 +100,9 @@ public protocol SeekableVideoSource: VideoSource {
     /// truncated or rewritten (its already-open descriptor would play stale or broken data).
     /// URLs do not change as far as this can tell.
     func verifyUnchanged() throws(MediaError)
+    /// Whether the pictures played are kept for seeks back to them (a loop's wraps), within the
+    /// step cache's bound; decode thread only.
+    var keepsPlayedPictures: Bool { get set }
 }
 
 /// How to open a source.
