@@ -116,6 +116,7 @@ struct PlayerIdleTests {
         init(_ inner: any SeekableVideoSource) { self.inner = inner }
         var info: SourceInfo { inner.info }
         var keepsPlayedPictures = false
+        var playsBackward = false
         func read(into frame: Frame) throws(MediaError) -> Bool { try inner.read(into: frame) }
         func read(into picture: DecodedPicture) throws(MediaError) -> Bool { try inner.read(into: picture) }
         func seek(to seconds: Double, into frame: Frame) throws(MediaError) {

@@ -129,6 +129,7 @@ extension Player {
     private func decodeStep(_ loop: inout DecodeLoopState, speed: Double, speedChanged: Bool) {
         let wallClock = loop.clock.clock
         if speedChanged { loop.clock = PlaybackClock(clock: wallClock, speed: speed) }
+        keepPicturesForLoop()
         guard let frame = loop.takeWaitingFrame() ?? readNext(&loop) else { return }
         if !loop.clock.isAnchored, let shownTime = loop.shownTime { loop.clock.anchor(shownTime, at: wallClock.now) }
         // Past the loop's out: the frame at its in takes this one's turn.

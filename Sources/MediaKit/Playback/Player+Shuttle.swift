@@ -28,11 +28,8 @@ extension Player {
     /// wait; from the second pass on it comes from the step cache, which keeps a loop's pictures
     /// within its bound). False when there is no loop or `frame` is inside it.
     func wrapLoop(_ frame: Frame, _ loop: inout DecodeLoopState) -> Bool {
-        guard var seekable = source as? any SeekableVideoSource else { return false }
-        let range = playbackState.loop
-        // A loop's pictures stay in the step cache: from the second pass on, a wrap costs none.
-        if seekable.keepsPlayedPictures != (range != nil) { seekable.keepsPlayedPictures = range != nil }
-        guard let range, frame.time > range.upperBound + Self.loopSlack else { return false }
+        guard let range = playbackState.loop, frame.time > range.upperBound + Self.loopSlack,
+              let seekable = source as? any SeekableVideoSource else { return false }
         let wallClock = loop.clock.clock
         let due = loop.clock.deadline(for: frame.time, now: wallClock.now)
         do throws(MediaError) {
@@ -49,6 +46,17 @@ extension Player {
         return true
     }
 
+    /// Decode thread, playing forward, before reading the next frame: while a loop is set, the
+    /// pictures played stay in the step cache (a wrap, and what follows it, then costs no decode:
+    /// from the second pass on, or from the first when the loop was set at its in, as the page's
+    /// I does); the cache lets go of what is behind the playhead first.
+    func keepPicturesForLoop() {
+        guard var seekable = source as? any SeekableVideoSource else { return }
+        let looping = playbackState.loop != nil
+        if seekable.keepsPlayedPictures != looping { seekable.keepsPlayedPictures = looping }
+        if seekable.playsBackward { seekable.playsBackward = false }
+    }
+
     /// Decode thread, playing backward at `speed` (negative): the frame before the one shown,
     /// from the step cache (or decoded from the keyframe before it, filling the cache), delivered
     /// when the clock, running backward, reaches it. At the loop's in it wraps to its out; at the
@@ -59,10 +67,11 @@ extension Player {
         // The clock runs on negated media time: backward is forward on it.
         if speedChanged || loop.clock.speed != -speed { loop.clock = PlaybackClock(clock: wallClock, speed: -speed) }
         let shown = loop.shownTime ?? 0
-        guard let target = reverseTarget(from: shown), let seekable = source as? any SeekableVideoSource else {
+        guard let target = reverseTarget(from: shown), var seekable = source as? any SeekableVideoSource else {
             update { $0.isPlaying = false }
             return
         }
+        if !seekable.playsBackward { seekable.playsBackward = true }  // what is behind goes first from the cache
         if !loop.clock.isAnchored { loop.clock.anchor(-shown, at: wallClock.now) }
         let due = loop.clock.deadline(for: -target, now: wallClock.now)
         let frame = pool.take()

@@ -30,6 +30,11 @@ public final class FileSource: DecodedSource, SeekableVideoSource {
         set { decoder.keepsPlayedPictures = newValue }
     }
 
+    public var playsBackward: Bool {
+        get { decoder.stepCache.keepsEarlier }
+        set { decoder.stepCache.keepsEarlier = newValue }
+    }
+
     public func verifyUnchanged() throws(MediaError) {
         guard let identity else { return }
         guard let now = FileIdentity(path: decoder.input) else {

@@ -103,6 +103,8 @@ public protocol SeekableVideoSource: VideoSource {
     /// Whether the pictures played are kept for seeks back to them (a loop's wraps), within the
     /// step cache's bound; decode thread only.
     var keepsPlayedPictures: Bool { get set }
+    /// Whether the playhead moves backward: the pictures kept after it go first. Decode thread only.
+    var playsBackward: Bool { get set }
 }
 
 /// How to open a source.
