@@ -103,6 +103,7 @@ bench: build
 ## (bench/test_soak.py), and the style filter's flicker on the natural clip (bench/style_flicker.py) and the
 ## time from picking it in the page to the first styled picture (bench/style_switch.py), and what a source of another
 ## size costs when opened (bench/session_size.py), what a frame step costs against the ffmpeg CLI's seek (bench/step.py),
+## review playback's rates, its sound at 2× and a loop's wraps (bench/shuttle.py),
 ## and the slow end-to-end checks `make test` leaves out (marked `bench`: a second shaped link, more sound formats)
 bench-serve: build
 	bench/fanout.sh
@@ -121,6 +122,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/style_switch.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/session_size.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/step.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/shuttle.py
 	$(TEST_ENV) FILTERCAST_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m pytest -q --timeout 300 -m bench $(E2E_TESTS)
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 
