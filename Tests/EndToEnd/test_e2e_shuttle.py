@@ -2,6 +2,7 @@
 seekable file (the 4 s, 25 fps, 320x240 clip, a keyframe every second). Speeds are measured
 against the server's clock: the frames' source times (pts) against their send times."""
 
+import shutil
 import time
 
 import pytest
@@ -160,3 +161,20 @@ def test_step_and_seek_are_answered_once_their_frame_is_out(clip_server):
                 results.append(await answered_after_frame(client, {**message, "id": f"a{n}"}, target))
             return results
     assert run(scenario(), timeout=30) == [True, True, True]
+
+
+def test_another_source_plays_at_normal_speed_without_the_loop(start_server, sample_clip, tmp_path):
+    media = tmp_path / "media"
+    media.mkdir()
+    shutil.copy(sample_clip, media / "other.mp4")
+    server = start_server("--input", str(sample_clip), "--media-dir", str(media))
+
+    async def scenario():
+        async with await Client.connect(server.ws_url()) as client:
+            await client.ok({"type": "loop", "in": 1, "out": 2})
+            await client.ok({"type": "speed", "rate": -2})
+            await client.next_json("state", where=lambda s: s["speed"] == -2 and s["loop"])
+            await client.ok({"type": "open", "source": "media/other.mp4"})
+            return await client.next_json("state", where=lambda s: s["source"]["name"] == "media/other.mp4", timeout=5)
+    state = run(scenario(), timeout=30)
+    assert state["speed"] == 1 and state["loop"] is None, state

@@ -104,6 +104,8 @@ public final class Player: @unchecked Sendable {
     /// Decode thread only: where the warnings of an input closed on demand go when it reopens.
     nonisolated(unsafe) var idleWarn: ((String) -> Void)?
     let loops: Bool
+    /// The speed it started at (`--speed`): what another source plays at.
+    let startSpeed: Double
     /// What its lines carry (a channel's name), and its owner's lines about what it plays.
     public let log: LogScope
 
@@ -123,6 +125,7 @@ public final class Player: @unchecked Sendable {
         sourceInfo = source.info
         interruption = source.interruption
         self.loops = options.loops
+        startSpeed = options.speed
         idleClose = options.idleClose.map(IdleClose.init(after:))
         self.output = output
         poolCapacity = options.poolCapacity
