@@ -28,6 +28,7 @@ import "./picture.js";
 import { renderPlayback } from "./playback.js";
 import { player } from "./player.js";
 import "./record.js";
+import { room } from "./room.js";
 import "./shuttle.js";
 import "./source.js";
 import "./sources.js";
@@ -49,6 +50,7 @@ window.filtercast = {
   get channel() { return player.channels.current; },
   formatTime,
   soundOutput, // a test hook: {context, node} that feeds the page's sound output
+  room, // {pointers, laserOn, drawnDots}: the review room's pointers (room.js)
 };
 
 setInterval(() => {

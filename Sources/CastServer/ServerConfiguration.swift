@@ -82,6 +82,10 @@ public struct ServerConfiguration: Sendable {
     public var stallTimeout: Duration = .seconds(5)
     /// Opening the input gives up after this (at start: exit; a live source's reconnection: retry).
     public var openTimeout: Duration = .seconds(10)
+    /// `--http-timeout`: an HTTP connection that sends or takes nothing for this many seconds is
+    /// dropped (an idle keep-alive, headers that never end, a stalled download, a snapshot of a
+    /// source that gives no picture). Streams that stay on purpose (MJPEG, WebSocket) are exempt.
+    public var httpTimeoutSeconds: Int32 = 10
     /// `--step-cache`: bytes of decoded pictures a channel keeps around the playhead for frame steps.
     public var stepCacheBytes = 256 << 20
     /// The media server to push the filtered stream to (`--publish`); nil: none.

@@ -39,7 +39,7 @@ import Testing
         let (fixture, cam) = try twoChannels()
         io.send(#"{"type": "setFilter", "name": "sepia", "id": 7}"#, from: 2, to: fixture.core)
         let written = io.drainAll(fixture.core)
-        #expect(io.types(written[2] ?? []) == ["ack", "state"])
+        #expect(io.types(written[2] ?? []) == ["ack", "activity", "state"])
         #expect(written[1] == nil, "the other channel's viewer hears nothing: \(written[1] ?? [])")
         #expect(cam.session.selection.chain.first.name == "sepia")
         #expect(fixture.session.selection.chain == .none)
@@ -64,7 +64,7 @@ import Testing
         let (fixture, cam) = try twoChannels()
         io.send(ServerCoreSharingTests.start, from: 2, to: fixture.core)
         let written = io.drainAll(fixture.core)
-        #expect(io.types(written[2] ?? []) == ["ack", "state"] && written[1] == nil)
+        #expect(io.types(written[2] ?? []) == ["ack", "activity", "state"] && written[1] == nil)
         #expect(fixture.core.state(of: cam).source.kind == .browser && cam.session.sharer == 2)
         #expect(fixture.core.state(of: fixture.main).source.kind == .test && fixture.session.sharer == nil)
         fixture.core.viewerLeft(2)
@@ -108,7 +108,7 @@ import Testing
         let camFolder = cam.session.library!.recordings.root
         try cam.session.library!.recordings.create()
         _ = FileManager.default.createFile(atPath: camFolder + "/take.mp4", contents: Data([0]))
-        guard case .file(let path, _) = get("/recordings/take.mp4", ["channel": "cam"], fixture) else { Issue.record("no file"); return }
+        guard case .file(let path, _, _) = get("/recordings/take.mp4", ["channel": "cam"], fixture) else { Issue.record("no file"); return }
         #expect(path == camFolder + "/take.mp4")
         #expect(get("/recordings/take.mp4", [:], fixture).code == 404, "the default channel has recordings of its own")
         #expect(camFolder == fixture.library.recordings.root + "/cam", "a named channel records under RECORDINGS/NAME")

@@ -18,6 +18,8 @@ final class ViewerSession {
         case authorized
         /// The client chose another rendition (`watch`): the audiences changed.
         case watching
+        /// The client gave its display name (`name`, checked): its person is called so.
+        case renamed(String)
     }
 
     /// A viewer continuing on an H.264 rendition that is further behind than this starts again
@@ -26,7 +28,7 @@ final class ViewerSession {
 
     /// `--admin-token`, `--token` and `--public-view`.
     private let policy: AccessPolicy
-    private let now: () -> ContinuousClock.Instant
+    let now: () -> ContinuousClock.Instant
     /// What the server offers to watch (`hello.renditions`, then the last `renditions`).
     private var offer: [Rendition]
     /// What else it offers (`hello`'s media folder, uploads and sound).
@@ -48,9 +50,10 @@ final class ViewerSession {
     /// The pictures of a shared camera, gathered from their fragments.
     private var pictures = PictureAssembly()
     private var commandBudget: CommandBudget
-    private var outbox = ViewerOutbox()
-    /// The acks of `step` and `seek`, held until their frame is out.
-    private var heldAcks = HeldAcks()
+    /// What to send it; the held acks (ViewerSession+HeldAcks) go there too.
+    var outbox = ViewerOutbox()
+    /// The acks of `step` and `seek`, held until their frame is out (ViewerSession+HeldAcks).
+    var heldAcks = HeldAcks()
 
     /// A viewer that connected with `token` (`?token=` of its URL, nil without one) to a server
     /// whose access is `policy`, offered `offer` to watch and `features`.
@@ -160,31 +163,14 @@ final class ViewerSession {
                           apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
         let outcome: Outcome
         do throws(ProtocolError) {
-            outcome = try perform(message.command, roundTrip: roundTrip, apply: apply)
+            outcome = try perform(message, roundTrip: roundTrip, apply: apply)
         } catch {
             throw error.answering(message.id)
         }
-        if let id = message.id, !message.command.isAcknowledgement {
-            if case .applied(let command) = outcome, command.answersOnceShown {
-                if let overflow = heldAcks.hold(id, now: now()) { outbox.enqueue(.ack(overflow)) }
-            } else {
-                outbox.enqueue(outcome == .authorized ? .authorized(id, access: access) : .ack(id))
-            }
+        if let id = message.id, !message.command.isAcknowledgement, !holdsAck(id, of: outcome) {
+            outbox.enqueue(outcome == .authorized ? .authorized(id, access: access) : .ack(id))
         }
         return outcome
-    }
-
-    /// The `step` or `seek` just applied waits for jump `ticket` of its player to be out.
-    func acksWait(forJump ticket: Int) {
-        heldAcks.waitFor(ticket: ticket)
-    }
-
-    /// Answers the held acks whose frame is out (`jumpsOut`, the player's) and sent to this viewer
-    /// — none while a newer picture than the last sent waits in `supply` — or that waited too long.
-    func releaseAcks(jumpsOut: Int, supply: FrameSupply, frameInterval: Duration) {
-        guard !heldAcks.isEmpty else { return }
-        let pictureWaiting = frameDue(supply, frameInterval: frameInterval).map { if case .padding = $0 { false } else { true } } ?? false
-        for id in heldAcks.release(jumpsOut: pictureWaiting ? 0 : jumpsOut, now: now()) { outbox.enqueue(.ack(id)) }
     }
 
     /// Acknowledgements are the flow control itself (one per frame, whatever the frame rate), so
@@ -202,14 +188,18 @@ final class ViewerSession {
         return false
     }
 
-    private func perform(_ command: ClientCommand, roundTrip: () -> Duration,
+    /// Checks the sender's access against the command table, then carries the command out: here
+    /// when it is about this connection, through `apply` when it is about the channel or the server.
+    private func perform(_ message: ClientMessage, roundTrip: () -> Duration,
                          apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
-        switch command {
+        let rule = CommandTable.rule(for: message.type)
+        guard (rule.scope == .server ? serverLevel : level) >= rule.access else {
+            throw .refusal(of: rule, controlsChannel: level >= rule.access)
+        }
+        switch message.command {
         case .connection(let command):
             return try perform(command, roundTrip: roundTrip)
         case .session(let command):
-            guard authorized else { throw .tokenRequired }
-            if command.changesServer && serverLevel < .control { throw .serverTokenRequired(for: command) }
             try apply(command)
             return .applied(command)
         }
@@ -241,6 +231,8 @@ final class ViewerSession {
             serverLevel = max(serverLevel, policy.on(channelToken: nil).level(presenting: [token]))
             outbox.markStateDue()  // the state in its hello may be old: nothing was sent since
             return .authorized
+        case .name(let name):
+            return .renamed(name)
         }
     }
 
@@ -251,6 +243,15 @@ final class ViewerSession {
     func audioSent(_ sequence: UInt64) -> UInt64 { sound.sent(sequence) }
 
     private func audioDue(_ supply: FrameSupply) -> UInt64? { mayWatch ? sound.due(in: supply.audio) : nil }
+
+    /// A message for this viewer (encoded): a refusal of its URL's `?name=`.
+    func tell(_ encoded: [UInt8]) { outbox.enqueue(encoded: encoded) }
+
+    /// An `activity` message (encoded); a slow viewer gets the newest (``ViewerOutbox/maximumPendingActivity``).
+    func tellActivity(_ encoded: [UInt8]) { outbox.enqueueActivity(encoded) }
+
+    /// A `pointer` of the person `sender` (encoded), in place of one of theirs still waiting.
+    func point(_ encoded: [UInt8], from sender: String) { outbox.enqueuePointer(encoded, from: sender) }
 
     /// The shared state changed: a `state` is due, if this viewer may watch.
     func stateChanged() {
@@ -359,7 +360,7 @@ final class ViewerSession {
     }
 
     /// The next frame due, else padding owed.
-    private func frameDue(_ supply: FrameSupply, frameInterval: Duration) -> ViewerWrite? {
+    func frameDue(_ supply: FrameSupply, frameInterval: Duration) -> ViewerWrite? {
         guard mayWatch else { return nil }
         switch watching.transport {
         case .jpeg:

@@ -28,10 +28,12 @@ enum ServeCommand: Subcommand {
                              help: "A live source that gives no frame for S seconds is offline and reconnected (default 5)."),
                   OptionSpec(name: "--open-timeout", valueName: "S",
                              help: "Give up opening an input (connecting, reading its header) after S seconds (default 10)."),
+                  OptionSpec(name: "--http-timeout", valueName: "S",
+                             help: "Drop an HTTP connection that sends or takes nothing for S seconds, 2…600 (default 10): idle keep-alive, slow headers, a stalled download."),
                   OptionSpec(name: "--step-cache", valueName: "MB",
                              help: "Decoded pictures a channel keeps around the playhead for frame steps, 0…4096 MB (default 256; 0: none)."),
                   ] + LadderOptions.specs + FilterOptions.specs + [
-                  OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: the web/ folder of this checkout)."),
+                  OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: web/ of this checkout)."),
                   OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T, an auth message, or Authorization: Bearer T over HTTP)."),
                   OptionSpec(name: "--admin-token", valueName: "T",
                              help: "This token may also add and remove channels at run time (PUT/DELETE /api/channels/NAME); it controls everything --token does."),
@@ -148,6 +150,7 @@ enum ServeCommand: Subcommand {
         configuration.recordRendition = options.string("--record-rendition").map { $0 == "own" ? .own : .named($0) } ?? .own
         if let stall = try options.double("--stall-timeout", in: 0.5...600) { configuration.stallTimeout = .seconds(stall) }
         if let open = try options.double("--open-timeout", in: 0.5...600) { configuration.openTimeout = .seconds(open) }
+        if let seconds = try options.int("--http-timeout", in: 2...600) { configuration.httpTimeoutSeconds = Int32(seconds) }
         if let megabytes = try options.int("--step-cache", in: 0...4096) { configuration.stepCacheBytes = megabytes << 20 }
         if configuration.token?.isEmpty == true { throw UsageError(description: "\(options.source("--token")) must not be empty") }
         if configuration.adminToken?.isEmpty == true { throw UsageError(description: "\(options.source("--admin-token")) must not be empty") }
