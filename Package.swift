@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavdevice-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavdevice-dev", "libswscale-dev", "libswresample-dev", "libavfilter-dev", "libavutil-dev"])]
         ),
         // OpenVINO's C API (the style filter's runtime), loaded with dlopen by the shim.
         .systemLibrary(name: "COpenVINO"),

@@ -31,6 +31,7 @@ import { player } from "./player.js";
 import "./record.js";
 import { room } from "./room.js";
 import "./seek-thumbnails.js";
+import "./shuttle.js";
 import "./source.js";
 import "./sources.js";
 import "./studio.js";

@@ -78,6 +78,9 @@ class SoundPart {
   scheduled = [];
   /// [{buffer, pts}] decoded sound waiting for the pictures' clock to run, in order.
   held = [];
+  /// The first packet's time (s) since the last restart, and the speed then: the decoder's
+  /// timestamps count the sound played from it (audio.js `played`); null before one.
+  base = null;
   /// The context time where the last scheduled packet ends, for seamless joins; null for none.
   nextStart = null;
   /// The last drawn picture's time (s); null before the first.

@@ -20,6 +20,10 @@ public struct SessionState: Sendable, Equatable, Encodable {
     public var frame: Int = 0
     /// Seconds; nil for live sources.
     public var duration: Double?
+    /// How fast the playhead moves (`speed`, v1 addition): 1 real time, negative backward.
+    public var speed: Double = 1
+    /// The in/out loop (`loop`, v1 addition); nil (encoded `null`) without one.
+    public var loop: LoopRange?
     /// The program chain: what every viewer sees.
     public var filter: FilterChain
     /// The preview chain (studio mode), nil while the preview has none. Only controllers are told
@@ -78,7 +82,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, playing, position, frame, duration, filter, chain, program, preview, compare, viewers, fps, recording, renditions, styleRefreshHz
+        case source, playing, position, frame, duration, speed, loop, filter, chain, program, preview, compare, viewers, fps, recording, renditions, styleRefreshHz
         case people, presenter, changedBy, you
     }
 
@@ -108,6 +112,8 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(position.isFinite ? position : 0, forKey: .position)
         try container.encode(frame, forKey: .frame)
         try container.encode(duration.flatMap { $0.isFinite ? $0 : nil }, forKey: .duration)
+        try container.encode(speed.isFinite ? speed : 1, forKey: .speed)
+        try container.encode(loop, forKey: .loop)
         try container.encode(Link(filter.first), forKey: .filter)
         try container.encode(filter.links.map(Link.init), forKey: .chain)
         try container.encode(filter.links.map(Link.init), forKey: .program)

@@ -45,6 +45,11 @@ struct Rejected: Sendable, CustomStringConvertible {
     ]
 
     static let invalidArgument = [
+        Rejected(#"{"type":"speed","rate":"2"}"#, .invalidArgument, mentions: ["speed.rate", "a number in -4…-0.25 or 0.25…4"]),
+        Rejected(#"{"type":"speed"}"#, .invalidArgument, mentions: ["speed.rate", "required"]),
+        Rejected(#"{"type":"loop","out":1}"#, .invalidArgument, mentions: ["loop.in", "required", "null to end the loop"]),
+        Rejected(#"{"type":"loop","in":1}"#, .invalidArgument, mentions: ["loop.out", "required"]),
+        Rejected(#"{"type":"loop","in":"1","out":2}"#, .invalidArgument, mentions: ["loop.in"]),
         Rejected(#"{"type":"seek","position":"abc","id":"s1"}"#, .invalidArgument, id: .string("s1"),
                  mentions: ["seek.position", "\"abc\""]),
         Rejected(#"{"type":"seek","position":true}"#, .invalidArgument, mentions: ["seek.position"]),
@@ -117,6 +122,16 @@ struct Rejected: Sendable, CustomStringConvertible {
         Rejected(#"{"type":"step","frames":0,"id":"z"}"#, .outOfRange, id: .string("z"), mentions: ["step.frames", "-250…-1 or 1…250", "0"]),
         Rejected(#"{"type":"step","frames":251}"#, .outOfRange, mentions: ["step.frames", "-250…250", "251"]),
         Rejected(#"{"type":"step","frames":-251}"#, .outOfRange, mentions: ["step.frames", "-251"]),
+        Rejected(#"{"type":"speed","rate":0,"id":"v"}"#, .outOfRange, id: .string("v"), mentions: ["speed.rate", "-4…-0.25 or 0.25…4", "0"]),
+        Rejected(#"{"type":"speed","rate":4.01}"#, .outOfRange, mentions: ["speed.rate", "-4…-0.25 or 0.25…4", "4.01"]),
+        Rejected(#"{"type":"speed","rate":-0.2}"#, .outOfRange, mentions: ["speed.rate", "-0.2"]),
+        Rejected(#"{"type":"speed","rate":0.24}"#, .outOfRange, mentions: ["speed.rate"]),
+        Rejected(#"{"type":"speed","rate":-4.5}"#, .outOfRange, mentions: ["speed.rate"]),
+        Rejected(#"{"type":"speed","rate":1e999}"#, .outOfRange, mentions: ["speed.rate"]),
+        Rejected(#"{"type":"loop","in":2,"out":1}"#, .outOfRange, mentions: ["loop.out", "after loop.in (2.0)", "1"]),
+        Rejected(#"{"type":"loop","in":1,"out":1}"#, .outOfRange, mentions: ["loop.out"]),
+        Rejected(#"{"type":"loop","in":-1,"out":1}"#, .outOfRange, mentions: ["loop.in", "≥ 0", "-1"]),
+        Rejected(#"{"type":"loop","in":0,"out":1e999}"#, .outOfRange, mentions: ["loop.out"]),
         Rejected(#"{"type":"flow","window":17,"id":"w"}"#, .outOfRange, id: .string("w"), mentions: ["flow.window", "0…16", "17"]),
         Rejected(#"{"type":"flow","window":-1}"#, .outOfRange, mentions: ["flow.window", "0…16"]),
         Rejected(#"{"type":"setParams","params":{},"index":8,"id":1}"#, .outOfRange, id: .number(1), mentions: ["setParams.index", "0…7", "8"]),

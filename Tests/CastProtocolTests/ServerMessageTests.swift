@@ -21,7 +21,7 @@ struct ServerMessageTests {
         return try #require(json as? [String: Any])
     }
 
-    static let stateKeys: Set = ["source", "playing", "position", "frame", "duration", "filter", "chain", "program", "viewers", "fps", "recording", "renditions"]
+    static let stateKeys: Set = ["source", "playing", "position", "frame", "duration", "speed", "loop", "filter", "chain", "program", "viewers", "fps", "recording", "renditions"]
     static let recordingKeys: Set = ["active", "name", "filtered", "elapsed", "bytes", "droppedFrames", "encoder", "error"]
     static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn",
                                   "startInput", "reference", "audio"]

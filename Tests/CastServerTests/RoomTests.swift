@@ -35,8 +35,8 @@ import Testing
         try presenter.admit("setParams", from: "b")  // looks stay open
         try presenter.admit("seek", from: "a")
         do {
-            try presenter.admit("open", from: "b")
-            Issue.record("open is playback")
+            try presenter.admit("speed", from: "b")
+            Issue.record("speed is playback")
         } catch {
             #expect(error.code == .notPresenter && error.message.contains("Ana"))
         }

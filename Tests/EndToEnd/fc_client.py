@@ -252,15 +252,18 @@ class Client:
     async def command(self, message: dict, timeout: float = 3.0) -> dict:
         """Sends a command with an `id` (one is added if missing) and returns the `ack` or `error`
         that carries that id. Frames and `state` messages that arrived before the reply are
-        dropped: they were sent before the command was carried out."""
+        dropped: they were sent before the command was carried out — but for a `step` or a
+        `seek`, answered once its frame is out: that frame (and its state) came before the reply."""
         message = dict(message)
         message.setdefault("id", self.new_id())
         await self.send_json(message)
         wanted = message["id"]
+        # A step's or a seek's ack comes once its frame is out: what came before it is kept.
+        keeps = message.get("type") in ("step", "seek")
         reply = await self._take(
             lambda item: isinstance(item, dict) and item.get("type") in ("ack", "error") and item.get("id") == wanted,
             f"the ack or error for {message}", timeout,
-            drop_before=lambda item: is_frame(item) or item.get("type") == "state")
+            drop_before=lambda item: not keeps and (is_frame(item) or item.get("type") == "state"))
         return reply
 
     async def ok(self, message: dict, timeout: float = 3.0) -> dict:

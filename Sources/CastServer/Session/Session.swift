@@ -179,6 +179,8 @@ public final class Session: Sendable {
                                  position: playback.position, duration: playback.duration, filter: selection.chain,
                                  viewers: viewers, fps: fps, recording: recordingState)
         state.frame = playback.position.isFinite ? Int((playback.position * Self.frameRate(of: player.info)).rounded()) : 0
+        state.speed = playback.speed
+        state.loop = loopRange
         state.preview = studio.previewChain
         state.compare = compare.withLock { $0 }
         return state
@@ -221,6 +223,7 @@ public final class Session: Sendable {
         case .setCompare(let change):
             compare.withLock { $0 = ($0 ?? .initial).changed(by: change) }
         case .play:
+            playForwardFromTheStart()
             player.play()
             transportGeneration.add(1, ordering: .relaxed)
         case .pause:
@@ -231,6 +234,10 @@ public final class Session: Sendable {
             try seek(to: position)
         case .step(let frames):
             try step(frames)
+        case .speed(let rate):
+            try setSpeed(rate)
+        case .loop(let range):
+            try setLoop(range)
         case .record(let start, let filtered):
             try record(start: start, filtered: filtered)
         case .open(let reference, let asRecorded):
@@ -256,6 +263,7 @@ public final class Session: Sendable {
         guard source.seekable else {
             throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot seek")
         }
+        endLoop(unlessContaining: position)
         player.seek(to: position)
     }
 
@@ -275,13 +283,12 @@ public final class Session: Sendable {
         // A step past the end aims far past it (``Player/seek(to:)``): the next one counts from the end.
         let from = min(player.playheadTarget, player.playbackState.duration ?? .infinity)
         let frame = (from * rate).rounded() + Double(frames)
+        endLoop(unlessContaining: max(0, frame) / rate)
         player.seek(to: max(0, frame) / rate)
     }
 
     /// A source's frames a second, for numbering its frames (25 where it does not say).
-    static func frameRate(of info: SourceInfo) -> Double {
-        info.frameRate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 25
-    }
+    static func frameRate(of info: SourceInfo) -> Double { info.numberingRate }
 
     /// `chain` with `parameters` of link `index` (nil: 0) changed, checked against the catalog.
     private func withParameters(_ parameters: [String: ParameterValue], index: Int?,

@@ -25,6 +25,9 @@ final class Decoder {
     let stepCache: DecodedPictureCache
     /// While a seek decodes toward its target: its pictures go into ``stepCache``.
     private var keepsPictures = false
+    /// While a loop plays (``SeekableVideoSource/keepsPlayedPictures``): the pictures played stay
+    /// in ``stepCache`` too, so that a wrap to the loop's in and what follows come from there.
+    var keepsPlayedPictures = false
     /// The timestamp of the picture last delivered from ``stepCache`` when the decoder is not
     /// right after it: the next picture comes from the cache, or from positioning the decoder.
     private var replaying: Int64?
@@ -189,7 +192,7 @@ final class Decoder {
             pendingLanding = false
         } else {
             guard try receiveFrame() else { return false }
-            if stepCache.heldBytes > 0 { stepCache.release() }
+            if stepCache.heldBytes > 0 && !keepsPlayedPictures { stepCache.release() }
         }
         stepCache.moved(to: decodedTimestamp ?? 0)
         readSoundAhead()
@@ -344,7 +347,7 @@ final class Decoder {
         let pts = decoded.pointee.pts, guessed = decoded.pointee.best_effort_timestamp
         decodedTimestamp = timestamps.frameDecoded(presentationTime: pts == noTimestamp ? nil : pts,
                                                    bestEffort: guessed == noTimestamp ? nil : guessed)
-        if keepsPictures, let decodedTimestamp { stepCache.keep(decoded, at: decodedTimestamp) } else { stepCache.runBroken() }
+        if keepsPictures || keepsPlayedPictures, let decodedTimestamp { stepCache.keep(decoded, at: decodedTimestamp) } else { stepCache.runBroken() }
         if decoded.pointee.decode_error_flags != 0 || decoded.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
             warn("frame at \(milliseconds(decodedSeconds)) s has decoding errors (concealed)")
         }

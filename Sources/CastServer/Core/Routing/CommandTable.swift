@@ -46,6 +46,8 @@ enum CommandTable {
         CommandRule(type: "pause", access: .control, scope: .channel, drivesPlayback: true),
         CommandRule(type: "seek", access: .control, scope: .channel, drivesPlayback: true),
         CommandRule(type: "step", access: .control, scope: .channel, drivesPlayback: true),
+        CommandRule(type: "speed", access: .control, scope: .channel, drivesPlayback: true),
+        CommandRule(type: "loop", access: .control, scope: .channel, drivesPlayback: true),
         CommandRule(type: "record", access: .control, scope: .channel),
         CommandRule(type: "open", access: .control, scope: .channel, drivesPlayback: true),
         CommandRule(type: "delete", access: .control, scope: .channel),
