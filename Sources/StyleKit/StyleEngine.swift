@@ -77,6 +77,9 @@ public final class StyleEngine: Sendable {
     }
 
     private let threads: Int
+    /// The threads OpenVINO runs on beside the frame path (the links' refreshers, the warm-up, the
+    /// compiles), at a lower priority, waited for at the stop.
+    let workers = StyleWorkers()
     /// How the links' networks run beside the picture (``StyleRefresher``): as fast as they can,
     /// but for tests.
     let refreshing: StyleRefresher.Options
@@ -120,6 +123,20 @@ public final class StyleEngine: Sendable {
         if let upgrade { self.upgrade(to: upgrade) }
         return state.withLock { $0.failure == nil ? $0.height : nil }
     }
+
+    /// ``prepare(lines:)`` on a thread of the engine's, at the network's priority (``StyleWorkers``:
+    /// OpenVINO's threads, made by this first run, keep it), so that the first styled picture does
+    /// not wait for it; ``stop(within:)`` waits for it.
+    public func prepareInBackground() {
+        _ = workers.start("style-warm-up") { [self] in _ = prepare() }
+    }
+
+    /// Ends every thread running the network beside the picture (each link's after its run in
+    /// progress, a warm-up or a compile when it is done) and waits for them, at most `bound`: call
+    /// before the process exits, which tears OpenVINO down. Links styled after it pass their frames
+    /// unchanged. False if one was still running at the bound (said).
+    @discardableResult
+    public func stop(within bound: Duration) -> Bool { workers.stop(within: bound) }
 
     /// Whether styling a frame would not wait for the runtime to load or the calibration (done,
     /// or failed): until then a new `style` link is better warmed in the background
@@ -287,8 +304,7 @@ public final class StyleEngine: Sendable {
     /// Starts compiling the height the calibration chose, if one waits, on a thread of its own.
     private func startUpgrade(_ state: inout State) {
         guard let height = state.upgrade.take() else { return }
-        state.compiling = true
-        Thread.detachNewThread { [self] in upgrade(to: height) }
+        state.compiling = workers.start("style-compile") { [self] in upgrade(to: height) }
     }
 
     /// Compiles the network at `height` and runs it once (OpenVINO's first run is slow), outside

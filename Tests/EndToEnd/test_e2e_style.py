@@ -122,3 +122,21 @@ def test_snapshot_takes_a_style_by_its_id_and_from_styles_never_by_a_zero_based_
     assert own.returncode == 0 and "style='swirl'" in own.stdout, own.stderr
     unknown = snapshot(tmp_path / "x.jpg", "--param", "style=swirl")
     assert unknown.returncode != 0 and "swirl" in unknown.stderr
+
+
+def test_sigterm_while_the_network_runs_and_compiles_exits_0_within_1_s(start_server, sample_clip):
+    """Issue 42: the network's threads beside the picture (each link's worker, the compile of the
+    height the calibration chose) are ended and waited for at the stop — `exit` tore OpenVINO down
+    under them (a crash, not exit code 0). The signal comes at the first styled frame: the
+    calibration done, the chosen height compiling, the worker painting every frame."""
+    for _ in range(3):
+        # The fixture's servers start with --style-at-first-use: the calibration at the first frame.
+        server = start_server("--input", str(sample_clip), "--filter", "style")
+
+        async def first_frames():
+            async with await Client.connect(server.ws_url()) as client:
+                await client.frames(2, timeout=30)
+        run(first_frames(), timeout=40)
+        code, seconds = server.stop(timeout=3.0)
+        assert code == 0, f"exit code {code}\n{server.stderr_text()[-3000:]}"
+        assert seconds < 1.0, f"the server took {seconds:.2f} s to exit"

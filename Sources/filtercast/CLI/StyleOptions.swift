@@ -12,14 +12,21 @@ enum StyleOptions {
     static let firstUseSpec = OptionSpec(name: "--style-at-first-use", valueName: nil,
                                          help: "Load and calibrate the style network at the first styled frame, not in the background after start (saves ~90 MB and a second of CPU where nobody styles; the first styled picture then waits for it).")
 
-    /// Unless `--style-at-first-use`, loads and calibrates the style network on a thread of its
-    /// own, so that the first styled picture does not wait for it (issue 27: ≤ 1 s from picking
-    /// `style` in the page); nothing where the style filter is unavailable. Call after the ready
-    /// line: the start does not wait for it. The stop joins the thread returned before the process
-    /// exits: OpenVINO torn down by `exit` under a compile still running crashes (SIGSEGV).
-    static func warmUp(_ options: ParsedOptions) -> WorkerThread? {
-        guard !options.has("--style-at-first-use"), case .success(let engine) = StyleEngine.shared else { return nil }
-        return WorkerThread(name: "style-warm-up") { _ = engine.prepare() }
+    /// Unless `--style-at-first-use`, loads and calibrates the style network in the background
+    /// (``StyleEngine/prepareInBackground()``), so that the first styled picture does not wait for
+    /// it (issue 27: ≤ 1 s from picking `style` in the page); nothing where the style filter is
+    /// unavailable. Call after the ready line: the start does not wait for it.
+    static func warmUp(_ options: ParsedOptions) {
+        guard !options.has("--style-at-first-use"), case .success(let engine) = StyleEngine.shared else { return }
+        engine.prepareInBackground()
+    }
+
+    /// Ends the style network's threads (the links' workers, a warm-up, a compile) before the
+    /// process exits, within `bound`: OpenVINO torn down by `exit` under a run or a compile still
+    /// going crashes (SIGSEGV).
+    static func stop(within bound: Duration) {
+        guard case .success(let engine) = StyleEngine.shared else { return }
+        engine.stop(within: bound)
     }
 
     /// The folder `--styles` names, else `defaultPath`, read (nil with neither, or where the style
