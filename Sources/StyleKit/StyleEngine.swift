@@ -93,6 +93,8 @@ public final class StyleEngine: Sendable {
     private let runNanoseconds = Atomic<Int>(0)
     /// ``isSettled``.
     private let settled = Atomic<Bool>(false)
+    /// ``calibration``: apart from ``state``, whose lock a run holds.
+    private let measured = Mutex<StyleCalibration?>(nil)
 
     /// The engine of the runtime at `root`, which must hold the library and the network (they are
     /// loaded at the first use). `height` fixes the network's height (no calibration: tests,
@@ -126,9 +128,10 @@ public final class StyleEngine: Sendable {
 
     /// ``prepare(lines:)`` on a thread of the engine's, at the network's priority (``StyleWorkers``:
     /// OpenVINO's threads, made by this first run, keep it), so that the first styled picture does
-    /// not wait for it; ``stop(within:)`` waits for it.
-    public func prepareInBackground() {
-        _ = workers.start("style-warm-up") { [self] in _ = prepare() }
+    /// not wait for it; ``stop(within:)`` waits for it. `done` gets the ``calibration`` there,
+    /// nil where the network cannot run.
+    public func prepareInBackground(then done: @escaping @Sendable (StyleCalibration?) -> Void) {
+        _ = workers.start("style-warm-up") { [self] in done(prepare() == nil ? nil : calibration) }
     }
 
     /// Ends every thread running the network beside the picture (each link's after its run in
@@ -137,6 +140,10 @@ public final class StyleEngine: Sendable {
     /// unchanged. False if one was still running at the bound (said).
     @discardableResult
     public func stop(within bound: Duration) -> Bool { workers.stop(within: bound) }
+
+    /// The height the network runs at and what it reaches there (``StyleCalibration``), once
+    /// calibrated; nil before, and where it failed. Never waits for a run.
+    public var calibration: StyleCalibration? { measured.withLock { $0 } }
 
     /// Whether styling a frame would not wait for the runtime to load or the calibration (done,
     /// or failed): until then a new `style` link is better warmed in the background
@@ -281,18 +288,18 @@ public final class StyleEngine: Sendable {
             let smallest = Self.heights[Self.heights.count - 1]
             let runtime = try loaded(&state)
             let cost = try timedRun(runtime, height: smallest, into: &state.networks)
+            let calibration = StyleCalibration(lines: smallest, run: cost)
+            measured.withLock { $0 = calibration }
             let fits = Self.heights.first { height in
                 cost.seconds * Double(height * height) / Double(smallest * smallest) <= Self.frameBudget.seconds
             } ?? smallest
             state.height = smallest
             state.upgrade = fits == smallest ? nil : fits
             state.chooser = StyleHeightChooser(heights: Self.heights, budget: Self.frameBudget)
-            // Beside the picture the style refreshes at most once a run: what this machine reaches, quiet.
-            let refresh = (10 / cost.seconds).rounded() / 10
             Log.info((fits == smallest ? "style: the network runs at \(fits) lines"
                                        : "style: the network runs at \(smallest) lines until it is compiled at \(fits)")
-                     + "; the style refreshes up to \(refresh) times a second beside the picture",
-                     ["lines": .int(smallest), "run_ms": .double((cost.seconds * 10_000).rounded() / 10), "refresh_hz": .double(refresh)])
+                     + "; the style refreshes up to \(calibration.refreshHz) times a second beside the picture",
+                     ["lines": .int(smallest), "run_ms": .double(calibration.runMilliseconds), "refresh_hz": .double(calibration.refreshHz)])
             return smallest
         } catch {
             state.failure = error
@@ -315,12 +322,16 @@ public final class StyleEngine: Sendable {
         guard let runtime = state.withLock({ $0.runtime }) else { return }
         do throws(StyleUnavailable) {
             let (key, network) = try warmedNetwork(runtime, height: height)
+            let calibration = StyleCalibration(lines: height, run: try Self.fastestRun(network))
             state.withLock { state in
                 state.networks = state.networks.filter { $0.key.size.height == height }
                 state.networks[key] = network
                 state.height = height
             }
-            Log.info("style: the network runs at \(height) lines")
+            measured.withLock { $0 = calibration }
+            Log.info("style: the network runs at \(height) lines; the style refreshes up to \(calibration.refreshHz) times a second "
+                     + "beside the picture", ["lines": .int(height), "run_ms": .double(calibration.runMilliseconds),
+                                              "refresh_hz": .double(calibration.refreshHz)])
         } catch {
             Log.warning("style: the network stays at \(state.withLock { $0.height } ?? 0) lines: \(error)")
         }
@@ -337,12 +348,17 @@ public final class StyleEngine: Sendable {
     }
 
     /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
-    /// returns its faster of two runs after one to warm up: the least disturbed by whatever else
-    /// the machine does meanwhile.
+    /// returns its faster of two runs after one to warm up (``fastestRun(_:)``).
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
                           into networks: inout [NetworkKey: StyleNetwork]) throws(StyleUnavailable) -> Duration {
         let (key, network) = try warmedNetwork(runtime, height: height)
         networks[key] = network
+        return try Self.fastestRun(network)
+    }
+
+    /// The faster of two runs of a warmed `network`: the least disturbed by whatever else the
+    /// machine does meanwhile.
+    private static func fastestRun(_ network: StyleNetwork) throws(StyleUnavailable) -> Duration {
         let clock = ContinuousClock()
         var fastest = Duration.seconds(60)
         for _ in 0..<2 {

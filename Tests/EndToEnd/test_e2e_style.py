@@ -3,11 +3,16 @@ picture through OpenVINO, choices by id or index, refused choices, chained; and 
 OpenVINO runtime is missing starts anyway, says why once, and offers no `style`."""
 
 import io
-import subprocess
 import json
+import os
+import re
+import select
+import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from fc_client import Client, run
@@ -140,3 +145,45 @@ def test_sigterm_while_the_network_runs_and_compiles_exits_0_within_1_s(start_se
         code, seconds = server.stop(timeout=3.0)
         assert code == 0, f"exit code {code}\n{server.stderr_text()[-3000:]}"
         assert seconds < 1.0, f"the server took {seconds:.2f} s to exit"
+
+
+STYLE_LINE = re.compile(r"^filtercast: style refreshes up to (?P<hz>[\d.]+) times a second here "
+                        r"\(the network at (?P<lines>\d+) lines, (?P<run>[\d.]+) ms a run\)$")
+
+
+def stdout_line(server, matching, timeout: float = 30.0) -> str:
+    """The first line of the server's standard output after the ready and data lines that `matching` accepts."""
+    deadline, buffer = time.monotonic() + timeout, b""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([server.proc.stdout], [], [], 0.2)
+        if ready:
+            chunk = os.read(server.proc.stdout.fileno(), 4096)
+            assert chunk, f"standard output closed\n{server.stderr_text()}"
+            buffer += chunk
+            for line in buffer.decode().splitlines():
+                if matching(line):
+                    return line
+    raise AssertionError(f"no such line within {timeout} s: {buffer!r}")
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_the_ready_line_and_the_catalog_say_the_style_refresh_rate_this_machine_reaches(filtercast_bin, web_root, tmp_path, log_format):
+    """Issue 42: calibrated after start, the server says on standard output (after the ready and data
+    lines) how often the style refreshes here, at the height chosen, and `/api/filters` says it too."""
+    from fc_server import ServerProcess
+    server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--data", str(tmp_path), "--input", "test:320x240@25",
+                                            "--log-format", log_format],
+                           str(tmp_path / "filtercast.log"), style_warm_up=True).start()
+    try:
+        if log_format == "text":
+            match = STYLE_LINE.match(stdout_line(server, STYLE_LINE.match))
+            said = {"hz": float(match["hz"]), "lines": int(match["lines"]), "run": float(match["run"])}
+        else:
+            line = json.loads(stdout_line(server, lambda line: "styleRefreshHz" in line))
+            said = {"hz": line["styleRefreshHz"], "lines": line["styleLines"], "run": line["styleRunMs"]}
+        style = next(entry for entry in json.loads(server.get("/api/filters").body)["filters"] if entry["name"] == "style")
+    finally:
+        server.stop()
+    assert said["lines"] in (360, 288, 240, 216, 180, 144), said
+    assert said["hz"] > 0 and abs(said["hz"] - 1000 / said["run"]) <= 0.1 + 0.01 * said["hz"], said
+    assert style["refreshHz"] == said["hz"], "the catalog says what the line said"

@@ -15,10 +15,18 @@ enum StyleOptions {
     /// Unless `--style-at-first-use`, loads and calibrates the style network in the background
     /// (``StyleEngine/prepareInBackground()``), so that the first styled picture does not wait for
     /// it (issue 27: ≤ 1 s from picking `style` in the page); nothing where the style filter is
-    /// unavailable. Call after the ready line: the start does not wait for it.
+    /// unavailable. Call after the ready line: the start does not wait for it. Once calibrated,
+    /// says on standard output, after the ready line, how often the style refreshes on this
+    /// machine (issue 42: a slow machine serves `style` with a lag, and says so).
     static func warmUp(_ options: ParsedOptions) {
         guard !options.has("--style-at-first-use"), case .success(let engine) = StyleEngine.shared else { return }
-        engine.prepareInBackground()
+        engine.prepareInBackground { calibration in
+            guard let calibration else { return }
+            Log.announce("style refreshes up to \(calibration.refreshHz) times a second here (the network at \(calibration.lines) "
+                         + "lines, \(calibration.runMilliseconds) ms a run)",
+                         ["styleRefreshHz": .double(calibration.refreshHz), "styleLines": .int(calibration.lines),
+                          "styleRunMs": .double(calibration.runMilliseconds)])
+        }
     }
 
     /// Ends the style network's threads (the links' workers, a warm-up, a compile) before the
