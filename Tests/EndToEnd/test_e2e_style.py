@@ -129,11 +129,11 @@ def test_snapshot_takes_a_style_by_its_id_and_from_styles_never_by_a_zero_based_
     assert unknown.returncode != 0 and "swirl" in unknown.stderr
 
 
-def test_sigterm_while_the_network_runs_and_compiles_exits_0_within_1_s(start_server, sample_clip):
-    """Issue 42: the network's threads beside the picture (each link's worker, the compile of the
-    height the calibration chose) are ended and waited for at the stop — `exit` tore OpenVINO down
-    under them (a crash, not exit code 0). The signal comes at the first styled frame: the
-    calibration done, the chosen height compiling, the worker painting every frame."""
+def test_sigterm_while_the_network_runs_exits_0_within_1_s(start_server, sample_clip):
+    """Issue 42: the network's threads beside the picture (each link's worker; a warm-up or a
+    height's compile) are ended and waited for at the stop, before `exit` tears OpenVINO down
+    under them. The signal comes at the first styled frames: the calibration just done, the worker
+    painting every frame."""
     for _ in range(3):
         # The fixture's servers start with --style-at-first-use: the calibration at the first frame.
         server = start_server("--input", str(sample_clip), "--filter", "style")

@@ -31,7 +31,8 @@ enum StyleOptions {
 
     /// Ends the style network's threads (the links' workers, a warm-up, a compile) before the
     /// process exits, within `bound`: OpenVINO torn down by `exit` under a run or a compile still
-    /// going crashes (SIGSEGV).
+    /// going crashes (SIGSEGV). A worker ends after its run (milliseconds); a compile cannot be
+    /// cut short, so a stop in the first seconds after start may wait for the calibration's.
     static func stop(within bound: Duration) {
         guard case .success(let engine) = StyleEngine.shared else { return }
         engine.stop(within: bound)

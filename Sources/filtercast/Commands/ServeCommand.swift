@@ -103,7 +103,7 @@ enum ServeCommand: Subcommand {
         let reason = stopSignals.wait()
         Log.info("\(reason), shutting down")
         server.stop()
-        StyleOptions.stop(within: .seconds(1))
+        StyleOptions.stop(within: .seconds(5))
     }
 
     /// Everything the options and `FILTERCAST_*` variables say, validated.
