@@ -2,6 +2,7 @@
 // reconnection (shown in the top bar's indicator), commands and their answers. Text messages become
 // the player's events (player.js); binary messages (frames) go to the receiver given to connect().
 import { byId, pageParameter } from "./helpers.js";
+import { personKey, savedName } from "./person.js";
 import { player } from "./player.js";
 import { toast } from "./toast.js";
 import { PROTOCOL_VERSION, SUBPROTOCOL } from "./wire.js";
@@ -78,7 +79,8 @@ function showConnection(kind, text) {
   if (indicator.textContent !== text) indicator.textContent = text;
 }
 
-/// The WebSocket endpoint with the page's `?token=` and `?channel=` (studio.js opens a second connection to it).
+/// The WebSocket endpoint with the page's `?token=` and `?channel=`, and who the page is
+/// (`?person=`, `?name=`: person.js) — the same for the second connection second.js opens.
 export function socketURL() {
   const url = new URL("ws", location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
@@ -88,6 +90,9 @@ export function socketURL() {
   if (token) url.searchParams.set("token", token);
   const channel = pageParameter("channel");
   if (channel) url.searchParams.set("channel", channel);
+  url.searchParams.set("person", personKey());
+  const name = savedName();
+  if (name) url.searchParams.set("name", name);
   return url.href;
 }
 
@@ -155,6 +160,8 @@ function receiveText(text) {
     case "catalog": return Array.isArray(message.filters) ? player.emit("catalog", message) : undefined;
     case "looks": return player.emit("looks", message);
     case "renditions": return Array.isArray(message.renditions) ? player.emit("renditions", message) : undefined;
+    case "activity": return message.by ? player.emit("activity", message) : undefined;
+    case "pointer": return message.by ? player.emit("pointer", message) : undefined;
     default: return; // unknown types are ignored (forward compatibility)
   }
 }

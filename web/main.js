@@ -28,6 +28,7 @@ import "./picture.js";
 import { renderPlayback } from "./playback.js";
 import { player } from "./player.js";
 import "./record.js";
+import { room } from "./room.js";
 import "./source.js";
 import "./sources.js";
 import "./studio.js";
@@ -48,6 +49,7 @@ window.filtercast = {
   get channel() { return player.channels.current; },
   formatTime,
   soundOutput, // a test hook: {context, node} that feeds the page's sound output
+  room, // {pointers, laserOn, drawnDots}: the review room's pointers (room.js)
 };
 
 setInterval(() => {

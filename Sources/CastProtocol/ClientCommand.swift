@@ -24,6 +24,9 @@ public enum ConnectionCommand: Sendable, Equatable {
     /// what the server offers (`hello.renditions`). `audio`: sound from now on, or none (nil:
     /// as before).
     case watch(transport: FrameTransport, rendition: String?, audio: Bool?)
+    /// The sender's display name from now on (v1 addition; checked: ``PersonName``), for every
+    /// connection of its page: `state.people`, and who changed what.
+    case name(String)
 
     /// The largest ``flow(window:)``.
     public static let maximumWindow = 16

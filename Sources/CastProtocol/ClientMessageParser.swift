@@ -12,7 +12,8 @@ public enum ClientMessageParser {
 
     /// The command names, in the order messages list them.
     public static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "step", "frameAck", "flow", "auth", "record",
-                                "open", "delete", "watch", "share", "take", "saveLook", "deleteLook", "setCompare"]
+                                "open", "delete", "watch", "share", "take", "saveLook", "deleteLook", "setCompare",
+                                "name", "present", "point"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -111,6 +112,8 @@ public enum ClientMessageParser {
             return .session(.take(try command.takeTransition()))
         case "setCompare":
             return .session(.setCompare(try command.compareChange()))
+        case "name", "present", "point":
+            return try command.roomCommand()
         default:
             throw ProtocolError(code: .unknownType, message: "unknown message type \(JSONValue.string(type).summary) (\(known))")
         }

@@ -19,6 +19,7 @@ extension ErrorCode {
         case .busy: "In use"
         case .ingestFailed: "Camera"
         case .lookFailed: "Look"
+        case .notPresenter: "Someone else presents"
         }
     }
 }

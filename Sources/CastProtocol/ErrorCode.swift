@@ -37,4 +37,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     /// `saveLook` or `deleteLook` could not be carried out: the server keeps as many looks as
     /// it takes, or its looks folder cannot be written.
     case lookFailed = "look_failed"
+    /// A playback command (play, pause, seek, step, open, …) while someone else presents the
+    /// channel, or a `present take` from someone who may not take it from them (v1 addition).
+    case notPresenter = "not_presenter"
 }

@@ -17,6 +17,8 @@ import Foundation
 /// {"type":"catalog","filters":[…]}                   (the catalog changed: a LUT was added)
 /// {"type":"looks","looks":[{"name":"warm","created":"…"},…]}   (the saved looks changed)
 /// {"type":"renditions","renditions":[…]}             (another size of source plays)
+/// {"type":"activity","id":4,"at":"…","position":1.2,"frame":30,"by":{"id":"p1","name":"Ana"},"what":"setFilter","summary":"…"}
+/// {"type":"pointer","by":{"id":"p1","name":"Ana"},"x":0.4,"y":0.5}   (x, y null: hidden)
 /// ```
 public enum ServerMessage: Sendable, Encodable {
     /// The first message on every connection: the protocol version, what this client may do,
@@ -50,10 +52,15 @@ public enum ServerMessage: Sendable, Encodable {
     /// The renditions' sizes (and H.264 caps) changed: a source of another size plays. The same
     /// renditions as `hello.renditions` (same ids, same order), at their new sizes.
     case renditions([Rendition])
+    /// Someone changed the channel's shared state (v1 addition): who, what, when, at which frame.
+    case activity(ActivityEntry)
+    /// A controller's laser pointer moved (nil: hidden) (v1 addition).
+    case pointer(by: Author, at: PointerPosition?)
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
         case maxChainLength, categories, errors, transports, renditions, mediaFolder, uploads, audio, channel, looks
+        case by, x, y
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -107,6 +114,26 @@ public enum ServerMessage: Sendable, Encodable {
         case .looks(let looks):
             try container.encode("looks", forKey: .type)
             try container.encode(looks, forKey: .looks)
+        case .activity, .pointer:
+            try encodeRoomMessage(to: encoder)
+        }
+    }
+
+    /// The review room's messages (v1 additions): `activity`, `pointer`.
+    private func encodeRoomMessage(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .activity(let entry):
+            try container.encode("activity", forKey: .type)
+            // The entry's own keys go into this same object, beside "type".
+            try entry.encode(to: encoder)
+        case .pointer(let by, let position):
+            try container.encode("pointer", forKey: .type)
+            try container.encode(by, forKey: .by)
+            try container.encode(position?.x, forKey: .x)
+            try container.encode(position?.y, forKey: .y)
+        default:
+            break
         }
     }
 

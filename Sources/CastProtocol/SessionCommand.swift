@@ -52,4 +52,11 @@ public enum SessionCommand: Sendable, Equatable {
     case applyLook(name: String, to: ChainTarget)
     /// Delete the saved look `name` (a valid look name, not yet known to exist).
     case deleteLook(name: String)
+    /// Take (`true`) or give up presenting the channel (v1 addition): while someone presents,
+    /// nobody else drives playback. `force`: take it from another presenter (the admin only).
+    /// The channel's room carries it out, not its session.
+    case present(take: Bool, force: Bool)
+    /// Show the sender's laser pointer at a point of the picture, or hide it (nil) (v1 addition):
+    /// relayed to the channel, not a change of its state. The channel's room carries it out.
+    case point(PointerPosition?)
 }

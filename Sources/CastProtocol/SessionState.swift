@@ -30,7 +30,8 @@ public struct SessionState: Sendable, Equatable, Encodable {
     /// The compare view a controller shows to all (`setCompare`); nil (not encoded) until one
     /// does, so a v1 client's state is unchanged.
     public var compare: CompareView?
-    /// Clients connected to the WebSocket.
+    /// People connected to the WebSocket: a page's second connection (compare, studio) with the
+    /// same `?person=` is the same person, counted once.
     public var viewers: Int
     /// Frames per second actually delivered, measured by the server.
     public var fps: Double
@@ -42,6 +43,16 @@ public struct SessionState: Sendable, Equatable, Encodable {
     /// the picture, which moves at the source's rate), measured; nil (not encoded) without a
     /// `style` link or before its first second.
     public var styleRefreshHz: Double?
+    /// Who is on the channel, one entry per person (v1 addition); nil (not encoded) where the
+    /// server keeps no room (a state without viewers' core).
+    public var people: [PersonEntry]?
+    /// Who presents the channel (v1 addition): encoded (null for nobody) with ``people``.
+    public var presenter: Author?
+    /// Who made the latest change to the shared state (v1 addition); nil (not encoded) before any.
+    public var changedBy: Author?
+    /// Who the viewer it is sent to is, as the others see them (v1 addition): their own entry of
+    /// ``people``; nil (not encoded) where the server keeps no room.
+    public var you: Author?
 
     /// One rendition in `state.renditions`.
     public struct RenditionUse: Sendable, Equatable, Encodable {
@@ -68,6 +79,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case source, playing, position, frame, duration, filter, chain, program, preview, compare, viewers, fps, recording, renditions, styleRefreshHz
+        case people, presenter, changedBy, you
     }
 
     /// One link as `{"name":…,"params":{…}}`: every parameter as a number in `params` (a choice's
@@ -103,5 +115,11 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(recording, forKey: .recording)
         try container.encode(renditions, forKey: .renditions)
         try container.encodeIfPresent(styleRefreshHz.flatMap { $0.isFinite ? $0 : nil }, forKey: .styleRefreshHz)
+        if let people {
+            try container.encode(people, forKey: .people)
+            try container.encode(presenter, forKey: .presenter)
+        }
+        try container.encodeIfPresent(changedBy, forKey: .changedBy)
+        try container.encodeIfPresent(you, forKey: .you)
     }
 }

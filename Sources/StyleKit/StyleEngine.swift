@@ -47,6 +47,8 @@ public final class StyleEngine: Sendable {
     public static let frameBudget: Duration = .milliseconds(20)
     /// The heights the calibration chooses among, largest first (multiples of 4).
     static let heights = [360, 288, 240, 216, 180, 144]
+    /// The compiled networks kept: a few channels' picture shapes and the predictor.
+    static let keptNetworks = 6
 
     struct NetworkSize: Hashable {
         let width: Int
@@ -66,7 +68,9 @@ public final class StyleEngine: Sendable {
         var height: Int?
         /// Why loading or the calibration failed (then every use fails).
         var failure: StyleUnavailable?
-        var networks: [NetworkKey: StyleNetwork] = [:]
+        /// The compiled networks, by model and size: the calibration's, the shipped one at each
+        /// picture shape styled lately, the style pictures' predictor.
+        var networks = RecentlyUsed<NetworkKey, StyleNetwork>(capacity: StyleEngine.keptNetworks)
         /// The height the calibration or the chooser chose where it is not the one styling
         /// meanwhile: compiled next, outside the lock (``upgrade(to:)``).
         var upgrade: Int?
@@ -88,6 +92,9 @@ public final class StyleEngine: Sendable {
     /// The folder the runtime is loaded from.
     let root: URL
     private let state: Mutex<State>
+    /// The network runs (``paint(_:style:stabilizer:restart:scratch:into:)``, ``code(of:)``), one at
+    /// a time, in the order the workers asked: every channel's style refreshes.
+    private let turns = FairTurns()
     /// Runs and their total time, for `bench` (the network's own cost beside the filter's).
     private let runs = Atomic<Int>(0)
     private let runNanoseconds = Atomic<Int>(0)
@@ -157,11 +164,12 @@ public final class StyleEngine: Sendable {
     /// `scratch` and `into` are (re)made when the frame's or the network's size changed, so
     /// they allocate only then. The run's time, or why the network cannot run.
     ///
-    /// Called on a ``StyleRefresher``'s worker thread; everything happens under the engine's lock
-    /// (links take turns), which the frame path never takes.
+    /// Called on a ``StyleRefresher``'s worker thread; everything happens in a turn (the workers
+    /// of every channel take turns in order: ``FairTurns``) under the engine's lock, which the
+    /// frame path never takes.
     func paint(_ frame: Frame, style: PaintingStyle, stabilizer: StyleStabilizer, restart: Bool,
                scratch: inout StyleScratch?, into stylization: inout Stylization?) -> Result<Duration, StyleUnavailable> {
-        state.withLock { state in
+        turns.withTurn { state.withLock { state in
             Result { () throws(StyleUnavailable) in
                 defer { startUpgrade(&state) }
                 let size = try networkSize(forFrame: frame.width, frame.height, &state)
@@ -187,7 +195,7 @@ public final class StyleEngine: Sendable {
                 choose(after: run, at: size.height, &state)
                 return run
             }
-        }
+        } }
     }
 
     /// The style code of `picture` (``StyleModel/predictor``'s input size: see ``UploadedStyle``),
@@ -195,22 +203,22 @@ public final class StyleEngine: Sendable {
     func code(of picture: Frame) -> Result<[Float], StyleUnavailable> {
         let side = StyleModel.predictorSide
         precondition(picture.width == side && picture.height == side, "a style picture of \(picture.width)x\(picture.height)")
-        return state.withLock { state in
+        return turns.withTurn { state.withLock { state in
             Result { () throws(StyleUnavailable) in
                 let network = try compiled(.predictor, NetworkSize(width: side, height: side), &state)
                 StyleColor.rgb(from: picture, into: network.input.baseAddress!)
                 let code = try network.run().get()
                 return Array(UnsafeBufferPointer(start: code, count: StyleModel.arbitrary.styleCount))
             }
-        }
+        } }
     }
 
     /// `model` compiled at `size`: kept from before, or compiled now (under the lock).
     private func compiled(_ model: StyleModel, _ size: NetworkSize, _ state: inout State) throws(StyleUnavailable) -> StyleNetwork {
         let key = NetworkKey(model: model, size: size)
-        if let network = state.networks[key] { return network }
+        if let network = state.networks.value(for: key) { return network }
         let network = try StyleNetwork(model, runtime: try loaded(&state), width: size.width, height: size.height, threads: threads)
-        state.networks[key] = network
+        state.networks.insert(network, for: key)
         return network
     }
 
@@ -324,8 +332,8 @@ public final class StyleEngine: Sendable {
             let (key, network) = try warmedNetwork(runtime, height: height)
             let calibration = StyleCalibration(lines: height, run: try Self.fastestRun(network))
             state.withLock { state in
-                state.networks = state.networks.filter { $0.key.size.height == height }
-                state.networks[key] = network
+                state.networks.keep { $0.size.height == height }
+                state.networks.insert(network, for: key)
                 state.height = height
             }
             measured.withLock { $0 = calibration }
@@ -350,9 +358,9 @@ public final class StyleEngine: Sendable {
     /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
     /// returns its faster of two runs after one to warm up (``fastestRun(_:)``).
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
-                          into networks: inout [NetworkKey: StyleNetwork]) throws(StyleUnavailable) -> Duration {
+                          into networks: inout RecentlyUsed<NetworkKey, StyleNetwork>) throws(StyleUnavailable) -> Duration {
         let (key, network) = try warmedNetwork(runtime, height: height)
-        networks[key] = network
+        networks.insert(network, for: key)
         return try Self.fastestRun(network)
     }
 

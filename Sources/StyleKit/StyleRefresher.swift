@@ -10,7 +10,10 @@ import Foundation
 /// source's rate and the style refreshes as fast as the network can.
 ///
 /// Nothing waits for the network but ``wait(for:)``: a link's first frame (nothing to compose
-/// from yet) and, in ``Options/synchronous`` mode, every frame.
+/// from yet), the first of a new scene and a picture rendered again — each at most
+/// ``Options/longestWait`` (a network compiled for a new size on a busy machine took tens of
+/// seconds, and the channel showed nothing and could not be stopped meanwhile) — and, in
+/// ``Options/synchronous`` mode, every frame for as long as it takes.
 ///
 /// Threads: `submit`, `newest`, `wait` from the frame paths of the links sharing it; the worker
 /// runs the network through ``StyleEngine/paint(_:style:stabilizer:restart:scratch:into:)``. The
@@ -24,11 +27,15 @@ final class StyleRefresher: Sendable {
         /// the same pictures out whatever the network's speed (tests; the reference composed frames
         /// are measured against).
         var synchronous = false
+        /// The longest a frame waits for its own stylization outside synchronous mode: then it
+        /// goes on as it is (the style follows with a lag, the picture never stalls).
+        var longestWait = Duration.seconds(3)
         /// Called on the worker before each run: a test holds the network there to stall it.
         var beforeRun: (@Sendable () -> Void)?
 
-        init(synchronous: Bool = false, beforeRun: (@Sendable () -> Void)? = nil) {
+        init(synchronous: Bool = false, longestWait: Duration = .seconds(3), beforeRun: (@Sendable () -> Void)? = nil) {
             self.synchronous = synchronous
+            self.longestWait = longestWait
             self.beforeRun = beforeRun
         }
     }
@@ -51,8 +58,14 @@ final class StyleRefresher: Sendable {
     /// submission's number.
     func submit(_ frame: Frame, style: PaintingStyle) -> Int { mailbox.submit(frame, style: style) }
 
-    /// Waits until the submission `number` was painted (or the network failed).
-    func wait(for number: Int) { mailbox.wait(for: number) }
+    /// Waits until the submission `number` was painted (or the network failed), at most
+    /// ``Options/longestWait`` outside synchronous mode.
+    func wait(for number: Int) {
+        let seconds = options.longestWait.components
+        let deadline = options.synchronous ? nil
+            : Date(timeIntervalSinceNow: Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18)
+        mailbox.wait(for: number, until: deadline)
+    }
 
     /// Copies the newest stylization into `copy` when it is newer than `copy`'s (remade at a new
     /// network size); nil while there is none.

@@ -85,7 +85,7 @@ import Testing
         core.viewerConnected(1, token: Self.token, address: "a")
         _ = io.drain(1, core)
         io.send(#"{"type": "setFilter", "name": "sepia", "id": 1}"#, from: 1, to: core)
-        #expect(io.types(io.drain(1, core)) == ["ack", "state"])
+        #expect(io.types(io.drain(1, core)) == ["ack", "activity", "state"])
         fixture.publishFrame()
         core.woken(queuedBytes: { _ in 0 })
         #expect(io.types(io.drain(1, core)) == ["FCF1"])

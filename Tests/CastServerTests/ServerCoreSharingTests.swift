@@ -18,7 +18,7 @@ import Testing
         let core = fixture.core
         io.send(Self.start, from: 1, to: core)
         let written = io.drainAll(core)
-        #expect(io.types(written[1] ?? []) == ["ack", "state"] && io.types(written[2] ?? []) == ["state"])
+        #expect(io.types(written[1] ?? []) == ["ack", "activity", "state"] && io.types(written[2] ?? []) == ["activity", "state"])
         #expect(kind(core) == .browser && core.state(of: fixture.main).source.name == "Cam (shared camera)" && fixture.session.sharer == 1)
         core.viewerLeft(1)
         #expect(io.types(io.drain(2, core)) == ["state"])

@@ -140,9 +140,9 @@ import Testing
         let core = fixture.core
         send(#"{"type": "setFilter", "name": "sepia", "params": {"intensity": 0.5}, "id": 7}"#, from: 1, to: core)
         let written = drainAll(core)
-        #expect(types(written[1] ?? []) == ["ack", "state"])
+        #expect(types(written[1] ?? []) == ["ack", "activity", "state"], "the answer, who changed what, the new state")
         #expect(written[1]?.first == .json(["type": "ack", "id": "7"]))
-        #expect(types(written[2] ?? []) == ["state"])
+        #expect(types(written[2] ?? []) == ["activity", "state"])
         #expect(fixture.session.selection.chain.first.name == "sepia")
     }
 

@@ -80,9 +80,9 @@ import Testing
         io.send(#"{"type": "setFilter", "name": "sepia", "to": "preview", "id": 1}"#, from: 1, to: core)
         var written = texts(core)
         let controller = written[1] ?? []
-        #expect(controller.map { $0["type"] as? String } == ["ack", "state"])
+        #expect(controller.map { $0["type"] as? String } == ["ack", "activity", "state"])
         #expect((controller.last?["preview"] as? [[String: Any]])?.first?["name"] as? String == "sepia")
-        #expect(written[2]?.map { $0["type"] as? String } == ["state"] && written[2]?.first?["preview"] == nil,
+        #expect(written[2]?.map { $0["type"] as? String } == ["activity", "state"] && written[2]?.last?["preview"] == nil,
                 "a viewer is told the state changed, never the preview")
         io.send(#"{"type": "setParams", "params": {"intensity": 0.5}, "to": "preview", "id": 2}"#, from: 2, to: core)
         let viewer = texts(core)[2] ?? []

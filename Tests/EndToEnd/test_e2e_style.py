@@ -2,6 +2,7 @@
 picture through OpenVINO, choices by id or index, refused choices, chained; and a server whose
 OpenVINO runtime is missing starts anyway, says why once, and offers no `style`."""
 
+import asyncio
 import io
 import json
 import os
@@ -187,3 +188,31 @@ def test_the_ready_line_and_the_catalog_say_the_style_refresh_rate_this_machine_
     assert said["lines"] in (360, 288, 240, 216, 180, 144), said
     assert said["hz"] > 0 and abs(said["hz"] - 1000 / said["run"]) <= 0.1 + 0.01 * said["hz"], said
     assert style["refreshHz"] == said["hz"], "the catalog says what the line said"
+
+
+def test_every_channel_styled_at_once_gets_its_pictures_and_its_style_and_leaves_promptly(start_server):
+    """Channels of three shapes styled at once (issue 37.6's use): each channel's network worker
+    took the engine's lock in turn with the others — a plain mutex let one channel paint on while
+    the others waited for minutes, showing nothing (a first frame waited for its stylization
+    without bound) and answering DELETE after 30 s. Each now gets pictures and its own style
+    refreshes, and each leaves at once."""
+    server = start_server("--input", "test:320x180@15", "--filter", "style", "--admin-token", "A")
+    shapes = {"square": "test:240x240@15", "tall": "test:180x320@15"}
+    for name, source in shapes.items():
+        added = server.http("PUT", f"/api/channels/{name}", headers={"Authorization": "Bearer A"},
+                            body=json.dumps({"input": source, "filter": {"name": "style"}}).encode(), timeout=30)
+        assert added.status == 201, added.body
+
+    async def watch(channel):
+        async with await Client.connect(server.ws_url(channel=channel)) as client:
+            await client.frames(10, timeout=60)
+            return await client.next_json("state", where=lambda s: (s.get("styleRefreshHz") or 0) > 0, timeout=60)
+
+    async def scenario():
+        return await asyncio.gather(*(watch(channel) for channel in ["main", *shapes]))
+    states = run(scenario(), timeout=120)
+    assert all(state["styleRefreshHz"] > 0 for state in states), [state.get("styleRefreshHz") for state in states]
+    for name in shapes:
+        started = time.monotonic()
+        removed = server.http("DELETE", f"/api/channels/{name}", headers={"Authorization": "Bearer A"}, timeout=30)
+        assert removed.status == 200 and time.monotonic() - started < 5, (removed.status, time.monotonic() - started)

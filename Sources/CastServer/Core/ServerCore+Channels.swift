@@ -89,6 +89,7 @@ extension ServerCore {
         channels = channels.removing(name)
         metrics.remove(label: "channel", value: name.description)
         stateSchedules[name] = nil
+        rooms[name] = nil
         channelChanges[name] = "being removed"
         for (viewerID, connection) in viewers(of: channel) {
             connection.session.channelRemoved(name)

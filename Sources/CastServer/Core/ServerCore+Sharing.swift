@@ -5,9 +5,15 @@ import CastProtocol
 extension ServerCore {
     /// A session command of viewer `id`, for its channel's session. One that ends another
     /// client's sharing (its `share start` took over, an `open`) tells the client whose camera it was.
+    /// The channel's room has its part first (the presenter, pointers: ``applyInRoom(_:from:_:)``);
+    /// a change carried out is attributed to the viewer's person.
     func apply(_ command: SessionCommand, from id: ConnectionID) throws(ProtocolError) {
-        guard let channel = viewers[id]?.channel, let command = try sessionPart(of: command, on: channel) else { return }
-        if let ended = try channel.session.apply(command, from: id) { tellSharingEnded(ended.sharer, ended.reason) }
+        guard let connection = viewers[id], try !applyInRoom(command, from: id, connection) else { return }
+        let channel = connection.channel
+        if let part = try sessionPart(of: command, on: channel), let ended = try channel.session.apply(part, from: id) {
+            tellSharingEnded(ended.sharer, ended.reason)
+        }
+        attribute(command, from: id)
     }
 
     /// A binary message of viewer `id`: a picture of its camera. A picture that ends the sharing

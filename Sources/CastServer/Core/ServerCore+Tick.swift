@@ -15,6 +15,7 @@ extension ServerCore {
         var supplies: [ChannelName: FrameSupply] = [:]
         for channel in channels.all {
             endSilentSharing(channel)
+            flushActivity(channel)
             tellResizedRenditions(channel)
             let recording = channel.session.recordingActive
             if stateSchedules[channel.name]?.isDue(channel.session.playback, recording: recording, now: now()) == true {

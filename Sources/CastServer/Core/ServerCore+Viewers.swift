@@ -21,15 +21,18 @@ extension ServerCore {
 
     /// A viewer connected with `token` (`?token=` of its URL, nil without) to the channel
     /// `channel` names (`?channel=` of its URL; nil: the default one — `admit` refused names that
-    /// are not a channel's): its hello is due, and its channel's state (the viewer count changed).
-    func viewerConnected(_ id: ConnectionID, token: String?, address: String, channel name: String? = nil) {
+    /// are not a channel's), as `person` (`?person=`: its page's key) called `name` (`?name=`):
+    /// its hello is due, and its channel's state (the people changed).
+    func viewerConnected(_ id: ConnectionID, token: String?, address: String, channel name: String? = nil,
+                         person: String? = nil, personName: String? = nil) {
         let channel = channels.channel(named: name) ?? channels.defaultChannel
         let viewer = ViewerSession(token: token, policy: router.access.on(channel),
                                    offer: channel.outputs.offer, features: features(of: channel), now: now)
         let connection = ViewerConnection(session: viewer, channel: channel, address: address, connectedAt: now())
         viewers[id] = connection
+        joinRoom(id, viewer, channel: channel, person: person, name: personName)
         logConnected("viewer", address: address, channel: channel)
-        viewer.greet(filters: channel.session.catalog.descriptors, state: state(of: channel))
+        viewer.greet(filters: channel.session.catalog.descriptors, state: state(of: channel, for: id))
         audienceChanged(channel)
         broadcastState(channel)
     }
@@ -42,6 +45,7 @@ extension ServerCore {
         let outcome = viewer.receive(fragment, isBinary: isBinary, isLast: isLast, roundTrip: roundTrip,
                                      apply: { command throws(ProtocolError) in try apply(command, from: id) },
                                      ingest: { picture throws(ProtocolError) in try ingest(picture, from: id) })
+        tellActivity(connection.channel)  // after the command's answer
         switch outcome {
         case .none:
             break
@@ -49,6 +53,11 @@ extension ServerCore {
             if Log.enabled(.debug) {
                 connection.channel.log.debug("command applied", ["address": .string(connection.address), "command": .string("\(command)")])
             }
+            // A pointer is relayed, not a change of the state.
+            if case .point = command { break }
+            broadcastState(connection.channel)
+        case .renamed(let name):
+            rename(id, channel: connection.channel, to: name)
             broadcastState(connection.channel)
         case .authorized:
             audienceChanged(connection.channel)  // a viewer who could not watch before may now
@@ -67,6 +76,7 @@ extension ServerCore {
         logDisconnected("viewer", connection.address, channel: connection.channel, since: connection.connectedAt,
                         frames: connection.session.flow.framesSent)
         sharerLeft(id, connection.channel)
+        leaveRoom(id, channel: connection.channel)
         broadcastState(connection.channel)
         audienceChanged(connection.channel)
     }

@@ -31,7 +31,7 @@ extension ServerCore {
         case .text(var text):
             written = sendText(&text, send)
         case .state:
-            var text = withHeadroom(ServerMessage.state(viewer.seen(state(of: connection.channel))).encoded())
+            var text = withHeadroom(ServerMessage.state(viewer.seen(state(of: connection.channel, for: id))).encoded())
             written = sendText(&text, send)
         case .frame(let rendition):
             written = writeLatestFrame(outputs.jpeg[rendition]?.broadcaster, to: viewer, send)

@@ -59,6 +59,8 @@ final class ServerCore {
     var lastAdaptation: ContinuousClock.Instant
     /// Each channel's ``RenditionSizes/changes`` its viewers were last told of (`renditions`).
     var renditionResizesTold: [ChannelName: Int] = [:]
+    /// Each channel's review room (people, presenter, activity), made when its first viewer comes.
+    var rooms: [ChannelName: ChannelRoom] = [:]
 
     /// A core for the viewers of `channels`; `metrics` and `files` are what `/metrics` and the
     /// page's routes serve. With the libraries taking uploads (`--uploads`, one folder for every
@@ -94,7 +96,7 @@ final class ServerCore {
         let context = RouteContext(registry: { [unowned self] in self.channels }, metrics: metrics, files: files, takesUploads: features.uploads != nil,
                                    luts: configuration.luts, looks: configuration.looks, styles: configuration.styles,
                                    deleteLUT: { [unowned self] in deleteLUT($0) }, deleteStyle: { [unowned self] in deleteStyle($0) },
-                                   state: { [unowned self] in state(of: $0) },
+                                   state: { [unowned self] in state(of: $0) }, activity: { [unowned self] in activity(of: $0) },
                                    clientLimit: { [unowned self] in clientLimitRefusal($1, address: $0.address) })
         router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins,
                         channelToken: { [unowned self] name in self.channels.channel(named: name)?.token })
@@ -147,6 +149,7 @@ final class ServerCore {
                                           fps: channel.outputs.fps)
         state.renditions = channel.outputs.uses
         state.styleRefreshHz = channel.counters.styleRefreshHz
+        addRoom(to: &state, of: channel)
         return state
     }
 

@@ -1,3 +1,4 @@
+import CastProtocol
 import FilterKit
 import Foundation
 import Synchronization
@@ -31,6 +32,9 @@ public struct RecordingLooks: Codable, Sendable, Equatable {
     public var truncated: Bool? = nil
     /// Frames the viewers got that the recording left out (its encoder fell behind); absent when none.
     public var droppedFrames: Int? = nil
+    /// Who changed what on the channel while it recorded (as `GET /api/activity` gives it, a
+    /// burst's entry with its latest value); absent when nobody did.
+    public var activity: [ActivityEntry]? = nil
 
     /// What is appended to a recording's file name to name its sidecar.
     public static let sidecarSuffix = ".json"
@@ -81,6 +85,24 @@ public final class RecordingLookLog: Sendable {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             running!.looks.looks.append(RecordingLooks.Look(at: (seconds * 100).rounded() / 100,
                                                             chain: chain.links.map(RecordingLooks.Link.init)))
+        }
+    }
+
+    /// A change was made (`entry`, or the latest value of a burst's entry): kept while a take
+    /// runs, as many as ``changeLimit`` (then `truncated`).
+    func note(_ entry: ActivityEntry) {
+        running.withLock { running in
+            guard running != nil else { return }
+            var activity = running!.looks.activity ?? []
+            if let index = activity.lastIndex(where: { $0.id == entry.id }) {
+                activity[index] = entry
+            } else if activity.count < Self.changeLimit {
+                activity.append(entry)
+            } else {
+                running!.looks.truncated = true
+                return
+            }
+            running!.looks.activity = activity
         }
     }
 

@@ -16,7 +16,8 @@ extension WebSocketServer {
 
     func viewerConnected(_ wsi: OpaquePointer) {
         core.viewerConnected(id(wsi), token: urlArgument(wsi, "token"), address: peerAddress(wsi),
-                             channel: urlArgument(wsi, "channel"))
+                             channel: urlArgument(wsi, "channel"), person: urlArgument(wsi, "person"),
+                             personName: urlArgument(wsi, "name"))
     }
 
     /// `LWS_CALLBACK_RECEIVE`: one fragment of a message.

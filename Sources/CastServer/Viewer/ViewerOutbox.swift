@@ -30,6 +30,15 @@ struct ViewerOutbox {
 
     /// Text messages waiting to be written, each with `EncodedFrame.headroom` bytes in front.
     private var pendingText: [[UInt8]] = []
+    /// Most `activity` messages waiting for a client: beyond, the oldest are dropped (the
+    /// list is `GET /api/activity`), so that a room busy changing things never closes a slow viewer.
+    static let maximumPendingActivity = 32
+
+    /// `activity` messages waiting, oldest first, each with its headroom.
+    private var pendingActivity: [[UInt8]] = []
+    /// The newest `pointer` message of each sender not yet written (latest wins), in the order
+    /// the senders first waited.
+    private var pendingPointers: [(sender: String, message: [UInt8])] = []
     /// A fresh `state` is due (coalesced: only the newest state is ever sent).
     private var stateDue = false
     /// Set when the connection is to be closed at its next writable callback.
@@ -38,16 +47,38 @@ struct ViewerOutbox {
     private var flushBeforeClosing = false
 
     /// Nothing is due.
-    var isEmpty: Bool { closing == nil && pendingText.isEmpty && !stateDue }
+    var isEmpty: Bool { closing == nil && pendingText.isEmpty && pendingActivity.isEmpty && pendingPointers.isEmpty && !stateDue }
 
     /// Queues `message`. Bounded: a client that never lets us write gets closed (1008) rather
     /// than growing a queue.
     mutating func enqueue(_ message: ServerMessage) {
+        enqueue(encoded: message.encoded())
+    }
+
+    /// Queues a message already encoded (one encoding for every viewer it goes to); bounded as
+    /// ``enqueue(_:)``.
+    mutating func enqueue(encoded: [UInt8]) {
         guard pendingText.count < Self.maximumPendingText else {
             close(status: LWSCloseStatus.policyViolation, reason: "too many unsent messages")
             return
         }
-        pendingText.append(withHeadroom(message.encoded()))
+        pendingText.append(withHeadroom(encoded))
+    }
+
+    /// Queues an `activity` message, dropping the oldest waiting beyond ``maximumPendingActivity``.
+    mutating func enqueueActivity(_ encoded: [UInt8]) {
+        if pendingActivity.count == Self.maximumPendingActivity { pendingActivity.removeFirst() }
+        pendingActivity.append(withHeadroom(encoded))
+    }
+
+    /// Queues `sender`'s pointer message in place of one of theirs still waiting: at most one per
+    /// sender waits (a channel's people bound them).
+    mutating func enqueuePointer(_ encoded: [UInt8], from sender: String) {
+        if let index = pendingPointers.firstIndex(where: { $0.sender == sender }) {
+            pendingPointers[index].message = withHeadroom(encoded)
+        } else {
+            pendingPointers.append((sender, withHeadroom(encoded)))
+        }
     }
 
     mutating func markStateDue() {
@@ -61,12 +92,14 @@ struct ViewerOutbox {
     }
 
     /// In order: the close (after the pending text when it explains the close), pending text,
-    /// then the state; nil when none is due.
+    /// activity, pointers, then the state; nil when none is due.
     mutating func next() -> ViewerWrite? {
         if let closing, !(flushBeforeClosing && !pendingText.isEmpty) {
             return .close(status: closing.status, reason: closing.reason)
         }
         if !pendingText.isEmpty { return .text(pendingText.removeFirst()) }
+        if !pendingActivity.isEmpty { return .text(pendingActivity.removeFirst()) }
+        if !pendingPointers.isEmpty { return .text(pendingPointers.removeFirst().message) }
         if stateDue {
             stateDue = false
             return .state

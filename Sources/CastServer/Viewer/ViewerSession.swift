@@ -18,6 +18,8 @@ final class ViewerSession {
         case authorized
         /// The client chose another rendition (`watch`): the audiences changed.
         case watching
+        /// The client gave its display name (`name`, checked): its person is called so.
+        case renamed(String)
     }
 
     /// A viewer continuing on an H.264 rendition that is further behind than this starts again
@@ -226,6 +228,8 @@ final class ViewerSession {
             serverLevel = max(serverLevel, policy.on(channelToken: nil).level(presenting: [token]))
             outbox.markStateDue()  // the state in its hello may be old: nothing was sent since
             return .authorized
+        case .name(let name):
+            return .renamed(name)
         }
     }
 
@@ -236,6 +240,15 @@ final class ViewerSession {
     func audioSent(_ sequence: UInt64) -> UInt64 { sound.sent(sequence) }
 
     private func audioDue(_ supply: FrameSupply) -> UInt64? { mayWatch ? sound.due(in: supply.audio) : nil }
+
+    /// A message for this viewer (encoded): a refusal of its URL's `?name=`.
+    func tell(_ encoded: [UInt8]) { outbox.enqueue(encoded: encoded) }
+
+    /// An `activity` message (encoded); a slow viewer gets the newest (``ViewerOutbox/maximumPendingActivity``).
+    func tellActivity(_ encoded: [UInt8]) { outbox.enqueueActivity(encoded) }
+
+    /// A `pointer` of the person `sender` (encoded), in place of one of theirs still waiting.
+    func point(_ encoded: [UInt8], from sender: String) { outbox.enqueuePointer(encoded, from: sender) }
 
     /// The shared state changed: a `state` is due, if this viewer may watch.
     func stateChanged() {

@@ -32,6 +32,8 @@ enum CommandTable {
         CommandRule(type: "frameAck", access: .anyone, scope: .connection),
         CommandRule(type: "flow", access: .anyone, scope: .connection),
         CommandRule(type: "watch", access: .anyone, scope: .connection),
+        // Who the sender is in its channel's room: a watcher names itself too.
+        CommandRule(type: "name", access: .anyone, scope: .connection),
         // The picture and playback every viewer of the channel sees.
         CommandRule(type: "setFilter", access: .control, scope: .channel),
         CommandRule(type: "setParams", access: .control, scope: .channel),
@@ -45,6 +47,9 @@ enum CommandTable {
         CommandRule(type: "open", access: .control, scope: .channel),
         CommandRule(type: "delete", access: .control, scope: .channel),
         CommandRule(type: "share", access: .control, scope: .channel),
+        // The channel's review room: who presents, where a controller points.
+        CommandRule(type: "present", access: .control, scope: .channel),
+        CommandRule(type: "point", access: .control, scope: .channel),
         // The saved looks are the server's.
         CommandRule(type: "saveLook", access: .control, scope: .server),
         CommandRule(type: "deleteLook", access: .control, scope: .server),

@@ -23,6 +23,8 @@ struct RouteContext {
     let deleteStyle: (String) -> HTTPAnswer
     /// A channel's state as `/api/state` and its viewers see it.
     let state: (Channel) -> SessionState
+    /// A channel's last changes and who made them (``ServerCore/activity(of:)``).
+    let activity: (Channel) -> [ActivityEntry]
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
     let clientLimit: (HTTPRequest, Channel) -> HTTPAnswer?
 
@@ -55,6 +57,10 @@ enum ServerRoutes {
         [
             .get(.exact("/api/state"), access: .watch, scope: .channel) { request, _ in
                 context.on(request) { .json(encoding: context.state($0)) }
+            },
+            .get(.exact("/api/activity"), access: .watch, scope: .channel) { request, _ in
+                struct Activity: Encodable { let channel: String, activity: [ActivityEntry] }
+                return context.on(request) { .json(encoding: Activity(channel: $0.name.description, activity: context.activity($0))) }
             },
             .get(.exact("/api/filters"), access: .anyone) { _, _ in
                 struct Catalog: Encodable { let filters: [FilterDescriptor] }
