@@ -237,6 +237,9 @@ class Player {
     framesDrawn: 0,
     /// Frames drawn during the last second.
     fps: 0,
+    /// While the chain has a `style` link: how many times a second its network refreshes the
+    /// style (`state.styleRefreshHz`); null otherwise.
+    styleRefreshHz: null,
     /// The median latency (drawn − sent, ms) of the last 30 drawn frames; null before the first.
     latencyMs: null,
     /// The last drawn frame's sequence number and time (s); null before the first.

@@ -81,6 +81,9 @@ public final class StyleEngine: Sendable {
     }
 
     private let threads: Int
+    /// The threads OpenVINO runs on beside the frame path (the links' refreshers, the warm-up, the
+    /// compiles), at a lower priority, waited for at the stop.
+    let workers = StyleWorkers()
     /// How the links' networks run beside the picture (``StyleRefresher``): as fast as they can,
     /// but for tests.
     let refreshing: StyleRefresher.Options
@@ -97,6 +100,8 @@ public final class StyleEngine: Sendable {
     private let runNanoseconds = Atomic<Int>(0)
     /// ``isSettled``.
     private let settled = Atomic<Bool>(false)
+    /// ``calibration``: apart from ``state``, whose lock a run holds.
+    private let measured = Mutex<StyleCalibration?>(nil)
 
     /// The engine of the runtime at `root`, which must hold the library and the network (they are
     /// loaded at the first use). `height` fixes the network's height (no calibration: tests,
@@ -127,6 +132,25 @@ public final class StyleEngine: Sendable {
         if let upgrade { self.upgrade(to: upgrade) }
         return state.withLock { $0.failure == nil ? $0.height : nil }
     }
+
+    /// ``prepare(lines:)`` on a thread of the engine's, at the network's priority (``StyleWorkers``:
+    /// OpenVINO's threads, made by this first run, keep it), so that the first styled picture does
+    /// not wait for it; ``stop(within:)`` waits for it. `done` gets the ``calibration`` there,
+    /// nil where the network cannot run.
+    public func prepareInBackground(then done: @escaping @Sendable (StyleCalibration?) -> Void) {
+        _ = workers.start("style-warm-up") { [self] in done(prepare() == nil ? nil : calibration) }
+    }
+
+    /// Ends every thread running the network beside the picture (each link's after its run in
+    /// progress, a warm-up or a compile when it is done) and waits for them, at most `bound`: call
+    /// before the process exits, which tears OpenVINO down. Links styled after it pass their frames
+    /// unchanged. False if one was still running at the bound (said).
+    @discardableResult
+    public func stop(within bound: Duration) -> Bool { workers.stop(within: bound) }
+
+    /// The height the network runs at and what it reaches there (``StyleCalibration``), once
+    /// calibrated; nil before, and where it failed. Never waits for a run.
+    public var calibration: StyleCalibration? { measured.withLock { $0 } }
 
     /// Whether styling a frame would not wait for the runtime to load or the calibration (done,
     /// or failed): until then a new `style` link is better warmed in the background
@@ -272,18 +296,18 @@ public final class StyleEngine: Sendable {
             let smallest = Self.heights[Self.heights.count - 1]
             let runtime = try loaded(&state)
             let cost = try timedRun(runtime, height: smallest, into: &state.networks)
+            let calibration = StyleCalibration(lines: smallest, run: cost)
+            measured.withLock { $0 = calibration }
             let fits = Self.heights.first { height in
                 cost.seconds * Double(height * height) / Double(smallest * smallest) <= Self.frameBudget.seconds
             } ?? smallest
             state.height = smallest
             state.upgrade = fits == smallest ? nil : fits
             state.chooser = StyleHeightChooser(heights: Self.heights, budget: Self.frameBudget)
-            // Beside the picture the style refreshes at most once a run: what this machine reaches, quiet.
-            let refresh = (10 / cost.seconds).rounded() / 10
             Log.info((fits == smallest ? "style: the network runs at \(fits) lines"
                                        : "style: the network runs at \(smallest) lines until it is compiled at \(fits)")
-                     + "; the style refreshes up to \(refresh) times a second beside the picture",
-                     ["lines": .int(smallest), "run_ms": .double((cost.seconds * 10_000).rounded() / 10), "refresh_hz": .double(refresh)])
+                     + "; the style refreshes up to \(calibration.refreshHz) times a second beside the picture",
+                     ["lines": .int(smallest), "run_ms": .double(calibration.runMilliseconds), "refresh_hz": .double(calibration.refreshHz)])
             return smallest
         } catch {
             state.failure = error
@@ -295,8 +319,7 @@ public final class StyleEngine: Sendable {
     /// Starts compiling the height the calibration chose, if one waits, on a thread of its own.
     private func startUpgrade(_ state: inout State) {
         guard let height = state.upgrade.take() else { return }
-        state.compiling = true
-        Thread.detachNewThread { [self] in upgrade(to: height) }
+        state.compiling = workers.start("style-compile") { [self] in upgrade(to: height) }
     }
 
     /// Compiles the network at `height` and runs it once (OpenVINO's first run is slow), outside
@@ -307,12 +330,16 @@ public final class StyleEngine: Sendable {
         guard let runtime = state.withLock({ $0.runtime }) else { return }
         do throws(StyleUnavailable) {
             let (key, network) = try warmedNetwork(runtime, height: height)
+            let calibration = StyleCalibration(lines: height, run: try Self.fastestRun(network))
             state.withLock { state in
                 state.networks.keep { $0.size.height == height }
                 state.networks.insert(network, for: key)
                 state.height = height
             }
-            Log.info("style: the network runs at \(height) lines")
+            measured.withLock { $0 = calibration }
+            Log.info("style: the network runs at \(height) lines; the style refreshes up to \(calibration.refreshHz) times a second "
+                     + "beside the picture", ["lines": .int(height), "run_ms": .double(calibration.runMilliseconds),
+                                              "refresh_hz": .double(calibration.refreshHz)])
         } catch {
             Log.warning("style: the network stays at \(state.withLock { $0.height } ?? 0) lines: \(error)")
         }
@@ -329,12 +356,17 @@ public final class StyleEngine: Sendable {
     }
 
     /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
-    /// returns its faster of two runs after one to warm up: the least disturbed by whatever else
-    /// the machine does meanwhile.
+    /// returns its faster of two runs after one to warm up (``fastestRun(_:)``).
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
                           into networks: inout RecentlyUsed<NetworkKey, StyleNetwork>) throws(StyleUnavailable) -> Duration {
         let (key, network) = try warmedNetwork(runtime, height: height)
         networks.insert(network, for: key)
+        return try Self.fastestRun(network)
+    }
+
+    /// The faster of two runs of a warmed `network`: the least disturbed by whatever else the
+    /// machine does meanwhile.
+    private static func fastestRun(_ network: StyleNetwork) throws(StyleUnavailable) -> Duration {
         let clock = ContinuousClock()
         var fastest = Duration.seconds(60)
         for _ in 0..<2 {

@@ -43,7 +43,7 @@ public final class StyleLibrary: PictureLibrary {
     public var catalogEntry: FilterCatalog.Entry {
         FilterCatalog.Entry(describe: { [self] in
             let pictures = uploaded.all.map { ParameterDescriptor.Choice(id: $0.name, label: $0.name, thumbnail: Self.thumbnailPath($0.name)) }
-            return StyleFilter.describing(choices: StyleChoices.shipped + pictures)
+            return StyleFilter.describing(choices: StyleChoices.shipped + pictures, calibration: engine.calibration)
         }, make: { [self] settings in
             let id = settings.choice("style")
             let style: PaintingStyle

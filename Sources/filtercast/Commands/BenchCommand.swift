@@ -21,6 +21,8 @@ enum BenchCommand: Subcommand {
         ])
 
     static func run(_ options: ParsedOptions) throws {
+        // The style network's worker may still paint the last frame: not under exit's teardown.
+        defer { StyleOptions.stop(within: .seconds(5)) }
         switch options.string("--style-network") {
         case nil, "int8": break
         // Before anything reads StyleEngine.shared, which reads it once.

@@ -98,12 +98,12 @@ enum ServeCommand: Subcommand {
             Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",
                      ["channel": .string(channel.name.description), "source": .string(info.name)])
         }
-        let warming = StyleOptions.warmUp(options)
+        StyleOptions.warmUp(options)
 
         let reason = stopSignals.wait()
         Log.info("\(reason), shutting down")
         server.stop()
-        warming?.join()
+        StyleOptions.stop(within: .seconds(5))
     }
 
     /// Everything the options and `FILTERCAST_*` variables say, validated.
