@@ -8,10 +8,7 @@ public struct Author: Sendable, Equatable, Codable {
     public var id: String
     public var name: String
 
-    public init(id: String, name: String) {
-        self.id = id
-        self.name = name
-    }
+    public init(id: String, name: String) { (self.id, self.name) = (id, name) }
 }
 
 /// One entry of `state.people`: a person on the channel (one per person, however many
@@ -24,10 +21,7 @@ public struct PersonEntry: Sendable, Equatable, Encodable {
     public var presenter: Bool
 
     public init(id: String, name: String, access: ViewerAccess, presenter: Bool) {
-        self.id = id
-        self.name = name
-        self.access = access
-        self.presenter = presenter
+        (self.id, self.name, self.access, self.presenter) = (id, name, access, presenter)
     }
 }
 
@@ -48,13 +42,8 @@ public struct ActivityEntry: Sendable, Equatable, Codable {
     public var summary: String
 
     public init(id: Int, at: String, position: Double, frame: Int, by: Author, what: String, summary: String) {
-        self.id = id
-        self.at = at
+        (self.id, self.at, self.frame, self.by, self.what, self.summary) = (id, at, frame, by, what, summary)
         self.position = position.isFinite ? position : 0
-        self.frame = frame
-        self.by = by
-        self.what = what
-        self.summary = summary
     }
 
     /// `date` as `at` gives it.
@@ -89,8 +78,5 @@ public struct PointerPosition: Sendable, Equatable {
     public var x: Double
     public var y: Double
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
+    public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
 }

@@ -148,17 +148,16 @@ final class Decoder {
     /// Decodes the next picture into `picture` (releasing what it held) without converting it;
     /// false at the end.
     func decodeNext(into picture: DecodedPicture) throws(MediaError) -> Bool {
-        if replaying != nil, let held = try nextAfterReplay() {
-            picture.release()
+        let held = replaying != nil ? try nextAfterReplay() : nil
+        if held == nil, try !receiveNext() { return false }
+        picture.release()
+        if let held {
             picture.time = seconds(of: held.timestamp)
             av_frame_ref(picture.avFrame, held.frame)
-            picture.sequence = nextSequence()
-            return true
+        } else {
+            picture.time = decodedSeconds
+            av_frame_move_ref(picture.avFrame, decoded)
         }
-        guard try receiveNext() else { return false }
-        picture.release()
-        picture.time = decodedSeconds
-        av_frame_move_ref(picture.avFrame, decoded)
         picture.sequence = nextSequence()
         return true
     }
@@ -317,7 +316,6 @@ final class Decoder {
 
     /// Seconds from the start of the frame in `decoded`; 0 when its time is unknown.
     private var decodedSeconds: Double { decodedTimestamp.map(seconds(of:)) ?? 0 }
-
     /// Seconds from the start of the stream at `timestamp`.
     private func seconds(of timestamp: Int64) -> Double { Double(timestamp &- startTimestamp) * timeBase }
 

@@ -156,6 +156,8 @@ class FakeServer:
             return None  # the WebSocket handshake goes on
         if path == "/api/recordings":
             return HTTPStatus.OK, [("Content-Type", "application/json")], b'{"recordings":[]}'
+        if path == "/api/thumbnails":  # the seek bar's: still being made, as a server says for a new file
+            return HTTPStatus.ACCEPTED, [("Content-Type", "text/plain"), ("Retry-After", "60")], b"being made\n"
         name = "index.html" if path == "/" else path.lstrip("/")
         file = (WEB / name).resolve()
         if WEB.resolve() not in file.parents or not file.is_file():
@@ -372,7 +374,7 @@ def test_keyboard_reaches_the_filters(fake_server, open_page):
     page = open_fake(open_page, fake_server)
     page.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
     reached = []
-    for _ in range(12):
+    for _ in range(30):  # the header's and the transport's controls come first
         press(page, Keys.TAB)
         name = page.js("return document.activeElement.dataset.filter || null")
         if name:

@@ -3,8 +3,9 @@ import CastProtocol
 /// One entry of the command table: a WebSocket command's `type`, the access it needs (the
 /// route table's levels) and what it is about, which says who carries it out.
 ///
-/// The access level has no default: a command states it, and `CommandTableTests` lists every
-/// command's level and scope, so a command added without thinking about who may send it fails a test.
+/// The access level has no default: a command is listed under one, and `CommandTableTests` lists
+/// every command's level and scope, so a command added without thinking about who may send it
+/// fails a test.
 struct CommandRule: Equatable, Sendable {
     enum Scope: Equatable, Sendable {
         /// The sending connection alone (its flow, its token, what it watches): its
@@ -30,35 +31,24 @@ struct CommandRule: Equatable, Sendable {
 /// (``ClientMessageParser``) reads its fields, this table decides who may send it.
 enum CommandTable {
     static let rules: [String: CommandRule] = Dictionary(uniqueKeysWithValues: [
-        // The connection's own business: anyone connected may, what it watches is checked by `watch`.
-        CommandRule(type: "auth", access: .anyone, scope: .connection),
-        CommandRule(type: "frameAck", access: .anyone, scope: .connection),
-        CommandRule(type: "flow", access: .anyone, scope: .connection),
-        CommandRule(type: "watch", access: .anyone, scope: .connection),
-        // Who the sender is in its channel's room: a watcher names itself too.
-        CommandRule(type: "name", access: .anyone, scope: .connection),
-        // The picture and playback every viewer of the channel sees.
-        CommandRule(type: "setFilter", access: .control, scope: .channel),
-        CommandRule(type: "setParams", access: .control, scope: .channel),
-        CommandRule(type: "take", access: .control, scope: .channel),
-        CommandRule(type: "setCompare", access: .control, scope: .channel),
-        CommandRule(type: "play", access: .control, scope: .channel, drivesPlayback: true),
-        CommandRule(type: "pause", access: .control, scope: .channel, drivesPlayback: true),
-        CommandRule(type: "seek", access: .control, scope: .channel, drivesPlayback: true),
-        CommandRule(type: "step", access: .control, scope: .channel, drivesPlayback: true),
-        CommandRule(type: "speed", access: .control, scope: .channel, drivesPlayback: true),
-        CommandRule(type: "loop", access: .control, scope: .channel, drivesPlayback: true),
-        CommandRule(type: "record", access: .control, scope: .channel),
-        CommandRule(type: "open", access: .control, scope: .channel, drivesPlayback: true),
-        CommandRule(type: "delete", access: .control, scope: .channel),
-        CommandRule(type: "share", access: .control, scope: .channel),
-        // The channel's review room: who presents, where a controller points.
-        CommandRule(type: "present", access: .control, scope: .channel),
-        CommandRule(type: "point", access: .control, scope: .channel),
+        // The connection's own business: anyone connected may, what it watches is checked by
+        // `watch`; who the sender is in its channel's room (`name`): a watcher names itself too.
+        rules(["auth", "frameAck", "flow", "watch", "name"], access: .anyone, scope: .connection),
+        // The picture every viewer of the channel sees, its recordings, its sharing, its room
+        // (who presents, where a controller points).
+        rules(["setFilter", "setParams", "take", "setCompare", "record", "delete", "share", "present", "point"],
+              access: .control, scope: .channel),
+        // Its playback: while someone presents, theirs alone.
+        rules(["play", "pause", "seek", "step", "speed", "loop", "open"], access: .control, scope: .channel, drivesPlayback: true),
         // The saved looks are the server's.
-        CommandRule(type: "saveLook", access: .control, scope: .server),
-        CommandRule(type: "deleteLook", access: .control, scope: .server),
-    ].map { ($0.type, $0) })
+        rules(["saveLook", "deleteLook"], access: .control, scope: .server),
+    ].joined().map { ($0.type, $0) })
+
+    /// One rule for each of `types`.
+    private static func rules(_ types: [String], access: AccessLevel, scope: CommandRule.Scope,
+                              drivesPlayback: Bool = false) -> [CommandRule] {
+        types.map { CommandRule(type: $0, access: access, scope: scope, drivesPlayback: drivesPlayback) }
+    }
 
     /// The rule of a parsed message's type (the parser takes only the types this table lists).
     static func rule(for type: String) -> CommandRule {
