@@ -89,7 +89,7 @@ PORT       ?= 8080
 demo: build
 	$(BIN) serve --input '$(INPUT)' --host 127.0.0.1 --port $(PORT) --web web
 
-## bench: FilterCast against ffmpeg and GStreamer on the same clips (see README, Performance)
+## bench: FilterCast against ffmpeg and GStreamer on the same clips (see docs/PERFORMANCE.md)
 bench: build
 	bench/compare.sh
 

@@ -1,12 +1,14 @@
 // FilterCast page, the Looks panel (#looks): the server's saved looks (GET /api/looks, `looks`
 // messages when one is saved or deleted), each applied with a click (setFilter {look}: to the
-// preview while studio mode is on — player.chainTarget() —, else the program), exported (its JSON
-// file downloaded) or deleted (asked twice, deleting.js); the chain shown now saved under a name;
-// a look file (.json) or a LUT (.cube) imported — picked or dropped on the page: a look goes to the
-// preview and is saved (never on air by itself), a LUT to PUT /api/luts/NAME. A link
+// preview while studio mode is on — player.chainTarget() —, else the program), its link copied
+// (`?look=NAME`), exported (its JSON file downloaded) or deleted (asked twice, deleting.js); the
+// chain shown now saved under a name; a look file (.json) or a LUT (.cube) imported — picked or
+// dropped on the page: a look goes to the preview (studio mode turned on, so it is seen) and is
+// saved (never on air by itself), a LUT to PUT /api/luts/NAME. A link
 // `/?look=NAME` or `#look=<a chain as setFilter takes it, URL-encoded JSON>` opens the page with
 // that look in the preview (studio mode on) for a controller of a server with a preview, else
-// offers it in a one-click banner (#look-offer): never on air by itself. Shown when the server keeps looks
+// offers it in a one-click banner (#look-offer; a watcher is told why it cannot apply it): never on
+// air by itself; a link whose look cannot be read says so. Shown when the server keeps looks
 // (`hello.looks`); its commands need control. Each look shows a thumbnail: the look applied to
 // this channel's current picture (GET /api/looks/NAME/thumbnail.jpg), refreshed every 10 s.
 import { guard, mayControl, needsToken } from "./access.js";
@@ -35,6 +37,36 @@ function target() {
 }
 
 /// A look's name made from a file's (lower case, other characters as "-", at most 32).
+
+/// The address that opens this page with `look` in the preview: this channel's page, `?look=NAME`.
+function lookLink(look) {
+  const url = new URL(location.href);
+  url.hash = "";
+  for (const key of [...url.searchParams.keys()]) if (key !== "channel") url.searchParams.delete(key);
+  url.searchParams.set("look", look.name);
+  return url.href;
+}
+
+/// Copies the look's link; where the browser allows no clipboard (a plain-HTTP address that is not
+/// this machine's), the toast shows the link to copy by hand.
+function copyLinkButton(look) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "text-button";
+  button.dataset.action = "copy-link";
+  button.dataset.link = lookLink(look);
+  button.textContent = "Copy link";
+  button.setAttribute("aria-label", `Copy the link to ${look.name}`);
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(button.dataset.link);
+      toast(`Copied the link to ${look.name}: it opens the look in the preview`);
+    } catch {
+      toast(`Copy the link to ${look.name}: ${button.dataset.link}`, 15000);
+    }
+  });
+  return button;
+}
 
 /// The look's JSON file, downloaded as NAME.json.
 function exportLink(look) {
@@ -76,7 +108,7 @@ function entry(look) {
     if (!send({ type: "deleteLook", name: look.name }, (ok) => { if (!ok) guard(button, deleting); })) guard(button, deleting);
   });
   guard(remove, deleting);
-  li.append(apply, exportLink(look), remove);
+  li.append(apply, copyLinkButton(look), exportLink(look), remove);
   return li;
 }
 
@@ -94,7 +126,15 @@ function render() {
   ui.empty.hidden = looks.list.length > 0;
   ui.list.dataset.loaded = "true";
   for (const control of [ui.name, ui.save, ui.importButton]) guard(control, control.getAttribute("aria-label"));
-  ui.offerApply.disabled = !mayControl();
+  renderOffer();
+}
+
+/// The banner's words and its Apply button, which only a controller has.
+function renderOffer() {
+  if (!looks.offer) return;
+  ui.offerApply.hidden = !mayControl();
+  ui.offerText.textContent = mayControl() ? `Apply look ${looks.offer.label}?`
+    : `This link offers the look ${looks.offer.label}: applying it needs control (give the token)`;
 }
 
 const reload = oneAtATime(async () => {
@@ -126,8 +166,12 @@ function importLook(text, fileName) {
   const chain = Array.isArray(look) ? look : look?.chain;
   if (!Array.isArray(chain)) return toast(`${fileName} is not a look file: no "chain"`);
   const name = typeof look.name === "string" && NAME.test(look.name) ? look.name : fileStem(fileName, "look");
+  // Into the preview, shown: with studio mode off it would go to a preview nobody sees.
+  if (player.studio.offered) setStudio(true);
   send({ type: "setFilter", chain, to: "preview" }, (ok) => {
-    if (ok) send({ type: "saveLook", name, from: "preview" }, (saved) => { if (saved) toast(`Imported the look ${name}`); });
+    if (ok) send({ type: "saveLook", name, from: "preview" }, (saved) => {
+      if (saved) toast(`Imported the look ${name}: it is in the preview, Take puts it on air`);
+    });
   });
 }
 
@@ -163,21 +207,31 @@ document.addEventListener("drop", (event) => {
   importFile(file);
 });
 
-/// The look a link offers: `?look=NAME`, or `#look=` and a chain (or a look file's object).
+/// The look a link offers: `?look=NAME`, or `#look=` and a chain (or a look file's object); a
+/// link whose look cannot be read is said so, once.
 function linkedLook() {
   const name = pageParameter("look");
-  if (name && NAME.test(name)) return { label: name, message: { type: "setFilter", look: name } };
-  const fragment = new URLSearchParams(location.hash.slice(1)).get("look");
-  if (!fragment) return null;
-  try {
-    const value = JSON.parse(fragment);
-    const chain = Array.isArray(value) ? value : value?.chain;
-    if (!Array.isArray(chain)) return null;
-    const label = typeof value.name === "string" ? value.name : chain.map((link) => link?.name).join(" + ");
-    return { label, message: { type: "setFilter", chain } };
-  } catch {
+  if (name !== null) {
+    if (NAME.test(name)) return { label: name, message: { type: "setFilter", look: name } };
+    toast(`The link's look "${name.slice(0, 40)}" is not a look's name (1 to 32 of a-z 0-9 _ -)`, 10000);
     return null;
   }
+  const fragment = new URLSearchParams(location.hash.slice(1)).get("look");
+  if (fragment === null) return null;
+  let value;
+  try {
+    value = JSON.parse(fragment);
+  } catch {
+    toast("The link's look cannot be read: #look= is not JSON", 10000);
+    return null;
+  }
+  const chain = Array.isArray(value) ? value : value?.chain;
+  if (!Array.isArray(chain) || chain.length === 0) {
+    toast("The link's look cannot be read: #look= holds no chain of filters", 10000);
+    return null;
+  }
+  const label = typeof value.name === "string" ? value.name : chain.map((link) => link?.name).join(" + ");
+  return { label, message: { type: "setFilter", chain } };
 }
 
 ui.offerApply.addEventListener("click", () => {
@@ -200,7 +254,7 @@ function openLinked() {
     });
     return;
   }
-  ui.offerText.textContent = `Apply look ${offer.label}?`;
+  renderOffer();
   ui.offer.hidden = false;
 }
 

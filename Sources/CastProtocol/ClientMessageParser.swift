@@ -11,9 +11,9 @@ public enum ClientMessageParser {
     public static let maximumSize = 64 * 1024
 
     /// The command names, in the order messages list them.
-    static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "step", "frameAck", "flow", "auth", "record",
+    public static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "step", "frameAck", "flow", "auth", "record",
                                 "open", "delete", "watch", "share", "take", "saveLook", "deleteLook", "setCompare",
-                                "name", "present", "point"]
+                                "name", "present", "point", "comment"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -30,7 +30,8 @@ public enum ClientMessageParser {
         }
         let id = try messageID(fields["id"])
         do throws(ProtocolError) {
-            return ClientMessage(id: id, command: try command(fields))
+            let type = try commandType(fields["type"])
+            return ClientMessage(id: id, command: try command(type, fields), type: type)
         } catch {
             throw error.answering(id)
         }
@@ -54,14 +55,19 @@ public enum ClientMessageParser {
         }
     }
 
-    private static func command(_ fields: [String: JSONValue]) throws(ProtocolError) -> ClientCommand {
-        let known = "known: " + commandTypes.joined(separator: ", ")
-        guard let typeValue = fields["type"] else {
+    private static var known: String { "known: " + commandTypes.joined(separator: ", ") }
+
+    private static func commandType(_ value: JSONValue?) throws(ProtocolError) -> String {
+        guard let value else {
             throw ProtocolError(code: .unknownType, message: "a message needs a \"type\" (\(known))")
         }
-        guard case .string(let type) = typeValue else {
-            throw ProtocolError(code: .unknownType, message: "\"type\" must be a string, got \(typeValue.summary) (\(known))")
+        guard case .string(let type) = value else {
+            throw ProtocolError(code: .unknownType, message: "\"type\" must be a string, got \(value.summary) (\(known))")
         }
+        return type
+    }
+
+    private static func command(_ type: String, _ fields: [String: JSONValue]) throws(ProtocolError) -> ClientCommand {
         let command = CommandFields(type: type, fields: fields)
         switch type {
         case "setFilter":
@@ -108,8 +114,10 @@ public enum ClientMessageParser {
             return .session(.setCompare(try command.compareChange()))
         case "name", "present", "point":
             return try command.roomCommand()
+        case "comment":
+            return .session(.comment(try command.comment()))
         default:
-            throw ProtocolError(code: .unknownType, message: "unknown message type \(typeValue.summary) (\(known))")
+            throw ProtocolError(code: .unknownType, message: "unknown message type \(JSONValue.string(type).summary) (\(known))")
         }
     }
 }

@@ -74,6 +74,9 @@ public struct ServerConfiguration: Sendable {
     public var uploadsDirectory: String?
     /// `--data`: the folder the parts above default to (nil: each part named on its own, as in tests).
     public var dataFolder: String?
+    /// Every source's comments (`--comments`, default `DATA/comments`; made when first written);
+    /// nil: the server keeps none (`comment` is refused).
+    public var commentsDirectory: String?
     /// The largest upload, in bytes (`--max-upload-size`).
     public var maxUploadBytes: Int64 = 2_000_000_000
     /// V4L2 pixel format to ask a camera for (`--camera-format`: `mjpeg`, `yuyv422`, …).
@@ -82,6 +85,10 @@ public struct ServerConfiguration: Sendable {
     public var stallTimeout: Duration = .seconds(5)
     /// Opening the input gives up after this (at start: exit; a live source's reconnection: retry).
     public var openTimeout: Duration = .seconds(10)
+    /// `--http-timeout`: an HTTP connection that sends or takes nothing for this many seconds is
+    /// dropped (an idle keep-alive, headers that never end, a stalled download, a snapshot of a
+    /// source that gives no picture). Streams that stay on purpose (MJPEG, WebSocket) are exempt.
+    public var httpTimeoutSeconds: Int32 = 10
     /// `--step-cache`: bytes of decoded pictures a channel keeps around the playhead for frame steps.
     public var stepCacheBytes = 256 << 20
     /// The media server to push the filtered stream to (`--publish`); nil: none.

@@ -31,7 +31,8 @@ struct CompareProtocolTests {
 
     @Test func everyValueIsCheckedAndTheErrorNamesTheField() throws {
         for example in Self.accepted {
-            #expect(try ClientMessageParser.parse(example.json) == ClientMessage(id: example.id, command: example.command), "\(example)")
+            let message = try ClientMessageParser.parse(example.json)
+            #expect(message.id == example.id && message.command == example.command, "\(example)")
         }
         for example in Self.rejected { try example.check() }
     }

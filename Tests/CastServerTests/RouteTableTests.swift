@@ -12,7 +12,7 @@ import Testing
     /// Every route of the table and the access it needs. A route added to the table and not here
     /// (or here with another level) fails `everyRouteDeclaresTheLevelListedHere`.
     static let expectedLevels: [String: AccessLevel] = [
-        "GET /api/state": .watch, "GET /api/activity": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
+        "GET /api/state": .watch, "GET /api/activity": .watch, "GET /api/comments": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
         "GET /stream.mjpg": .watch, "GET /api/recordings": .watch, "GET /api/media": .watch,
         "GET /api/uploads": .watch, "GET /recordings/*": .watch, "GET /api/recordings/*": .watch,
         "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "GET /api/luts/*": .anyone, "GET /api/looks": .watch, "GET /api/looks/*": .watch, "PUT /api/luts/*": .control, "DELETE /api/luts/*": .control, "GET /api/styles": .watch, "GET /api/styles/*": .anyone,
@@ -24,7 +24,7 @@ import Testing
     /// The routes about one channel (`?channel=`), where that channel's own token counts; every
     /// other route is the server's.
     static let channelRoutes: Set<String> = [
-        "GET /api/state", "GET /api/activity", "GET /snapshot.jpg", "GET /stream.mjpg", "GET /api/recordings", "GET /recordings/*",
+        "GET /api/state", "GET /api/activity", "GET /api/comments", "GET /snapshot.jpg", "GET /stream.mjpg", "GET /api/recordings", "GET /recordings/*",
         "GET /api/recordings/*", "PUT /api/uploads/*",
     ]
 
@@ -153,7 +153,7 @@ import Testing
         try fixture.library.recordings.create()
         _ = FileManager.default.createFile(atPath: recordings + "/a b.mp4", contents: Data([0]))
         for path in ["/recordings/a%20b.mp4", "/api/recordings/a%20b.mp4"] {
-            guard case .file(let file, let type) = fixture.router.answer(HTTPRequest(method: .get, path: path, arguments: [:])) else {
+            guard case .file(let file, let type, _) = fixture.router.answer(HTTPRequest(method: .get, path: path, arguments: [:])) else {
                 Issue.record("\(path) is not the file"); continue
             }
             #expect(file == recordings + "/a b.mp4" && type == "video/mp4")

@@ -108,7 +108,7 @@ import Testing
         let camFolder = cam.session.library!.recordings.root
         try cam.session.library!.recordings.create()
         _ = FileManager.default.createFile(atPath: camFolder + "/take.mp4", contents: Data([0]))
-        guard case .file(let path, _) = get("/recordings/take.mp4", ["channel": "cam"], fixture) else { Issue.record("no file"); return }
+        guard case .file(let path, _, _) = get("/recordings/take.mp4", ["channel": "cam"], fixture) else { Issue.record("no file"); return }
         #expect(path == camFolder + "/take.mp4")
         #expect(get("/recordings/take.mp4", [:], fixture).code == 404, "the default channel has recordings of its own")
         #expect(camFolder == fixture.library.recordings.root + "/cam", "a named channel records under RECORDINGS/NAME")

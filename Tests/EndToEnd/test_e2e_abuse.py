@@ -16,6 +16,7 @@ from fc_client import (OPCODE_CLOSE, OPCODE_CONTINUATION, OPCODE_PING, OPCODE_PO
                        RawWebSocket, run)
 
 PROTOCOL_ERROR, INVALID_PAYLOAD, POLICY_VIOLATION = 1002, 1007, 1008
+HTTP_TIMEOUT = 4  # --http-timeout of the server here: the slowloris test waits it out
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,8 @@ def abuse_server(filtercast_bin, web_root, tmp_path_factory):
     from fc_server import ServerProcess
     folder = tmp_path_factory.mktemp("abuse-server")
     server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--recordings", str(folder / "recordings"),
-                                            "--input", "test:160x120@15"], str(folder / "filtercast.log")).start()
+                                            "--input", "test:160x120@15", "--http-timeout", str(HTTP_TIMEOUT)],
+                           str(folder / "filtercast.log")).start()
     yield server
     code, seconds = server.stop()
     assert code == 0 and seconds <= 2.0, f"SIGTERM: exit code {code} after {seconds:.2f} s\n{server.stderr_text()}"
@@ -319,12 +321,12 @@ def test_mjpeg_readers_count_against_max_clients(start_server):
 
 # -- slowloris -----------------------------------------------------------------------------------
 
-SLOWLORIS_BOUND = 10 + 2  # lws's timeout_secs of 10 s, plus a second of its timer's granularity and slack
+SLOWLORIS_BOUND = HTTP_TIMEOUT + 2  # --http-timeout, plus a second of lws' timer's granularity and slack
 
 
 def test_a_slowloris_client_is_cut_off_within_the_bound(abuse_server):
     """Headers one byte every second never complete: lws closes the connection within
-    timeout_secs of its start, however steadily bytes keep coming."""
+    --http-timeout of its start, however steadily bytes keep coming."""
     request = b"GET /api/state HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 1000
     start = time.monotonic()
     with socket.create_connection((abuse_server.host, abuse_server.port), timeout=5) as sock:
@@ -341,5 +343,5 @@ def test_a_slowloris_client_is_cut_off_within_the_bound(abuse_server):
             assert time.monotonic() - start < SLOWLORIS_BOUND + 5, "the slow client was never cut off"
     elapsed = time.monotonic() - start
     assert elapsed < SLOWLORIS_BOUND, f"cut off after {elapsed:.1f} s"
-    assert elapsed > 5, f"cut off after {elapsed:.1f} s: sooner than any timeout should"
+    assert elapsed > HTTP_TIMEOUT - 1, f"cut off after {elapsed:.1f} s: sooner than the timeout should"
     assert abuse_server.get("/healthz").status == 200

@@ -139,14 +139,41 @@ def test_text_log_lines_and_levels(start_server):
     assert log_lines(chatty, lambda line: line.startswith("filtercast: debug: http request") and "path=/healthz" in line)
 
 
-def test_readme_configuration_table_lists_every_serve_option(filtercast_bin):
-    readme = open(os.path.join(os.path.dirname(__file__), "..", "..", "README.md"), encoding="utf-8").read()
-    rows = dict(re.findall(r"^\| `(--[a-z0-9-]+)[^|]*\| `(FILTERCAST_[A-Z0-9_]+)`", readme, re.MULTILINE))
+REPO = os.path.join(os.path.dirname(__file__), "..", "..")
+
+
+def test_the_configuration_table_is_every_serve_option_with_its_variable_and_the_helps_default(filtercast_bin):
+    """docs/CONFIGURATION.md lists every option `serve --help` shows (and no other), each with its
+    variable, and the default the help states is the one the table states first."""
+    table = open(os.path.join(REPO, "docs", "CONFIGURATION.md"), encoding="utf-8").read()
+    rows = {flag: (variable, default) for flag, variable, default in
+            re.findall(r"^\| `(--[a-z0-9-]+)[^|]*\| `(FILTERCAST_[A-Z0-9_]+)`[^|]*\| ([^|\n]*)", table, re.MULTILINE)}
     result = subprocess.run([filtercast_bin, "serve", "--help"], capture_output=True, text=True, timeout=20,
                             env=child_environment())
-    flags = sorted(set(re.findall(r"^  (--[a-z0-9-]+)", result.stdout, re.MULTILINE)) - {"--help"})
-    missing = [flag for flag in flags if rows.get(flag) != variable_of(flag)]
-    assert not missing, f"README's configuration table lacks {missing}"
+    options, environment = result.stdout.split("\nOptions:\n")[1].split("\nEnvironment")
+    helps = dict(re.findall(r"^  (--[a-z0-9-]+)[^\n]*?  +(\S[^\n]*)", options, re.MULTILINE))
+    variables = dict(re.findall(r"^  (--[a-z0-9-]+)[^\n]*?  +(FILTERCAST_\w+)", environment, re.MULTILINE))
+    flags = set(helps) - {"--help"}
+    assert len(flags) > 40 and set(variables) == flags, result.stdout
+    assert sorted(flags - set(rows)) == [], "the table lacks these options"
+    assert sorted(set(rows) - flags) == [], "the table lists options serve does not have"
+    assert [flag for flag in flags if rows[flag][0] != variables[flag]] == [], "wrong variable names"
+    differ = []
+    for flag in sorted(flags):
+        said = re.search(r"\(default:? ([^\s;,)]+)", helps[flag])
+        first = re.match(r"\s*`([^`]+)`", rows[flag][1])
+        if said and first and said.group(1).rstrip(":.") != first.group(1):
+            differ.append((flag, said.group(1), first.group(1)))
+    compared = [flag for flag in flags if re.search(r"\(default", helps[flag]) and re.match(r"\s*`", rows[flag][1])]
+    assert differ == [] and len(compared) >= 20, f"the help's default is not the table's ({len(compared)} compared)"
+
+
+def test_the_readme_names_every_target_of_the_package():
+    package = open(os.path.join(REPO, "Package.swift"), encoding="utf-8").read()
+    targets = set(re.findall(r'\.(?:target|systemLibrary|executableTarget)\(\s*name: "([A-Za-z]+)"', package))
+    readme = open(os.path.join(REPO, "README.md"), encoding="utf-8").read()
+    table = readme[readme.index("| target | job |"):]
+    assert targets and sorted(t for t in targets if f"`{t}`" not in table) == []
 
 
 IDENTITY_CUBE = b"LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n"

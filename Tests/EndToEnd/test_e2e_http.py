@@ -17,12 +17,16 @@ from fc_client import Client, decode_jpeg, run
 STATE_KEYS = {"source", "playing", "position", "duration", "filter", "chain", "viewers", "fps"}
 
 
+HTTP_TIMEOUT = 4  # --http-timeout of the servers here: the tests of the timeout wait it out
+
+
 @pytest.fixture(scope="module")
 def http_server(filtercast_bin, web_root, tmp_path_factory):
     """One server for the read-only HTTP tests (nothing here changes the session)."""
     from fc_server import ServerProcess
     log = tmp_path_factory.mktemp("http-server") / "filtercast.log"
-    server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--input", "test:320x240@30"], str(log)).start()
+    server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--input", "test:320x240@30",
+                                            "--http-timeout", str(HTTP_TIMEOUT)], str(log)).start()
     yield server
     code, seconds = server.stop()
     assert code == 0 and seconds <= 2.0, f"SIGTERM: exit code {code} after {seconds:.2f} s\n{server.stderr_text()}"
@@ -292,7 +296,8 @@ def range_server(filtercast_bin, web_root, tmp_path_factory):
     data = bytes(random.Random(7).getrandbits(8) for _ in range(DOWNLOAD_SIZE))
     (folder / "recordings" / DOWNLOAD).write_bytes(data)
     server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--recordings", str(folder / "recordings"),
-                                            "--input", "test:160x120@15"], str(folder / "filtercast.log")).start()
+                                            "--input", "test:160x120@15", "--http-timeout", str(HTTP_TIMEOUT)],
+                           str(folder / "filtercast.log")).start()
     server.data = data
     server.folder = folder / "recordings"
     yield server
@@ -441,34 +446,34 @@ def read_slowly(server, path: str, chunk: int, pause: float, stall_after: int | 
 
 
 def test_a_slow_download_outlasts_the_idle_timeout(range_server):
-    """lws ends a response 10 s after its request unless told otherwise: a download that keeps
-    going is not cut."""
+    """lws ends a response --http-timeout after its request unless told otherwise: a download that
+    keeps going is not cut."""
     slow = range_server.folder / "2026-02-03T06-00-00Z.mp4"
     slow.write_bytes(bytes(9_000_000))
     try:
-        length, received, seconds = read_slowly(range_server, "/recordings/" + slow.name, 65_536, 0.08)
+        length, received, seconds = read_slowly(range_server, "/recordings/" + slow.name, 65_536, 0.08 * HTTP_TIMEOUT / 10)
     finally:
         slow.unlink()
-    assert seconds > 11, f"the download took only {seconds:.1f} s: not slow enough to test the timeout"
+    assert seconds > HTTP_TIMEOUT + 1, f"the download took only {seconds:.1f} s: not slow enough to test the timeout"
     assert received == length == 9_000_000, f"cut after {received} of {length} bytes ({seconds:.1f} s)"
 
 
 def test_a_stalled_download_is_closed(range_server):
-    """A reader that takes nothing for the stall time (10 s) is dropped: downloads do not count
-    against --max-clients, so time bounds them."""
+    """A reader that takes nothing for the stall time (--http-timeout) is dropped: downloads do not
+    count against --max-clients, so time bounds them."""
     stalled = range_server.folder / "2026-02-03T07-00-00Z.mp4"
     stalled.write_bytes(bytes(40_000_000))  # far more than the socket buffers hold
     try:
         length, received, _ = read_slowly(range_server, "/recordings/" + stalled.name, 1 << 20, 0,
-                                          stall_after=1_000_000, stall=12)
+                                          stall_after=1_000_000, stall=HTTP_TIMEOUT + 2)
     finally:
         stalled.unlink()
-    assert received < length, "a reader that stalled for 12 s still got the whole file"
+    assert received < length, f"a reader that stalled for {HTTP_TIMEOUT + 2} s still got the whole file"
     assert range_server.get("/healthz").status == 200
 
 
 def test_mjpeg_outlasts_the_idle_timeout(http_server):
-    deadline = time.monotonic() + 12.5
+    deadline = time.monotonic() + HTTP_TIMEOUT + 2.5
     late = 0
     with socket.create_connection((http_server.host, http_server.port), timeout=3) as sock:
         sock.sendall(b"GET /stream.mjpg HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -476,6 +481,6 @@ def test_mjpeg_outlasts_the_idle_timeout(http_server):
         while time.monotonic() < deadline:
             piece = sock.recv(65536)
             assert piece, f"the MJPEG stream ended after {time.monotonic() - started:.1f} s"
-            if time.monotonic() - started > 11:
+            if time.monotonic() - started > HTTP_TIMEOUT + 1:
                 late += len(piece)
-    assert late > 0, "no MJPEG data after 11 s"
+    assert late > 0, f"no MJPEG data after {HTTP_TIMEOUT + 1} s"

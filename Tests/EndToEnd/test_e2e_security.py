@@ -17,6 +17,7 @@ def headers_server(filtercast_bin, web_root, tmp_path_factory):
     folder = tmp_path_factory.mktemp("headers-server")
     (folder / "recordings").mkdir()
     (folder / "recordings" / RECORDING).write_bytes(b"\0\0\0\x18ftypisom" + bytes(100))
+    (web_root / "embed.html").write_text("<!doctype html><title>embed</title>\n")
     server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--recordings", str(folder / "recordings"),
                                             "--input", "test:160x120@15"], str(folder / "filtercast.log")).start()
     yield server
@@ -62,7 +63,20 @@ def test_every_answer_carries_the_security_headers(headers_server, method, path,
     assert "default-src 'none'" in policy and "frame-ancestors 'none'" in policy, policy
     assert headers.get("x-content-type-options") == "nosniff", headers
     assert headers.get("referrer-policy") == "no-referrer", headers
+    assert headers.get("x-frame-options") == "deny", headers
     assert headers.get("cache-control") == "no-store", headers
+
+
+@pytest.mark.parametrize("path", ["/embed", "/embed.html", "/embed?channel=main"])
+def test_the_embed_page_alone_may_be_framed_by_any_site(headers_server, path):
+    """Issue 37.16: /embed is for <iframe>s of other sites (and OBS); lws' own security option
+    sent frame-ancestors 'none' and X-Frame-Options: deny to it as to every answer."""
+    status, headers = response_head(headers_server, "GET", path, b"")
+    assert status == 200, (path, status)
+    policy = headers.get("content-security-policy", "")
+    assert "frame-ancestors *" in policy and "script-src 'self'" in policy and "default-src 'none'" in policy, policy
+    assert "x-frame-options" not in headers, headers
+    assert headers.get("x-content-type-options") == "nosniff", headers
 
 
 def test_the_server_binds_to_loopback_by_default(start_server):

@@ -3,6 +3,7 @@ picture through OpenVINO, choices by id or index, refused choices, chained; and 
 OpenVINO runtime is missing starts anyway, says why once, and offers no `style`."""
 
 import io
+import subprocess
 import json
 from pathlib import Path
 
@@ -99,3 +100,25 @@ def test_the_first_picture_after_picking_style_is_styled_once_the_network_warmed
     source = np.asarray(Image.open(io.BytesIO(before.jpeg)).convert("RGB"), dtype=np.float64)
     painted = np.asarray(Image.open(io.BytesIO(styled.jpeg)).convert("RGB"), dtype=np.float64)
     assert np.abs(source - painted).mean() > 15, f"the first picture after the switch differs by {np.abs(source - painted).mean():.1f} levels"
+
+
+def test_snapshot_takes_a_style_by_its_id_and_from_styles_never_by_a_zero_based_index(filtercast_bin, tmp_path):
+    """Issue 37.11: `--param style=3` painted style-4 (an index counting from 0 where the page says
+    Style 3): the command line takes a choice's id and refuses a bare number naming the ids; and
+    `snapshot --styles DIR` paints like a picture of DIR, as the server does."""
+    def snapshot(out, *arguments):
+        return subprocess.run([filtercast_bin, "snapshot", "--input", "test:320x240@5", "--filter", "style", *arguments,
+                               "-o", str(out)], capture_output=True, text=True, timeout=120)
+    by_number = snapshot(tmp_path / "n.jpg", "--param", "style=3")
+    assert by_number.returncode != 0 and "style-3" in by_number.stderr and "'3'" in by_number.stderr, by_number.stderr
+    assert not (tmp_path / "n.jpg").exists()
+    by_id = snapshot(tmp_path / "id.jpg", "--param", "style=style-3")
+    assert by_id.returncode == 0 and "style='style-3'" in by_id.stdout, by_id.stderr
+    styles = tmp_path / "styles"
+    styles.mkdir()
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-f", "lavfi", "-i", "mandelbrot=size=256x256", "-frames:v", "1",
+                    str(styles / "swirl.jpg")], check=True)
+    own = snapshot(tmp_path / "own.jpg", "--styles", str(styles), "--param", "style=swirl")
+    assert own.returncode == 0 and "style='swirl'" in own.stdout, own.stderr
+    unknown = snapshot(tmp_path / "x.jpg", "--param", "style=swirl")
+    assert unknown.returncode != 0 and "swirl" in unknown.stderr

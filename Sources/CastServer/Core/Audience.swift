@@ -75,5 +75,9 @@ extension ServerCore {
             joined = joined || (before == 0 && audience.count(of: index) > 0)
         }
         if joined { channel.session.rerender.request() }
+        let offer = outputs.offer
+        if channel.session.studio.watched(offer.indices.contains { offer[$0].isPreview && audience.count(of: $0) > 0 }) {
+            broadcastState(channel)
+        }
     }
 }

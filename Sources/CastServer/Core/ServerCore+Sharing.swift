@@ -14,6 +14,7 @@ extension ServerCore {
             tellSharingEnded(ended.sharer, ended.reason)
         }
         attribute(command, from: id)
+        playheadMoved(command, on: channel)
     }
 
     /// A binary message of viewer `id`: a picture of its camera. A picture that ends the sharing

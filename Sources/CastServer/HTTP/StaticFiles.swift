@@ -46,6 +46,14 @@ public struct StaticFiles: Sendable {
         }
     }
 
+    /// The pages made to be put in other sites' frames: the picture alone (`/embed`).
+    static let framablePages: Set<String> = ["embed.html"]
+
+    /// Whether the file at `path` (as ``resolve(_:)`` gave it) is a page any site may frame.
+    public func framable(_ path: String) -> Bool {
+        Self.framablePages.contains { path == root + "/" + $0 }
+    }
+
     static let mimeTypes: [String: String] = [
         "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",
         "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",

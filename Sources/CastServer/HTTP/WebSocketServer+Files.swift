@@ -4,16 +4,14 @@ import Logging
 
 /// Files as HTTP bodies (the page's files and the recordings), with single byte ranges so that
 /// a `<video>` can seek in a download and a client can resume one.
+/// A download whose reader takes nothing for `--http-timeout` is closed (downloads do not count
+/// against `--max-clients`: time bounds them).
 extension WebSocketServer {
-    /// A download whose reader takes nothing for this long is closed (downloads do not count
-    /// against `--max-clients`: time bounds them).
-    static let stalledDownloadSeconds: Int32 = 10
-
     /// Answers with the file at `path` — whole (200), the one range `Range:` asks for (206), or
     /// 416 when that range lies past the end. HEAD gets the same headers without the body.
     /// `If-Range` is honoured only when it repeats the file's `Last-Modified`; otherwise the
     /// whole file is sent (the file changed since the client's first part).
-    func serveFile(_ wsi: OpaquePointer, path: String, mimeType: String) -> Int32 {
+    func serveFile(_ wsi: OpaquePointer, path: String, mimeType: String, framable: Bool = false) -> Int32 {
         guard let download = FileDownload(path: path) else { return status(wsi, 404, "not found") }
         let ifRange = header(wsi, WSI_TOKEN_HTTP_IF_RANGE)
         let rangeHeader = ifRange.isEmpty || ifRange == download.lastModified ? header(wsi, WSI_TOKEN_HTTP_RANGE) : ""
@@ -30,7 +28,8 @@ extension WebSocketServer {
             return status(wsi, 416, "the range is past the end of the file (\(download.size) bytes)",
                           headers: [("content-range:", "bytes */\(download.size)")])
         }
-        guard writeHeaders(wsi, status: code, type: mimeType, length: download.remaining, headers: headers) else {
+        guard writeHeaders(wsi, status: code, type: mimeType, length: download.remaining, headers: headers,
+                           framable: framable) else {
             return -1
         }
         let isHead = lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0
@@ -52,7 +51,7 @@ extension WebSocketServer {
         core.counters.bytesSent.increment(by: UInt64(piece.count))
         // lws would end the response `timeout_secs` after the request whatever its progress: a
         // download is cut only when its reader takes nothing for that long.
-        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.stalledDownloadSeconds)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, configuration.httpTimeoutSeconds)
         guard piece.isLast else {
             lws_callback_on_writable(wsi)
             return 0

@@ -25,8 +25,8 @@ extension WebSocketServer {
             return respond(wsi, code: code, body: bytes, type: type, headOnly: request.isHead)
         case .status(let code, let message, let headers):
             return status(wsi, code, message, headers: headers)
-        case .file(let path, let mimeType):
-            return serveFile(wsi, path: path, mimeType: mimeType)
+        case .file(let path, let mimeType, let framable):
+            return serveFile(wsi, path: path, mimeType: mimeType, framable: framable)
         case .snapshot(let channel, let rendition):
             return awaitSnapshot(wsi, of: channel, rendition: rendition, headOnly: request.isHead)
         case .mjpeg(let channel, let rendition):
@@ -87,7 +87,7 @@ extension WebSocketServer {
         connections[wsi] = waiting
         // A source that produces nothing (failed, offline, a live stream not sending) must not
         // keep the request open for ever.
-        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 10)
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, configuration.httpTimeoutSeconds)
         return 0
     }
 
@@ -146,11 +146,11 @@ extension WebSocketServer {
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
 
-    /// Status line and headers (`Cache-Control: no-store`, then `headers`, each name with its
-    /// colon); `length` nil for a body of unknown length (MJPEG). With `inlineBody` the body goes
-    /// out in the same write as the headers.
+    /// Status line and headers (the ``SecurityHeaders``, `Cache-Control: no-store`, then
+    /// `headers`, each name with its colon); `length` nil for a body of unknown length (MJPEG).
+    /// With `inlineBody` the body goes out in the same write as the headers.
     func writeHeaders(_ wsi: OpaquePointer, status: UInt32, type: String, length: UInt64?,
-                      headers: [(String, String)] = [], inlineBody: [UInt8]? = nil) -> Bool {
+                      headers: [(String, String)] = [], inlineBody: [UInt8]? = nil, framable: Bool = false) -> Bool {
         var buffer = [UInt8](repeating: 0, count: EncodedFrame.headroom + 2048 + (inlineBody?.count ?? 0))
         return buffer.withUnsafeMutableBufferPointer { bytes -> Bool in
             let start = bytes.baseAddress! + EncodedFrame.headroom
@@ -159,7 +159,7 @@ extension WebSocketServer {
             guard lws_add_http_common_headers(wsi, status, type, length ?? UInt64.max, &cursor, end) == 0 else {
                 return false
             }
-            for (name, value) in [("cache-control:", "no-store")] + headers {
+            for (name, value) in SecurityHeaders.headers(framable: framable) + [("cache-control:", "no-store")] + headers {
                 let bytes = Array(value.utf8)
                 guard lws_add_http_header_by_name(wsi, name, bytes, Int32(bytes.count), &cursor, end) == 0 else {
                     return false

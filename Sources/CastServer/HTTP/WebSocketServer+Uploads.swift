@@ -3,10 +3,8 @@ import Foundation
 
 /// The lws side of uploads (``ServerCore`` decides; see `ServerCore+Uploads`): the body's pieces
 /// to the core, `100 Continue`, the answers, and the time bounds — a body that stalls for
-/// ``uploadStallSeconds`` is cut (lws closes it: the core removes its file).
+/// `--http-timeout` is cut (lws closes it: the core removes its file).
 extension WebSocketServer {
-    /// A body that sends nothing for this long is cut off (and its file removed).
-    static let uploadStallSeconds: Int32 = 10
     /// How long the client waits for the probe's answer (``UploadProbe/timeLimit`` and some).
     static let uploadAnswerSeconds: Int32 = 30
     /// How long a refused upload's body is drained before the connection is closed: long
@@ -64,10 +62,10 @@ extension WebSocketServer {
     private func perform(_ step: ServerCore.UploadStep, _ wsi: OpaquePointer) -> Int32 {
         switch step {
         case .takeBody(let sendContinue):
-            lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.uploadStallSeconds)
+            lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, configuration.httpTimeoutSeconds)
             return sendContinue && !self.sendContinue(wsi) ? -1 : 0
         case .receiving:
-            lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.uploadStallSeconds)
+            lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, configuration.httpTimeoutSeconds)
             return 0
         case .probing:
             lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, Self.uploadAnswerSeconds)

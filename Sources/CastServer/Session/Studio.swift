@@ -14,6 +14,8 @@ public final class Studio: Sendable {
     public let fadeFrom = FilterSelection()
     /// The preview's chain as the session tells it: nil until a command gives one.
     private let chain = Mutex<FilterChain?>(nil)
+    /// Whether a viewer watched the preview's pictures at the last count of the audience.
+    private let watched = Atomic<Bool>(false)
     /// The fade under way: when it started and how long it lasts.
     private let fade = Mutex<(start: ContinuousClock.Instant, length: Duration)?>(nil)
     /// Asks the processing loop to show the preview's outputs the current frame again (its chain
@@ -32,6 +34,18 @@ public final class Studio: Sendable {
         chain.withLock { $0 = newChain }
         preview.select(newChain)
         rerender.request()
+    }
+
+    /// The audience changed: whether anybody watches the preview's pictures now. When the last
+    /// one stops (nobody is in studio mode any more) the preview's chain is forgotten, so that
+    /// the next to turn studio mode on starts from the program, not from an old preview. True
+    /// when it was forgotten (the state changed).
+    func watched(_ isWatched: Bool) -> Bool {
+        let wasWatched = watched.exchange(isWatched, ordering: .relaxed)
+        guard wasWatched && !isWatched, previewChain != nil else { return false }
+        chain.withLock { $0 = nil }
+        preview.select(FilterChain.none)
+        return true
     }
 
     /// A take that fades from the program's `chain` over `seconds`, from `now`.

@@ -55,11 +55,12 @@ public final class WebSocketServer: @unchecked Sendable {
         info.iface = UnsafePointer(retain(configuration.host))
         info.protocols = UnsafePointer(makeProtocols())
         info.user = Unmanaged.passUnretained(self).toOpaque()
-        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
-            | UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
-            | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+        // The security headers are SecurityHeaders' (lws' own option sends them to every answer
+        // alike: /embed could not be framed).
+        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8) | UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
         // Idle HTTP connections (and slowloris headers) are dropped after this many seconds.
-        info.timeout_secs = 10
+        info.timeout_secs = UInt32(configuration.httpTimeoutSeconds)
+        info.timeout_secs_ah_idle = UInt32(configuration.httpTimeoutSeconds)
         info.count_threads = 1
         info.fd_limit_per_thread = UInt32(max(64, configuration.maxClients + 32))
         // What one read from a socket takes (lws' default is 4 KB): an upload's body arrives in

@@ -160,7 +160,7 @@ final class ViewerSession {
                           apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
         let outcome: Outcome
         do throws(ProtocolError) {
-            outcome = try perform(message.command, roundTrip: roundTrip, apply: apply)
+            outcome = try perform(message, roundTrip: roundTrip, apply: apply)
         } catch {
             throw error.answering(message.id)
         }
@@ -185,14 +185,18 @@ final class ViewerSession {
         return false
     }
 
-    private func perform(_ command: ClientCommand, roundTrip: () -> Duration,
+    /// Checks the sender's access against the command table, then carries the command out: here
+    /// when it is about this connection, through `apply` when it is about the channel or the server.
+    private func perform(_ message: ClientMessage, roundTrip: () -> Duration,
                          apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
-        switch command {
+        let rule = CommandTable.rule(for: message.type)
+        guard (rule.scope == .server ? serverLevel : level) >= rule.access else {
+            throw .refusal(of: rule, controlsChannel: level >= rule.access)
+        }
+        switch message.command {
         case .connection(let command):
             return try perform(command, roundTrip: roundTrip)
         case .session(let command):
-            guard authorized else { throw .tokenRequired }
-            if command.changesServer && serverLevel < .control { throw .serverTokenRequired(for: command) }
             try apply(command)
             return .applied(command)
         }

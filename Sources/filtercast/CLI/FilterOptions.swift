@@ -52,7 +52,8 @@ enum FilterOptions {
     }
 
     /// `name=value` texts as values by name: numbers (angles of `filter` converted from degrees),
-    /// or a choice's id for a parameter of the choice kind; errors name the option as `source`.
+    /// or a choice's id for a parameter of the choice kind — never its index, which counts from 0
+    /// where the page says "Style 1"; errors name the option as `source`.
     private static func parameters(_ texts: [String], of filter: String, source: String,
                                    catalog: FilterCatalog) throws -> [String: ParameterValue] {
         let descriptor = catalog.descriptor(named: filter)
@@ -64,12 +65,16 @@ enum FilterOptions {
             }
             let name = String(parts[0])
             let parameter = descriptor?.params.first(where: { $0.name == name })
-            guard let value = Double(parts[1]) else {
-                guard parameter?.choices != nil else {
-                    throw UsageError(description: "\(source) \(parts[0]) must be a number, got '\(parts[1])'")
+            if let choices = parameter?.choices {
+                guard choices.contains(where: { $0.id == parts[1] }) else {
+                    throw UsageError(description: "\(source) \(name) takes a choice's id, one of "
+                        + choices.map(\.id).joined(separator: ", ") + ", got '\(parts[1])'")
                 }
                 parameters[name] = .choice(String(parts[1]))
                 continue
+            }
+            guard let value = Double(parts[1]) else {
+                throw UsageError(description: "\(source) \(parts[0]) must be a number, got '\(parts[1])'")
             }
             guard let parameter, parameter.type == .angle else {
                 parameters[name] = .number(value)

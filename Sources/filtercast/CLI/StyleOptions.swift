@@ -5,10 +5,10 @@ import MatteKit
 import MediaKit
 import StyleKit
 
-/// `--styles DIR`: pictures the `style` filter paints like (serve).
+/// `--styles DIR`: pictures the `style` filter paints like (serve, snapshot, bench).
 enum StyleOptions {
     static let spec = OptionSpec(name: "--styles", valueName: "DIR",
-                                 help: "Pictures (NAME.jpg or NAME.png) the style filter offers as styles beside the shipped ones, read at start (default DATA/styles); controlling clients upload more there (PUT /api/styles/NAME), making DIR then.")
+                                 help: "Pictures (NAME.jpg or NAME.png) the style filter offers as styles beside the shipped ones, read at start (serve: default DATA/styles); serve also stores styles controlling clients upload there (PUT /api/styles/NAME), making DIR then.")
     static let firstUseSpec = OptionSpec(name: "--style-at-first-use", valueName: nil,
                                          help: "Load and calibrate the style network at the first styled frame, not in the background after start (saves ~90 MB and a second of CPU where nobody styles; the first styled picture then waits for it).")
 

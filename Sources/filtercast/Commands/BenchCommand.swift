@@ -9,8 +9,8 @@ enum BenchCommand: Subcommand {
     static let spec = CommandSpec(
         name: "bench",
         summary: "Decode, filter and JPEG-encode as fast as possible (no pacing) and report the speed of each stage.",
-        usage: "filtercast bench [--input SRC] [--filter NAME [--param K=V …] …] [--luts DIR] [--frames N] [--threads N] [--quality Q] [--flicker] [--style-lines N] [--style-network int8|float32] [--json]",
-        options: [inputOption] + FilterOptions.specs + [LUTOptions.spec,
+        usage: "filtercast bench [--input SRC] [--filter NAME [--param K=V …] …] [--luts DIR] [--styles DIR] [--frames N] [--threads N] [--quality Q] [--flicker] [--style-lines N] [--style-network int8|float32] [--json]",
+        options: [inputOption] + FilterOptions.specs + [LUTOptions.spec, StyleOptions.spec,
             OptionSpec(name: "--frames", valueName: "N", help: "Stop after N frames (default: the whole file; 300 for live sources)."),
             OptionSpec(name: "--threads", valueName: "N", help: "1: stages in turn on one thread (default); 2+: decode on its own thread, decoder and filter bands get N−1 threads."),
             OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 80)."),
@@ -29,7 +29,7 @@ enum BenchCommand: Subcommand {
         }
         let input = try parseInput(options)
         var benchmark = Benchmark(input: input)
-        benchmark.catalog = LUTOptions.catalog(StyleOptions.catalog(with: nil), with: try LUTOptions.folder(options))
+        benchmark.catalog = LUTOptions.catalog(StyleOptions.catalog(with: try StyleOptions.folder(options)), with: try LUTOptions.folder(options))
         benchmark.filter = try FilterOptions.chain(from: options, catalog: benchmark.catalog)
         benchmark.frameLimit = try options.int("--frames", in: 1...10_000_000) ?? (input.isLive ? 300 : nil)
         benchmark.threads = try options.int("--threads", in: 1...64) ?? 1

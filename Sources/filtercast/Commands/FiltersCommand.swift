@@ -29,7 +29,7 @@ enum FiltersCommand: Subcommand {
                 var line = "    \(parameter.name): \(parameter.label), \(parameter.type.rawValue) "
                 line += "\(value(parameter.min))…\(value(parameter.max)), default \(value(parameter.default))"
                 if let identity = parameter.identity { line += ", no effect at \(value(identity))" }
-                if let choices = parameter.choices { line += "; one of " + choices.map(\.id).joined(separator: ", ") + " (or its index)" }
+                if let choices = parameter.choices { line += "; one of " + choices.map(\.id).joined(separator: ", ") + " (--param takes the id)" }
                 print(line)
             }
         }

@@ -28,10 +28,12 @@ enum ServeCommand: Subcommand {
                              help: "A live source that gives no frame for S seconds is offline and reconnected (default 5)."),
                   OptionSpec(name: "--open-timeout", valueName: "S",
                              help: "Give up opening an input (connecting, reading its header) after S seconds (default 10)."),
+                  OptionSpec(name: "--http-timeout", valueName: "S",
+                             help: "Drop an HTTP connection that sends or takes nothing for S seconds, 2…600 (default 10): idle keep-alive, slow headers, a stalled download."),
                   OptionSpec(name: "--step-cache", valueName: "MB",
                              help: "Decoded pictures a channel keeps around the playhead for frame steps, 0…4096 MB (default 256; 0: none)."),
                   ] + LadderOptions.specs + FilterOptions.specs + [
-                  OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: the web/ folder of this checkout)."),
+                  OptionSpec(name: "--web", valueName: "DIR", help: "Folder of the web page (default: web/ of this checkout)."),
                   OptionSpec(name: "--token", valueName: "T", help: "Require this token for control commands (?token=T, an auth message, or Authorization: Bearer T over HTTP)."),
                   OptionSpec(name: "--admin-token", valueName: "T",
                              help: "This token may also add and remove channels at run time (PUT/DELETE /api/channels/NAME); it controls everything --token does."),
@@ -61,6 +63,8 @@ enum ServeCommand: Subcommand {
                   LUTOptions.spec, StyleOptions.spec, StyleOptions.firstUseSpec,
                   OptionSpec(name: "--looks", valueName: "DIR",
                              help: "Folder of the saved looks, NAME.json each (default DATA/looks; made when first written), read at start."),
+                  OptionSpec(name: "--comments", valueName: "DIR",
+                             help: "Folder of the comments with drawings, one file per source (default DATA/comments; made when first written)."),
                   OptionSpec(name: "--max-upload-size", valueName: "SIZE",
                              help: "The largest upload: bytes, or with k, M or G (1000s); default 2G."),
                   OptionSpec(name: "--publish", valueName: "URL",
@@ -90,7 +94,7 @@ enum ServeCommand: Subcommand {
         Log.announce("serving \(info.name) (\(info.width)x\(info.height)) at \(url)",
                      ["url": .string(url), "source": .string(info.name), "width": .int(info.width), "height": .int(info.height),
                       "data": .string(data)])
-        if Log.format == .text { Log.announce("data in \(data) (recordings, looks, LUTs, styles, uploads)") }
+        if Log.format == .text { Log.announce("data in \(data) (recordings, looks, comments, LUTs, styles, uploads)") }
         for channel in server.channels.dropFirst() {
             let info = channel.session.player.info
             Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",
@@ -148,6 +152,7 @@ enum ServeCommand: Subcommand {
         configuration.recordRendition = options.string("--record-rendition").map { $0 == "own" ? .own : .named($0) } ?? .own
         if let stall = try options.double("--stall-timeout", in: 0.5...600) { configuration.stallTimeout = .seconds(stall) }
         if let open = try options.double("--open-timeout", in: 0.5...600) { configuration.openTimeout = .seconds(open) }
+        if let seconds = try options.int("--http-timeout", in: 2...600) { configuration.httpTimeoutSeconds = Int32(seconds) }
         if let megabytes = try options.int("--step-cache", in: 0...4096) { configuration.stepCacheBytes = megabytes << 20 }
         if configuration.token?.isEmpty == true { throw UsageError(description: "\(options.source("--token")) must not be empty") }
         if configuration.adminToken?.isEmpty == true { throw UsageError(description: "\(options.source("--admin-token")) must not be empty") }
@@ -171,6 +176,7 @@ enum ServeCommand: Subcommand {
             ? nil : DataFolder.part("uploads", option: "--uploads", of: options, data: data)
         configuration.luts = try LUTOptions.folder(options, default: data + "/luts")
         configuration.looks = try lookFolder(DataFolder.part("looks", option: "--looks", of: options, data: data))
+        configuration.commentsDirectory = DataFolder.part("comments", option: "--comments", of: options, data: data)
         let styles = try StyleOptions.folder(options, default: data + "/styles")
         configuration.styles = styles
         configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles), with: configuration.luts)

@@ -7,10 +7,10 @@ enum SnapshotCommand: Subcommand {
     static let spec = CommandSpec(
         name: "snapshot",
         summary: "Write one filtered frame — the first at or after --at — as a JPEG file.",
-        usage: "filtercast snapshot [--input SRC] --at SECONDS [--filter NAME [--param K=V …] …] [--luts DIR] [--quality Q] -o OUT.jpg",
+        usage: "filtercast snapshot [--input SRC] --at SECONDS [--filter NAME [--param K=V …] …] [--luts DIR] [--styles DIR] [--quality Q] -o OUT.jpg",
         options: [inputOption,
                   OptionSpec(name: "--at", valueName: "SECONDS", help: "Time of the frame (default 0).")]
-            + FilterOptions.specs + [LUTOptions.spec,
+            + FilterOptions.specs + [LUTOptions.spec, StyleOptions.spec,
             OptionSpec(name: "--quality", valueName: "Q", help: "JPEG quality 1…100 (default 90)."),
             OptionSpec(name: "-o", valueName: "OUT.jpg", help: "Where to write the JPEG (required)."),
         ])
@@ -20,7 +20,7 @@ enum SnapshotCommand: Subcommand {
         try checkFolder(of: output)
         let input = try parseInput(options)
         let time = try options.double("--at", in: 0...1e9) ?? 0
-        let catalog = LUTOptions.catalog(StyleOptions.catalog(with: nil), with: try LUTOptions.folder(options))
+        let catalog = LUTOptions.catalog(StyleOptions.catalog(with: try StyleOptions.folder(options)), with: try LUTOptions.folder(options))
         let filter = try FilterOptions.chain(from: options, catalog: catalog)
         let quality = try options.int("--quality", in: 1...100) ?? 90
 

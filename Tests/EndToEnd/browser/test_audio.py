@@ -11,8 +11,6 @@ import pytest
 from browser_support import press
 from fc_server import make_tone_clip
 
-pytestmark = pytest.mark.solo  # the sound's clock against the pictures': run alone
-
 
 @pytest.fixture(scope="module")
 def tone_clip(tmp_path_factory):
@@ -23,6 +21,7 @@ def audio(page) -> dict:
     return page.js("return Object.assign({}, window.filtercast.stats.audio)")
 
 
+@pytest.mark.solo  # the sound's clock against the pictures': run alone
 def test_the_sound_plays_in_sync_once_unmuted_and_pause_silences_it(launch, open_page, tone_clip):
     server = launch("--input", str(tone_clip))
     page = open_page(server, transport=None)

@@ -13,7 +13,6 @@ import pytest
 from test_camera import camera_browser, camera_clip, open_on  # noqa: F401 (fixtures)
 from test_h264 import before_every_page
 
-pytestmark = pytest.mark.solo  # the microphone's sync at a listener: run alone
 
 COUNT_FCM1 = """return window.__fc.sent.filter((entry) => entry.data instanceof ArrayBuffer
   && new TextDecoder().decode(new Uint8Array(entry.data, 0, 4)) === "FCM1").length"""
@@ -27,6 +26,7 @@ def metric(server, name: str) -> float:
     return sum(float(line.split()[-1]) for line in lines if line.startswith(name + " ") or line.startswith(name + "{"))
 
 
+@pytest.mark.solo  # the microphone's sync at a listener: run alone
 def test_the_sharers_microphone_reaches_a_listening_page(launch, camera_browser, open_page):  # noqa: F811
     server = launch("--input", "test:640x360@30")
     sharer = open_on(camera_browser, server)

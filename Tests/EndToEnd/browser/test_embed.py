@@ -5,10 +5,14 @@ gesture, as OBS's does. It uses the viewer page's own player modules."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from selenium.webdriver.common.by import By
 
 from browser_support import BrowserPool, Page, reset_browser
 from fc_server import make_tone_clip
+from test_downloads import embedding_page  # noqa: F401 (fixture)
 
 
 @pytest.fixture(scope="module")
@@ -67,3 +71,26 @@ def test_where_the_browser_allows_it_the_sound_plays_at_once(launch, tone_clip, 
     page.wait_for(lambda: page.stats()["audio"]["playing"] is True, message="the sound playing without a tap")
     assert shown_controls(page) == [], "no Unmute button when the sound is on"
     assert page.errors() == []
+
+
+def test_a_page_of_another_site_frames_the_embed_page_and_it_plays(launch, browsers, embedding_page):
+    """Issue 37.16's <iframe>: the page of another origin frames /embed, and the picture plays in
+    it (lws' security option denied every frame: Chromium showed an error page in the frame)."""
+    server = launch("--input", "test:160x120@15")
+    driver = browsers.get(0)
+    try:
+        driver.get(embedding_page)
+        driver.execute_script("""
+            const frame = document.createElement('iframe');
+            frame.src = arguments[0]; frame.width = 320; frame.height = 240;
+            document.body.append(frame);""", server.url + "embed")
+        driver.switch_to.frame(driver.find_element(By.TAG_NAME, "iframe"))
+        deadline = time.monotonic() + 15
+        while (fps := driver.execute_script("return window.filtercast?.stats?.fps ?? null")) in (None, 0):
+            assert time.monotonic() < deadline, "no picture plays in the frame: " + driver.execute_script(
+                "return document.body ? document.body.innerText.slice(0, 200) : document.documentElement.outerHTML.slice(0, 200)")
+            time.sleep(0.1)
+        assert driver.execute_script("return window.filtercast.channel") == "main"
+    finally:
+        driver.switch_to.default_content()
+        reset_browser(driver)

@@ -209,10 +209,10 @@ def test_sync_ms_is_what_is_heard_and_pause_silences_the_output(tapped, transpor
 def test_every_beep_is_heard_within_45_ms_of_its_flash_playing_and_after_seeks(tapped):
     page = tapped()
     start = now_ms(page)
-    time.sleep(30)
+    time.sleep(12)
     playing = pairs(tap(page)["flashes"], tap(page)["onsets"], start)
     print(f"beep heard minus flash drawn (ms), playing: {shown(playing)}")
-    assert len(playing) >= 26, f"{len(playing)} flashes drawn in 30 s"
+    assert len(playing) >= 10, f"{len(playing)} flashes drawn in 12 s"
     seeks = []
     for _ in range(3):  # back 5 s each time: into beeps already heard
         since = now_ms(page)

@@ -48,6 +48,9 @@ def test_save_list_apply_export_import_delete(launch, open_page, tmp_path, artif
     page.find(item + ' [data-action="apply"]').click()
     page.wait_state(lambda s: chain_names(s) == ["sepia"], message="the look applied")
 
+    # Its link (issue 37.11): this page's address with ?look=NAME, which opens it in the preview.
+    assert page.find(item + ' [data-action="copy-link"]').get_attribute("data-link") == server.url + "?look=warm"
+
     href = page.find(item + ' [data-action="export"]').get_attribute("href")
     assert page.find(item + ' [data-action="export"]').get_attribute("download") == "warm.json"
     exported = json.loads(urllib.parse.unquote(href.split(",", 1)[1]))
@@ -58,6 +61,8 @@ def test_save_list_apply_export_import_delete(launch, open_page, tmp_path, artif
     page.wait_for(lambda: page.find_all('#look-list [data-look="night-vision"]'), message="the imported look listed")
     assert chain_names(json.loads((looks / "night-vision.json").read_text())) == ["invert", "vignette"]
     assert chain_names(page.state()) == ["sepia"], "an imported look is never on air by itself"
+    assert page.find("#studio").get_attribute("aria-pressed") == "true", "the preview it went to is shown"
+    assert chain_names({"chain": page.state().get("preview") or []}) == ["invert", "vignette"]
     # A .cube dropped: a LUT.
     page.js(DROP, "Teal.cube", IDENTITY)
     page.wait_for(lambda: (luts / "teal.cube").exists(), message="the dropped LUT stored")
@@ -95,5 +100,15 @@ def test_a_watching_page_is_offered_the_look_it_cannot_apply(launch, open_page, 
     server = launch("--input", "test:320x240@30", "--looks", str(looks), "--token", "s3cret", "--public-view")
     page = open_page(server, path="?look=negative")
     page.wait_for(lambda: page.visible("#look-offer"), message="the offer")
-    assert page.text("#look-offer-text") == "Apply look negative?"
-    assert not page.find("#look-offer-apply").is_enabled() and chain_names(page.state()) == []
+    # Told why, not given a button that does nothing (issue 37.11).
+    assert page.text("#look-offer-text") == "This link offers the look negative: applying it needs control (give the token)"
+    assert not page.visible("#look-offer-apply") and chain_names(page.state()) == []
+
+
+def test_a_link_whose_look_cannot_be_read_says_so(launch, open_page, tmp_path):
+    server = launch("--input", "test:320x240@30", "--looks", str(tmp_path / "looks"))
+    page = open_page(server, path="#look=%7Bnot-json")
+    page.wait_for(lambda: page.visible("#toast") and "not JSON" in page.text("#toast"), message="the bad fragment said")
+    page = open_page(server, second=True, path="?look=Not%20A%20Name")
+    page.wait_for(lambda: page.visible("#toast") and "not a look's name" in page.text("#toast"), message="the bad name said")
+    assert not page.visible("#look-offer") and chain_names(page.state()) == []

@@ -133,3 +133,21 @@ def test_studio_and_compare_say_what_is_what(launch, open_page, artifacts):
     page.find("#compare").click()
     page.wait_for(lambda: not page.visible("#compare-all") and not page.visible("#before-label"),
                   message="compare off: no Show to all, no labels")
+
+
+def test_turning_studio_mode_on_again_starts_from_the_program_not_an_old_preview(launch, open_page):
+    """Issue 37.9: a preview left behind when the last controller turned studio mode off came
+    back minutes later; the preview starts as the program each time somebody turns studio on."""
+    server = launch("--input", "test:320x240@30")
+    page = open_page(server)
+    page.wait_for(lambda: page.visible("#studio"), message="the Preview toggle")
+    page.find("#studio").click()
+    page.wait_for(lambda: page.stats()["studio"]["previewFrames"] >= 2, message="preview pictures")
+    page.find('[data-filter="invert"]').click()
+    page.wait_state(lambda s: first(s.get("preview"))["name"] == "invert", message="invert in the preview")
+    page.find("#studio").click()
+    page.wait_state(lambda s: "preview" not in s or s["preview"] is None, message="the preview forgotten once nobody is in studio")
+    page.choose_filter("sepia")
+    page.wait_state(lambda s: s["filter"]["name"] == "sepia", message="sepia on air")
+    page.find("#studio").click()
+    page.wait_state(lambda s: first(s.get("preview"))["name"] == "sepia", message="the preview starts as the program")

@@ -7,8 +7,8 @@ enum HTTPAnswer: Sendable {
     /// An error (or other plain-text status) with `message` as its body, and extra headers
     /// (name with its colon).
     case status(UInt32, String, headers: [(String, String)])
-    /// The file at `path`, with byte ranges.
-    case file(path: String, mimeType: String)
+    /// The file at `path`, with byte ranges; `framable`: any site may put it in a frame.
+    case file(path: String, mimeType: String, framable: Bool = false)
     /// The newest JPEG of a channel's JPEG rendition `rendition`, or the next one when none is
     /// encoded now.
     case snapshot(of: Channel, rendition: Int)

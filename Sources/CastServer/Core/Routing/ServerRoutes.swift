@@ -25,6 +25,10 @@ struct RouteContext {
     let state: (Channel) -> SessionState
     /// A channel's last changes and who made them (``ServerCore/activity(of:)``).
     let activity: (Channel) -> [ActivityEntry]
+    /// `GET /api/comments?channel=&format=` (``ServerCore/commentsAnswer(_:format:)``).
+    let comments: (Channel, String?) -> HTTPAnswer
+    /// `GET /snapshot.jpg?comment=ID` (``ServerCore/commentPicture(_:id:)``).
+    let commentPicture: (Channel, String) -> HTTPAnswer
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
     let clientLimit: (HTTPRequest, Channel) -> HTTPAnswer?
 
@@ -47,7 +51,7 @@ enum ServerRoutes {
             },
             .get(.prefix("/"), access: .anyone) { request, _ in
                 guard let file = context.files.resolve(request.path) else { return .status(404, "not found") }
-                return .file(path: file.path, mimeType: file.mimeType)
+                return .file(path: file.path, mimeType: file.mimeType, framable: context.files.framable(file.path))
             },
         ]
     }
@@ -62,12 +66,18 @@ enum ServerRoutes {
                 struct Activity: Encodable { let channel: String, activity: [ActivityEntry] }
                 return context.on(request) { .json(encoding: Activity(channel: $0.name.description, activity: context.activity($0))) }
             },
+            .get(.exact("/api/comments"), access: .watch, scope: .channel) { request, _ in
+                context.on(request) { context.comments($0, request.argument("format")) }
+            },
             .get(.exact("/api/filters"), access: .anyone) { _, _ in
                 struct Catalog: Encodable { let filters: [FilterDescriptor] }
                 return .json(encoding: Catalog(filters: context.channels.defaultChannel.session.catalog.descriptors))
             },
             .get(.exact("/snapshot.jpg"), access: .watch, scope: .channel) { request, _ in
-                context.on(request) { channel in jpegRendition(request, channel) { .snapshot(of: channel, rendition: $0) } }
+                context.on(request) { channel in
+                    if let comment = request.argument("comment") { return context.commentPicture(channel, comment) }
+                    return jpegRendition(request, channel) { .snapshot(of: channel, rendition: $0) }
+                }
             },
             .get(.exact("/stream.mjpg"), access: .watch, scope: .channel) { request, _ in context.on(request) { mjpeg(request, $0, context) } },
         ]
