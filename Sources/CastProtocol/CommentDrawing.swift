@@ -1,4 +1,3 @@
-import CastProtocol
 import FilterKit
 import Foundation
 
@@ -6,11 +5,11 @@ import Foundation
 /// polylines on the frame's pixels and painted by ``Strokes``: a line, an arrow with a head of
 /// two strokes, a rect's and an ellipse's outline (the box of their two points), a freehand's
 /// polyline. Widths are a part of the frame's width, as the page draws them.
-enum CommentDrawing {
+public enum CommentDrawing {
     /// How many points an ellipse's outline is made of.
-    static let ellipseSegments = 72
+    public static let ellipseSegments = 72
 
-    static func burn(_ drawing: [CommentShape], into frame: Frame) {
+    public static func burn(_ drawing: [CommentShape], into frame: Frame) {
         for shape in drawing {
             let (red, green, blue) = shape.rgb
             let color = Strokes.Color(red: red, green: green, blue: blue)
@@ -22,7 +21,7 @@ enum CommentDrawing {
     }
 
     /// The polylines of `shape` on a picture of `width` × `height` pixels.
-    static func polylines(of shape: CommentShape, width: Double, height: Double) -> [[(x: Double, y: Double)]] {
+    public static func polylines(of shape: CommentShape, width: Double, height: Double) -> [[(x: Double, y: Double)]] {
         let points = shape.points.map { (x: $0[0] * width, y: $0[1] * height) }
         guard points.count >= 2 else { return [points] }
         let (a, b) = (points[0], points[1])
