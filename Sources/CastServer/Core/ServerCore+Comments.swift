@@ -89,6 +89,14 @@ extension ServerCore {
         room(of: channel).showing = id
     }
 
+    /// The comments (their source's key) that go with the recording `command` deletes, if it is
+    /// a `delete` of one that has comments: asked before the file goes.
+    func commentsGoing(with command: SessionCommand, on channel: Channel) -> String? {
+        guard case .delete(let reference) = command, let folder = commentFolder,
+              let path = try? channel.session.library?.resolve(reference).path, let key = folder.key(ofFile: path) else { return nil }
+        return folder.comments(of: key).isEmpty ? nil : key
+    }
+
     /// A playback command moved the playhead: the comment shown is no longer.
     func playheadMoved(_ command: SessionCommand, on channel: Channel) {
         switch command {

@@ -10,9 +10,11 @@ extension ServerCore {
     func apply(_ command: SessionCommand, from id: ConnectionID) throws(ProtocolError) {
         guard let connection = viewers[id], try !applyInRoom(command, from: id, connection) else { return }
         let channel = connection.channel
+        let deletedComments = commentsGoing(with: command, on: channel)
         if let part = try sessionPart(of: command, on: channel), let ended = try channel.session.apply(part, from: id) {
             tellSharingEnded(ended.sharer, ended.reason)
         }
+        if let deletedComments { commentFolder?.remove(deletedComments) }
         attribute(command, from: id)
         playheadMoved(command, on: channel)
     }
