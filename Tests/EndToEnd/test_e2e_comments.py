@@ -1,6 +1,7 @@
 """Comments with drawings pinned to a frame (issue 40, item 4) against a real server with named
 clients: the author rules, the comments kept across a restart and a kill -9 right after the ack,
-identity by content (two files with one name do not share them; a copy does), the limits, the
+identity by content (two files with one name do not share them; a copy does), a recording's
+comments deleted with it, the limits, the
 CSV and EDL exports (the EDL read back by a parser here), and the snapshot with the drawing
 burned in. The parser's edges are the Swift tests' (CommentProtocolTests, ServerCoreTests+Comments)."""
 
@@ -63,6 +64,8 @@ def test_comments_belong_to_their_author_and_their_source_and_survive_a_crash(st
         (media / folder).mkdir(parents=True)
     shutil.copy(sample_clip, media / "a" / "clip.mp4")  # the same content: the same comments
     make_clip(media / "b" / "clip.mp4", "testsrc=size=320x240:rate=25", 2, "-g", "25")  # the same name, another file
+    (tmp_path / "recordings").mkdir()
+    make_clip(tmp_path / "recordings" / "take.mp4", "testsrc=size=160x120:rate=25", 1, "-g", "25")
     args = ("--input", str(sample_clip), "--media-dir", str(media), "--admin-token", ADMIN)
     server = start_server(*args)
     ids = {}
@@ -137,6 +140,13 @@ def test_comments_belong_to_their_author_and_their_source_and_survive_a_crash(st
             await viewer.ok({"type": "open", "source": "media/a/clip.mp4"})
             copy = await viewer.next_json("comments", where=lambda m: "comments" in m, timeout=5)
             assert len(copy["comments"]) == 3, "a copy of the file has its comments"
+            # A recording's comments go with it.
+            await viewer.ok({"type": "open", "source": "recordings/take.mp4"})
+            await viewer.next_json("comments", where=lambda m: m.get("source") == "recordings/take.mp4", timeout=5)
+            await viewer.ok({"type": "comment", "action": "add", "frame": 3, "text": "on the take"})
+            assert len(list((tmp_path / "comments").glob("*.json"))) == 2
+            await viewer.ok({"type": "delete", "source": "recordings/take.mp4"})
+            assert len(list((tmp_path / "comments").glob("*.json"))) == 1, "the recording's went with it"
         finally:
             await viewer.close()
     run(identity(), timeout=30)
