@@ -9,7 +9,8 @@ import Logging
 /// most ``CommentLimits/maximumPerSource`` comments each.
 ///
 /// ```
-/// {"source": "media/a.mp4", "comments": [{"id": "c1f…", "author": {"id": "p1", "name": "Ana"}, …}]}
+/// {"source":"media/a.mp4","comments":[
+/// {"at":"…","author":{"id":"p1","name":"Ana"},"chain":[…],"drawing":[…],"frame":312,"id":"c1f…",…}]}
 /// ```
 ///
 /// Service thread only (the core's).
@@ -20,6 +21,9 @@ final class CommentFolder {
     private var lists: [String: [Comment]] = [:]
     /// Sources whose file could not be read: nothing is written over it.
     private var unreadable: [String: String] = [:]
+    /// Each comment's JSON as last written, by id: a change re-encodes the comment it changes, not
+    /// the whole list (a source's thousand drawings would cost every add some milliseconds).
+    private var encoded: [String: (comment: Comment, json: [UInt8])] = [:]
     /// Each file's key, with the size and modification time it was read at.
     private var keys: [String: (stamp: [Int], key: String)] = [:]
 
@@ -71,18 +75,33 @@ final class CommentFolder {
     func store(_ list: [Comment], of key: String, source: String) -> String? {
         if let file = unreadable[key] { return "the comments file \(file) cannot be read; move it away first" }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(File(source: source, comments: list)) else { return "the comments do not encode" }
-        if let problem = AtomicFile.write(Array(data) + [0x0A], folder: path, name: key + ".json",
-                                          temporaryPrefix: Self.temporaryPrefix, replacing: true) {
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let name = try? encoder.encode(source) else { return "the source's name does not encode" }
+        var bytes = Array(#"{"source":"#.utf8) + name + Array(#","comments":["#.utf8)
+        for (index, comment) in list.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\n"))
+            if let known = encoded[comment.id], known.comment == comment {
+                bytes += known.json
+            } else {
+                guard let json = try? encoder.encode(comment) else { return "comment \(comment.id) does not encode" }
+                encoded[comment.id] = (comment, Array(json))
+                bytes += json
+            }
+        }
+        bytes += Array("\n]}\n".utf8)
+        if let problem = AtomicFile.write(bytes, folder: path, name: key + ".json", temporaryPrefix: Self.temporaryPrefix, replacing: true) {
             return problem
         }
+        let kept = Set(list.map(\.id))
+        for gone in lists[key, default: []] where !kept.contains(gone.id) { encoded[gone.id] = nil }
         lists[key] = list
         return nil
     }
 
     /// Forgets the comments of source `key` (a recording deleted): its file goes.
     func remove(_ key: String) {
+        for comment in lists[key] ?? [] { encoded[comment.id] = nil }
         lists[key] = nil
         unreadable[key] = nil
         unlink(path + "/" + key + ".json")
