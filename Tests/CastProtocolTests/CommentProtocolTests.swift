@@ -109,6 +109,22 @@ import Testing
         #expect(refusal(drawing([2_500, 2_501]))?.message.contains("at most 5000 points") == true)
     }
 
+    /// FuzzComments' seeds (Tests/Fuzz/corpus/comments) and any input it crashed on: seeds 1–7 are
+    /// comments taken, seed 8 is refused naming a field.
+    @Test(arguments: FuzzInputs.files(of: "comments"))
+    func theFuzzersInputsAreTakenOrRefusedByName(input: URL) throws {
+        let bytes = try Data(contentsOf: input)
+        let name = input.deletingPathExtension().lastPathComponent
+        do {
+            let message = try bytes.withUnsafeBytes { try ClientMessageParser.parse($0) }
+            guard case .session(.comment) = message.command else { throw ProtocolError(code: .unknownType, message: "not a comment") }
+            #expect(name != "seed8", "seed8 is a bad comment")
+        } catch let error as ProtocolError {
+            #expect(!name.hasPrefix("seed") || name == "seed8", "\(name): \(error.message)")
+            #expect(error.message.contains("comment."))
+        }
+    }
+
     @Test func commentsAndShowingEncodeAsPromised() throws {
         let note = CastProtocol.Comment(id: "c1", author: Author(id: "p1", name: "Ana"), at: "2026-12-05T09:00:00.000Z", frame: 30, position: 1.2,
                            duration: nil, text: "here", drawing: [CommentShape(kind: .line, points: [[0, 0], [1, 1]], color: "#ffffff", width: 0.01)],
