@@ -1,11 +1,15 @@
 import CastProtocol
+import Dispatch
 import Foundation
 import Logging
 
 /// `--comments DIR` (default `DATA/comments`): every source's comments, one `KEY.json` file per
 /// source (``SourceKey``), made when first written, each written whole to a temporary file and
 /// renamed over the old one (``AtomicFile``): a crash leaves the old list or the new one, never
-/// half of one. A file is read the first time its source is asked about and kept in memory; at
+/// half of one. The write is done when the command is answered (a crash of the server keeps
+/// it); its flush to the disk follows on a queue of its own, so that a slow disk never stalls
+/// the network thread and every viewer's pictures with it (a flush took up to some hundreds of
+/// milliseconds on a loaded machine; a crash of the machine in that moment may lose it). A file is read the first time its source is asked about and kept in memory; at
 /// most ``CommentLimits/maximumPerSource`` comments each.
 ///
 /// ```
@@ -18,6 +22,7 @@ final class CommentFolder {
     static let temporaryPrefix = ".comments-"
 
     let path: String
+    private let flusher = DispatchQueue(label: "filtercast.comments-flush", qos: .utility)
     private var lists: [String: [Comment]] = [:]
     /// Sources whose file could not be read: nothing is written over it.
     private var unreadable: [String: String] = [:]
@@ -90,8 +95,13 @@ final class CommentFolder {
             }
         }
         bytes += Array("\n]}\n".utf8)
-        if let problem = AtomicFile.write(bytes, folder: path, name: key + ".json", temporaryPrefix: Self.temporaryPrefix, replacing: true) {
+        if let problem = AtomicFile.write(bytes, folder: path, name: key + ".json", temporaryPrefix: Self.temporaryPrefix,
+                                          replacing: true, flushing: false) {
             return problem
+        }
+        flusher.async { [path] in
+            AtomicFile.flush(path + "/" + key + ".json")
+            AtomicFile.flush(path)  // the rename
         }
         let kept = Set(list.map(\.id))
         for gone in lists[key, default: []] where !kept.contains(gone.id) { encoded[gone.id] = nil }

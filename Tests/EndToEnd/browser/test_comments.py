@@ -6,7 +6,10 @@ Swift and end-to-end tests' (test_e2e_comments.py)."""
 
 from __future__ import annotations
 
+import json
 import time
+
+import pytest
 
 from selenium.webdriver.common.action_chains import ActionChains
 
@@ -63,3 +66,37 @@ def test_a_comment_with_a_drawing_is_seen_in_another_page_and_its_marker_moves_b
                       message="the drawing over the picture")
     bob.raw_send('{"type":"play"}')
     ana.wait_for(lambda: drawn_pixels(ana) == 0 and ana.state().get("showing") is None, message="gone once the playhead moves")
+
+
+@pytest.mark.bench
+def test_a_comment_with_a_drawing_reaches_another_page_within_150_ms_p95(file_server, open_page):
+    """The issue's figure: a comment with a drawing (20 shapes, 218 points) added in one page → in
+    the other page's #comments, by the wall clock both pages share; 40 comments at 5 a second."""
+    ana = open_page(file_server, path="?name=Ana")
+    bob = open_page(file_server, second=True, path="?name=Bob")
+    bob.wait_for(lambda: len(bob.state().get("people", [])) == 2, message="both here")
+    bob.js("""window.__arrived = {};
+        new MutationObserver(() => { for (const item of document.querySelectorAll('#comments li')) {
+            const text = item.querySelector('.comment-text').textContent;
+            if (!(text in window.__arrived)) window.__arrived[text] = Date.now(); } })
+          .observe(document.getElementById('comments'), {childList: true, subtree: true});""")
+    drawing = drawing_of_20_shapes()
+    sent = {}
+    for index in range(40):
+        text = f"note {index}"
+        message = json.dumps({"type": "comment", "action": "add", "frame": index, "text": text, "drawing": drawing})
+        sent[text] = ana.js("const at = Date.now(); window.__fc.socket.send(arguments[0]); return at;", message)
+        time.sleep(0.2)
+    bob.wait_for(lambda: len(bob.js("return window.__arrived")) == 40, message="every comment listed")
+    arrived = bob.js("return window.__arrived")
+    delays = sorted(arrived[text] - at for text, at in sent.items())
+    p95 = delays[int(0.95 * len(delays))]
+    print(f"comment with a drawing → listed in another page: median {delays[len(delays) // 2]} ms, p95 {p95} ms")
+    assert p95 <= 150, delays
+
+
+def drawing_of_20_shapes() -> list[dict]:
+    shapes = [{"kind": kind, "points": [[0.1 + 0.02 * i, 0.2], [0.3 + 0.02 * i, 0.5]], "color": "#ff3030", "width": 0.006}
+              for i, kind in enumerate(["arrow", "rect", "ellipse", "line"] * 4 + ["arrow", "rect", "ellipse"])]
+    stroke = [[round(0.1 + 0.004 * i, 4), round(0.5 + 0.2 * ((i % 20) / 20), 4)] for i in range(200)]
+    return shapes + [{"kind": "freehand", "points": stroke, "color": "#30ff30", "width": 0.004}]
