@@ -97,6 +97,12 @@ extension ServerCore {
         return folder.comments(of: key).isEmpty ? nil : key
     }
 
+    /// The comments of source `key` and their pictures go (its recording was deleted).
+    func forgetComments(of key: String) {
+        for comment in commentFolder?.comments(of: key) ?? [] { commentPictures?.remove(comment.id) }
+        commentFolder?.remove(key)
+    }
+
     /// A playback command moved the playhead: the comment shown is no longer.
     func playheadMoved(_ command: SessionCommand, on channel: Channel) {
         switch command {

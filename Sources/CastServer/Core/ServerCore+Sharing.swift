@@ -14,7 +14,7 @@ extension ServerCore {
         if let part = try sessionPart(of: command, on: channel), let ended = try channel.session.apply(part, from: id) {
             tellSharingEnded(ended.sharer, ended.reason)
         }
-        if let deletedComments { commentFolder?.remove(deletedComments) }
+        if let deletedComments { forgetComments(of: deletedComments) }
         attribute(command, from: id)
         playheadMoved(command, on: channel)
     }

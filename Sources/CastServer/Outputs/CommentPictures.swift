@@ -67,7 +67,10 @@ final class CommentPictures: Sendable {
             if let problem { Log.warning("comment picture not made", ["comment": .string(comment.id), "error": .string(problem)]) }
             state.withLock { state in
                 state.pending.remove(file)
-                if let problem { state.failed[file] = problem }
+                if let problem {
+                    if state.failed.count >= Self.maximumQueued { state.failed.removeAll() }  // bounded; they are tried again
+                    state.failed[file] = problem
+                }
             }
         }
     }
