@@ -10,12 +10,12 @@ import Testing
     static let expected: [String: (AccessLevel, CommandRule.Scope)] = [
         "auth": (.anyone, .connection), "frameAck": (.anyone, .connection), "flow": (.anyone, .connection),
         "watch": (.anyone, .connection), "name": (.anyone, .connection),
-        "present": (.control, .channel), "point": (.control, .channel), "comment": (.control, .channel),
         "setFilter": (.control, .channel), "setParams": (.control, .channel), "take": (.control, .channel),
         "setCompare": (.control, .channel), "play": (.control, .channel), "pause": (.control, .channel),
         "seek": (.control, .channel), "step": (.control, .channel), "record": (.control, .channel),
         "open": (.control, .channel), "delete": (.control, .channel), "share": (.control, .channel),
         "saveLook": (.control, .server), "deleteLook": (.control, .server),
+        "present": (.control, .channel), "point": (.control, .channel), "comment": (.control, .channel),
     ]
 
     /// One message of each type that the parser accepts.
@@ -28,9 +28,8 @@ import Testing
         "step": #"{"type":"step","frames":1}"#, "record": #"{"type":"record","action":"start"}"#,
         "open": #"{"type":"open","source":"input"}"#, "delete": #"{"type":"delete","source":"recordings/a.mp4"}"#,
         "share": #"{"type":"share","action":"stop"}"#, "saveLook": #"{"type":"saveLook","name":"warm"}"#,
-        "deleteLook": #"{"type":"deleteLook","name":"warm"}"#,
-        "name": #"{"type":"name","name":"Ana"}"#, "present": #"{"type":"present","action":"take"}"#,
-        "point": #"{"type":"point","x":0.5,"y":0.5}"#,
+        "deleteLook": #"{"type":"deleteLook","name":"warm"}"#, "name": #"{"type":"name","name":"Ana"}"#,
+        "present": #"{"type":"present","action":"take"}"#, "point": #"{"type":"point","x":0.5,"y":0.5}"#,
         "comment": #"{"type":"comment","action":"add","frame":3,"text":"warmer here"}"#,
     ]
 

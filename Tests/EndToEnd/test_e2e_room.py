@@ -143,18 +143,20 @@ def test_pointers_reach_everyone_at_most_thirty_a_second(start_server):
         try:
             await watcher.collect(0.2)
             started = time.monotonic()
-            for step in range(60):
+            for step in range(60):  # 100 a second for 0.6 s: the first 30 within the server's second go through
                 await ana.send_json({"type": "point", "x": step / 60, "y": 0.5})
+                await asyncio.sleep(0.01)
             burst = time.monotonic() - started
-            pointers = [m for m in await watcher.collect(0.8) if isinstance(m, dict) and m.get("type") == "pointer"]
-            assert burst < 0.5, f"the 60 moves took {burst:.2f} s: the window would not hold them"
-            assert 1 <= len(pointers) <= 30, f"{len(pointers)} pointers relayed of 60 sent within {burst:.2f} s"
-            assert pointers[0]["by"]["name"] == "Ana" and pointers[0]["x"] == 0 and pointers[0]["y"] == 0.5
-            assert all(p["x"] < 30 / 60 for p in pointers), "the moves over the rate are the ones dropped"
+            assert burst < 0.8, f"the 60 moves took {burst:.2f} s: the window would not hold them"
             await asyncio.sleep(1.0)
             await ana.send_json({"type": "point", "x": None, "y": None})
-            hidden = await watcher.next_json("pointer", timeout=3)
-            assert hidden["x"] is None and hidden["y"] is None, "a second later the next one goes through"
+            # Everything relayed of the burst arrives before the hide, which a second later goes through.
+            await watcher.next_json("pointer", where=lambda p: p["x"] is None, timeout=5)
+            pointers = [m for m in watcher.json_received if m.get("type") == "pointer" and m["x"] is not None]
+            # A slow reader may get only a sender's newest waiting move (latest wins): never one over the rate.
+            relayed = [p["x"] for p in pointers]
+            assert 1 <= len(relayed) <= 30 and all(x < 30 / 60 for x in relayed), f"relayed {relayed} of 60 sent in {burst:.2f} s"
+            assert pointers[0]["by"]["name"] == "Ana" and pointers[0]["y"] == 0.5
             refused = await watcher.command({"type": "point", "x": 0.5, "y": 0.5})
             assert refused["code"] == "unauthorized", "a watch-only viewer does not point"
             refused = await ana.command({"type": "point", "x": 1.5, "y": 0.5})

@@ -32,6 +32,7 @@ enum CommandTable {
         CommandRule(type: "frameAck", access: .anyone, scope: .connection),
         CommandRule(type: "flow", access: .anyone, scope: .connection),
         CommandRule(type: "watch", access: .anyone, scope: .connection),
+        // Who the sender is in its channel's room: a watcher names itself too.
         CommandRule(type: "name", access: .anyone, scope: .connection),
         // The picture and playback every viewer of the channel sees.
         CommandRule(type: "setFilter", access: .control, scope: .channel),
@@ -46,7 +47,7 @@ enum CommandTable {
         CommandRule(type: "open", access: .control, scope: .channel),
         CommandRule(type: "delete", access: .control, scope: .channel),
         CommandRule(type: "share", access: .control, scope: .channel),
-        // The review room: presenting and pointing are a controller's (a watcher only looks).
+        // The channel's review room: who presents, where a controller points.
         CommandRule(type: "present", access: .control, scope: .channel),
         CommandRule(type: "point", access: .control, scope: .channel),
         // Comments: any controller adds and shows; edit, resolve and delete are the author's or
