@@ -8,7 +8,7 @@ BIN        := .build/release/filtercast
 # opencv-doc (its photos and film clips are the natural footage of bench/natural_clip.py),
 # python3-pip (fetches the style filter's pinned OpenVINO and weights: deps/openvino.py),
 # iproute2 (ip netns and tc: the shaped links of test_e2e_shaped.py and bench/delivery.py).
-PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libswresample-dev libavutil-dev \
+PACKAGES   := pkg-config libavcodec-dev libavformat-dev libavdevice-dev libswscale-dev libswresample-dev libavfilter-dev libavutil-dev \
               libwebsockets-dev libturbojpeg0-dev ffmpeg libjpeg-turbo-progs openssl \
               python3 python3-pytest python3-pytest-timeout python3-pytest-xdist python3-websockets python3-pil python3-numpy \
               chromium chromium-driver python3-selenium \
@@ -89,7 +89,8 @@ PORT       ?= 8080
 demo: build
 	$(BIN) serve --input '$(INPUT)' --host 127.0.0.1 --port $(PORT) --web web
 
-## bench: FilterCast against ffmpeg and GStreamer on the same clips (see docs/PERFORMANCE.md)
+## bench: FilterCast against ffmpeg and GStreamer on the same clips (see docs/PERFORMANCE.md), and the person
+## matte's cost and sepia on the background against sepia everywhere (bench/matte.sh, run by compare.sh)
 bench: build
 	bench/compare.sh
 
@@ -104,6 +105,7 @@ bench: build
 ## time from picking it in the page to the first styled picture (bench/style_switch.py), and what a source of another
 ## size costs when opened (bench/session_size.py), what a frame step costs against the ffmpeg CLI's seek (bench/step.py),
 ## how long a laser pointer's move takes to reach another viewer against a bare relay (bench/room.py),
+## review playback's rates, its sound at 2× and a loop's wraps (bench/shuttle.py),
 ## and the slow end-to-end checks `make test` leaves out (marked `bench`: a second shaped link, more sound formats)
 bench-serve: build
 	bench/fanout.sh
@@ -123,11 +125,13 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/style_switch.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/session_size.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/step.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/shuttle.py
 	$(TEST_ENV) FILTERCAST_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m pytest -q --timeout 300 -m bench $(E2E_TESTS)
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 
-## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the comment and drawing parser, the filter parameters, the .cube and look parsers and the
-## static path normaliser, FUZZ_SECONDS each; then mutated MP4/MKV/WebM clips through `snapshot`
+## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the comment and drawing parser, the filter parameters, the .cube and look parsers, the
+## static path normaliser and the uploaded pictures' decoders (styles, backgrounds), FUZZ_SECONDS each; then mutated
+## MP4/MKV/WebM clips through `snapshot`
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address
@@ -135,14 +139,14 @@ fuzz: deps
 	$(SWIFT) build
 	$(PYTHON) Tests/Fuzz/media_fuzz.py .build/debug/filtercast --files 300 --keep .build/fuzz/media
 
-## fuzz-long: the decoder targets (FuzzBrowserSource, FuzzUploadProbe, FuzzStillPicture) to FUZZ_RUNS executions each, one
+## fuzz-long: the decoder targets (FuzzBrowserSource, FuzzUploadProbe, FuzzStillPicture, FuzzKeptPicture) to FUZZ_RUNS executions each, one
 ## after the other, under nice: built with -sanitize=fuzzer only (Tests/Fuzz/.build-noasan), some 5 times
 ## faster than under ASan, whose allocator maps each new decoder's large buffers afresh. No ASan, so no
 ## LeakSanitizer: -rss_limit_mb=2048 catches growth; `make fuzz` keeps the ASan check (docs/RELIABILITY.md)
 FUZZ_RUNS ?= 10000000
 fuzz-long: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer --scratch-path .build-noasan
-	FUZZ_BIN=Tests/Fuzz/.build-noasan/release FUZZ_RUNS=$(FUZZ_RUNS) nice -n 19 Tests/Fuzz/run.sh 0 browser-source upload-probe still-picture
+	FUZZ_BIN=Tests/Fuzz/.build-noasan/release FUZZ_RUNS=$(FUZZ_RUNS) nice -n 19 Tests/Fuzz/run.sh 0 browser-source upload-probe still-picture kept-picture
 
 ## soak: the leak-checked short soak — the server built with AddressSanitizer (.build/asan, ~50 s),
 ## then SOAK_SECONDS of bench/soak.py (10 viewers, 360p) under LeakSanitizer: a leak report, an error
@@ -154,7 +158,7 @@ soak: deps
 	$(MAKE) --no-print-directory soak-run SOAK_SECONDS=$(SOAK_SECONDS)
 soak-run:
 	ASAN_OPTIONS=detect_leaks=1 BIN=.build/asan/debug/filtercast OUT=.build/soak DURATION=$(SOAK_SECONDS) \
-		VIEWERS=10 INPUT=test:640x360@30 bench/soak.sh --warmup 30 --record-every 20 --min-fps 0 --max-rss-growth 1
+		VIEWERS=10 INPUT=test:640x360@30 bench/soak.sh --warmup 30 --record-every 20 --churn-every 8 --min-fps 0 --max-rss-growth 1
 
 clean:
 	rm -rf .build

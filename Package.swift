@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
-            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavdevice-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
+            providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavdevice-dev", "libswscale-dev", "libswresample-dev", "libavfilter-dev", "libavutil-dev"])]
         ),
         // OpenVINO's C API (the style filter's runtime), loaded with dlopen by the shim.
         .systemLibrary(name: "COpenVINO"),
@@ -56,7 +56,7 @@ let package = Package(
 
         // The person matte: MediaPipe's selfie segmentation through StyleKit's OpenVINO runtime, made
         // once per frame per thread, and the filters that use it (`matte`, `backgroundBlur`, `backgroundReplace`).
-        .target(name: "MatteKit", dependencies: ["FilterKit", "StyleKit", "Logging", "COpenVINO"],
+        .target(name: "MatteKit", dependencies: ["FilterKit", "StyleKit", "MediaKit", "Logging", "COpenVINO"],
                 swiftSettings: openVINOInclude + pixelLoopFlags),
 
         // Lock-free counters, gauges and histograms, and the registry that renders them for /metrics.

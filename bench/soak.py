@@ -8,7 +8,10 @@ One server on the 720p30 test pattern for --duration seconds, while:
 - one paused tab: a WebSocket that completes the handshake and never reads again;
 - one slow reader: a fanout viewer that shows 5 frames a second;
 - a control client changes the filter every second and starts a recording every --record-every
-  seconds (default 60) that runs half of that.
+  seconds (default 60) that runs half of that;
+- with --churn-every S, a channel comes and goes every S seconds (issue 37.6: the memory of
+  channels and styles coming and going): added at run time with a test pattern of another shape
+  each time (with --churn-style, styled; else one of the filters), watched for a second, removed.
 Every 10 s: the server's RSS (/proc/PID/status VmRSS), open fds (/proc/PID/fd), the fps of the
 cohorts that finished since, and the error lines of its JSON log → a CSV row. At the end: the
 verdict — RSS and fd growth after --warmup (default: the first minute) ≤ --max-growth, every
@@ -54,6 +57,8 @@ class Soak:
         self.filter_refusals: list = []
         self.recordings = 0
         self.recording_problems: list = []
+        self.churns = 0
+        self.churn_problems: list = []
         self.stopping = False
 
     # -- load ---------------------------------------------------------------------------------
@@ -128,6 +133,34 @@ class Soak:
         finally:
             await client.close()
 
+    CHURN_SHAPES = ["320x240", "400x400", "240x320", "480x270", "352x288", "256x144"]
+    ADMIN = "soak-admin"
+
+    async def churn(self, end: float):
+        """A channel added, watched a second and removed every --churn-every seconds."""
+        headers = {"Authorization": f"Bearer {self.ADMIN}"}
+        turn = 0
+        while time.monotonic() < end - self.args.churn_every and not self.stopping:
+            tick = time.monotonic()
+            shape = self.CHURN_SHAPES[turn % len(self.CHURN_SHAPES)]
+            chain = {"name": "style"} if self.args.churn_style else {"name": FILTERS[turn % len(FILTERS)]["name"]}
+            body = json.dumps({"input": f"test:{shape}@15", "filter": chain}).encode()
+            added = await asyncio.to_thread(self.server.http, "PUT", "/api/channels/churn", headers=headers, body=body, timeout=30)
+            if added.status == 201:
+                try:
+                    async with await Client.connect(self.server.ws_url(channel="churn"), timeout=10) as client:
+                        await client.frames(3, timeout=10)
+                except Exception as error:  # noqa: BLE001 (any failure is a finding, reported)
+                    self.churn_problems.append(f"watching {shape}: {error!r}")
+                removed = await asyncio.to_thread(self.server.http, "DELETE", "/api/channels/churn", headers=headers, timeout=30)
+                if removed.status != 200:
+                    self.churn_problems.append(f"DELETE {removed.status}")
+                self.churns += 1
+            else:
+                self.churn_problems.append(f"PUT {shape}: {added.status}")
+            turn += 1
+            await asyncio.sleep(max(0.0, self.args.churn_every - (time.monotonic() - tick)))
+
     async def stop_recording(self, client: Client):
         reply = await client.command({"type": "record", "action": "stop"}, timeout=10)
         if reply["type"] == "ack":
@@ -172,7 +205,8 @@ class Soak:
         log = os.path.join(args.out, "server.log")
         self.server = start_server(args.bin, ["--input", args.input, "--filter", "sepia", "--recordings", recordings,
                                               "--log-format", "json", "--max-clients", str(args.viewers + 16),
-                                              "--min-free-space", "50M"], log_path=log, startup_timeout=60)
+                                              "--min-free-space", "50M", "--admin-token", self.ADMIN],
+                                   log_path=log, startup_timeout=60)
         paused = RawWebSocket.connect(self.server.host, self.server.port, receive_buffer=4096)
         assert paused.status == 101, paused.response_head
         start = time.monotonic()
@@ -185,6 +219,8 @@ class Soak:
             writer.writeheader()
             tasks = [asyncio.create_task(self.cohort(end)) for _ in range(args.viewers // args.cohort)]
             tasks += [asyncio.create_task(self.slow_reader(end)), asyncio.create_task(self.control(end))]
+            if args.churn_every > 0:
+                tasks.append(asyncio.create_task(self.churn(end)))
             try:
                 await self.sampler(start, end, rows, writer, out)
             finally:
@@ -245,6 +281,7 @@ class Soak:
             "slow_reader_fps": self.slow_fps, "cohort_failures": self.cohort_failures[:5],
             "filter_changes": self.filter_changes, "filter_refusals": self.filter_refusals[:5],
             "recordings": self.recordings, "recording_problems": self.recording_problems[:5],
+            "channels_churned": self.churns, "churn_problems": self.churn_problems[:5],
             "log_errors": errors[:5], "load_errors": load_errors,
             "server_alive": alive, "sigterm_exit": code, "stop_seconds": stop_seconds,
         }
@@ -257,6 +294,7 @@ class Soak:
             "no leak report": "LeakSanitizer" not in self.server.stderr_text(last=10_000_000),
             "server alive, clean SIGTERM": alive and code == 0,
             "load ran": not load_errors and not self.cohort_failures and self.filter_changes > 0,
+            "channels came and went": self.args.churn_every <= 0 or (self.churns > 0 and not self.churn_problems),
         }
         summary["checks"] = checks
         with open(os.path.join(args.out, "summary.json"), "w") as out:
@@ -284,6 +322,8 @@ def main():
     parser.add_argument("--record-every", type=float, default=60, help="a recording starts this often, runs half")
     parser.add_argument("--min-fps", type=float, default=29, help="every normal viewer's delivered fps")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--churn-every", type=float, default=0, help="a channel added and removed this often (0: never)")
+    parser.add_argument("--churn-style", action="store_true", help="the channels that come and go are styled")
     args = parser.parse_args()
     if args.duration < args.warmup + 30 or args.viewers < args.cohort or args.record_every < 4:
         parser.error("--duration must be ≥ --warmup + 30 s, --viewers ≥ --cohort, --record-every ≥ 4 s")

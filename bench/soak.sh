@@ -2,7 +2,8 @@
 # Soak test of `filtercast serve` (bench/soak.py does the work): the 720p30 test pattern for
 # DURATION seconds (default 1800: 30 minutes) with VIEWERS viewers joining and leaving at random
 # (cohorts of bench/fanout), one paused tab, one slow reader (5 fps), the filter changed every
-# second and a 30 s recording started every minute. Every 10 s the server's RSS, open fds,
+# second and a 30 s recording started every minute (with --churn-every S [--churn-style], a channel
+# of another shape added, watched and removed every S s). Every 10 s the server's RSS, open fds,
 # delivered fps and log errors go to OUT/soak.csv; the verdict (growth after the first minute
 # ≤ 5%, normal viewers ≥ 29 fps, no error in the log, clean SIGTERM) to OUT/summary.json and
 # stdout. Exit code 0 when every check passes.

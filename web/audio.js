@@ -1,7 +1,7 @@
 // FilterCast page, the sound: the source's Opus packets (FCA1 messages, docs/PROTOCOL.md "Sound")
 // decoded with WebCodecs' AudioDecoder and played with Web Audio, each packet scheduled by its time
-// against the pictures' clock — the drawn picture's time, running on from when it was drawn while
-// playing — so that sound and picture stay together through pause, seek and source changes.
+// against the pictures' clock — the drawn picture's time, running on (at state.speed) from when it
+// was drawn while playing — so that sound and picture stay together through pause, seek and source changes.
 //
 // Muted until the user unmutes (#mute, the key m; remembered for the tab): browsers start sound
 // only after a gesture. #volume sets the level. Where AudioDecoder is missing (or the page is not
@@ -51,12 +51,19 @@ export function wantsSound(hello) {
   return sound.offered && supported;
 }
 
-/// The pictures' clock now, seconds: while playing, where the drawn pictures say it runs; paused,
-/// the drawn picture's time.
+/// Seconds of the source a second (`state.speed`) while the sound plays (forward only: backward
+/// the server sends none).
+function rate() {
+  const speed = player.state ? player.state.speed : 1;
+  return speed > 0 ? speed : 1;
+}
+
+/// The pictures' clock now, seconds: while playing, where the drawn pictures say it runs (at the
+/// playhead's rate); paused, the drawn picture's time.
 function mediaNow() {
   if (sound.lastPts === null || sound.offsets.length === 0) return null;
   const playing = player.state ? player.state.playing : true;
-  return playing ? performance.now() / 1000 + median(sound.offsets) : sound.lastPts;
+  return playing ? rate() * performance.now() / 1000 + median(sound.offsets) : sound.lastPts;
 }
 
 /// A drawn picture's time: the clock goes on from it, or starts over after a jump (a seek, a
@@ -69,7 +76,7 @@ function clockPicture(pts) {
     sound.restartPts = null;
     sound.offsets.length = 0;
   }
-  const offset = pts - performance.now() / 1000;
+  const offset = pts - rate() * performance.now() / 1000;
   if (sound.offsets.length > 0 && Math.abs(offset - median(sound.offsets)) > 0.25) sound.offsets.length = 0;
   pushBounded(sound.offsets, offset, SYNC_WINDOW);
   sound.lastPts = pts;
@@ -90,9 +97,22 @@ export function receiveSound(buffer, header) {
     sound.offsets.length = 0;
   }
   if (!sound.decoder || sound.decoder.state === "closed") makeDecoder();
-  sound.decoder.decode(new EncodedAudioChunk({ type: "key", timestamp: Math.round(header.pts * 1e6),
+  if (sound.base === null) sound.base = { pts: header.pts, rate: rate() };
+  sound.decoder.decode(new EncodedAudioChunk({ type: "key", timestamp: Math.round(played(header.pts) * 1e6),
                                          data: new Uint8Array(buffer, header.headerLength) }));
   return true;
+}
+
+/// A packet's time (s) as the decoder is given it: at a speed other than 1 the packets' times move
+/// faster or slower than their sound, and the decoder stamps its output by counting samples from
+/// the first packet after a restart — so it is given the time the sound plays at from there.
+function played(pts) {
+  return sound.base.pts + (pts - sound.base.pts) / sound.base.rate;
+}
+
+/// The source's time of decoded sound the decoder stamped `timestamp` (s): `played` undone.
+function sourceTime(timestamp) {
+  return sound.base ? sound.base.pts + (timestamp - sound.base.pts) * sound.base.rate : timestamp;
 }
 
 /// Decoded sound: played at its time on the pictures' clock, or held until that clock runs
@@ -103,7 +123,7 @@ function schedule(data) {
   for (let channel = 0; channel < data.numberOfChannels; channel += 1) {
     data.copyTo(buffer.getChannelData(channel), { planeIndex: channel, format: "f32-planar" });
   }
-  pushBounded(sound.held, { buffer, pts: data.timestamp / 1e6 }, HELD_MAX);
+  pushBounded(sound.held, { buffer, pts: sourceTime(data.timestamp / 1e6) }, HELD_MAX);
   data.close();
   playHeld();
 }
@@ -120,7 +140,7 @@ function playHeld() {
 /// output, following the packet before without a gap while it is near that time; a little late,
 /// at once; far off, it is dropped.
 function play(buffer, pts, now) {
-  let when = heardNow() + (pts - now);
+  let when = heardNow() + (pts - now) / rate();
   const joins = sound.nextStart !== null && Math.abs(when - sound.nextStart) < JOIN_S && sound.nextStart > sound.context.currentTime;
   if (joins) when = sound.nextStart;
   if (when < sound.context.currentTime - LATE_S) return;
@@ -191,6 +211,7 @@ function heardNow() {
 function restart() {
   silence();
   sound.held = [];
+  sound.base = null;
   if (sound.decoder && sound.decoder.state === "configured") sound.decoder.reset();
   if (sound.decoder && sound.decoder.state !== "closed") sound.decoder.configure(SOUND_FORMAT);
 }
@@ -200,7 +221,7 @@ function audioNow() {
   if (!sound.context) return null;
   const heard = heardNow();
   const item = sound.scheduled.find((candidate) => candidate.when <= heard && heard < candidate.end);
-  return item ? item.pts + (heard - item.when) : null;
+  return item ? item.pts + (heard - item.when) * rate() : null;
 }
 
 function setMuted(value) {

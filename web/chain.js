@@ -1,6 +1,7 @@
 // FilterCast page, the filter chain: the chips of its links (each picks its link for the
-// picker; × or Delete removes it), "+ Add to chain", Reset, and what the picker's choice does
-// to the chain (docs/PROTOCOL.md, "Commands").
+// picker; × or Delete removes it; where the server has the person matte, a region picker applies
+// it to the whole picture, the person or the background), "+ Add to chain", Reset, and what the
+// picker's choice does to the chain (docs/PROTOCOL.md, "Commands" and "Regions").
 import { descriptorOf, labelOf } from "./catalog.js";
 import { send } from "./connection.js";
 import { buildPicker, pickedButton, showPicked } from "./filters.js";
@@ -10,6 +11,9 @@ import { player } from "./player.js";
 
 /// The longest chain of servers whose hello has no `maxChainLength`.
 const MAX_CHAIN_LENGTH_BEFORE_HELLO = 8;
+
+/// What the region picker says of each region a server may offer (`hello.regions`).
+const REGION_LABELS = { all: "All", person: "Person", background: "Background" };
 
 const ui = {
   currentFilter: byId("current-filter"),
@@ -39,7 +43,7 @@ export function renderChain() {
     ui.currentFilter.textContent = title;
     ui.currentFilter.title = title; // the header cuts a long chain short
   }
-  const names = chain.map((link) => link.name).join("|");
+  const names = chain.map((link) => `${link.name}@${link.region || "all"}`).join("|");
   if (filters.shownChain !== names) {
     filters.shownChain = names;
     buildChain(chain);
@@ -58,7 +62,7 @@ export function renderChain() {
 function buildChain(chain) {
   const focused = ui.chain.contains(document.activeElement) ? Number(document.activeElement.dataset.link ??
     document.activeElement.dataset.linkRemove) : null;
-  ui.chain.replaceChildren(...chain.map((link, index) => linkChip(link.name, index, chain.length)));
+  ui.chain.replaceChildren(...chain.map((link, index) => linkChip(link, index, chain.length)));
   ui.chain.hidden = chain.length === 0;
   buildSliders(chain);
   ui.reset.disabled = !chain.some((link) => (descriptorOf(link.name)?.params || []).length > 0);
@@ -68,8 +72,8 @@ function buildChain(chain) {
   }
 }
 
-function linkChip(name, index, count) {
-  const label = labelOf(name);
+function linkChip(link, index, count) {
+  const label = labelOf(link.name);
   const item = document.createElement("li");
   item.className = "link";
   const select = document.createElement("button");
@@ -97,16 +101,38 @@ function linkChip(name, index, count) {
   remove.title = "Remove from the chain";
   remove.setAttribute("aria-label", `Remove ${label} (filter ${index + 1}) from the chain`);
   remove.addEventListener("click", () => removeLink(index));
-  item.append(select, remove);
+  item.append(...[select, regionPicker(link, index, label), remove].filter(Boolean));
   return item;
 }
 
-/// Makes `links` ([{name, params?}]) the chain the controls edit (the program's, or in studio
-/// mode the preview's); none when empty.
+/// The link's region (`data-link-region`: its index), or null where the server offers none.
+function regionPicker(link, index, label) {
+  if (!filters.regions) return null;
+  const picker = document.createElement("select");
+  picker.className = "link-region";
+  picker.dataset.linkRegion = String(index);
+  picker.title = "Where the filter applies";
+  picker.setAttribute("aria-label", `Where ${label} (filter ${index + 1}) applies`);
+  picker.append(...filters.regions.map((region) => new Option(REGION_LABELS[region] || region, region)));
+  picker.value = link.region || "all";
+  picker.addEventListener("change", () => {
+    const chain = player.currentChain();
+    sendChain(chain.map((each, i) => (i === index ? { ...each, region: picker.value } : each)));
+  });
+  return picker;
+}
+
+/// Makes `links` ([{name, params?, region?}]) the chain the controls edit (the program's, or in
+/// studio mode the preview's); none when empty. A link keeps its region (left out for all).
 export function sendChain(links) {
   cancelParamEdits();
   if (links.length === 0) send({ type: "setFilter", name: "none", ...player.chainTarget() });
-  else send({ type: "setFilter", chain: links.map(({ name, params }) => (params ? { name, params } : { name })), ...player.chainTarget() });
+  else send({ type: "setFilter", chain: links.map(wireLink), ...player.chainTarget() });
+}
+
+/// A link as setFilter's chain takes it.
+function wireLink({ name, params, region }) {
+  return { name, ...(params ? { params } : {}), ...(region && region !== "all" ? { region } : {}) };
 }
 
 /// The picker: with one filter or none it switches filters (`setFilter {name}`); in a longer
@@ -114,6 +140,11 @@ export function sendChain(links) {
 /// link alone goes with its ×).
 function chooseFilter(name) {
   const chain = player.currentChain();
+  const region = chain[pickedLink(chain)]?.region;
+  if (chain.length <= 1 && region && name !== "none") {
+    sendChain([{ name, region }]); // a filter on the background stays on the background
+    return;
+  }
   if (chain.length <= 1 || name === "none") {
     filters.selectedLink = 0;
     cancelParamEdits();
@@ -121,7 +152,7 @@ function chooseFilter(name) {
     return;
   }
   const index = pickedLink(chain);
-  sendChain(chain.map((link, i) => (i === index ? { name } : link)));
+  sendChain(chain.map((link, i) => (i === index ? { name, region: link.region } : link)));
 }
 
 /// "+": appends the picked filter as a new link, which the picker then edits.
@@ -129,7 +160,8 @@ function addToChain() {
   const chain = player.currentChain();
   if (chain.length === 0 || chain.length >= maxChainLength()) return;
   filters.selectedLink = chain.length;
-  sendChain([...chain, { name: chain[pickedLink(chain)].name }]);
+  const { name, region } = chain[pickedLink(chain)];
+  sendChain([...chain, { name, region }]);
 }
 
 function removeLink(index) {
@@ -142,12 +174,12 @@ function removeLink(index) {
 /// Every link's parameters back to their defaults.
 function resetParams() {
   const chain = player.currentChain();
-  if (chain.length <= 1) {
+  if (chain.length <= 1 && !chain[0]?.region) {
     cancelParamEdits();
     send({ type: "setFilter", name: chain[0]?.name || "none", ...player.chainTarget() });
     return;
   }
-  sendChain(chain.map(({ name }) => ({ name })));
+  sendChain(chain.map(({ name, region }) => ({ name, region })));
 }
 
 ui.reset.addEventListener("click", resetParams);
@@ -156,6 +188,7 @@ ui.add.addEventListener("click", addToChain);
 player.on("hello", (hello) => {
   const limit = hello.maxChainLength;
   filters.maxChainLength = Number.isInteger(limit) && limit > 0 ? limit : null;
+  filters.regions = Array.isArray(hello.regions) && hello.regions.length > 1 ? hello.regions : null;
   buildPicker(chooseFilter);
   ui.chain.replaceChildren();
   filters.shownChain = null;

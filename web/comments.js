@@ -21,6 +21,7 @@ const text = byId("comment-text");
 const tools = byId("comment-tools");
 const color = byId("comment-color");
 const list = byId("comments");
+const heading = byId("comments-heading");
 const markers = byId("comment-markers");
 const seek = byId("seek");
 const stage = byId("stage");
@@ -54,6 +55,7 @@ function timecode(comment) {
 
 function render() {
   const you = player.state?.you?.id;
+  heading.hidden = comments.size === 0; // a phone's page stays short without any
   list.replaceChildren(...[...comments.values()].map((comment) => {
     const item = document.createElement("li");
     item.className = "comment-item";

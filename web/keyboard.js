@@ -1,11 +1,13 @@
 // FilterCast page, the keyboard: space plays or pauses, ←/→ seek, `,`/`.` step a frame back or
-// on (paused), `f` toggles fullscreen, `m` the sound, `t` takes the preview on air (studio mode); and
+// on (paused), J/K/L shuttle and I/O set the loop (shuttle.js), `f` toggles fullscreen, `m` the sound,
+// `t` takes the preview on air in studio mode and otherwise switches the time label to timecode and back; and
 // a control clicked or chosen from with a pointer gives the focus back so that space keeps meaning
 // play/pause.
 import { toggleMute } from "./audio.js";
 import { toggleFullscreen } from "./fullscreen.js";
 import { byId } from "./helpers.js";
-import { frameStep, isLive, seekStep, togglePlay } from "./playback.js";
+import { frameStep, isLive, seekStep, togglePlay, toggleTimecode } from "./playback.js";
+import { shuttleKey } from "./shuttle.js";
 import { take } from "./studio.js";
 
 const chain = byId("chain");
@@ -55,13 +57,16 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     const frames = event.shiftKey ? 10 : 1;
     frameStep(event.key === "." || event.key === ">" ? frames : -frames);
+  } else if (shuttleKey(event)) {
+    // J, K, L, I, O: done
   } else if ((event.key === "f" || event.key === "F") && !event.shiftKey) {
     event.preventDefault();
     toggleFullscreen();
   } else if ((event.key === "m" || event.key === "M") && !event.shiftKey) {
     event.preventDefault();
     toggleMute();
-  } else if ((event.key === "t" || event.key === "T") && !event.shiftKey) {
-    if (take()) event.preventDefault();
+  } else if (event.key === "t" || event.key === "T") {
+    event.preventDefault();
+    if (event.shiftKey || !take()) toggleTimecode();
   }
 });

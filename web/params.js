@@ -87,8 +87,10 @@ function paramRow(param, name, index) {
     row.classList.add("param-choice");
     slider.hidden = true;
     const picker = choicePicker(param, index, slider, output);
-    // The style filter's styles and the lut filter's LUTs can be added from a file.
-    const files = param.name === name ? takesFiles(picker, name) : null;
+    // The style filter's styles, the lut filter's LUTs and the backgrounds can be added from a file.
+    const files = takesFiles(picker, name, param.name, (id) => {
+      send({ type: "setParams", index, params: { [param.name]: id }, ...player.chainTarget() });
+    });
     row.append(...[picker, files].filter(Boolean));
   }
   return row;

@@ -1,12 +1,14 @@
 // FilterCast page, playback controls: play/pause (button and a click on the picture), the seek
 // slider (throttled `seek` while dragged; its tooltip the frame's time, 00:12.480), the time label
-// (from the pictures drawn: at once after a loop's wrap or a seek), the LIVE badge and the paused mark.
+// (from the pictures drawn: at once after a loop's wrap or a seek; a click or T shows SMPTE timecode
+// instead), the LIVE badge and the paused mark.
 import { mayControl } from "./access.js";
 import { send } from "./connection.js";
 import { formatFrameTime, formatTime } from "./format.js";
 import { byId } from "./helpers.js";
 import { player } from "./player.js";
 import { CONFIRM_TIMEOUT_MS } from "./throttle.js";
+import { timecodeOf } from "./timecode.js";
 
 const SEEK_STEP_S = 5;
 /// A playing state this far past a seek's target can still be that seek's result.
@@ -21,6 +23,8 @@ const ui = {
   canvas: byId("view"),
 };
 const playback = player.playback;
+/// Whether the time label shows SMPTE timecode (HH:MM:SS:FF) rather than minutes and seconds.
+let showsTimecode = false;
 
 /// `seek`; its position is shown until a state confirms it.
 function sendSeek(position) {
@@ -135,11 +139,15 @@ function seekConfirmed(target) {
   return after >= -1.5 * frame && after <= (state.playing ? SEEK_MATCH_PLAYING_S : 1.5 * frame);
 }
 
-/// The time label: paused, to the millisecond (the frame shown: 00:12.480), else to the second.
+/// The time label: paused, to the millisecond (the frame shown: 00:12.480), else to the second;
+/// or as timecode at the source's rate (30 when it declares none).
 function renderTime(position) {
   const state = player.state;
   let text;
-  if (isLive()) {
+  if (showsTimecode) {
+    const fps = state.source?.fps;
+    text = isLive() ? timecodeOf(position, fps) : `${timecodeOf(position, fps)} / ${timecodeOf(state.duration, fps)}`;
+  } else if (isLive()) {
     text = formatTime(position);
   } else {
     const long = state.duration >= 3600;
@@ -149,8 +157,15 @@ function renderTime(position) {
   if (ui.time.textContent !== text) ui.time.textContent = text;
 }
 
-/// Seeks to `position`.
-function seekTo(position) {
+/// Switches the time label between minutes and seconds and timecode (a click on it, or T).
+export function toggleTimecode() {
+  showsTimecode = !showsTimecode;
+  ui.time.dataset.format = showsTimecode ? "timecode" : "clock";
+  if (player.state) renderPosition();
+}
+
+/// Seeks to `position` (clamped to the file), as the slider does.
+export function seekTo(position) {
   if (!player.state || isLive() || !mayControl()) return;
   const target = Math.min(Math.max(0, position), player.state.duration);
   ui.seek.value = String(target);
@@ -180,6 +195,7 @@ function followSeekSlider() {
 followSeekSlider();
 ui.playPause.addEventListener("click", togglePlay);
 ui.canvas.addEventListener("click", togglePlay);
+ui.time.addEventListener("click", toggleTimecode);
 
 player.on("state", renderPlayback);
 player.on("drawn", (frame) => {

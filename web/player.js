@@ -78,6 +78,9 @@ class SoundPart {
   scheduled = [];
   /// [{buffer, pts}] decoded sound waiting for the pictures' clock to run, in order.
   held = [];
+  /// The first packet's time (s) since the last restart, and the speed then: the decoder's
+  /// timestamps count the sound played from it (audio.js `played`); null before one.
+  base = null;
   /// The context time where the last scheduled packet ends, for seamless joins; null for none.
   nextStart = null;
   /// The last drawn picture's time (s); null before the first.
@@ -119,7 +122,10 @@ class FiltersPart {
   categoryTitles = null;
   /// `hello.maxChainLength`; null for a server that sends none.
   maxChainLength = null;
-  /// The link names ("a|b") the chips and sliders were built for; null before any.
+  /// `hello.regions` (where a link may apply: "all", "person", "background"); null for a server
+  /// without the person matte, whose chips then have no region picker.
+  regions = null;
+  /// The links ("name@region|…") the chips and sliders were built for; null before any.
   shownChain = null;
   /// The link the picker edits (clamped to the chain where it is used).
   selectedLink = 0;
@@ -231,6 +237,9 @@ class Player {
     framesDrawn: 0,
     /// Frames drawn during the last second.
     fps: 0,
+    /// While the chain has a `style` link: how many times a second its network refreshes the
+    /// style (`state.styleRefreshHz`); null otherwise.
+    styleRefreshHz: null,
     /// The median latency (drawn − sent, ms) of the last 30 drawn frames; null before the first.
     latencyMs: null,
     /// The last drawn frame's sequence number and time (s); null before the first.

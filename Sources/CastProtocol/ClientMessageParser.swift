@@ -11,7 +11,7 @@ public enum ClientMessageParser {
     public static let maximumSize = 64 * 1024
 
     /// The command names, in the order messages list them.
-    public static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "step", "frameAck", "flow", "auth", "record",
+    public static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "step", "speed", "loop", "frameAck", "flow", "auth", "record",
                                 "open", "delete", "watch", "share", "take", "saveLook", "deleteLook", "setCompare",
                                 "name", "present", "point", "comment"]
 
@@ -88,6 +88,10 @@ public enum ClientMessageParser {
             return .session(.seek(position: try command.number("position", atLeast: 0, "a finite number of seconds ≥ 0")))
         case "step":
             return .session(.step(frames: try command.stepFrames()))
+        case "speed":
+            return .session(.speed(try command.playbackRate()))
+        case "loop":
+            return .session(.loop(try command.loopRange()))
         case "frameAck":
             return .connection(.frameAck(sequence: try command.unsignedInteger("seq")))
         case "flow":

@@ -16,8 +16,9 @@ extension CommandFields {
         return .setFilterChain(try chain("chain"), to: target)
     }
 
-    /// An array of 1…``FilterChain/maximumLength`` objects `{name, params}`, each read as strictly
-    /// as a single filter's fields and named by its place (`setFilter.chain[2].name`).
+    /// An array of 1…``FilterChain/maximumLength`` objects `{name, params, region}` (`region`
+    /// optional: `all`, `person` or `background`), each read as strictly as a single filter's
+    /// fields and named by its place (`setFilter.chain[2].name`).
     func chain(_ key: String) throws(ProtocolError) -> [FilterLinkRequest] {
         let limit = FilterChain.maximumLength
         let expected = "an array of 1…\(limit) filters {name, params}"
@@ -33,7 +34,10 @@ extension CommandFields {
                 throw invalidArgument(path, "an object {name, params}", got: element)
             }
             let link = CommandFields(type: "\(type).\(path)", fields: linkFields)
-            return FilterLinkRequest(name: try link.string("name"), params: try link.parameters("params", required: false))
+            let region = link.fields["region"] == nil
+                ? FilterRegion.all : FilterRegion(rawValue: try link.choice("region", of: FilterRegion.allCases.map(\.rawValue)))!
+            return FilterLinkRequest(name: try link.string("name"), params: try link.parameters("params", required: false),
+                                     region: region)
         }
     }
 }

@@ -114,9 +114,10 @@ public struct Comment: Sendable, Equatable, Codable {
     }
 }
 
-/// A chain link encodes as `setFilter.chain` takes it: `{"name", "params"}`, a choice by its id.
+/// A chain link encodes as `setFilter.chain` takes it: `{"name", "params", "region"}`, a choice by
+/// its id, `region` left out for `all`.
 extension FilterLinkRequest: Codable {
-    private enum CodingKeys: String, CodingKey { case name, params }
+    private enum CodingKeys: String, CodingKey { case name, params, region }
 
     private enum Value: Codable {
         case number(Double)
@@ -139,12 +140,16 @@ extension FilterLinkRequest: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let values = try container.decodeIfPresent([String: Value].self, forKey: .params) ?? [:]
+        let region = try container.decodeIfPresent(String.self, forKey: .region) ?? FilterRegion.all.rawValue
+        guard let region = FilterRegion(rawValue: region) else {
+            throw DecodingError.dataCorruptedError(forKey: .region, in: container, debugDescription: "no region \(region)")
+        }
         self.init(name: try container.decode(String.self, forKey: .name), params: values.mapValues { value in
             switch value {
             case .number(let number): .number(number)
             case .choice(let id): .choice(id)
             }
-        })
+        }, region: region)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -156,5 +161,6 @@ extension FilterLinkRequest: Codable {
             case .choice(let id): .choice(id)
             }
         }, forKey: .params)
+        if region != .all { try container.encode(region.rawValue, forKey: .region) }
     }
 }

@@ -6,11 +6,12 @@ import Foundation
 ///
 /// ```
 /// {"name": "warm", "created": "2026-12-03T11:50:00Z",
-///  "chain": [{"name": "sepia", "params": {"amount": 0.8}}, {"name": "vignette"}]}
+///  "chain": [{"name": "sepia", "params": {"amount": 0.8}, "region": "background"}, {"name": "vignette"}]}
 /// ```
 ///
 /// `chain` is exactly what `setFilter.chain` takes (1…``FilterChain/maximumLength`` links, each
-/// `{name, params}`, a choice parameter by its id); `[{"name": "none"}]` is the look of no filter.
+/// `{name, params, region}`, a choice parameter by its id, `region` left out for `all`);
+/// `[{"name": "none"}]` is the look of no filter.
 /// The links are not checked against a catalog here: a look is checked when it is applied (a LUT
 /// it names may have gone since).
 public struct Look: Sendable, Equatable {
@@ -32,7 +33,8 @@ public struct Look: Sendable, Equatable {
     public init(name: String, chain: FilterChain, created: Date = Date()) {
         let links = chain.links.isEmpty ? [FilterSettings.none] : chain.links
         self.init(name: name, created: ISO8601DateFormatter().string(from: created),
-                  chain: links.map { FilterLinkRequest(name: $0.name, params: $0.name == "none" ? [:] : $0.parameters) })
+                  chain: links.map { FilterLinkRequest(name: $0.name, params: $0.name == "none" ? [:] : $0.parameters,
+                                                       region: $0.region) })
     }
 
     /// The file's bytes: pretty-printed JSON with sorted keys, a newline at the end.
@@ -46,10 +48,11 @@ public struct Look: Sendable, Equatable {
     }
 }
 
-/// A look encodes as its file has it: `{"name", "created", "chain": [{"name", "params"}]}`
-/// (`created` null when unknown, `params` left out when empty, a choice by its id).
+/// A look encodes as its file has it: `{"name", "created", "chain": [{"name", "params", "region"}]}`
+/// (`created` null when unknown, `params` left out when empty, a choice by its id, `region` left
+/// out for `all`).
 extension Look: Encodable {
-    private enum CodingKeys: String, CodingKey { case name, created, chain, params }
+    private enum CodingKeys: String, CodingKey { case name, created, chain, params, region }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -59,6 +62,7 @@ extension Look: Encodable {
         for link in chain {
             var object = links.nestedContainer(keyedBy: CodingKeys.self)
             try object.encode(link.name, forKey: .name)
+            if link.region != .all { try object.encode(link.region.rawValue, forKey: .region) }
             guard !link.params.isEmpty else { continue }
             try object.encode(link.params.mapValues(EncodedValue.init), forKey: .params)
         }

@@ -66,7 +66,7 @@ public enum ServerMessage: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
-        case maxChainLength, categories, errors, transports, renditions, mediaFolder, uploads, audio, channel, looks
+        case maxChainLength, categories, errors, transports, renditions, mediaFolder, uploads, audio, channel, looks, regions
         case by, x, y, source, comments, changed, deleted
     }
 
@@ -91,6 +91,7 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(features.audio, forKey: .audio)
             try container.encodeIfPresent(features.channel, forKey: .channel)
             if features.looks { try container.encode(true, forKey: .looks) }
+            try container.encodeIfPresent(features.regions?.map(\.rawValue), forKey: .regions)
         case .state(let state):
             try container.encode("state", forKey: .type)
             // The state's own keys go into this same object, beside "type".

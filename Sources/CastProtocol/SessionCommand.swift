@@ -30,6 +30,11 @@ public enum SessionCommand: Sendable, Equatable {
     /// (the parser's check). Whether the source can seek is the session's to check; before the
     /// first frame means the first, past the end the last.
     case step(frames: Int)
+    /// How fast the playhead moves for everyone (v1 addition): backward too; 1 is real time.
+    case speed(PlaybackRate)
+    /// Play the range over and over, wrapping from its out back to its in (v1 addition); nil ends
+    /// the loop. That the range lies within the source is the session's to check.
+    case loop(LoopRange?)
     /// Start (`true`) or stop recording; `filtered` (default true) records the filtered frames,
     /// else the source's.
     case record(start: Bool, filtered: Bool)
@@ -62,4 +67,14 @@ public enum SessionCommand: Sendable, Equatable {
     /// Add a comment to the source that plays, or edit, resolve or delete one (v1 addition).
     /// The channel's comments carry it out, not its session.
     case comment(CommentCommand)
+}
+
+extension SessionCommand {
+    /// Whether its `ack` waits until the frame it moves the playhead to is out (`step`, `seek`).
+    public var answersOnceShown: Bool {
+        switch self {
+        case .step, .seek: true
+        default: false
+        }
+    }
 }

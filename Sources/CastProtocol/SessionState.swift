@@ -20,6 +20,10 @@ public struct SessionState: Sendable, Equatable, Encodable {
     public var frame: Int = 0
     /// Seconds; nil for live sources.
     public var duration: Double?
+    /// How fast the playhead moves (`speed`, v1 addition): 1 real time, negative backward.
+    public var speed: Double = 1
+    /// The in/out loop (`loop`, v1 addition); nil (encoded `null`) without one.
+    public var loop: LoopRange?
     /// The program chain: what every viewer sees.
     public var filter: FilterChain
     /// The preview chain (studio mode), nil while the preview has none. Only controllers are told
@@ -81,23 +85,26 @@ public struct SessionState: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, playing, position, frame, duration, filter, chain, program, preview, compare, viewers, fps, recording, renditions, styleRefreshHz
+        case source, playing, position, frame, duration, speed, loop, filter, chain, program, preview, compare, viewers, fps, recording, renditions, styleRefreshHz
         case people, presenter, changedBy, you, showing
     }
 
     /// One link as `{"name":…,"params":{…}}`: every parameter as a number in `params` (a choice's
     /// index for a parameter of the choice kind, as v1 clients read it), and for a filter with
     /// parameters of the choice kind their choices' ids by parameter in `choices` (absent for the
-    /// others, whose links stay as they always were). `GET /api/channels` shows chains the same way.
+    /// others, whose links stay as they always were), and `region` for a link on the person or the
+    /// background only (absent for `all`). `GET /api/channels` shows chains the same way.
     public struct Link: Encodable, Sendable {
         let name: String
         let params: [String: Double]
         let choices: [String: String]?
+        let region: String?
 
         public init(_ settings: FilterSettings) {
             name = settings.name
             params = settings.values
             choices = settings.choices.isEmpty ? nil : settings.choices
+            region = settings.region == .all ? nil : settings.region.rawValue
         }
     }
 
@@ -108,6 +115,8 @@ public struct SessionState: Sendable, Equatable, Encodable {
         try container.encode(position.isFinite ? position : 0, forKey: .position)
         try container.encode(frame, forKey: .frame)
         try container.encode(duration.flatMap { $0.isFinite ? $0 : nil }, forKey: .duration)
+        try container.encode(speed.isFinite ? speed : 1, forKey: .speed)
+        try container.encode(loop, forKey: .loop)
         try container.encode(Link(filter.first), forKey: .filter)
         try container.encode(filter.links.map(Link.init), forKey: .chain)
         try container.encode(filter.links.map(Link.init), forKey: .program)

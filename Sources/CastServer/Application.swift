@@ -49,11 +49,12 @@ public final class Application: Sendable {
                               metrics: metrics, files: try StaticFiles(root: configuration.webRoot), wake: wake)
         transport = WebSocketServer(configuration: configuration, core: core, wake: wake)
         let transport = transport
-        let desk = core.channelDesk
+        let desk = core.channelDesk, thumbnails = core.seekThumbnails
         services = ServiceList([Service("listener", start: transport.listen, stop: transport.release),
                                 Service("channels", start: { try desk.start(channels, recordAtStart: configuration.recordAtStart) },
                                         stop: desk.stopAll),
-                                Service("network", start: transport.serve, stop: transport.closeConnections)])
+                                Service("network", start: transport.serve, stop: transport.closeConnections),
+                                Service("thumbnails", start: {}, stop: thumbnails.stop)])
     }
 
     /// The port the server listens on (useful with `port: 0`).

@@ -66,7 +66,10 @@ public struct ServerConfiguration: Sendable {
     public var luts: LUTFolder?
     /// The pictures the `style` filter paints like (`--styles`), read; the catalog offers them (nil:
     /// `/api/styles` is 404).
-    public var styles: (any StyleShelf)?
+    public var styles: (any PictureShelf)?
+    /// The pictures `backgroundReplace` offers as backgrounds (`DATA/backgrounds`), read; the
+    /// catalog offers them (nil: no person matte, `/api/backgrounds` is 404).
+    public var backgrounds: (any PictureShelf)?
     /// The saved looks (`--looks`, default `./looks`), read; nil: none (`saveLook` and
     /// `GET /api/looks` answer that the server keeps no looks).
     public var looks: LookFolder?

@@ -64,9 +64,17 @@ final class GuidedUpsampler {
                 let slope = aTop[x] + weight * (aBottom[x] - aTop[x]), offset = bTop[x] + weight * (bBottom[x] - bTop[x])
                 // Slope per luma code (a / 255), output in codes: q·255 = a·Y + 255·b.
                 let value = slope * Float(source[x]) + 255 * offset
-                target[x] = UInt8(min(max(value, 0), 255) + 0.5)
+                target[x] = Self.rounded(min(max(value, 0), 255))
             }
         }
+    }
+
+    /// `value` (0…255) rounded to the nearest code, without the checked conversion that keeps the
+    /// loop from being vectorised: added to 2²³, a float's last mantissa bit is 1, so its low byte
+    /// is the rounded value (ties to even).
+    @inline(__always)
+    static func rounded(_ value: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: (value + 8_388_608).bitPattern)
     }
 
     /// The small maps a and b (planes 4 and 5) enlarged across into ``wide``.

@@ -9,6 +9,17 @@ public struct MatteCosts: Sendable {
     public let network: Duration
     public let refine: Duration
 
+    /// The costs of the frames made since `earlier` (an average of this same engine's, taken
+    /// before): the average over the frames after those; nil if none was made since.
+    public func since(_ earlier: MatteCosts?) -> MatteCosts? {
+        guard let earlier else { return self }
+        let count = frames - earlier.frames
+        guard count > 0 else { return nil }
+        func mean(_ now: Duration, _ before: Duration) -> Duration { (now * frames - before * earlier.frames) / count }
+        return MatteCosts(frames: count, prepare: mean(prepare, earlier.prepare), network: mean(network, earlier.network),
+                          refine: mean(refine, earlier.refine))
+    }
+
     /// Lock-free running totals (any thread records).
     final class Counters: Sendable {
         private let frames = Atomic<Int>(0)

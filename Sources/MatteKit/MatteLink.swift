@@ -37,9 +37,22 @@ struct MatteLink {
 enum MatteMix {
     /// Mixes `plane` with the plane `background` (same size).
     static func mix(_ plane: Plane, with background: Plane, by matte: UnsafePointer<UInt8>) {
-        for y in 0..<plane.height {
-            let target = plane.row(y), other = background.row(y), weights = matte + y &* plane.width
-            for x in 0..<plane.width { target[x] = blend(target[x], other[x], weights[x]) }
+        mix(plane, rows: 0..<plane.height, with: background, by: matte, keepingOnPerson: true)
+    }
+
+    /// Mixes rows `rows` of `plane` with those of `other` (same size): where the matte is the
+    /// person, `plane` is kept if `keepingOnPerson`, else `other` (and the other way round on the
+    /// background).
+    static func mix(_ plane: Plane, rows: Range<Int>, with other: Plane, by matte: UnsafePointer<UInt8>,
+                    keepingOnPerson: Bool) {
+        let width = plane.width
+        for y in rows {
+            let target = plane.row(y), source = other.row(y), weights = matte + y &* width
+            if keepingOnPerson {
+                for x in 0..<width { target[x] = blend(target[x], source[x], weights[x]) }
+            } else {
+                for x in 0..<width { target[x] = blend(source[x], target[x], weights[x]) }
+            }
         }
     }
 

@@ -16,16 +16,18 @@ public enum StyleCatalog {
     /// The standard catalog, with `style` when there is an `engine`; without, logging why.
     static func catalog(for engine: Result<StyleEngine, StyleUnavailable>) -> FilterCatalog {
         switch engine {
-        case .success:
-            return adding(to: .standard)
+        case .success(let engine):
+            return adding(to: .standard, engine: engine)
         case .failure(let reason):
             Log.warning("the style filter is unavailable: \(reason)")
             return .standard
         }
     }
 
-    /// `base` with `style` after its last stylize filter (at the end when it has none).
-    static func adding(to base: FilterCatalog) -> FilterCatalog {
-        base.adding(FilterCatalog.Entry(StyleFilter.self), category: .stylize)
+    /// `base` with `style` over `engine`'s shipped styles after its last stylize filter (at the
+    /// end when it has none): an empty library's entry, whose description says what the engine
+    /// reaches once calibrated.
+    static func adding(to base: FilterCatalog, engine: StyleEngine) -> FilterCatalog {
+        base.adding(StyleLibrary(engine: engine).catalogEntry, category: .stylize)
     }
 }

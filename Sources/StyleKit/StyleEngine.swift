@@ -47,6 +47,8 @@ public final class StyleEngine: Sendable {
     public static let frameBudget: Duration = .milliseconds(20)
     /// The heights the calibration chooses among, largest first (multiples of 4).
     static let heights = [360, 288, 240, 216, 180, 144]
+    /// The compiled networks kept: a few channels' picture shapes and the predictor.
+    static let keptNetworks = 6
 
     struct NetworkSize: Hashable {
         let width: Int
@@ -66,7 +68,9 @@ public final class StyleEngine: Sendable {
         var height: Int?
         /// Why loading or the calibration failed (then every use fails).
         var failure: StyleUnavailable?
-        var networks: [NetworkKey: StyleNetwork] = [:]
+        /// The compiled networks, by model and size: the calibration's, the shipped one at each
+        /// picture shape styled lately, the style pictures' predictor.
+        var networks = RecentlyUsed<NetworkKey, StyleNetwork>(capacity: StyleEngine.keptNetworks)
         /// The height the calibration or the chooser chose where it is not the one styling
         /// meanwhile: compiled next, outside the lock (``upgrade(to:)``).
         var upgrade: Int?
@@ -77,6 +81,9 @@ public final class StyleEngine: Sendable {
     }
 
     private let threads: Int
+    /// The threads OpenVINO runs on beside the frame path (the links' refreshers, the warm-up, the
+    /// compiles), at a lower priority, waited for at the stop.
+    let workers = StyleWorkers()
     /// How the links' networks run beside the picture (``StyleRefresher``): as fast as they can,
     /// but for tests.
     let refreshing: StyleRefresher.Options
@@ -85,11 +92,16 @@ public final class StyleEngine: Sendable {
     /// The folder the runtime is loaded from.
     let root: URL
     private let state: Mutex<State>
+    /// The network runs (``paint(_:style:stabilizer:restart:scratch:into:)``, ``code(of:)``), one at
+    /// a time, in the order the workers asked: every channel's style refreshes.
+    private let turns = FairTurns()
     /// Runs and their total time, for `bench` (the network's own cost beside the filter's).
     private let runs = Atomic<Int>(0)
     private let runNanoseconds = Atomic<Int>(0)
     /// ``isSettled``.
     private let settled = Atomic<Bool>(false)
+    /// ``calibration``: apart from ``state``, whose lock a run holds.
+    private let measured = Mutex<StyleCalibration?>(nil)
 
     /// The engine of the runtime at `root`, which must hold the library and the network (they are
     /// loaded at the first use). `height` fixes the network's height (no calibration: tests,
@@ -121,6 +133,25 @@ public final class StyleEngine: Sendable {
         return state.withLock { $0.failure == nil ? $0.height : nil }
     }
 
+    /// ``prepare(lines:)`` on a thread of the engine's, at the network's priority (``StyleWorkers``:
+    /// OpenVINO's threads, made by this first run, keep it), so that the first styled picture does
+    /// not wait for it; ``stop(within:)`` waits for it. `done` gets the ``calibration`` there,
+    /// nil where the network cannot run.
+    public func prepareInBackground(then done: @escaping @Sendable (StyleCalibration?) -> Void) {
+        _ = workers.start("style-warm-up") { [self] in done(prepare() == nil ? nil : calibration) }
+    }
+
+    /// Ends every thread running the network beside the picture (each link's after its run in
+    /// progress, a warm-up or a compile when it is done) and waits for them, at most `bound`: call
+    /// before the process exits, which tears OpenVINO down. Links styled after it pass their frames
+    /// unchanged. False if one was still running at the bound (said).
+    @discardableResult
+    public func stop(within bound: Duration) -> Bool { workers.stop(within: bound) }
+
+    /// The height the network runs at and what it reaches there (``StyleCalibration``), once
+    /// calibrated; nil before, and where it failed. Never waits for a run.
+    public var calibration: StyleCalibration? { measured.withLock { $0 } }
+
     /// Whether styling a frame would not wait for the runtime to load or the calibration (done,
     /// or failed): until then a new `style` link is better warmed in the background
     /// (``StyleFilter/needsWarmUp``).
@@ -133,11 +164,12 @@ public final class StyleEngine: Sendable {
     /// `scratch` and `into` are (re)made when the frame's or the network's size changed, so
     /// they allocate only then. The run's time, or why the network cannot run.
     ///
-    /// Called on a ``StyleRefresher``'s worker thread; everything happens under the engine's lock
-    /// (links take turns), which the frame path never takes.
+    /// Called on a ``StyleRefresher``'s worker thread; everything happens in a turn (the workers
+    /// of every channel take turns in order: ``FairTurns``) under the engine's lock, which the
+    /// frame path never takes.
     func paint(_ frame: Frame, style: PaintingStyle, stabilizer: StyleStabilizer, restart: Bool,
                scratch: inout StyleScratch?, into stylization: inout Stylization?) -> Result<Duration, StyleUnavailable> {
-        state.withLock { state in
+        turns.withTurn { state.withLock { state in
             Result { () throws(StyleUnavailable) in
                 defer { startUpgrade(&state) }
                 let size = try networkSize(forFrame: frame.width, frame.height, &state)
@@ -163,7 +195,7 @@ public final class StyleEngine: Sendable {
                 choose(after: run, at: size.height, &state)
                 return run
             }
-        }
+        } }
     }
 
     /// The style code of `picture` (``StyleModel/predictor``'s input size: see ``UploadedStyle``),
@@ -171,22 +203,22 @@ public final class StyleEngine: Sendable {
     func code(of picture: Frame) -> Result<[Float], StyleUnavailable> {
         let side = StyleModel.predictorSide
         precondition(picture.width == side && picture.height == side, "a style picture of \(picture.width)x\(picture.height)")
-        return state.withLock { state in
+        return turns.withTurn { state.withLock { state in
             Result { () throws(StyleUnavailable) in
                 let network = try compiled(.predictor, NetworkSize(width: side, height: side), &state)
                 StyleColor.rgb(from: picture, into: network.input.baseAddress!)
                 let code = try network.run().get()
                 return Array(UnsafeBufferPointer(start: code, count: StyleModel.arbitrary.styleCount))
             }
-        }
+        } }
     }
 
     /// `model` compiled at `size`: kept from before, or compiled now (under the lock).
     private func compiled(_ model: StyleModel, _ size: NetworkSize, _ state: inout State) throws(StyleUnavailable) -> StyleNetwork {
         let key = NetworkKey(model: model, size: size)
-        if let network = state.networks[key] { return network }
+        if let network = state.networks.value(for: key) { return network }
         let network = try StyleNetwork(model, runtime: try loaded(&state), width: size.width, height: size.height, threads: threads)
-        state.networks[key] = network
+        state.networks.insert(network, for: key)
         return network
     }
 
@@ -264,18 +296,18 @@ public final class StyleEngine: Sendable {
             let smallest = Self.heights[Self.heights.count - 1]
             let runtime = try loaded(&state)
             let cost = try timedRun(runtime, height: smallest, into: &state.networks)
+            let calibration = StyleCalibration(lines: smallest, run: cost)
+            measured.withLock { $0 = calibration }
             let fits = Self.heights.first { height in
                 cost.seconds * Double(height * height) / Double(smallest * smallest) <= Self.frameBudget.seconds
             } ?? smallest
             state.height = smallest
             state.upgrade = fits == smallest ? nil : fits
             state.chooser = StyleHeightChooser(heights: Self.heights, budget: Self.frameBudget)
-            // Beside the picture the style refreshes at most once a run: what this machine reaches, quiet.
-            let refresh = (10 / cost.seconds).rounded() / 10
             Log.info((fits == smallest ? "style: the network runs at \(fits) lines"
                                        : "style: the network runs at \(smallest) lines until it is compiled at \(fits)")
-                     + "; the style refreshes up to \(refresh) times a second beside the picture",
-                     ["lines": .int(smallest), "run_ms": .double((cost.seconds * 10_000).rounded() / 10), "refresh_hz": .double(refresh)])
+                     + "; the style refreshes up to \(calibration.refreshHz) times a second beside the picture",
+                     ["lines": .int(smallest), "run_ms": .double(calibration.runMilliseconds), "refresh_hz": .double(calibration.refreshHz)])
             return smallest
         } catch {
             state.failure = error
@@ -287,8 +319,7 @@ public final class StyleEngine: Sendable {
     /// Starts compiling the height the calibration chose, if one waits, on a thread of its own.
     private func startUpgrade(_ state: inout State) {
         guard let height = state.upgrade.take() else { return }
-        state.compiling = true
-        Thread.detachNewThread { [self] in upgrade(to: height) }
+        state.compiling = workers.start("style-compile") { [self] in upgrade(to: height) }
     }
 
     /// Compiles the network at `height` and runs it once (OpenVINO's first run is slow), outside
@@ -299,12 +330,16 @@ public final class StyleEngine: Sendable {
         guard let runtime = state.withLock({ $0.runtime }) else { return }
         do throws(StyleUnavailable) {
             let (key, network) = try warmedNetwork(runtime, height: height)
+            let calibration = StyleCalibration(lines: height, run: try Self.fastestRun(network))
             state.withLock { state in
-                state.networks = state.networks.filter { $0.key.size.height == height }
-                state.networks[key] = network
+                state.networks.keep { $0.size.height == height }
+                state.networks.insert(network, for: key)
                 state.height = height
             }
-            Log.info("style: the network runs at \(height) lines")
+            measured.withLock { $0 = calibration }
+            Log.info("style: the network runs at \(height) lines; the style refreshes up to \(calibration.refreshHz) times a second "
+                     + "beside the picture", ["lines": .int(height), "run_ms": .double(calibration.runMilliseconds),
+                                              "refresh_hz": .double(calibration.refreshHz)])
         } catch {
             Log.warning("style: the network stays at \(state.withLock { $0.height } ?? 0) lines: \(error)")
         }
@@ -321,12 +356,17 @@ public final class StyleEngine: Sendable {
     }
 
     /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
-    /// returns its faster of two runs after one to warm up: the least disturbed by whatever else
-    /// the machine does meanwhile.
+    /// returns its faster of two runs after one to warm up (``fastestRun(_:)``).
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
-                          into networks: inout [NetworkKey: StyleNetwork]) throws(StyleUnavailable) -> Duration {
+                          into networks: inout RecentlyUsed<NetworkKey, StyleNetwork>) throws(StyleUnavailable) -> Duration {
         let (key, network) = try warmedNetwork(runtime, height: height)
-        networks[key] = network
+        networks.insert(network, for: key)
+        return try Self.fastestRun(network)
+    }
+
+    /// The faster of two runs of a warmed `network`: the least disturbed by whatever else the
+    /// machine does meanwhile.
+    private static func fastestRun(_ network: StyleNetwork) throws(StyleUnavailable) -> Duration {
         let clock = ContinuousClock()
         var fastest = Duration.seconds(60)
         for _ in 0..<2 {

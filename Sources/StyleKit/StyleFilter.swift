@@ -21,13 +21,14 @@ public final class StyleFilter: FrameFilter {
     public static let descriptor = describing(choices: StyleChoices.shipped)
 
     /// The filter's catalog entry with `choices` as the `style` parameter's options, the first by
-    /// default (a ``StyleLibrary`` adds its uploaded pictures to the shipped styles).
-    static func describing(choices: [ParameterDescriptor.Choice]) -> FilterDescriptor {
+    /// default (a ``StyleLibrary`` adds its uploaded pictures to the shipped styles), and the
+    /// refresh rate `calibration` says the network reaches (``FilterDescriptor/refreshHz``).
+    static func describing(choices: [ParameterDescriptor.Choice], calibration: StyleCalibration? = nil) -> FilterDescriptor {
         FilterDescriptor(name: "style", label: "Style transfer", category: .stylize, params: [
             .choice(name: "style", label: "Style", choices: choices, default: choices[0].id),
             ParameterDescriptor(name: "strength", label: "Strength", default: 1, min: 0, max: 1, step: 0.01, identity: 0),
             ParameterDescriptor(name: "detail", label: "Detail", default: 0.5, min: 0, max: 1, step: 0.01),
-        ])
+        ], refreshHz: calibration?.refreshHz)
     }
 
     let style: PaintingStyle

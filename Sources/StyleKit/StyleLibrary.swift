@@ -1,5 +1,5 @@
 import FilterKit
-import Synchronization
+import MediaKit
 
 /// The styles the `style` filter paints in: the shipped network's 26 and the pictures uploaded
 /// (at most ``capacity``), and the filter's catalog entry over them (``catalogEntry``): its
@@ -8,16 +8,18 @@ import Synchronization
 ///
 /// Thread-safe: styles are added and removed on the network thread and read by the threads that
 /// validate commands and build filters.
-public final class StyleLibrary: Sendable {
+public final class StyleLibrary: PictureLibrary {
     /// The most uploaded styles a library holds.
     public static let capacity = 32
 
     public let engine: StyleEngine
-    private let uploaded = Mutex<[UploadedStyle]>([])
+    public let uploaded = UploadedPictures<UploadedStyle>(capacity: capacity)
 
     public init(engine: StyleEngine) {
         self.engine = engine
     }
+
+    public static var noun: String { "style" }
 
     /// Why `name` cannot name an uploaded style: not 1–32 of `a-z 0-9 _ -` (the LUTs' rule), or a
     /// shipped style's id.
@@ -29,31 +31,10 @@ public final class StyleLibrary: Sendable {
         return nil
     }
 
-    /// Adds `style` after the others; false if one of its name is there or the library is full.
-    @discardableResult
-    public func add(_ style: UploadedStyle) -> Bool {
-        uploaded.withLock { styles in
-            guard styles.count < Self.capacity, !styles.contains(where: { $0.name == style.name }) else { return false }
-            styles.append(style)
-            return true
-        }
+    /// `bytes` as a style: decoded and its code computed (``UploadedStyle``).
+    public func prepare(named name: String, picture bytes: [UInt8]) throws(PictureUploadError) -> UploadedStyle {
+        try UploadedStyle(named: name, picture: bytes, engine: engine)
     }
-
-    /// Removes the style `name`; false if there is none.
-    @discardableResult
-    public func remove(_ name: String) -> Bool {
-        uploaded.withLock { styles in
-            guard let index = styles.firstIndex(where: { $0.name == name }) else { return false }
-            styles.remove(at: index)
-            return true
-        }
-    }
-
-    /// The uploaded style `name`, if there is one.
-    public func style(named name: String) -> UploadedStyle? { uploaded.withLock { $0.first { $0.name == name } } }
-
-    /// The uploaded styles, in the order they were added.
-    public var styles: [UploadedStyle] { uploaded.withLock { $0 } }
 
     /// Where a style's thumbnail is served (``UploadedStyle/thumbnail``).
     public static func thumbnailPath(_ name: String) -> String { "/api/styles/\(name).jpg" }
@@ -61,14 +42,14 @@ public final class StyleLibrary: Sendable {
     /// The `style` filter over the shipped and uploaded styles, for a ``FilterCatalog``.
     public var catalogEntry: FilterCatalog.Entry {
         FilterCatalog.Entry(describe: { [self] in
-            let pictures = uploaded.withLock { $0.map { ParameterDescriptor.Choice(id: $0.name, label: $0.name, thumbnail: Self.thumbnailPath($0.name)) } }
-            return StyleFilter.describing(choices: StyleChoices.shipped + pictures)
+            let pictures = uploaded.all.map { ParameterDescriptor.Choice(id: $0.name, label: $0.name, thumbnail: Self.thumbnailPath($0.name)) }
+            return StyleFilter.describing(choices: StyleChoices.shipped + pictures, calibration: engine.calibration)
         }, make: { [self] settings in
             let id = settings.choice("style")
             let style: PaintingStyle
             if let index = StyleChoices.shipped.firstIndex(where: { $0.id == id }) {
                 style = .shipped(index)
-            } else if let picture = self.style(named: id) {
+            } else if let picture = uploaded.picture(named: id) {
                 style = .code(picture.code)
             } else {
                 // Removed between the command's validation and now: the first shipped style.

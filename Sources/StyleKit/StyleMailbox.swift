@@ -82,12 +82,18 @@ final class StyleMailbox: @unchecked Sendable {
         copy!.copy(from: newest)
     }
 
-    /// Waits until the submission `number` (or a later one) was published, the network failed or
-    /// the mailbox closed.
-    func wait(for number: Int) {
+    /// Waits until the submission `number` (or a later one) was published, the network failed, the
+    /// mailbox closed or `deadline` passed (nil: none).
+    func wait(for number: Int, until deadline: Date? = nil) {
         condition.lock()
         defer { condition.unlock() }
-        while publishedNumber < number && failed == nil && !closed { condition.wait() }
+        while publishedNumber < number && failed == nil && !closed {
+            guard let deadline else {
+                condition.wait()
+                continue
+            }
+            if !condition.wait(until: deadline) { return }
+        }
     }
 
     var published: Int { condition.withLock { publishedCount } }

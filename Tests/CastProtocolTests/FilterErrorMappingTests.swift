@@ -42,7 +42,7 @@ struct FilterErrorMappingTests {
     @Test func chainErrorsKeepTheLinksCode() throws {
         func chainError(_ requests: [(name: String, parameters: [String: ParameterValue])]) -> FilterError? {
             do {
-                _ = try FilterChain(validating: requests)
+                _ = try FilterChain(validating: requests.map { ($0.name, $0.parameters, .all) })
                 return nil
             } catch {
                 return error
@@ -55,6 +55,11 @@ struct FilterErrorMappingTests {
             (Array(repeating: ("invert", [:]), count: 9), .outOfRange, ["at most 8", "got 9"]),
             ([("invert", [:]), ("none", [:])], .invalidArgument, ["'none'", "link 1"]),
         ]
+        let region = try #require(#expect(throws: FilterError.self) {
+            try FilterChain(validating: [("invert", [:], .all), ("sepia", [:], .background)])
+        })
+        #expect(ProtocolError(region).code == .outOfRange)
+        #expect(region.description.contains("link 1") && region.description.contains("person matte"), "\(region)")
         for (requests, code, words) in cases {
             let error = try #require(chainError(requests))
             let mapped = ProtocolError(error, id: .number(1))

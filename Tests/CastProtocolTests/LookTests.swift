@@ -34,13 +34,28 @@ import Testing
         #expect(text.hasPrefix("{\n") && text.hasSuffix("}\n") && text.contains(#""created" : "2026-12-03T"#))
         #expect(try parse(text, expectedName: "old-film") == look)
         // Applied again, its chain is the one it was saved from.
-        #expect(try FilterChain(validating: look.chain.map { ($0.name, $0.params) }) == chain)
+        #expect(try FilterChain(validating: look.chain.map(\.unvalidated)) == chain)
+    }
+
+    /// A link's region is kept (left out for all) and read back.
+    @Test func aLookKeepsItsLinksRegions() throws {
+        let catalog = FilterCatalog.standard.offeringRegions { filter, _ in filter }
+        let chain = try FilterChain(validating: [("sepia", [:], .background), ("vignette", [:], .all), ("invert", [:], .person)],
+                                    catalog: catalog)
+        let look = Look(name: "presenter", chain: chain)
+        let text = String(decoding: look.encoded(), as: UTF8.self)
+        #expect(text.components(separatedBy: #""region""#).count == 3 && text.contains(#""region" : "background""#))
+        let read = try parse(text, expectedName: "presenter")
+        #expect(read.chain.map(\.region) == [.background, .all, .person])
+        #expect(try FilterChain(validating: read.chain.map(\.unvalidated), catalog: catalog) == chain)
+        #expect(refusal(#"{"name":"warm","chain":[{"name":"sepia","region":"sky"}]}"#, expectedName: "warm")
+                    .contains("look.chain[0].region must be one of"))
     }
 
     @Test func theEmptyChainIsTheLookOfNoFilter() throws {
         let look = Look(name: "plain", chain: .none)
         #expect(look.chain == [FilterLinkRequest(name: "none")])
-        #expect(try FilterChain(validating: look.chain.map { ($0.name, $0.params) }) == .none)
+        #expect(try FilterChain(validating: look.chain.map(\.unvalidated)) == .none)
     }
 
     @Test(arguments: [

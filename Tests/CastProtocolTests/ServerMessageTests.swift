@@ -21,7 +21,7 @@ struct ServerMessageTests {
         return try #require(json as? [String: Any])
     }
 
-    static let stateKeys: Set = ["source", "playing", "position", "frame", "duration", "filter", "chain", "program", "viewers", "fps", "recording", "renditions"]
+    static let stateKeys: Set = ["source", "playing", "position", "frame", "duration", "speed", "loop", "filter", "chain", "program", "viewers", "fps", "recording", "renditions"]
     static let recordingKeys: Set = ["active", "name", "filtered", "elapsed", "bytes", "droppedFrames", "encoder", "error"]
     static let sourceKeys: Set = ["kind", "name", "seekable", "width", "height", "fps", "online", "reason", "retryIn",
                                   "startInput", "reference", "audio"]
@@ -66,6 +66,14 @@ struct ServerMessageTests {
         #expect(chain.map { $0["name"] as? String } == ["invert", "pixellate"])
         #expect(chain.map { Set($0.keys) } == [["name", "params"], ["name", "params"]])
         #expect((chain[1]["params"] as? [String: Double])?["scale"] == 4)
+
+        // A link on a region says so (v1 addition); links on the whole picture stay as they were.
+        let regions = FilterCatalog.standard.offeringRegions { filter, _ in filter }
+        state.filter = try FilterChain([try FilterSettings(name: "sepia", parameters: [:], region: .background, catalog: regions),
+                                        try FilterSettings(name: "invert")])
+        let regional = try #require(try Self.object(.state(state))["chain"] as? [[String: Any]])
+        #expect(regional.map { $0["region"] as? String } == ["background", nil])
+        #expect(regional.map { Set($0.keys) } == [["name", "params", "region"], ["name", "params"]])
 
         state.filter = .none
         let none = String(decoding: ServerMessage.state(state).encoded(), as: UTF8.self)

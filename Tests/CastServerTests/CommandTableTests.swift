@@ -13,10 +13,18 @@ import Testing
         "setFilter": (.control, .channel), "setParams": (.control, .channel), "take": (.control, .channel),
         "setCompare": (.control, .channel), "play": (.control, .channel), "pause": (.control, .channel),
         "seek": (.control, .channel), "step": (.control, .channel), "record": (.control, .channel),
+        "speed": (.control, .channel), "loop": (.control, .channel),
         "open": (.control, .channel), "delete": (.control, .channel), "share": (.control, .channel),
         "saveLook": (.control, .server), "deleteLook": (.control, .server),
         "present": (.control, .channel), "point": (.control, .channel), "comment": (.control, .channel),
     ]
+
+    /// The commands only the presenter may send while someone presents.
+    static let drivingPlayback: Set<String> = ["play", "pause", "seek", "step", "open", "speed", "loop"]
+
+    @Test func theCommandsThatDrivePlaybackAreTheOnesListedHere() {
+        #expect(Set(CommandTable.rules.values.filter(\.drivesPlayback).map(\.type)) == Self.drivingPlayback)
+    }
 
     /// One message of each type that the parser accepts.
     static let samples: [String: String] = [
@@ -26,6 +34,7 @@ import Testing
         "take": #"{"type":"take"}"#, "setCompare": #"{"type":"setCompare","on":true}"#,
         "play": #"{"type":"play"}"#, "pause": #"{"type":"pause"}"#, "seek": #"{"type":"seek","position":1}"#,
         "step": #"{"type":"step","frames":1}"#, "record": #"{"type":"record","action":"start"}"#,
+        "speed": #"{"type":"speed","rate":2}"#, "loop": #"{"type":"loop","in":null}"#,
         "open": #"{"type":"open","source":"input"}"#, "delete": #"{"type":"delete","source":"recordings/a.mp4"}"#,
         "share": #"{"type":"share","action":"stop"}"#, "saveLook": #"{"type":"saveLook","name":"warm"}"#,
         "deleteLook": #"{"type":"deleteLook","name":"warm"}"#, "name": #"{"type":"name","name":"Ana"}"#,

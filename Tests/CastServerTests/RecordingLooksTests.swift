@@ -75,7 +75,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("take.mp4").path, contents: Data([0]))
         let log = RecordingLookLog()
-        let sepia = try FilterChain(validating: [("sepia", [:])], catalog: .standard)
+        let sepia = try FilterChain(validating: [("sepia", [:], .all)], catalog: .standard)
         log.start("take.mp4", in: folder.path, chain: .none)
         for _ in 0..<(RecordingLookLog.changeLimit + 5) { log.note(sepia) }
         #expect(log.finish(name: "another.mp4", droppedFrames: 0) == nil)  // not this take: nothing written

@@ -15,8 +15,9 @@ import Testing
         "GET /api/state": .watch, "GET /api/activity": .watch, "GET /api/comments": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
         "GET /stream.mjpg": .watch, "GET /api/recordings": .watch, "GET /api/media": .watch,
         "GET /api/uploads": .watch, "GET /recordings/*": .watch, "GET /api/recordings/*": .watch,
-        "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "GET /api/luts/*": .anyone, "GET /api/looks": .watch, "GET /api/looks/*": .watch, "PUT /api/luts/*": .control, "DELETE /api/luts/*": .control, "GET /api/styles": .watch, "GET /api/styles/*": .anyone,
-        "PUT /api/styles/*": .control, "DELETE /api/styles/*": .control, "GET /api/channels": .watch,
+        "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "GET /api/luts/*": .anyone, "GET /api/looks": .watch, "GET /api/looks/*": .watch, "GET /api/thumbnails": .watch, "GET /api/thumbnails/*": .watch, "PUT /api/luts/*": .control, "DELETE /api/luts/*": .control, "GET /api/styles": .watch, "GET /api/styles/*": .anyone,
+        "PUT /api/styles/*": .control, "DELETE /api/styles/*": .control, "GET /api/backgrounds": .watch,
+        "GET /api/backgrounds/*": .anyone, "PUT /api/backgrounds/*": .control, "DELETE /api/backgrounds/*": .control, "GET /api/channels": .watch,
         "PUT /api/channels/*": .admin, "DELETE /api/channels/*": .admin, "GET /healthz": .anyone, "GET /metrics": .watch, "GET /ws": .anyone,
         "GET /*": .anyone,
     ]
@@ -25,7 +26,7 @@ import Testing
     /// other route is the server's.
     static let channelRoutes: Set<String> = [
         "GET /api/state", "GET /api/activity", "GET /api/comments", "GET /snapshot.jpg", "GET /stream.mjpg", "GET /api/recordings", "GET /recordings/*",
-        "GET /api/recordings/*", "PUT /api/uploads/*",
+        "GET /api/recordings/*", "PUT /api/uploads/*", "GET /api/thumbnails", "GET /api/thumbnails/*",
     ]
 
     @Test func theRoutesAboutAChannelAreTheOnesListedHere() throws {

@@ -45,4 +45,11 @@ import Testing
         #expect(!schedule.isDue(offline, recording: false, now: start + .milliseconds(2)))
         #expect(schedule.isDue(playback(), recording: false, now: start + .milliseconds(3)))
     }
+
+    @Test func playbackStoppingByItselfIsAnnouncedAtOnce() {
+        var schedule = StateBroadcastSchedule(now: start)
+        schedule.broadcast(playback(position: 0.04), at: start)
+        #expect(schedule.isDue(playback(playing: false, position: 0.04), recording: false, now: start + .milliseconds(1)),
+                "reverse stopped at the first frame, the position unchanged since the last state")
+    }
 }

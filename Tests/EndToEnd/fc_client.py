@@ -252,15 +252,18 @@ class Client:
     async def command(self, message: dict, timeout: float = 3.0) -> dict:
         """Sends a command with an `id` (one is added if missing) and returns the `ack` or `error`
         that carries that id. Frames and `state` messages that arrived before the reply are
-        dropped: they were sent before the command was carried out."""
+        dropped: they were sent before the command was carried out — but for a `step` or a
+        `seek`, answered once its frame is out: that frame (and its state) came before the reply."""
         message = dict(message)
         message.setdefault("id", self.new_id())
         await self.send_json(message)
         wanted = message["id"]
+        # A step's or a seek's ack comes once its frame is out: what came before it is kept.
+        keeps = message.get("type") in ("step", "seek")
         reply = await self._take(
             lambda item: isinstance(item, dict) and item.get("type") in ("ack", "error") and item.get("id") == wanted,
             f"the ack or error for {message}", timeout,
-            drop_before=lambda item: is_frame(item) or item.get("type") == "state")
+            drop_before=lambda item: not keeps and (is_frame(item) or item.get("type") == "state"))
         return reply
 
     async def ok(self, message: dict, timeout: float = 3.0) -> dict:
@@ -411,3 +414,32 @@ def handshake_status(host: str, port: int, path: str = "/ws", headers: dict | No
         return raw.status
     finally:
         raw.close()
+
+
+class Uploads:
+    """A viewer and a controller of `server` (its token `token`) and `PUT prefix/NAME` as the
+    controller: the shelves' tests (styles, backgrounds) upload a picture, check that it needs the
+    token, and that the viewer is sent the new catalog."""
+
+    def __init__(self, server, prefix: str, token: str):
+        self.server, self.prefix, self.token = server, prefix, token
+
+    def put(self, name: str, body: bytes, authorized: bool = True):
+        headers = {"Authorization": f"Bearer {self.token}"} if authorized else {}
+        return self.server.http("PUT", f"{self.prefix}/{name}", headers=headers, body=body, timeout=30)
+
+    async def __aenter__(self):
+        self.viewer = await Client.connect(self.server.ws_url())
+        self.controller = await Client.connect(self.server.ws_url(token=self.token))
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.controller.close()
+        await self.viewer.close()
+
+    async def stored(self, name: str, body: bytes):
+        """The 201 of `body` as `name` (refused without the token first) and the catalog the viewer is sent."""
+        assert self.put(name, body, authorized=False).status == 401
+        stored = self.put(name, body)
+        return stored, await self.viewer.next_json("catalog", timeout=10)
+

@@ -2,12 +2,18 @@
 picture through OpenVINO, choices by id or index, refused choices, chained; and a server whose
 OpenVINO runtime is missing starts anyway, says why once, and offers no `style`."""
 
+import asyncio
 import io
-import subprocess
 import json
+import os
+import re
+import select
+import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from fc_client import Client, run
@@ -70,13 +76,21 @@ def test_without_the_runtime_the_server_starts_without_style(start_server, tmp_p
     empty = tmp_path / "no-openvino"
     empty.mkdir()
     server = start_server("--input", "test:320x240@30", env={"FILTERCAST_OPENVINO": str(empty)})
-    names = [entry["name"] for entry in json.loads(server.get("/api/filters").body)["filters"]]
+    catalog = json.loads(server.get("/api/filters").body)
+    names = [entry["name"] for entry in catalog["filters"]]
     assert "style" not in names and "sepia" in names
+    # Nor the person matte: no region but the whole picture (a v1 server's catalog).
+    assert "backgroundBlur" not in names and set(catalog) == {"filters"}
+    assert server.get("/api/backgrounds").status == 404 and not (tmp_path / "backgrounds").exists()
 
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:
-            return await client.command({"type": "setFilter", "name": "style"})
-    assert run(scenario())["code"] == "unknown_filter"
+            region = await client.command({"type": "setFilter", "chain": [{"name": "sepia", "region": "person"}]})
+            return await client.command({"type": "setFilter", "name": "style"}), region, client.hello
+    style, region, hello = run(scenario())
+    assert style["code"] == "unknown_filter"
+    assert region["code"] == "out_of_range" and "person matte" in region["message"], region
+    assert "regions" not in hello
     log = server.stderr_text()
     assert log.count("the style filter is unavailable") == 1 and str(empty) in log, log
 
@@ -122,3 +136,91 @@ def test_snapshot_takes_a_style_by_its_id_and_from_styles_never_by_a_zero_based_
     assert own.returncode == 0 and "style='swirl'" in own.stdout, own.stderr
     unknown = snapshot(tmp_path / "x.jpg", "--param", "style=swirl")
     assert unknown.returncode != 0 and "swirl" in unknown.stderr
+
+
+def test_sigterm_while_the_network_runs_exits_0_within_1_s(start_server, sample_clip):
+    """Issue 42: the network's threads beside the picture (each link's worker; a warm-up or a
+    height's compile) are ended and waited for at the stop, before `exit` tears OpenVINO down
+    under them. The signal comes at the first styled frames: the calibration just done, the worker
+    painting every frame."""
+    for _ in range(3):
+        # The fixture's servers start with --style-at-first-use: the calibration at the first frame.
+        server = start_server("--input", str(sample_clip), "--filter", "style")
+
+        async def first_frames():
+            async with await Client.connect(server.ws_url()) as client:
+                await client.frames(2, timeout=30)
+        run(first_frames(), timeout=40)
+        code, seconds = server.stop(timeout=3.0)
+        assert code == 0, f"exit code {code}\n{server.stderr_text()[-3000:]}"
+        assert seconds < 1.0, f"the server took {seconds:.2f} s to exit"
+
+
+STYLE_LINE = re.compile(r"^filtercast: style refreshes up to (?P<hz>[\d.]+) times a second here "
+                        r"\(the network at (?P<lines>\d+) lines, (?P<run>[\d.]+) ms a run\)$")
+
+
+def stdout_line(server, matching, timeout: float = 30.0) -> str:
+    """The first line of the server's standard output after the ready and data lines that `matching` accepts."""
+    deadline, buffer = time.monotonic() + timeout, b""
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([server.proc.stdout], [], [], 0.2)
+        if ready:
+            chunk = os.read(server.proc.stdout.fileno(), 4096)
+            assert chunk, f"standard output closed\n{server.stderr_text()}"
+            buffer += chunk
+            for line in buffer.decode().splitlines():
+                if matching(line):
+                    return line
+    raise AssertionError(f"no such line within {timeout} s: {buffer!r}")
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_the_ready_line_and_the_catalog_say_the_style_refresh_rate_this_machine_reaches(filtercast_bin, web_root, tmp_path, log_format):
+    """Issue 42: calibrated after start, the server says on standard output (after the ready and data
+    lines) how often the style refreshes here, at the height chosen, and `/api/filters` says it too."""
+    from fc_server import ServerProcess
+    server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--data", str(tmp_path), "--input", "test:320x240@25",
+                                            "--log-format", log_format],
+                           str(tmp_path / "filtercast.log"), style_warm_up=True).start()
+    try:
+        if log_format == "text":
+            match = STYLE_LINE.match(stdout_line(server, STYLE_LINE.match))
+            said = {"hz": float(match["hz"]), "lines": int(match["lines"]), "run": float(match["run"])}
+        else:
+            line = json.loads(stdout_line(server, lambda line: "styleRefreshHz" in line))
+            said = {"hz": line["styleRefreshHz"], "lines": line["styleLines"], "run": line["styleRunMs"]}
+        style = next(entry for entry in json.loads(server.get("/api/filters").body)["filters"] if entry["name"] == "style")
+    finally:
+        server.stop()
+    assert said["lines"] in (360, 288, 240, 216, 180, 144), said
+    assert said["hz"] > 0 and abs(said["hz"] - 1000 / said["run"]) <= 0.1 + 0.01 * said["hz"], said
+    assert style["refreshHz"] == said["hz"], "the catalog says what the line said"
+
+
+def test_every_channel_styled_at_once_gets_its_pictures_and_its_style_and_leaves_promptly(start_server):
+    """Channels of three shapes styled at once (issue 37.6's use): each channel's network worker
+    took the engine's lock in turn with the others — a plain mutex let one channel paint on while
+    the others waited for minutes, showing nothing (a first frame waited for its stylization
+    without bound) and answering DELETE after 30 s. Each now gets pictures and its own style
+    refreshes, and each leaves at once."""
+    server = start_server("--input", "test:320x180@15", "--filter", "style", "--admin-token", "A")
+    shapes = {"square": "test:240x240@15", "tall": "test:180x320@15"}
+    for name, source in shapes.items():
+        added = server.http("PUT", f"/api/channels/{name}", headers={"Authorization": "Bearer A"},
+                            body=json.dumps({"input": source, "filter": {"name": "style"}}).encode(), timeout=30)
+        assert added.status == 201, added.body
+
+    async def watch(channel):
+        async with await Client.connect(server.ws_url(channel=channel)) as client:
+            await client.frames(10, timeout=60)
+            return await client.next_json("state", where=lambda s: (s.get("styleRefreshHz") or 0) > 0, timeout=60)
+
+    async def scenario():
+        return await asyncio.gather(*(watch(channel) for channel in ["main", *shapes]))
+    states = run(scenario(), timeout=120)
+    assert all(state["styleRefreshHz"] > 0 for state in states), [state.get("styleRefreshHz") for state in states]
+    for name in shapes:
+        started = time.monotonic()
+        removed = server.http("DELETE", f"/api/channels/{name}", headers={"Authorization": "Bearer A"}, timeout=30)
+        assert removed.status == 200 and time.monotonic() - started < 5, (removed.status, time.monotonic() - started)

@@ -12,7 +12,7 @@ import subprocess
 import numpy as np
 from PIL import Image
 
-from fc_client import Client, run
+from fc_client import Uploads, run
 from fc_server import child_environment
 
 TOKEN = "style-secret"
@@ -41,15 +41,10 @@ def test_a_picture_uploaded_is_a_style_for_everybody(start_server, tmp_path, sam
     png = subprocess.run(["ffmpeg", "-v", "error", "-i", STARRY, "-vf", "scale=200:-2", "-f", "image2pipe", "-c:v", "png", "-"],
                          capture_output=True, check=True).stdout
 
-    def put(name, body, headers=BEARER):
-        return server.http("PUT", f"/api/styles/{name}", headers=headers, body=body, timeout=30)
-
     async def scenario():
-        async with await Client.connect(server.ws_url()) as viewer, \
-                await Client.connect(server.ws_url(token=TOKEN)) as controller:
-            assert put("starry", starry, headers={}).status == 401
-            stored = put("starry", starry)
-            catalog = await viewer.next_json("catalog", timeout=10)
+        async with Uploads(server, "/api/styles", TOKEN) as uploads:
+            viewer, controller, put = uploads.viewer, uploads.controller, uploads.put
+            stored, catalog = await uploads.stored("starry", starry)
             await controller.ok({"type": "pause"})
             await controller.ok({"type": "setFilter", "name": "none"})
             plain = await settled(viewer, lambda s: s["chain"] == [] or s["chain"][0]["name"] == "none")

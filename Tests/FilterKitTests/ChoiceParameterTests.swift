@@ -44,7 +44,7 @@ private final class PickFilter: FrameFilter {
     }
 
     @Test func changingOtherParametersKeepsTheChoice() throws {
-        let chain = try FilterChain(validating: [("pick", ["look": "warm"])], catalog: catalog)
+        let chain = try FilterChain(validating: [("pick", ["look": "warm"], .all)], catalog: catalog)
         let changed = try chain.replacingParameters(at: 0, with: ["amount": 0.25], catalog: catalog)
         #expect(changed.first.choice("look") == "warm" && changed.first["amount"] == 0.25)
         #expect(changed != chain)

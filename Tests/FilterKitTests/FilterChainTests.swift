@@ -54,15 +54,15 @@ struct FilterChainTests {
     }
 
     @Test func validatingNamesTheLinkThatFailed() throws {
-        let chain = try FilterChain(validating: [("invert", [:]), ("sepia", ["intensity": 0.5])])
+        let chain = try FilterChain(validating: [("invert", [:], .all), ("sepia", ["intensity": 0.5], .all)])
         #expect(chain.links == [try settings("invert"), try settings("sepia", ["intensity": 0.5])])
-        let unknown = #expect(throws: FilterError.self) { try FilterChain(validating: [("invert", [:]), ("nope", [:])]) }
+        let unknown = #expect(throws: FilterError.self) { try FilterChain(validating: [("invert", [:], .all), ("nope", [:], .all)]) }
         #expect(unknown == .inChain(index: 1, .unknownFilter("nope", known: FilterCatalog.standard.names)))
         #expect(unknown?.description.hasPrefix("chain link 1: unknown filter 'nope'") == true)
-        let range = #expect(throws: FilterError.self) { try FilterChain(validating: [("sepia", ["intensity": 2])]) }
+        let range = #expect(throws: FilterError.self) { try FilterChain(validating: [("sepia", ["intensity": 2], .all)]) }
         #expect(range?.description == "chain link 0: sepia.intensity must be a number in 0…1, got 2")
         #expect(throws: FilterError.chainTooLong(count: 9, maximum: 8)) {
-            try FilterChain(validating: Array(repeating: ("invert", [:]), count: 9))
+            try FilterChain(validating: Array(repeating: ("invert", [:], .all), count: 9))
         }
     }
 

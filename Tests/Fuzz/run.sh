@@ -15,7 +15,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${FUZZ_BIN:-"$root/Tests/Fuzz/.build/release"}
 status=0
 for pair in commands:FuzzCommands comments:FuzzComments filter-settings:FuzzFilterSettings static-paths:FuzzStaticPaths ingest:FuzzIngest \
-        cube:FuzzCubeParser look:FuzzLookParser browser-source:FuzzBrowserSource upload-probe:FuzzUploadProbe still-picture:FuzzStillPicture; do
+        cube:FuzzCubeParser look:FuzzLookParser browser-source:FuzzBrowserSource upload-probe:FuzzUploadProbe still-picture:FuzzStillPicture \
+        kept-picture:FuzzKeptPicture; do
     corpus=${pair%%:*}; target=${pair##*:}
     case " ${only:-$corpus} " in *" $corpus "*) ;; *) continue ;; esac
     work="$root/.build/fuzz/corpus/$corpus"; crashes="$root/.build/fuzz/crashes/$corpus"

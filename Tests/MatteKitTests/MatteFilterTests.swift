@@ -12,7 +12,7 @@ import Testing
         #expect(catalog.descriptor(named: "backgroundReplace")?.parameter(named: "background")?.choices?.map(\.id)
                 == ["black", "white", "green"])
         #expect(catalog.descriptor(named: "matte")?.params.isEmpty == true)
-        let chain = try FilterChain(validating: [("sepia", [:]), ("backgroundBlur", ["amount": .number(1)]), ("matte", [:])],
+        let chain = try FilterChain(validating: [("sepia", [:], .all), ("backgroundBlur", ["amount": .number(1)], .all), ("matte", [:], .all)],
                                     catalog: catalog)
         #expect(chain.links.map(\.name) == ["sepia", "backgroundBlur", "matte"])
     }
@@ -91,5 +91,48 @@ import Testing
         #expect(abs(at(green.y, person) - at(source.y, person)) < 2)
         #expect(at(grey.y, person) > 230 && at(grey.y, corner) < 20)
         #expect(at(grey.u, corner) == 128 && at(grey.v, person) == 128)
+    }
+}
+
+/// `backgroundReplace` over uploaded pictures: a choice beside the colours at once, painted behind
+/// the person scaled to cover the frame.
+@Suite struct UploadedBackgroundTests {
+    static func picture(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/doc/opencv-doc/examples/data/\(name)")))
+    }
+
+    @Test func anUploadedPictureIsAChoiceAndIsPaintedBehindThePerson() throws {
+        let library = BackgroundLibrary()
+        let catalog = MatteCatalog.adding(to: .standard, engine: .success(engine), backgrounds: library)
+        #expect(throws: FilterError.self) { try FilterSettings(name: "backgroundReplace", parameters: ["background": "fruits"], catalog: catalog) }
+        #expect(library.uploaded.add(try library.prepare(named: "fruits", picture: try Self.picture("fruits.jpg"))))
+        let choices = try #require(catalog.descriptor(named: "backgroundReplace")?.params[0].choices)
+        #expect(choices.map(\.id) == ["black", "white", "green", "fruits"] && choices[3].thumbnail == "/api/backgrounds/fruits.jpg")
+        let settings = try FilterSettings(name: "backgroundReplace", parameters: ["background": "fruits"], catalog: catalog)
+        let source = try photograph("messi5.jpg", width: 640, height: 360)
+        let frame = Frame(width: 640, height: 360)
+        frame.copy(from: source)
+        let filter = catalog.makeFilter(settings)
+        #expect(filter.needsWarmUp, "the backdrop is cut beside the picture")
+        filter.apply(to: frame)
+        #expect(!filter.needsWarmUp)
+        let backdrop = try photograph("fruits.jpg", width: 640, height: 360)
+        func at(_ output: Frame, _ box: (x: ClosedRange<Double>, y: ClosedRange<Double>)) -> Double {
+            luma(output).withUnsafeBufferPointer { mean($0.baseAddress!, width: 640, height: 360, x: box.x, y: box.y) }
+        }
+        let corner = MatteEngineTests.background[0], person = MatteEngineTests.person
+        #expect(abs(at(frame, corner) - at(backdrop, corner)) < 4, "the far background is the picture")
+        #expect(abs(at(frame, person) - at(source, person)) < 2, "the person is kept")
+        #expect(library.uploaded.remove("fruits"))
+        #expect(catalog.descriptor(named: "backgroundReplace")?.params[0].choices?.count == 3)
+    }
+
+    @Test func namesAreCheckedAndWhatIsNoPictureIsRefused() throws {
+        #expect(BackgroundLibrary.problem(naming: "wall") == nil)
+        #expect(BackgroundLibrary.problem(naming: "green")?.contains("a colour's name") == true)
+        #expect(BackgroundLibrary.problem(naming: "Wall.png")?.contains("not a background name") == true)
+        #expect { try BackgroundLibrary().prepare(named: "x", picture: Array("GIF89a".utf8)) } throws: {
+            "\($0)".contains("not a JPEG or PNG")
+        }
     }
 }

@@ -28,11 +28,13 @@ struct AudioTranscoderTests {
     }
 
     /// Every Opus packet of `path`'s sound, read with its pictures as the decode thread reads them
-    /// (after a seek to `seek` when given), each item of the queue carried out as it comes.
-    static func transcode(_ path: String, seek: Double? = nil) throws -> (info: SourceInfo, packets: [Packet]) {
+    /// (after a seek to `seek` when given), played at `tempo` (nil: silent), each item of the
+    /// queue carried out as it comes.
+    static func transcode(_ path: String, seek: Double? = nil, tempo: Double? = 1) throws -> (info: SourceInfo, packets: [Packet]) {
         let source = try InputSpec.file(path).open()
         let queue = AudioPacketQueue()
         queue.setWanted(true)
+        queue.setTempo(tempo)
         source.routeAudio(to: queue)
         var transcoder: AudioTranscoder?
         var packets: [Packet] = []
@@ -106,6 +108,23 @@ struct AudioTranscoderTests {
         stage.write(samples, count: 48_000, at: start) { microseconds.append(Int64(($0.time * 1e6).rounded())) }
         let steps = Set(zip(microseconds, microseconds.dropFirst()).map { $1 - $0 })
         #expect(microseconds.count >= 45 && steps == [20_000], "starting at \(start) s: steps of \(steps.sorted()) µs")
+    }
+
+    @Test("at twice the speed the sound keeps its pitch, each 20 ms packet holding 40 ms of the source; silent, none")
+    func playsAtTwiceTheSpeedWithItsPitch() throws {
+        let spec = Self.cases[2]
+        let path = try Self.clip(spec.name, rate: spec.rate, channels: spec.channels, audio: spec.audio)
+        let (_, packets) = try Self.transcode(path, tempo: 2)
+        let first = try #require(packets.first), last = try #require(packets.last)
+        let steps = Set(zip(packets, packets.dropFirst()).map { (($1.time - $0.time) * 1e6).rounded() })
+        #expect(steps == [40_000], "packets \(steps.sorted()) µs of the source apart")
+        #expect(packets.dropLast().allSatisfy { abs($0.duration - 0.02) < 1e-9 }, "packets of 20 ms of sound")
+        // The source's 2 s of sound, in about 1 s of it.
+        let (start, end) = try Self.soundSpan(path)
+        #expect(abs(first.time - start) < 0.03 && abs(last.time + 2 * last.duration - end) < 0.1, "\(first.time)…\(last.time) s")
+        #expect(abs(Double(packets.count) - (end - start) / 0.04) < 4, "\(packets.count) packets for \(end - start) s")
+        try Self.expectTone(packets, "at 2×")
+        #expect(try Self.transcode(path, tempo: nil).packets.isEmpty, "a silent tempo gives no packet")
     }
 
     @Test("a clip without sound has no audio stream and gives no packet")

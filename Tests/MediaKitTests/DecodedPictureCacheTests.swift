@@ -42,4 +42,32 @@ struct DecodedPictureCacheTests {
         _ = try decoder.seek(to: 1.2, into: frame)
         #expect(try decoder.decodeNext(into: frame) && decoder.stepCache.heldBytes == 0)
     }
+
+    /// Stepping back through a file of 12-frame GOPs with room for 14 pictures: each GOP decoded
+    /// for the steps back keeps its own start, the pictures after the playhead going first.
+    @Test func playingBackwardTheLatestGoFirst() throws {
+        let measuring = try Decoder(url: try SeekTests.clip.make())
+        _ = try measuring.seek(to: 1.4, into: Frame(width: measuring.width, height: measuring.height))
+        let pictureBytes = measuring.stepCache.heldBytes / measuring.stepCache.count
+        let decoder = try Decoder(url: try SeekTests.clip.make(), stepCache: StepCacheBudget(capacityBytes: 14 * pictureBytes + pictureBytes / 2))
+        decoder.stepCache.keepsEarlier = true
+        let frame = Frame(width: decoder.width, height: decoder.height)
+        for index in stride(from: 35, through: 12, by: -1) {
+            #expect(abs(try decoder.seek(to: Double(index) / 25, into: frame) - Double(index) / 25) < 1e-6)
+        }
+        #expect(decoder.stepCache.misses == 2, "one decode a GOP: \(decoder.stepCache.misses) misses")
+        #expect(decoder.stepCache.heldBytes <= decoder.stepCache.capacityBytes)
+    }
+
+    @Test func whileALoopPlaysThePicturesPlayedStay() throws {
+        let decoder = try decoder(stepCacheBytes: 64 << 20)
+        decoder.keepsPlayedPictures = true
+        let frame = Frame(width: decoder.width, height: decoder.height)
+        _ = try decoder.seek(to: 1.2, into: frame)
+        for _ in 0..<5 { #expect(try decoder.decodeNext(into: frame)) }
+        let hits = decoder.stepCache.hits
+        #expect(abs(try decoder.seek(to: 1.2, into: frame) - 1.2) < 1e-6)
+        for _ in 0..<5 { #expect(try decoder.decodeNext(into: frame)) }
+        #expect(decoder.stepCache.hits == hits + 6, "the wrap back and the five after it came from the cache")
+    }
 }

@@ -115,6 +115,8 @@ struct PlayerIdleTests {
         let proceed = DispatchSemaphore(value: 0)
         init(_ inner: any SeekableVideoSource) { self.inner = inner }
         var info: SourceInfo { inner.info }
+        var keepsPlayedPictures = false
+        var playsBackward = false
         func read(into frame: Frame) throws(MediaError) -> Bool { try inner.read(into: frame) }
         func read(into picture: DecodedPicture) throws(MediaError) -> Bool { try inner.read(into: picture) }
         func seek(to seconds: Double, into frame: Frame) throws(MediaError) {

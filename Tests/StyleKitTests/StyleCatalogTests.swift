@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct StyleCatalogTests {
     @Test func theCatalogOffersStyleWhereTheRuntimeLoads() throws {
-        let catalog = StyleCatalog.adding(to: .standard)
+        let catalog = StyleCatalog.adding(to: .standard, engine: try StyleEngine.shared.get())
         let style = try #require(catalog.descriptor(named: "style"))
         #expect(catalog.names.count == FilterCatalog.standard.names.count + 1)
         #expect(style.params.map(\.name) == ["style", "strength", "detail"])
@@ -19,7 +19,7 @@ import Testing
         }
         #expect(throws: FilterError.self) { try FilterSettings(name: "style", parameters: ["style": 26], catalog: catalog) }
         // It chains like any other filter.
-        let chain = try FilterChain(validating: [("style", ["style": "style-2"]), ("vignette", [:])], catalog: catalog)
+        let chain = try FilterChain(validating: [("style", ["style": "style-2"], .all), ("vignette", [:], .all)], catalog: catalog)
         #expect(chain.links.map(\.name) == ["style", "vignette"])
     }
 
@@ -49,6 +49,23 @@ import Testing
             return
         }
         #expect(reason.description.contains("cannot load"))
+    }
+
+    /// Issue 42: the catalog says the refresh rate the network reaches here, at the height the
+    /// calibration chose — nothing before it ran, and nothing where the network cannot run.
+    @Test func theCatalogSaysTheRefreshRateTheCalibrationMeasured() throws {
+        let engine = try StyleEngine(root: OpenVINORuntime.defaultRoot(environment: [:])!)
+        let catalog = StyleCatalog.catalog(for: .success(engine))
+        #expect(engine.calibration == nil && catalog.descriptor(named: "style")?.refreshHz == nil)
+        let height = try #require(engine.prepare())
+        let calibration = try #require(engine.calibration)
+        #expect(calibration.lines == height, "measured at the height chosen, not only at the smallest")
+        #expect(calibration.run > .zero && calibration.run < .seconds(5))
+        #expect(calibration.refreshHz == (10 / calibration.run.seconds).rounded() / 10)
+        #expect(catalog.descriptor(named: "style")?.refreshHz == calibration.refreshHz)
+        #expect(catalog.descriptor(named: "sepia")?.refreshHz == nil)
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(try #require(catalog.descriptor(named: "sepia")))) as? [String: Any]
+        #expect(json?["refreshHz"] == nil, "another filter's entry is as it was")
     }
 
     @Test func theNetworkSizeFollowsTheFrame() throws {

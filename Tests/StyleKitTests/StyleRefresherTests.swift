@@ -40,6 +40,9 @@ import Testing
     }
 
     static let root = OpenVINORuntime.defaultRoot(environment: [:])!
+    /// A frame that waits for its own stylization waits as long as it takes: these tests judge the
+    /// style shown, not how long a busy machine takes (the bound has a test of its own).
+    static let patience = Duration.seconds(60)
     /// Frames 256×144 at 72 lines: a network of 128×72, quick to run.
     static let (width, height, lines) = (256, 144, 72)
 
@@ -77,7 +80,7 @@ import Testing
     /// A stylization made from a picture, carried onto the same picture again (a still source: the
     /// network kept up), is that picture's own per-frame style — up to the rounding of a sample.
     @Test func aStillPictureComposedIsItsOwnStyle() throws {
-        let engine = try StyleEngine(root: Self.root, height: Self.lines)
+        let engine = try StyleEngine(root: Self.root, height: Self.lines, refreshing: .init(longestWait: Self.patience))
         let frame = try Self.pan(1, step: 0)[0]
         let link = try Self.link(engine)
         let painted = samples(Self.through(link, frame)), composed = samples(Self.through(link, frame))
@@ -93,7 +96,7 @@ import Testing
     @Test func oneFrameBehindIsDeterministicAndCloseToThePerFrameStyle() throws {
         let frames = try Self.pan(12, step: 2)
         func behind() throws -> [[UInt8]] {
-            let link = try Self.link(StyleEngine(root: Self.root, height: Self.lines))
+            let link = try Self.link(StyleEngine(root: Self.root, height: Self.lines, refreshing: .init(longestWait: Self.patience)))
             return frames.enumerated().map { index, frame in
                 let out = samples(Self.through(link, frame))
                 link.refresher!.wait(for: index + 1)
@@ -114,7 +117,7 @@ import Testing
     /// the source does; released, the network paints the newest frame, not the ones it missed.
     @Test func noFrameWaitsForAStalledNetwork() throws {
         let gate = Gate(free: 2)
-        let engine = try StyleEngine(root: Self.root, height: Self.lines, refreshing: .init(beforeRun: { gate.pass() }))
+        let engine = try StyleEngine(root: Self.root, height: Self.lines, refreshing: .init(longestWait: Self.patience, beforeRun: { gate.pass() }))
         let frames = try Self.pan(14, step: 2)
         let link = try Self.link(engine)
         _ = Self.through(link, frames[0])
@@ -144,10 +147,28 @@ import Testing
         #expect(gate.count == 4, "released, the network painted the newest frame only: \(gate.count) runs")
     }
 
+    /// A link's first frame waits for its stylization at most the longest wait: a network that
+    /// takes long (compiled for a new size on a busy machine) never freezes the channel — the
+    /// frame goes on unchanged, and the style follows.
+    @Test func aFirstFrameWaitsAtMostTheLongestWait() throws {
+        let gate = Gate(free: 0)
+        let engine = try StyleEngine(root: Self.root, height: Self.lines,
+                                     refreshing: .init(longestWait: .milliseconds(300), beforeRun: { gate.pass() }))
+        let frame = try Self.pan(1, step: 2)[0]
+        let link = try Self.link(engine)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let out = Self.through(link, frame)
+        let waited = clock.now - start
+        gate.release()
+        #expect(waited >= .milliseconds(300) && waited < .seconds(5), "waited \(waited) with the network held for 10 s")
+        #expect(samples(out) == samples(frame), "nothing to compose from yet: the frame goes on as it is")
+    }
+
     /// A link that takes over another's network (a slider moved) composes its first frame at once.
     @Test func aLinkTakingOverNeedsNoWarmUpAndDoesNotWait() throws {
         let gate = Gate(free: 1)
-        let engine = try StyleEngine(root: Self.root, height: Self.lines, refreshing: .init(beforeRun: { gate.pass() }))
+        let engine = try StyleEngine(root: Self.root, height: Self.lines, refreshing: .init(longestWait: Self.patience, beforeRun: { gate.pass() }))
         let frames = try Self.pan(2, step: 2)
         let first = try Self.link(engine)
         #expect(first.needsWarmUp, "nothing to compose from yet")
@@ -165,7 +186,7 @@ import Testing
     /// from itself, waiting for the network: paused review shows the look chosen, never the one
     /// before it or an unstyled picture — even with the network behind.
     @Test func aPictureRenderedAgainOrAfterASeekIsPaintedFromItself() throws {
-        let engine = try StyleEngine(root: Self.root, height: Self.lines)
+        let engine = try StyleEngine(root: Self.root, height: Self.lines, refreshing: .init(longestWait: Self.patience))
         let frames = try Self.pan(3, step: 8)
         let first = try Self.link(engine, style: 4)
         _ = Self.through(first, frames[0])

@@ -17,8 +17,8 @@ import Testing
         let starry = try UploadedStyle(named: "starry", picture: try Self.picture("starry_night.jpg"), engine: library.engine)
         #expect(starry.code.count == 100 && starry.code.allSatisfy(\.isFinite))
         #expect((starry.format, starry.width, starry.height) == ("JPEG", 752, 600))
-        #expect(library.add(starry))
-        #expect(!library.add(starry), "a name is taken once")
+        #expect(library.uploaded.add(starry))
+        #expect(!library.uploaded.add(starry), "a name is taken once")
         let source = try naturalFrame(width: 320, height: 180)
         let painted = samples(try StyleFilterTests.styled(source, ["style": "starry", "detail": 0], library: library))
         let again = samples(try StyleFilterTests.styled(source, ["style": "starry", "detail": 0], library: library))
@@ -42,11 +42,11 @@ import Testing
         let library = StyleLibrary(engine: StyleFilterTests.engine)
         let catalog = StyleCatalog.with(library)
         #expect(throws: FilterError.self) { try FilterSettings(name: "style", parameters: ["style": "starry"], catalog: catalog) }
-        library.add(try UploadedStyle(named: "starry", picture: try Self.picture("starry_night.jpg"), engine: library.engine))
+        library.uploaded.add(try UploadedStyle(named: "starry", picture: try Self.picture("starry_night.jpg"), engine: library.engine))
         let choices = catalog.descriptor(named: "style")!.params[0].choices!
         #expect(choices.count == 27 && choices.last == ParameterDescriptor.Choice(id: "starry", label: "starry", thumbnail: "/api/styles/starry.jpg"))
         #expect(throws: Never.self) { try FilterSettings(name: "style", parameters: ["style": "starry"], catalog: catalog) }
-        #expect(library.remove("starry") && !library.remove("starry"))
+        #expect(library.uploaded.remove("starry") && !library.uploaded.remove("starry"))
         #expect(catalog.descriptor(named: "style")!.params[0].choices!.count == 26)
     }
 

@@ -1,14 +1,10 @@
 import CastProtocol
 
 /// Who presents one channel, and what that keeps others from doing: while a person presents,
-/// only they drive playback (``playbackCommands``); the looks, the chain and the rest stay open
+/// only they drive playback (the command table's ``CommandRule/drivesPlayback``); the looks, the chain and the rest stay open
 /// to every controller. One presenter at most; only the admin takes it from another (`force`).
 /// Pure: the core calls it on the service thread with the person's key and name.
 struct Presenter {
-    /// The commands (by ``SessionCommand/what``) only the presenter may send while there is one.
-    /// `speed` and `loop` are named here so that they are the presenter's from the day they exist.
-    static let playbackCommands: Set<String> = ["play", "pause", "seek", "step", "open", "speed", "loop"]
-
     /// The presenting person's key and who they are; nil: nobody presents.
     private(set) var current: (key: String, author: Author)?
 
@@ -42,10 +38,10 @@ struct Presenter {
         return true
     }
 
-    /// Refuses `what` from person `key` with `not_presenter` naming the presenter when it is a
-    /// playback command and someone else presents.
+    /// Refuses `what` (a command's type) from person `key` with `not_presenter` naming the
+    /// presenter when it drives playback and someone else presents.
     func admit(_ what: String, from key: String?) throws(ProtocolError) {
-        guard let current, current.key != key, Self.playbackCommands.contains(what) else { return }
+        guard let current, current.key != key, CommandTable.rules[what]?.drivesPlayback == true else { return }
         throw ProtocolError(code: .notPresenter, message: "\(current.author.name) presents: only they drive playback (\(what))")
     }
 

@@ -219,7 +219,7 @@ struct ChannelOrder {
             case .session(.setFilter(let name, let parameters, _)):
                 return FilterChain(try FilterSettings(name: name, parameters: parameters, catalog: catalog))
             case .session(.setFilterChain(let links, _)):
-                return try FilterChain(validating: links.map { ($0.name, $0.params) }, catalog: catalog)
+                return try FilterChain(validating: links.map(\.unvalidated), catalog: catalog)
             default:
                 throw Refusal(message: "\"filter\" is not a filter")
             }

@@ -2,7 +2,7 @@ import CastProtocol
 import FilterKit
 import Logging
 
-/// `DELETE /api/luts/NAME` and `DELETE /api/styles/NAME` (control), at once: a choice that a chain
+/// `DELETE /api/luts/NAME`, `DELETE /api/styles/NAME` and `DELETE /api/backgrounds/NAME` (control), at once: a choice that a chain
 /// in force uses — a channel's program or preview — is 409 naming where (choose another there
 /// first: a picture on air never changes by itself); else its file is removed, then its choice,
 /// every chain is validated again (the choices after it moved up one) and every viewer is sent the
@@ -19,9 +19,18 @@ extension ServerCore {
         return removeChoice(name, of: "style", noun: "style") { styles.remove(name) }
     }
 
-    /// Removes the choice `name` of filter `filter` (its parameter of that name) by `remove`, unless a chain in force uses it.
-    private func removeChoice(_ name: String, of filter: String, noun: String, remove: () -> ShelfRefusal?) -> HTTPAnswer {
-        let users = chains(using: name, of: filter)
+    func deleteBackground(_ name: String) -> HTTPAnswer {
+        guard let backgrounds = configuration.backgrounds else {
+            return .status(404, "this server has no person matte (backgroundReplace), so no backgrounds")
+        }
+        return removeChoice(name, of: "backgroundReplace", parameter: "background", noun: "background") { backgrounds.remove(name) }
+    }
+
+    /// Removes the choice `name` of filter `filter`'s parameter `parameter` (by default the
+    /// filter's name) by `remove`, unless a chain in force uses it.
+    private func removeChoice(_ name: String, of filter: String, parameter: String? = nil, noun: String,
+                              remove: () -> ShelfRefusal?) -> HTTPAnswer {
+        let users = chains(using: name, of: filter, parameter: parameter ?? filter)
         guard users.isEmpty else {
             return .status(409, "the \(noun) '\(name)' is in use by \(users.joined(separator: ", ")): choose another \(noun) there first")
         }
@@ -32,13 +41,13 @@ extension ServerCore {
         return .json(encoding: ["deleted": name])
     }
 
-    /// Where a chain in force chooses `name` for `filter`'s parameter of the same name: "channel
-    /// NAME's program" (or preview).
-    private func chains(using name: String, of filter: String) -> [String] {
+    /// Where a chain in force chooses `name` for `filter`'s `parameter`: "channel NAME's program"
+    /// (or preview).
+    private func chains(using name: String, of filter: String, parameter: String) -> [String] {
         channels.all.flatMap { channel in
             ChainTarget.allCases.compactMap { target -> String? in
                 let chain = target == .program ? channel.session.selection.chain : channel.session.studio.previewChain
-                let uses = chain?.links.contains { $0.name == filter && $0.choices[filter] == name } ?? false
+                let uses = chain?.links.contains { $0.name == filter && $0.choices[parameter] == name } ?? false
                 return uses ? "channel \(channel.name)'s \(target.rawValue)" : nil
             }
         }

@@ -23,7 +23,7 @@ extension ServerCore {
         let session = channel.session
         let source = session.sourceState.withLock { $0 }
         let fps = Session.frameRate(of: session.player.info)
-        if source.kind == .file, let path = session.playingFile, let key = commentFolder?.key(ofFile: path) {
+        if source.kind == .file, let path = session.playingFile(), let key = commentFolder?.key(ofFile: path) {
             return CommentSource(key: key, name: source.name, path: path, fps: fps)
         }
         return CommentSource(key: SourceKey.ofName(source.kind.rawValue + ":" + source.name), name: source.name, path: nil, fps: fps)
@@ -118,7 +118,7 @@ extension ServerCore {
         case .frame(let frame): (frame, Double(frame) / fps)
         case .position(let seconds): (Int((seconds * fps).rounded()), seconds)
         }
-        let chain = channel.session.state(viewers: 0, fps: 0).filter.links.map { FilterLinkRequest(name: $0.name, params: $0.parameters) }
+        let chain = channel.session.state(viewers: 0, fps: 0).filter.links.map { FilterLinkRequest(name: $0.name, params: $0.parameters, region: $0.region) }
         let id = "c" + String(UInt64.random(in: 1...UInt64.max), radix: 36)
         return Comment(id: id, author: author, at: ActivityEntry.timestamp(Date()), frame: frame, position: position,
                        duration: duration, text: text, drawing: drawing, chain: chain)

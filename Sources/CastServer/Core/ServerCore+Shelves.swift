@@ -65,7 +65,7 @@ extension ServerCore {
         case .failure(let refusal): return refusal.step
         case .success(let size):
             guard shelfUploads.count < ShelfUpload.concurrentLimit else {
-                return .refuse(503, "\(ShelfUpload.concurrentLimit) uploads of LUTs or styles are under way; try again when one ends")
+                return .refuse(503, "\(ShelfUpload.concurrentLimit) uploads of LUTs, styles or backgrounds are under way; try again when one ends")
             }
             shelfUploads[id] = ShelfUpload(shelf, name: name, expected: size)
             return .takeBody(sendContinue: request.header(.expect).lowercased() == "100-continue")

@@ -24,7 +24,10 @@ extension ServerCore {
             }
             let supply = supply(of: channel)
             if adaptViewers(of: channel, supply, judge: judge, queuedBytes: queuedBytes) { audienceChanged(channel) }
-            for (id, connection) in viewers(of: channel) { requestWriteIfDue(id, connection, supply) }
+            for (id, connection) in viewers(of: channel) {
+                releaseAcks(connection, supply)
+                requestWriteIfDue(id, connection, supply)
+            }
             supplies[channel.name] = supply
         }
         return supplies

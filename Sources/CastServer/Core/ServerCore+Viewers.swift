@@ -58,6 +58,7 @@ extension ServerCore {
             // A pointer is relayed, not a change of the state.
             if case .point = command { break }
             broadcastState(connection.channel)
+            if command.answersOnceShown { viewer.acksWait(forJump: connection.channel.session.player.lastJump) }
         case .renamed(let name):
             rename(id, channel: connection.channel, to: name)
             broadcastState(connection.channel)

@@ -49,8 +49,15 @@ extension ServerCore {
             written = true
         }
         guard written else { return .failed }
+        releaseAcks(connection, supply)
         requestWriteIfDue(id, connection, supply)
         return .written
+    }
+
+    /// Answers the viewer's `step`s and `seek`s whose frame is out and was sent to it.
+    func releaseAcks(_ connection: ViewerConnection, _ supply: FrameSupply) {
+        connection.session.releaseAcks(jumpsOut: connection.channel.session.player.jumpsOut, supply: supply,
+                                       frameInterval: frameInterval(of: connection.channel))
     }
 
     /// A text message (with its headroom in front), counted.

@@ -38,6 +38,8 @@ final class ServerCore {
     let features: ServerFeatures
     /// `--uploads`: the uploads under way and their probes (nil: none taken).
     let uploadDesk: UploadDesk?
+    /// The seek bar's thumbnails of the files the channels play (`GET /api/thumbnails`).
+    let seekThumbnails: SeekThumbnails
     /// Every HTTP route and the access each needs.
     private(set) var router: Router
     let now: () -> ContinuousClock.Instant
@@ -84,12 +86,14 @@ final class ServerCore {
             try Channel(name: channel.name, input: channel.input, isDefault: false, configuration: channel.configuring(configuration),
                         wake: wake)
         })
+        seekThumbnails = SeekThumbnails(folder: configuration.dataFolder.map { $0 + "/thumbnails" }
+            ?? NSTemporaryDirectory() + "filtercast-thumbnails-\(getpid())")
         let library = channels.defaultChannel.session.library
         uploadDesk = library?.uploads.map { _ in
             UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
         }
         features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) },
-                                  looks: configuration.looks != nil)
+                                  looks: configuration.looks != nil, regions: channels.defaultChannel.session.catalog.regions)
         router = Router(routes: [], access: AccessPolicy(token: AccessToken(configuration.token), adminToken: AccessToken(configuration.adminToken),
                                                            publicView: configuration.publicView),
                         allowedOrigins: configuration.allowedOrigins)
@@ -101,7 +105,10 @@ final class ServerCore {
         // The handlers read this core's state (the viewer counts, the client limit): made once it is.
         let context = RouteContext(registry: { [unowned self] in self.channels }, metrics: metrics, files: files, takesUploads: features.uploads != nil,
                                    luts: configuration.luts, looks: configuration.looks, styles: configuration.styles,
+                                   backgrounds: configuration.backgrounds,
+                                   thumbnails: seekThumbnails,
                                    deleteLUT: { [unowned self] in deleteLUT($0) }, deleteStyle: { [unowned self] in deleteStyle($0) },
+                                   deleteBackground: { [unowned self] in deleteBackground($0) },
                                    state: { [unowned self] in state(of: $0) }, activity: { [unowned self] in activity(of: $0) },
                                    comments: { [unowned self] in commentsAnswer($0, format: $1) },
                                    commentPicture: { [unowned self] in commentPicture($0, id: $1) },

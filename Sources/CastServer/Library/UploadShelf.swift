@@ -38,14 +38,17 @@ public protocol UploadShelf: AnyObject, Sendable {
     func keep(_ item: Item, body: [UInt8], name: String) -> Result<[UInt8], ShelfRefusal>
 }
 
-/// The style pictures of `--styles` as the routes need them besides their upload: listed, their
-/// thumbnails served, removed. (Made by the executable over StyleKit, which this module does not
-/// see.) Network thread.
-public protocol StyleShelf: UploadShelf {
-    /// `GET /api/styles`' JSON body.
+/// Uploaded pictures offered as a filter's choices — the style pictures of `--styles`, the
+/// backgrounds of `DATA/backgrounds` — as the routes need them besides their upload: listed, each
+/// described, their thumbnails served, removed. (Made by the executable over StyleKit and MatteKit,
+/// which this module does not see.) Network thread.
+public protocol PictureShelf: UploadShelf {
+    /// `GET /api/styles`' (`/api/backgrounds`') JSON body.
     var listing: [UInt8] { get }
-    /// The JPEG thumbnail of the style `name`; nil when there is none.
+    /// The JSON of the picture `name` as the listing has it; nil when there is none.
+    func entry(_ name: String) -> [UInt8]?
+    /// The JPEG thumbnail of the picture `name`; nil when there is none.
     func thumbnail(_ name: String) -> [UInt8]?
-    /// Removes the style `name` (its file and its choice); 404 when there is none.
+    /// Removes the picture `name` (its file and its choice); 404 when there is none.
     func remove(_ name: String) -> ShelfRefusal?
 }

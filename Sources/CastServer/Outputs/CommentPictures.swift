@@ -88,7 +88,7 @@ final class CommentPictures: Sendable {
         let frame = Frame(width: source.info.width, height: source.info.height)
         try seekable.seek(to: comment.position, into: frame)
         let links = comment.chain.filter { $0.name != FilterSettings.none.name }
-        let chain = try FilterChain(validating: links.map { ($0.name, $0.params) }, catalog: catalog)
+        let chain = try FilterChain(validating: links.map(\.unvalidated), catalog: catalog)
         FilterRunner(selection: FilterSelection(chain), catalog: catalog).apply(to: frame)
         CommentDrawing.burn(comment.drawing, into: frame)
         return try JPEGEncoder(width: frame.width, height: frame.height, quality: 90).encode(frame)

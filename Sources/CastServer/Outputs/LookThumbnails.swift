@@ -100,7 +100,7 @@ final class LookThumbnails: FrameOutput, Sendable {
     /// `chain` applied to the small picture, encoded; nil when the catalog refuses it (a LUT
     /// deleted since: the look's apply says why).
     private func render(_ chain: [FilterLinkRequest]) -> [UInt8]? {
-        guard let validated = try? FilterChain(validating: chain.map { ($0.name, $0.params) }, catalog: catalog) else { return nil }
+        guard let validated = try? FilterChain(validating: chain.map(\.unvalidated), catalog: catalog) else { return nil }
         scratch.copy(from: small)
         for link in validated.links { catalog.makeFilter(link).apply(to: scratch) }
         return try? encoder.encode(scratch)

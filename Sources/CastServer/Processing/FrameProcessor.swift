@@ -121,7 +121,7 @@ final class FrameProcessor: Sendable {
             if served.program { servedRerenders = rerenders }
             if served.preview { servedPreviewRerenders = previewRerenders }
             turn.placeholderShown(now, offline: frame == nil && !playback.isOnline, retryAt: playback.retryAt)
-            if let frame { player.pool.recycle(frame) }
+            if let frame { player.frameOut(frame); player.pool.recycle(frame) }  // frameOut: a step's or a seek's ack may go
         }
     }
 

@@ -169,14 +169,3 @@ extension Session {
         (ContainedFolder.components(of: reference) ?? []).joined(separator: "/")
     }
 }
-
-extension Session {
-    /// The file that plays, when a file plays: the start input's, or the library file `open`
-    /// named; nil for any other source.
-    var playingFile: String? {
-        let source = sourceState.withLock { $0 }
-        guard source.kind == .file, let reference = source.reference else { return nil }
-        if reference == Self.startInputReference { return startInfo.name }
-        return try? library?.resolve(reference).path
-    }
-}

@@ -30,6 +30,8 @@ public final class Session: Sendable {
     /// again (`open {source: "input"}`; nil: it cannot be).
     let startSource: SourceState
     let startInfo: SourceInfo
+    /// The start input's path when it is a file (or a URL that can seek); nil for a live input.
+    let startFile: String?
     let inputOpener: InputOpener?
     /// The URLs `open` may play (`--allow-source`); nil: none.
     let urlSources: URLSources?
@@ -89,6 +91,7 @@ public final class Session: Sendable {
         case .file: info.isLive ? .stream : .file
         }
         startInfo = info
+        startFile = if case .file(let path) = input, kind == .file { path } else { nil }
         startSource = SourceState(kind: kind, name: SourceNames.input(input, opened: info), seekable: !info.isLive,
                                   width: info.width, height: info.height, fps: info.frameRate,
                                   reference: Self.startInputReference, audio: Self.wireAudio(info.audio))
@@ -101,6 +104,17 @@ public final class Session: Sendable {
     public var sourceOnline: Bool {
         let playback = player.playbackState
         return playback.error == nil && (playback.isOnline || playback.isIdle)
+    }
+
+    /// The path of the file playing (the start input's, or the library file `open` named), for
+    /// its seek-bar thumbnails; nil while a live source plays (test pattern, camera, stream,
+    /// shared camera). A URL that can seek is given as it is (it names no file on this disk).
+    func playingFile() -> String? {
+        let source = sourceState.withLock { $0 }
+        guard source.kind == .file, source.seekable else { return nil }
+        if source.startInput { return startFile }
+        guard let reference = source.reference, let library else { return nil }
+        return try? library.resolve(reference).path
     }
 
     /// Whether a recording is running (for /metrics and the periodic `state`).
@@ -165,6 +179,8 @@ public final class Session: Sendable {
                                  position: playback.position, duration: playback.duration, filter: selection.chain,
                                  viewers: viewers, fps: fps, recording: recordingState)
         state.frame = playback.position.isFinite ? Int((playback.position * Self.frameRate(of: player.info)).rounded()) : 0
+        state.speed = playback.speed
+        state.loop = loopRange
         state.preview = studio.previewChain
         state.compare = compare.withLock { $0 }
         return state
@@ -197,7 +213,7 @@ public final class Session: Sendable {
             }), to: target)
         case .setFilterChain(let links, let target):
             select(try validated { () throws(FilterError) in
-                try FilterChain(validating: links.map { ($0.name, $0.params) }, catalog: catalog)
+                try FilterChain(validating: links.map(\.unvalidated), catalog: catalog)
             }, to: target)
         case .setParams(let parameters, let index, let target):
             let chain = target == .program ? selection.chain : try studio.requireChain(for: "setParams to the preview")
@@ -207,6 +223,7 @@ public final class Session: Sendable {
         case .setCompare(let change):
             compare.withLock { $0 = ($0 ?? .initial).changed(by: change) }
         case .play:
+            playForwardFromTheStart()
             player.play()
             transportGeneration.add(1, ordering: .relaxed)
         case .pause:
@@ -217,6 +234,10 @@ public final class Session: Sendable {
             try seek(to: position)
         case .step(let frames):
             try step(frames)
+        case .speed(let rate):
+            try setSpeed(rate)
+        case .loop(let range):
+            try setLoop(range)
         case .record(let start, let filtered):
             try record(start: start, filtered: filtered)
         case .open(let reference, let asRecorded):
@@ -242,6 +263,7 @@ public final class Session: Sendable {
         guard source.seekable else {
             throw ProtocolError(code: .notSeekable, message: "\(source.name) is live and cannot seek")
         }
+        endLoop(unlessContaining: position)
         player.seek(to: position)
     }
 
@@ -261,13 +283,12 @@ public final class Session: Sendable {
         // A step past the end aims far past it (``Player/seek(to:)``): the next one counts from the end.
         let from = min(player.playheadTarget, player.playbackState.duration ?? .infinity)
         let frame = (from * rate).rounded() + Double(frames)
+        endLoop(unlessContaining: max(0, frame) / rate)
         player.seek(to: max(0, frame) / rate)
     }
 
     /// A source's frames a second, for numbering its frames (25 where it does not say).
-    static func frameRate(of info: SourceInfo) -> Double {
-        info.frameRate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 25
-    }
+    static func frameRate(of info: SourceInfo) -> Double { info.numberingRate }
 
     /// `chain` with `parameters` of link `index` (nil: 0) changed, checked against the catalog.
     private func withParameters(_ parameters: [String: ParameterValue], index: Int?,
@@ -305,7 +326,7 @@ public final class Session: Sendable {
         var changed = false
         for target in ChainTarget.allCases {
             guard let chain = target == .program ? selection.chain : studio.previewChain,
-                  let again = try? FilterChain(validating: chain.links.map { ($0.name, $0.parameters) }, catalog: catalog),
+                  let again = try? FilterChain(validating: chain.links.map { ($0.name, $0.parameters, $0.region) }, catalog: catalog),
                   again != chain else { continue }
             select(again, to: target)
             changed = true

@@ -14,6 +14,9 @@ struct StateBroadcastSchedule {
     /// Whether the source was online at the last broadcast: going offline or back online is
     /// announced at once.
     private var lastOnline = true
+    /// Whether it was playing at the last broadcast: playback that stops by itself (reverse
+    /// reaching the first frame, a file's end) is announced at once.
+    private var lastPlaying: Bool?
 
     init(now: ContinuousClock.Instant) {
         lastBroadcast = now
@@ -22,6 +25,7 @@ struct StateBroadcastSchedule {
     /// Whether a broadcast is due at `now` for `playback`, with a recording running or not.
     func isDue(_ playback: PlaybackState, recording: Bool, now: ContinuousClock.Instant) -> Bool {
         if playback.isOnline != lastOnline { return true }
+        if let lastPlaying, playback.isPlaying != lastPlaying { return true }
         // While recording, the elapsed time and size move even when paused.
         if playback.isPlaying || recording { return lastBroadcast.duration(to: now) >= Self.interval }
         return playback.position != lastPosition
@@ -32,5 +36,6 @@ struct StateBroadcastSchedule {
         lastBroadcast = now
         lastPosition = playback.position
         lastOnline = playback.isOnline
+        lastPlaying = playback.isPlaying
     }
 }

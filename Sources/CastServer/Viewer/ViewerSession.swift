@@ -28,7 +28,7 @@ final class ViewerSession {
 
     /// `--admin-token`, `--token` and `--public-view`.
     private let policy: AccessPolicy
-    private let now: () -> ContinuousClock.Instant
+    let now: () -> ContinuousClock.Instant
     /// What the server offers to watch (`hello.renditions`, then the last `renditions`).
     private var offer: [Rendition]
     /// What else it offers (`hello`'s media folder, uploads and sound).
@@ -50,7 +50,10 @@ final class ViewerSession {
     /// The pictures of a shared camera, gathered from their fragments.
     private var pictures = PictureAssembly()
     private var commandBudget: CommandBudget
-    private var outbox = ViewerOutbox()
+    /// What to send it; the held acks (ViewerSession+HeldAcks) go there too.
+    var outbox = ViewerOutbox()
+    /// The acks of `step` and `seek`, held until their frame is out (ViewerSession+HeldAcks).
+    var heldAcks = HeldAcks()
 
     /// A viewer that connected with `token` (`?token=` of its URL, nil without one) to a server
     /// whose access is `policy`, offered `offer` to watch and `features`.
@@ -164,7 +167,7 @@ final class ViewerSession {
         } catch {
             throw error.answering(message.id)
         }
-        if let id = message.id, !message.command.isAcknowledgement {
+        if let id = message.id, !message.command.isAcknowledgement, !holdsAck(id, of: outcome) {
             outbox.enqueue(outcome == .authorized ? .authorized(id, access: access) : .ack(id))
         }
         return outcome
@@ -357,7 +360,7 @@ final class ViewerSession {
     }
 
     /// The next frame due, else padding owed.
-    private func frameDue(_ supply: FrameSupply, frameInterval: Duration) -> ViewerWrite? {
+    func frameDue(_ supply: FrameSupply, frameInterval: Duration) -> ViewerWrite? {
         guard mayWatch else { return nil }
         switch watching.transport {
         case .jpeg:

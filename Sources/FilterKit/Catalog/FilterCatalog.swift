@@ -28,8 +28,24 @@ public struct FilterCatalog: Sendable {
 
     public let entries: [Entry]
 
-    public init(_ entries: [Entry]) {
+    /// Makes a link of a region other than `all` from the link's filter (built for the whole
+    /// picture) and its region; on the chain's thread.
+    public typealias RegionMaker = @Sendable (_ filter: any FrameFilter, _ region: FilterRegion) -> any FrameFilter
+
+    /// How links on a region are made; nil where there is no person matte (then only `all`).
+    let regionMaker: RegionMaker?
+
+    public init(_ entries: [Entry], regionMaker: RegionMaker? = nil) {
         self.entries = entries
+        self.regionMaker = regionMaker
+    }
+
+    /// The regions a link may name (``FilterRegion``), nil when the catalog offers `all` only.
+    public var regions: [FilterRegion]? { regionMaker == nil ? nil : FilterRegion.allCases }
+
+    /// This catalog, its links allowed on any region, made by `maker`.
+    public func offeringRegions(_ maker: @escaping RegionMaker) -> FilterCatalog {
+        FilterCatalog(entries, regionMaker: maker)
     }
 
     /// The catalog, grouped by category (the page shows it in this order).
@@ -62,15 +78,21 @@ public struct FilterCatalog: Sendable {
         var entries = entries
         let position = (entries.lastIndex { $0.descriptor?.category == category }).map { $0 + 1 } ?? entries.count
         entries.insert(entry, at: position)
-        return FilterCatalog(entries)
+        return FilterCatalog(entries, regionMaker: regionMaker)
     }
 
     /// A ready filter for `settings`, which were validated against this catalog
-    /// (``FilterSettings/init(name:parameters:catalog:)``).
+    /// (``FilterSettings/init(name:parameters:region:catalog:)``): on a region, the filter for the
+    /// whole picture wrapped by the catalog's region maker.
     public func makeFilter(_ settings: FilterSettings) -> any FrameFilter {
         guard let entry = entries.first(where: { $0.descriptor?.name == settings.name }) else {
             preconditionFailure("settings for '\(settings.name)' were not validated against this catalog")
         }
-        return entry.make(settings)
+        let filter = entry.make(settings)
+        guard settings.region != .all else { return filter }
+        guard let regionMaker else {
+            preconditionFailure("settings on the \(settings.region) were not validated against this catalog")
+        }
+        return regionMaker(filter, settings.region)
     }
 }

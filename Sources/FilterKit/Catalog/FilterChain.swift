@@ -33,7 +33,7 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
 
     /// Validates every link against `catalog`; a link's error names its index
     /// (``FilterError/inChain(index:_:)``).
-    public init(validating requests: [(name: String, parameters: [String: ParameterValue])],
+    public init(validating requests: [(name: String, parameters: [String: ParameterValue], region: FilterRegion)],
                 catalog: FilterCatalog = .standard) throws(FilterError) {
         guard requests.count <= Self.maximumLength else {
             throw .chainTooLong(count: requests.count, maximum: Self.maximumLength)
@@ -41,7 +41,8 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
         var links: [FilterSettings] = []
         for (index, request) in requests.enumerated() {
             do {
-                links.append(try FilterSettings(name: request.name, parameters: request.parameters, catalog: catalog))
+                links.append(try FilterSettings(name: request.name, parameters: request.parameters, region: request.region,
+                                                catalog: catalog))
             } catch {
                 throw .inChain(index: index, error)
             }
@@ -60,14 +61,14 @@ public struct FilterChain: Sendable, Equatable, CustomStringConvertible {
     /// one, the `none` filter.
     public var addressableCount: Int { max(1, links.count) }
 
-    /// The chain with some parameters of link `index` changed (the others keep their values),
-    /// validated against `catalog`. `index` must be below ``addressableCount``.
+    /// The chain with some parameters of link `index` changed (the others keep their values, the
+    /// link its region), validated against `catalog`. `index` must be below ``addressableCount``.
     public func replacingParameters(at index: Int, with parameters: [String: ParameterValue],
                                     catalog: FilterCatalog = .standard) throws(FilterError) -> FilterChain {
         precondition(index >= 0 && index < addressableCount, "link \(index) of a chain of \(links.count)")
         let link = links.isEmpty ? FilterSettings.none : links[index]
         let changed = try FilterSettings(name: link.name, parameters: link.parameters.merging(parameters) { $1 },
-                                         catalog: catalog)
+                                         region: link.region, catalog: catalog)
         if links.isEmpty { return self }
         var updated = links
         updated[index] = changed

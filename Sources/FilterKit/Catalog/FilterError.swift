@@ -13,6 +13,8 @@ public indirect enum FilterError: Error, Equatable, CustomStringConvertible {
     case noneInChain(index: Int, count: Int)
     /// Link `index` of a chain was refused for `error`.
     case inChain(index: Int, FilterError)
+    /// A region other than `all` from a catalog that offers none (no person matte).
+    case regionUnavailable(filter: String, region: FilterRegion)
 
     public var description: String {
         switch self {
@@ -34,6 +36,8 @@ public indirect enum FilterError: Error, Equatable, CustomStringConvertible {
             "'none' cannot be link \(index) of a chain of \(count) filters: send it alone for no filter"
         case .inChain(let index, let error):
             "chain link \(index): \(error)"
+        case .regionUnavailable(let filter, let region):
+            "\(filter) on the \(region) only needs the person matte, which this server does not offer: region 'all' only"
         }
     }
 }

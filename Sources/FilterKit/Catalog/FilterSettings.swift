@@ -6,15 +6,20 @@ public struct FilterSettings: Sendable, Equatable, CustomStringConvertible {
     public let values: [String: Double]
     /// Each parameter of the choice kind as its choice's id (empty for a filter without one).
     public let choices: [String: String]
+    /// Where the link applies; `all` unless the catalog offers regions.
+    public let region: FilterRegion
 
     /// The `none` filter.
-    public static let none = FilterSettings(uncheckedName: "none", values: [:], choices: [:])
+    public static let none = FilterSettings(uncheckedName: "none", values: [:], choices: [:], region: .all)
 
-    /// Validates `parameters` against the catalog entry for `name`.
-    public init(name: String, parameters: [String: ParameterValue],
+    /// Validates `parameters` and `region` against the catalog entry for `name`.
+    public init(name: String, parameters: [String: ParameterValue], region: FilterRegion = .all,
                 catalog: FilterCatalog = .standard) throws(FilterError) {
         guard let descriptor = catalog.descriptor(named: name) else {
             throw .unknownFilter(name, known: catalog.names)
+        }
+        guard region == .all || catalog.regions != nil else {
+            throw .regionUnavailable(filter: name, region: region)
         }
         for key in parameters.keys.sorted() where descriptor.parameter(named: key) == nil {
             throw .unknownParameter(filter: name, parameter: key, known: descriptor.params.map(\.name))
@@ -31,7 +36,8 @@ public struct FilterSettings: Sendable, Equatable, CustomStringConvertible {
                 values[parameter.name] = try parameter.validate(value, filter: name)
             }
         }
-        self.init(uncheckedName: name, values: values, choices: choices)
+        // `none` is no filter anywhere: on a region it is the same empty chain.
+        self.init(uncheckedName: name, values: values, choices: choices, region: name == Self.none.name ? .all : region)
     }
 
     /// Validates numeric `parameters` (a choice's index for a parameter of the choice kind).
@@ -42,10 +48,16 @@ public struct FilterSettings: Sendable, Equatable, CustomStringConvertible {
         try self.init(name: name, parameters: parameters.mapValues(ParameterValue.number), catalog: catalog)
     }
 
-    private init(uncheckedName name: String, values: [String: Double], choices: [String: String]) {
+    private init(uncheckedName name: String, values: [String: Double], choices: [String: String], region: FilterRegion) {
         self.name = name
         self.values = values
         self.choices = choices
+        self.region = region
+    }
+
+    /// These settings on `region` (the catalog that validated them offers it).
+    public func on(_ region: FilterRegion) -> FilterSettings {
+        FilterSettings(uncheckedName: name, values: values, choices: choices, region: region)
     }
 
     /// The values as a client would send them: choices by id, the others as numbers.
@@ -66,6 +78,7 @@ public struct FilterSettings: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        values.isEmpty ? name : "\(name)(" + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+        let link = values.isEmpty ? name : "\(name)(" + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+        return region == .all ? link : "\(link) on \(region)"
     }
 }

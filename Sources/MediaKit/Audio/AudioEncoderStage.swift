@@ -31,6 +31,8 @@ final class AudioEncoderStage {
     /// nil until the first samples after a start.
     private var origin: Double?
     private var encodedSamples: Int64 = 0
+    /// Seconds of the source a second of its samples: the tempo the sound plays at (atempo's).
+    private var timeScale = 1.0
     private var discontinuity = true
 
     init(_ kind: Kind) throws(MediaError) {
@@ -59,8 +61,10 @@ final class AudioEncoderStage {
         packed.deallocate()
     }
 
-    /// A fresh encoder and an empty FIFO: the count of samples starts again with the next ones.
-    func start() throws(MediaError) {
+    /// A fresh encoder and an empty FIFO: the count of samples starts again with the next ones,
+    /// each `timeScale` samples' worth of the source (the sound's tempo).
+    func start(timeScale: Double = 1) throws(MediaError) {
+        self.timeScale = timeScale
         av_audio_fifo_reset(fifo)
         origin = nil
         encodedSamples = 0
@@ -121,7 +125,7 @@ final class AudioEncoderStage {
         while avcodec_receive_packet(encoder, packet) == 0 {
             defer { av_packet_unref(packet) }
             let rate = Double(AudioTranscoder.rate)
-            emit(EncodedAudio(codec: kind.codec, time: (origin ?? 0) + Double(packet.pointee.pts) / rate,
+            emit(EncodedAudio(codec: kind.codec, time: (origin ?? 0) + Double(packet.pointee.pts) / rate * timeScale,
                               duration: Double(packet.pointee.duration) / rate, isDiscontinuity: discontinuity,
                               bytes: UnsafeRawBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))))
             discontinuity = false

@@ -28,6 +28,8 @@ public final class AudioPacketQueue: @unchecked Sendable {
     /// Whether anybody listens: while false the decode thread drops audio packets unread.
     private let wanted = Atomic<Bool>(false)
     private let heard = Atomic<Bool>(false)
+    /// The tempo's bit pattern; 0: silent.
+    private let tempoBits = Atomic<UInt64>(1.0.bitPattern)
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var free: [UnsafeMutablePointer<AVPacket>]
@@ -58,6 +60,19 @@ public final class AudioPacketQueue: @unchecked Sendable {
     public var isHeard: Bool { heard.load(ordering: .relaxed) }
 
     public func setHeard(_ isHeard: Bool) { heard.store(isHeard, ordering: .relaxed) }
+
+    /// How fast the sound plays (the playhead's rate, pitch kept; 1: as it is), or nil: silent
+    /// (a rate the sound does not keep up with, or backward). The audio thread reads it before
+    /// every item.
+    public var tempo: Double? {
+        let bits = tempoBits.load(ordering: .relaxed)
+        return bits == 0 ? nil : Double(bitPattern: bits)
+    }
+
+    public func setTempo(_ tempo: Double?) {
+        precondition(tempo.map { $0 > 0 && $0.isFinite } ?? true, "a tempo is positive")
+        tempoBits.store(tempo?.bitPattern ?? 0, ordering: .relaxed)
+    }
 
     /// Decode thread: moves `packet`'s contents into a free packet of the pool and queues it;
     /// when none is free the packet is left as it is (the caller unrefs it) and counted.

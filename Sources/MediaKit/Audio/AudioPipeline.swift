@@ -100,12 +100,14 @@ public final class AudioPipeline: Sendable {
                        opus: Bool = true, aac: Bool = false, log: LogScope = LogScope(), _ emit: (EncodedAudio) -> Void) {
         do throws(MediaError) {
             try transcoder?.want(opus: opus, aac: aac)
+            try transcoder?.setTempo(queue.tempo)
             switch item {
             case .restart(let parameters, let time):
                 if let parameters, parameters !== transcoder?.parameters {
                     transcoder = nil
                     transcoder = try AudioTranscoder(parameters: parameters)
                     try transcoder?.want(opus: opus, aac: aac)
+                    try transcoder?.setTempo(queue.tempo)
                 }
                 try transcoder?.restart(at: time)
             case .packet(let packet):

@@ -49,6 +49,10 @@ final class AudioTranscoder {
     private var dropBefore: Double?
     /// After ``drain(_:)``: the encoders gave out their last packets and take nothing more.
     private var drained = false
+    /// How fast the sound plays (``setTempo(_:)``): 1 as it is, nil silent.
+    private var tempo: Double? = 1
+    /// atempo while `tempo` is neither 1 nor nil.
+    private var stretch: SoundTempo?
 
     init(parameters: AudioStreamParameters) throws(MediaError) {
         self.parameters = parameters
@@ -84,9 +88,17 @@ final class AudioTranscoder {
 
     /// Which encoders take the sound from the next packet on; one turned on starts afresh.
     func want(opus: Bool, aac: Bool) throws(MediaError) {
-        if opus && !wanted.opus { try opusStage.start() }
-        if aac && !wanted.aac { try aacStage.start() }
+        if opus && !wanted.opus { try opusStage.start(timeScale: tempo ?? 1) }
+        if aac && !wanted.aac { try aacStage.start(timeScale: tempo ?? 1) }
         wanted = (opus, aac)
+    }
+
+    /// Plays the sound `tempo` times as fast from the next packet on, its pitch kept (nil: none
+    /// is given out); a change starts the encoders afresh, their count of samples scaled by it.
+    func setTempo(_ tempo: Double?) throws(MediaError) {
+        guard tempo != self.tempo else { return }
+        self.tempo = tempo
+        try startEncoding()
     }
 
     /// Starts over (a seek, a new start, a gap): what is buffered is dropped, sound before `time`
@@ -143,15 +155,27 @@ final class AudioTranscoder {
         }
         let start = scratch + 2 * Int(skipped)
         let startTime = time + Double(skipped) / Double(Self.rate)
-        if wanted.opus { opusStage.write(start, count: converted - skipped, at: startTime, emit) }
-        if wanted.aac { aacStage.write(start, count: converted - skipped, at: startTime, emit) }
+        if let stretch {
+            stretch.process(start, count: converted - skipped, at: startTime) { write($0, count: $1, at: $2, emit) }
+        } else if tempo != nil {
+            write(start, count: converted - skipped, at: startTime, emit)
+        }
+    }
+
+    /// Gives `count` samples at `time` (only the first after a start counts) to the encoders wanted.
+    private func write(_ samples: UnsafeMutablePointer<Float>, count: Int32, at time: Double, _ emit: (EncodedAudio) -> Void) {
+        if wanted.opus { opusStage.write(samples, count: count, at: time, emit) }
+        if wanted.aac { aacStage.write(samples, count: count, at: time, emit) }
     }
 
     /// Fresh encoders: the count of samples starts again at the next frame.
+    /// atempo starts afresh too (it holds sound of the old position), or is let go at tempo 1.
     private func startEncoding() throws(MediaError) {
         drained = false
-        if wanted.opus { try opusStage.start() }
-        if wanted.aac { try aacStage.start() }
+        let scale = tempo ?? 1
+        stretch = scale == 1 ? nil : try SoundTempo(tempo: scale)
+        if wanted.opus { try opusStage.start(timeScale: scale) }
+        if wanted.aac { try aacStage.start(timeScale: scale) }
     }
 
     // MARK: - Resampling

@@ -114,10 +114,13 @@ final class DecodedPictureCache {
         return (next, entry)
     }
 
-    /// Drops the pictures farthest from the playhead until the bound holds.
+    /// Playing backward: the pictures after the playhead are behind it, and go first.
+    var keepsEarlier = false
+
+    /// Drops the pictures farthest from the playhead (playing backward, the latest) until the bound holds.
     private func evictBeyondCapacity() {
         while bytes > capacityBytes, let first = order.first, let last = order.last {
-            let victim = playhead - first >= last - playhead ? order.removeFirst() : order.removeLast()
+            let victim = !keepsEarlier && playhead - first >= last - playhead ? order.removeFirst() : order.removeLast()
             guard let entry = entries.removeValue(forKey: victim) else { continue }
             av_frame_unref(entry.frame)
             spare.append(entry.frame)

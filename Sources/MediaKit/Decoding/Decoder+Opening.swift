@@ -32,9 +32,12 @@ extension Decoder {
     }
 
     /// Finds the best video stream of `format` and opens its decoder with `threads` threads;
-    /// closes `format` when that fails.
+    /// closes `format` when that fails. A `preview` decoder skips the pictures no other refers to
+    /// (most B-frames: the next picture decoded is at most a few frames later) and the deblocking
+    /// filter (its block edges vanish at a fraction of the size): a quarter less decoding of
+    /// natural 720p H.264 with B-frames, measured with the ffmpeg CLI's same options.
     static func openVideoStream(of format: UnsafeMutablePointer<AVFormatContext>, url: String,
-                                threads: Int) throws(MediaError) -> VideoStream {
+                                threads: Int, preview: Bool = false) throws(MediaError) -> VideoStream {
         var formatContext: UnsafeMutablePointer<AVFormatContext>? = format
         var codecContext: UnsafeMutablePointer<AVCodecContext>? = nil
         var codec: UnsafePointer<AVCodec>? = nil
@@ -56,6 +59,10 @@ extension Decoder {
         avcodec_parameters_to_context(context, parameters)
         context.pointee.thread_count = Int32(threads)
         context.pointee.pkt_timebase = stream.pointee.time_base
+        if preview {
+            context.pointee.skip_frame = AVDISCARD_NONREF
+            context.pointee.skip_loop_filter = AVDISCARD_ALL
+        }
         let result = avcodec_open2(context, codec, nil)
         guard result >= 0, parameters.pointee.width > 0, parameters.pointee.height > 0 else {
             release(format: &formatContext, codec: &codecContext)

@@ -25,6 +25,9 @@ final class Decoder {
     let stepCache: DecodedPictureCache
     /// While a seek decodes toward its target: its pictures go into ``stepCache``.
     private var keepsPictures = false
+    /// While a loop plays (``SeekableVideoSource/keepsPlayedPictures``): the pictures played stay
+    /// in ``stepCache`` too, so that a wrap to the loop's in and what follows come from there.
+    var keepsPlayedPictures = false
     /// The timestamp of the picture last delivered from ``stepCache`` when the decoder is not
     /// right after it: the next picture comes from the cache, or from positioning the decoder.
     private var replaying: Int64?
@@ -73,16 +76,18 @@ final class Decoder {
     /// input that accepts a connection and then says nothing, a UDP port nobody sends to).
     /// Frames are `outputSize`, else the picture's own size reduced to `maximumPixels`. A seekable
     /// input keeps what `stepCache` allows of the pictures its seeks decode (``stepCache``).
+    /// `preview`: pictures for small previews (thumbnails), decoded with shortcuts (see
+    /// ``openVideoStream(of:url:threads:preview:)``): a seek lands a few frames after its target.
     init(url: String, inputFormat: String? = nil, options: [String: String] = [:],
          threads: Int = 1, outputSize: (width: Int, height: Int)? = nil, maximumPixels: Int? = nil,
          interruption: Interruption = Interruption(), openTimeout: Duration = .seconds(10),
-         stepCache budget: StepCacheBudget = StepCacheBudget()) throws(MediaError) {
+         stepCache budget: StepCacheBudget = StepCacheBudget(), preview: Bool = false) throws(MediaError) {
         input = url
         self.interruption = interruption
         interruption.reset()  // a reopened source shares it with the read that failed
         let format = try Decoder.openInput(url, inputFormat: inputFormat, options: options,
                                            interruption: interruption, timeout: openTimeout)
-        let video = try Decoder.openVideoStream(of: format, url: url, threads: threads)
+        let video = try Decoder.openVideoStream(of: format, url: url, threads: threads, preview: preview)
         formatContext = format
         codecContext = video.context
         streamIndex = video.index
@@ -187,7 +192,7 @@ final class Decoder {
             pendingLanding = false
         } else {
             guard try receiveFrame() else { return false }
-            if stepCache.heldBytes > 0 { stepCache.release() }
+            if stepCache.heldBytes > 0 && !keepsPlayedPictures { stepCache.release() }
         }
         stepCache.moved(to: decodedTimestamp ?? 0)
         readSoundAhead()
@@ -342,7 +347,7 @@ final class Decoder {
         let pts = decoded.pointee.pts, guessed = decoded.pointee.best_effort_timestamp
         decodedTimestamp = timestamps.frameDecoded(presentationTime: pts == noTimestamp ? nil : pts,
                                                    bestEffort: guessed == noTimestamp ? nil : guessed)
-        if keepsPictures, let decodedTimestamp { stepCache.keep(decoded, at: decodedTimestamp) } else { stepCache.runBroken() }
+        if keepsPictures || keepsPlayedPictures, let decodedTimestamp { stepCache.keep(decoded, at: decodedTimestamp) } else { stepCache.runBroken() }
         if decoded.pointee.decode_error_flags != 0 || decoded.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
             warn("frame at \(milliseconds(decodedSeconds)) s has decoding errors (concealed)")
         }

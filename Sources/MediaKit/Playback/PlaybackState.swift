@@ -8,7 +8,10 @@ public struct PlaybackState: Sendable, Equatable {
     /// The file reached its end and looping is off.
     public var hasEnded: Bool = false
     public var isLive: Bool
+    /// Seconds of the source a second; negative: backward (``Player/setRate(_:)``).
     public var speed: Double
+    /// The in/out loop (seconds): playback wraps from its upper bound to its lower; nil: none.
+    public var loop: ClosedRange<Double>?
     /// The last error that stopped playback, if any.
     public var error: String?
     /// False while a live source has failed and is being reconnected.

@@ -9,6 +9,8 @@ extension Player {
         case seek(Double)
         case switchSource(PendingSource)
         case decode(speed: Double, speedChanged: Bool)
+        /// Playing backward (`speed` negative): see ``reverseStep(_:speed:speedChanged:)``.
+        case reverse(speed: Double, speedChanged: Bool)
         /// Playing a file of `duration` s that nobody watches: the position follows the clock.
         case coast(speed: Double, speedChanged: Bool, duration: Double)
         /// Paused with nothing shown yet: the next frame goes out at once.
@@ -39,6 +41,8 @@ extension Player {
                 coast(&loop.clock, speed: speed, speedChanged: speedChanged, duration: duration)
             case .decode(let speed, let speedChanged):
                 decodeStep(&loop, speed: speed, speedChanged: speedChanged)
+            case .reverse(let speed, let speedChanged):
+                reverseStep(&loop, speed: speed, speedChanged: speedChanged)
             case .closeIdle:
                 closeIdle(&loop)
             case .reopenIdle:
@@ -62,6 +66,7 @@ extension Player {
             if let target = pendingSeek {
                 pendingSeek = nil
                 seekUnderWay = target
+                jumpTaken = jumpsAsked
                 coasting = false
                 return .seek(target)
             }
@@ -77,6 +82,7 @@ extension Player {
             case nil:
                 if state.isPlaying && !state.hasEnded {
                     defer { speedChanged = false }
+                    if state.speed < 0 { return .reverse(speed: state.speed, speedChanged: speedChanged) }
                     if !consumersPresent && !state.isLive, let duration = state.duration {
                         coasting = true
                         return .coast(speed: state.speed, speedChanged: speedChanged, duration: duration)
@@ -123,8 +129,11 @@ extension Player {
     private func decodeStep(_ loop: inout DecodeLoopState, speed: Double, speedChanged: Bool) {
         let wallClock = loop.clock.clock
         if speedChanged { loop.clock = PlaybackClock(clock: wallClock, speed: speed) }
+        keepPicturesForLoop()
         guard let frame = loop.takeWaitingFrame() ?? readNext(&loop) else { return }
         if !loop.clock.isAnchored, let shownTime = loop.shownTime { loop.clock.anchor(shownTime, at: wallClock.now) }
+        // Past the loop's out: the frame at its in takes this one's turn.
+        if wrapLoop(frame, &loop) { return }
         var deadline = loop.clock.deadline(for: frame.time, now: wallClock.now)
         if info.isLive, wallClock.now - deadline > .milliseconds(500) {
             // A live source that fell behind (a stall, a slow machine) starts over from now.
@@ -186,7 +195,7 @@ extension Player {
 
     /// Puts `frame` in `output` (recycling the one it displaces): the source is online, the
     /// position is the frame's, and the clock restarts from it after a jump.
-    private func deliver(_ frame: Frame, _ loop: inout DecodeLoopState) {
+    func deliver(_ frame: Frame, _ loop: inout DecodeLoopState) {
         retry.reset()
         if let since = offlineSince {
             offlineSince = nil
@@ -195,11 +204,13 @@ extension Player {
         update {
             $0.position = frame.time
             $0.markOnline()
+            if seekUnderWay != nil { deliveredJump = (ObjectIdentifier(frame), jumpTaken) }
             seekUnderWay = nil
         }
         loop.shownTime = frame.time
         if let displaced = output.put(frame) {
             framesSuperseded.increment()
+            passJump(from: displaced, to: frame)
             pool.recycle(displaced)
         }
     }

@@ -72,7 +72,9 @@ extension Player {
         } catch {
             return fail(error)
         }
-        if loops {
+        if let range = playbackState.loop {
+            update { _ in pendingSeek = range.lowerBound }  // a loop's out at the very end
+        } else if loops {
             update {
                 if decoding { pendingSeek = 0 } else { $0.position = 0 }
             }
@@ -86,6 +88,7 @@ extension Player {
     func fail(_ error: MediaError, warn: ((String) -> Void)? = nil) {
         (warn ?? source?.onWarning)?("\(error.description); playback stopped")
         update {
+            jumpsOutCount.store(jumpsAsked, ordering: .relaxed)  // no seek will show: nobody waits for one
             coasting = false  // nothing to catch up with: the source is gone
             $0.error = error.description
             $0.isPlaying = false

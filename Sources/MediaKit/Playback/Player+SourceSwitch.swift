@@ -13,7 +13,7 @@ extension Player {
     /// Plays `newSource` from its start instead of the current source, which is closed. Its
     /// frames must be of the pool's size (open it with that `outputSize`) unless the size follows
     /// the source (``PlaybackOptions/sizeFollowsSource``). Playing or paused
-    /// stays as it was (after a failure: playing); position, duration and `info` become the new
+    /// stays as it was (after a failure: playing), at the start's speed and without a loop; position, duration and `info` become the new
     /// source's, and its first frame is delivered (marked as a discontinuity) at once. A live
     /// `newSource` is reconnected with `reopen` when it fails, as in `init`.
     public func switchSource(to newSource: any VideoSource, reopen: SourceOpener? = nil) throws(MediaError) {
@@ -43,12 +43,18 @@ extension Player {
         pendingSource = pending
         pendingSeek = nil
         seekUnderWay = nil
+        jumpsOutCount.store(jumpsAsked, ordering: .relaxed)  // no seek of the old source will show
         interruption = newInterruption
         sourceInfo = newInfo
         state.duration = newInfo.duration
         state.isLive = newInfo.isLive
         state.position = 0
         state.hasEnded = false
+        // Another source plays at the start's speed without a loop (a loop's range and backward
+        // play were the old one's).
+        state.loop = nil
+        if state.speed != startSpeed { (state.speed, speedChanged) = (startSpeed, true) }
+        audioQueue?.setTempo(1)
         // A failure paused playback, not a viewer: the new source plays.
         if state.error != nil { state.isPlaying = true }
         state.markOnline()

@@ -51,6 +51,13 @@ public final class Player: @unchecked Sendable {
     var pendingSeek: Double?
     /// The seek the decode thread took and has not shown yet (the position is still the last frame's).
     var seekUnderWay: Double?
+    /// Seeks asked for so far (``lastJump``), the count when the decode thread took the seek under
+    /// way, and the frame that carried it out with that count, until it is out (``frameOut(_:)``).
+    var jumpsAsked = 0
+    var jumpTaken = 0
+    var deliveredJump: (frame: ObjectIdentifier, ticket: Int)?
+    /// The newest jump whose frame is out (``jumpsOut``).
+    let jumpsOutCount = Atomic<Int>(0)
     var stopping = false
     var speedChanged = false
     /// Whether anything takes the frames (see `setConsumersPresent`).
@@ -97,6 +104,8 @@ public final class Player: @unchecked Sendable {
     /// Decode thread only: where the warnings of an input closed on demand go when it reopens.
     nonisolated(unsafe) var idleWarn: ((String) -> Void)?
     let loops: Bool
+    /// The speed it started at (`--speed`): what another source plays at.
+    let startSpeed: Double
     /// What its lines carry (a channel's name), and its owner's lines about what it plays.
     public let log: LogScope
 
@@ -116,6 +125,7 @@ public final class Player: @unchecked Sendable {
         sourceInfo = source.info
         interruption = source.interruption
         self.loops = options.loops
+        startSpeed = options.speed
         idleClose = options.idleClose.map(IdleClose.init(after:))
         self.output = output
         poolCapacity = options.poolCapacity
@@ -226,7 +236,7 @@ public final class Player: @unchecked Sendable {
         let info = info
         guard !info.isLive else { return false }
         let target = info.duration.map { seconds >= $0 ? max(seconds, $0 + Self.pastTheEnd) : seconds } ?? seconds
-        update { $0.hasEnded = false; pendingSeek = target }
+        update { $0.hasEnded = false; pendingSeek = target; jumpsAsked += 1 }
         return true
     }
 

@@ -25,6 +25,16 @@ public final class FileSource: DecodedSource, SeekableVideoSource {
         _ = try decoder.seek(to: seconds, into: frame)
     }
 
+    public var keepsPlayedPictures: Bool {
+        get { decoder.keepsPlayedPictures }
+        set { decoder.keepsPlayedPictures = newValue }
+    }
+
+    public var playsBackward: Bool {
+        get { decoder.stepCache.keepsEarlier }
+        set { decoder.stepCache.keepsEarlier = newValue }
+    }
+
     public func verifyUnchanged() throws(MediaError) {
         guard let identity else { return }
         guard let now = FileIdentity(path: decoder.input) else {

@@ -100,6 +100,11 @@ public protocol SeekableVideoSource: VideoSource {
     /// truncated or rewritten (its already-open descriptor would play stale or broken data).
     /// URLs do not change as far as this can tell.
     func verifyUnchanged() throws(MediaError)
+    /// Whether the pictures played are kept for seeks back to them (a loop's wraps), within the
+    /// step cache's bound; decode thread only.
+    var keepsPlayedPictures: Bool { get set }
+    /// Whether the playhead moves backward: the pictures kept after it go first. Decode thread only.
+    var playsBackward: Bool { get set }
 }
 
 /// How to open a source.
@@ -227,3 +232,11 @@ public typealias SourceOpener = @Sendable () throws(MediaError) -> any VideoSour
 
 /// Opens an input with the ``Interruption`` that breaks its reads.
 public typealias InputOpener = @Sendable (Interruption) throws(MediaError) -> any VideoSource
+
+extension SourceInfo {
+    /// Frames a second for numbering and stepping its frames: the declared rate, 25 where it
+    /// declares none.
+    public var numberingRate: Double {
+        frameRate.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 25
+    }
+}

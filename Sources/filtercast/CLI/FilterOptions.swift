@@ -2,7 +2,8 @@ import FilterKit
 import Foundation
 
 /// The options that choose a filter chain, shared by the subcommands that apply one: each
-/// `--filter` adds a link, and the `--param`s after it set that link's parameters.
+/// `--filter` adds a link, the `--param`s after it set that link's parameters and a `--region`
+/// after it where it applies.
 ///
 /// Angles are given in degrees, as the page shows them (the protocol and `--json` carry radians).
 enum FilterOptions {
@@ -12,21 +13,28 @@ enum FilterOptions {
                    repeatable: true),
         OptionSpec(name: "--param", valueName: "K=V", help: "Set a parameter of the --filter before it (angles in degrees); repeatable.",
                    repeatable: true, qualifies: "--filter"),
+        OptionSpec(name: "--region", valueName: "REGION",
+                   help: "Apply the --filter before it to \(FilterRegion.allCases.map(\.rawValue).joined(separator: ", ")) only "
+                       + "(default all; person and background need the person matte).",
+                   repeatable: true, qualifies: "--filter"),
     ]
 
     /// The validated chain from the `--filter`s and their `--param`s (none without `--filter`),
     /// checked against `catalog`.
     static func chain(from options: ParsedOptions, catalog: FilterCatalog) throws -> FilterChain {
-        let parameterSource = options.source("--param")
+        let parameterSource = options.source("--param"), regionSource = options.source("--region")
         let requests = try options.groups("--filter").map { group in
-            (name: group.value, parameters: try parameters(group.qualifiers.map(\.value), of: group.value,
-                                                           source: parameterSource, catalog: catalog))
+            let texts = group.qualifiers.filter { $0.name == "--param" }.map(\.value)
+            return (name: group.value,
+                    parameters: try parameters(texts, of: group.value, source: parameterSource, catalog: catalog),
+                    region: try region(group.qualifiers.filter { $0.name == "--region" }.map(\.value),
+                                       of: group.value, source: regionSource))
         }
         do {
             // One filter keeps the plain messages; in a chain they name the link.
             if requests.count == 1 {
                 return FilterChain(try FilterSettings(name: requests[0].name, parameters: requests[0].parameters,
-                                                      catalog: catalog))
+                                                      region: requests[0].region, catalog: catalog))
             }
             return try FilterChain(validating: requests, catalog: catalog)
         } catch {
@@ -49,6 +57,18 @@ enum FilterOptions {
             return "\(error)"
         }
         return "--filter \(index + 1) of \(names.count) (\(names[index])): \(reason)"
+    }
+
+    /// The region of the `--filter` `filter` from its `--region`s (at most one; none: all).
+    private static func region(_ texts: [String], of filter: String, source: String) throws -> FilterRegion {
+        guard texts.count <= 1 else {
+            throw UsageError(description: "\(source) is given \(texts.count) times for --filter \(filter): give it once")
+        }
+        guard let text = texts.first else { return .all }
+        guard let region = FilterRegion(rawValue: text) else {
+            throw UsageError(description: "\(source) must be one of \(FilterRegion.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+        }
+        return region
     }
 
     /// `name=value` texts as values by name: numbers (angles of `filter` converted from degrees),

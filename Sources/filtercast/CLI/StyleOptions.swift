@@ -12,19 +12,35 @@ enum StyleOptions {
     static let firstUseSpec = OptionSpec(name: "--style-at-first-use", valueName: nil,
                                          help: "Load and calibrate the style network at the first styled frame, not in the background after start (saves ~90 MB and a second of CPU where nobody styles; the first styled picture then waits for it).")
 
-    /// Unless `--style-at-first-use`, loads and calibrates the style network on a thread of its
-    /// own, so that the first styled picture does not wait for it (issue 27: ≤ 1 s from picking
-    /// `style` in the page); nothing where the style filter is unavailable. Call after the ready
-    /// line: the start does not wait for it. The stop joins the thread returned before the process
-    /// exits: OpenVINO torn down by `exit` under a compile still running crashes (SIGSEGV).
-    static func warmUp(_ options: ParsedOptions) -> WorkerThread? {
-        guard !options.has("--style-at-first-use"), case .success(let engine) = StyleEngine.shared else { return nil }
-        return WorkerThread(name: "style-warm-up") { _ = engine.prepare() }
+    /// Unless `--style-at-first-use`, loads and calibrates the style network in the background
+    /// (``StyleEngine/prepareInBackground()``), so that the first styled picture does not wait for
+    /// it (issue 27: ≤ 1 s from picking `style` in the page); nothing where the style filter is
+    /// unavailable. Call after the ready line: the start does not wait for it. Once calibrated,
+    /// says on standard output, after the ready line, how often the style refreshes on this
+    /// machine (issue 42: a slow machine serves `style` with a lag, and says so).
+    static func warmUp(_ options: ParsedOptions) {
+        guard !options.has("--style-at-first-use"), case .success(let engine) = StyleEngine.shared else { return }
+        engine.prepareInBackground { calibration in
+            guard let calibration else { return }
+            Log.announce("style refreshes up to \(calibration.refreshHz) times a second here (the network at \(calibration.lines) "
+                         + "lines, \(calibration.runMilliseconds) ms a run)",
+                         ["styleRefreshHz": .double(calibration.refreshHz), "styleLines": .int(calibration.lines),
+                          "styleRunMs": .double(calibration.runMilliseconds)])
+        }
+    }
+
+    /// Ends the style network's threads (the links' workers, a warm-up, a compile) before the
+    /// process exits, within `bound`: OpenVINO torn down by `exit` under a run or a compile still
+    /// going crashes (SIGSEGV). A worker ends after its run (milliseconds); a compile cannot be
+    /// cut short, so a stop in the first seconds after start may wait for the calibration's.
+    static func stop(within bound: Duration) {
+        guard case .success(let engine) = StyleEngine.shared else { return }
+        engine.stop(within: bound)
     }
 
     /// The folder `--styles` names, else `defaultPath`, read (nil with neither, or where the style
     /// filter cannot run: then a folder named by `--styles` is said to be unused, once).
-    static func folder(_ options: ParsedOptions, default defaultPath: String? = nil) throws -> StyleFolder? {
+    static func folder(_ options: ParsedOptions, default defaultPath: String? = nil) throws -> PictureFolder<StyleLibrary>? {
         guard let path = options.string("--styles") ?? defaultPath else { return nil }
         let engine: StyleEngine
         switch StyleEngine.shared {
@@ -34,16 +50,29 @@ enum StyleOptions {
             return nil
         }
         do {
-            return try StyleFolder(path: path, engine: engine)
+            return try PictureFolder(path: path, library: StyleLibrary(engine: engine), checkThreadName: "style-check")
         } catch {
             throw UsageError(description: "--styles: \(error)")
         }
     }
 
     /// The catalog with the `style` filter over `folder`'s pictures and the shipped styles (the
-    /// standard one without a folder), and the person matte's filters — each where its runtime
-    /// and networks are laid out (said once where not).
-    static func catalog(with folder: StyleFolder?) -> FilterCatalog {
-        MatteCatalog.adding(to: folder.map { StyleCatalog.with($0.library) } ?? StyleCatalog.standard)
+    /// standard one without a folder), and the person matte's filters (`backgroundReplace` over
+    /// `backgrounds`' pictures) — each where its runtime and networks are laid out (said once where not).
+    static func catalog(with folder: PictureFolder<StyleLibrary>?,
+                        backgrounds: PictureFolder<BackgroundLibrary>? = nil) -> FilterCatalog {
+        MatteCatalog.adding(to: folder.map { StyleCatalog.with($0.library) } ?? StyleCatalog.standard,
+                            backgrounds: backgrounds?.library)
+    }
+
+    /// The uploaded backgrounds of `backgroundReplace`, kept in `path` (`DATA/backgrounds`), read;
+    /// nil where the person matte cannot run.
+    static func backgrounds(at path: String) throws -> PictureFolder<BackgroundLibrary>? {
+        guard MatteCatalog.isAvailable else { return nil }
+        do {
+            return try PictureFolder(path: path, library: BackgroundLibrary(), checkThreadName: "background-check")
+        } catch {
+            throw UsageError(description: "\(path): \(error)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CastProtocol
 import FilterKit
 import Foundation
 
@@ -8,20 +9,17 @@ enum FiltersCommand: Subcommand {
         summary: "List the filters and their parameters (names, ranges, defaults; angles in degrees, as --param takes them).",
         usage: "filtercast filters [--json]",
         options: [OptionSpec(name: "--json", valueName: nil,
-                             help: "Print {\"filters\":[…]}, the objects the server's hello and /api/filters carry.")])
-
-    struct Catalog: Encodable {
-        let filters: [FilterDescriptor]
-    }
+                             help: "Print {\"filters\":[…],\"regions\":[…]}, as /api/filters gives them (regions only with the person matte).")])
 
     static func run(_ options: ParsedOptions) throws {
-        let descriptors = StyleOptions.catalog(with: nil).descriptors
+        let catalog = StyleOptions.catalog(with: nil)
         if options.has("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(Catalog(filters: descriptors)), as: UTF8.self))
+            print(String(decoding: try encoder.encode(CatalogListing(catalog)), as: UTF8.self))
             return
         }
+        let descriptors = catalog.descriptors
         for filter in descriptors {
             print("\(filter.name) — \(filter.label) (\(filter.category.rawValue))")
             for parameter in filter.params {

@@ -100,12 +100,12 @@ enum ServeCommand: Subcommand {
             Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",
                      ["channel": .string(channel.name.description), "source": .string(info.name)])
         }
-        let warming = StyleOptions.warmUp(options)
+        StyleOptions.warmUp(options)
 
         let reason = stopSignals.wait()
         Log.info("\(reason), shutting down")
         server.stop()
-        warming?.join()
+        StyleOptions.stop(within: .seconds(5))
     }
 
     /// Everything the options and `FILTERCAST_*` variables say, validated.
@@ -166,8 +166,8 @@ enum ServeCommand: Subcommand {
         return configuration
     }
 
-    /// The data folder and its parts (each folder option overrides its own), the LUTs, looks and
-    /// styles read from theirs, and the catalog with the filters over them.
+    /// The data folder and its parts (each folder option overrides its own), the LUTs, looks,
+    /// styles and backgrounds read from theirs, and the catalog with the filters over them.
     private static func applyDataFolder(_ options: ParsedOptions, to configuration: inout ServerConfiguration) throws {
         let data = try DataFolder.path(options)
         configuration.dataFolder = data
@@ -179,7 +179,9 @@ enum ServeCommand: Subcommand {
         configuration.commentsDirectory = DataFolder.part("comments", option: "--comments", of: options, data: data)
         let styles = try StyleOptions.folder(options, default: data + "/styles")
         configuration.styles = styles
-        configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles), with: configuration.luts)
+        let backgrounds = try StyleOptions.backgrounds(at: data + "/backgrounds")
+        configuration.backgrounds = backgrounds
+        configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles, backgrounds: backgrounds), with: configuration.luts)
     }
 
     /// A server that others can reach and that needs no token lets all of them control it.

@@ -16,6 +16,8 @@ enum SnapshotCommand: Subcommand {
         ])
 
     static func run(_ options: ParsedOptions) throws {
+        // The style network's worker ended before exit tears OpenVINO down (StyleOptions.stop).
+        defer { StyleOptions.stop(within: .seconds(5)) }
         guard let output = options.string("-o") else { throw UsageError(description: "-o OUT.jpg is required") }
         try checkFolder(of: output)
         let input = try parseInput(options)

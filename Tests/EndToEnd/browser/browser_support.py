@@ -85,8 +85,9 @@ class PageServer:
     """One `filtercast serve` with the real page; `port=0` picks a free port."""
 
     def __init__(self, binary: str, args: list[str], log_path: Path, cwd: Path | None = None,
-                 style_warm_up: bool = False):
+                 style_warm_up: bool = False, env: dict | None = None):
         self.binary = binary
+        self.env = env or {}  # beside child_environment()'s
         # Without `style_warm_up`, `--style-at-first-use`, as fc_server's ServerProcess.
         self.args = ([] if style_warm_up else ["--style-at-first-use"]) + list(args)
         self.log_path = log_path
@@ -116,7 +117,7 @@ class PageServer:
         command = [self.binary, "serve", "--port", str(port), "--web", str(WEB), *self.args]
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
-                                     env=child_environment(), cwd=self.cwd)
+                                     env={**child_environment(), **self.env}, cwd=self.cwd)
         log.close()
         buffer = b""
         while time.monotonic() < deadline:
@@ -467,6 +468,20 @@ def choose_file(page: Page, css: str, path: Path):
     node = page.driver.execute_cdp_cmd("DOM.querySelector", {"nodeId": root, "selector": css})["nodeId"]
     assert node, f"no {css}"
     page.driver.execute_cdp_cmd("DOM.setFileInputFiles", {"nodeId": node, "files": [str(path)]})
+
+
+def drop_file(page: Page, css: str, url: str, name: str, mime: str = "image/jpeg") -> bool:
+    """Drops the page's own `url`, as a file called `name`, on the element at `css` (a real
+    DragEvent with a DataTransfer); whether the page took it (the drop's default prevented)."""
+    return page.driver.execute_async_script("""
+        const [target, url, name, mime, done] = [document.querySelector(arguments[0]), ...[...arguments].slice(1)];
+        fetch(url).then(r => r.blob()).then(blob => {
+            const carried = new DataTransfer();
+            carried.items.add(new File([blob], name, {type: mime}));
+            const dropped = new DragEvent('drop', {dataTransfer: carried, bubbles: true, cancelable: true});
+            target.dispatchEvent(dropped);
+            done(dropped.defaultPrevented);
+        });""", css, url, name, mime)
 
 
 def file_button_opens(page: Page, button_css: str, input_css: str) -> bool:

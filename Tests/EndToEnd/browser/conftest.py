@@ -57,10 +57,10 @@ def test_clip(tmp_path_factory) -> Path:
 def launch(fc_binary, tmp_path):
     servers: list[PageServer] = []
 
-    def start(*args: str, port: int = 0, cwd: Path | None = None) -> PageServer:
+    def start(*args: str, port: int = 0, cwd: Path | None = None, env: dict | None = None) -> PageServer:
         # What the server writes (recordings/, looks/, …) goes to the test's own folder unless the test names one.
         data = [] if "--data" in args else ["--data", str(tmp_path)]
-        server = PageServer(fc_binary, [*data, *args], tmp_path / f"filtercast-{len(servers)}.log", cwd)
+        server = PageServer(fc_binary, [*data, *args], tmp_path / f"filtercast-{len(servers)}.log", cwd, env=env)
         servers.append(server)
         return server.start(port=port)
 

@@ -320,8 +320,9 @@ def test_grouped_by_category_with_none_first(fake_server, open_page, width):
     page.js("const s = document.querySelector('.filter-groups'); s.scrollTop = s.scrollHeight;"
             "document.querySelector('#filters').scrollIntoView({block: 'start'})")
     assert page.visible('[data-filter="none"]')
+    # Within a pixel: scrollIntoView leaves a fraction of one where the layout above has fractional heights.
     assert page.js("""const r = document.querySelector('[data-filter="none"]').getBoundingClientRect();
-                      return r.top >= 0 && r.bottom <= innerHeight""")
+                      return r.top >= -1 && r.bottom <= innerHeight + 1""")
     # Labels and touch-friendly sizes.
     for name, aria, tall in page.js("""return [...document.querySelectorAll('[data-filter]')].map(b =>
             [b.dataset.filter, b.getAttribute('aria-label'), b.getBoundingClientRect().height])"""):

@@ -4,7 +4,7 @@ names it) and moves the slider with it."""
 
 from __future__ import annotations
 
-from browser_support import WEB, choose_file, file_button_opens
+from browser_support import WEB, choose_file, drop_file, file_button_opens
 
 STYLES = [f"style-{n}" for n in range(1, 27)]
 
@@ -40,24 +40,13 @@ def test_the_style_picker_shows_every_style_and_picks_one(file_server, open_page
     page.screenshot(artifacts / "style-picker.png")
 
 
-DROP = """
-    const [picker, done] = [document.querySelector('#params .choices'), arguments[arguments.length - 1]];
-    fetch('/styles/style-3.jpg').then(r => r.blob()).then(blob => {
-        const carried = new DataTransfer();
-        carried.items.add(new File([blob], 'My Picture.jpg', {type: 'image/jpeg'}));
-        const dropped = new DragEvent('drop', {dataTransfer: carried, bubbles: true, cancelable: true});
-        picker.dispatchEvent(dropped);
-        done(dropped.defaultPrevented);
-    });"""
-
-
 def test_a_picture_dropped_on_the_picker_becomes_a_style(launch, test_clip, open_page, tmp_path):
     server = launch("--input", test_clip.name, "--styles", str(tmp_path / "styles"), cwd=test_clip.parent)
     page = open_page(server)
     page.pause()
     page.choose_filter("style")
     page.wait_for(lambda: loaded_picker(page), message="every style's picture loaded")
-    assert page.driver.execute_async_script(DROP) is True, "the picker takes the drop (no video upload)"
+    assert drop_file(page, "#params .choices", "/styles/style-3.jpg", "My Picture.jpg"), "the picker takes the drop (no video upload)"
     shown = page.wait_for(lambda: (b := loaded_picker(page)) and len(b) == 27 and b,
                           message="the new style arrives with the catalog, its picture loaded")
     assert shown[-1]["id"] == "my-picture" and shown[-1]["loaded"] == 192
@@ -104,3 +93,26 @@ def test_the_strip_scrolls_to_the_chosen_style_and_style_is_shown_once(file_serv
     page.wait_for(lambda: page.js(visible, "style-20"), message="the strip scrolled to style-20")
     assert page.js("return window.scrollX") == 0, "the page itself does not scroll sideways"
     page.wait_for(lambda: page.text("#param-style-style + output") == "Style 20", message="the name follows")
+
+
+def shown_rate(page):
+    """The rate the page shows: the last state's, while its chain has a style link."""
+    return page.js("return window.filtercast.state.styleRefreshHz ?? null")
+
+
+def test_the_status_line_shows_the_style_refresh_rate_beside_the_fps(file_server, open_page):
+    """Issue 42: the picture moves at the fps, the style follows at its own rate — the page says
+    both, the style's only while the chain has a style link."""
+    page = open_page(file_server)
+    assert page.stats()["styleRefreshHz"] is None and not page.visible("#stat-style"), "no style link: nothing said"
+    page.choose_filter("style")
+    rate = page.wait_for(lambda: page.stats()["styleRefreshHz"], 20, "the style's refresh rate measured")
+    state = page.state()
+    assert rate > 0 and state["chain"][0]["name"] == "style"
+    page.wait_for(lambda: page.visible("#stat-style") and shown_rate(page) == (rate := page.stats()["styleRefreshHz"]) and
+                  page.text("#stat-style") == f"style {float(f'{rate:.2g}'):g}/s",
+                  message="'style N/s' beside the fps, the stats' rate to two figures")
+    assert page.text("#stat-fps").endswith(" fps"), "the fps stays as it was"
+    page.choose_filter("none")
+    page.wait_for(lambda: page.stats()["styleRefreshHz"] is None and not page.visible("#stat-style"),
+                  message="no style link: the rate hidden again")

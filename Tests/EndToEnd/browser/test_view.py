@@ -20,7 +20,7 @@ def test_page_draws_frames_and_acknowledges_them(file_server, open_page):
     assert later["lastPts"] > first["lastPts"]
     assert (later["width"], later["height"]) == (640, 360)
     assert set(later) == {"connected", "framesDrawn", "fps", "latencyMs", "lastSeq", "lastPts", "width", "height",
-                          "transport", "bitsPerSecond", "cameraRoundTripMs", "audio", "studio", "compare"}
+                          "transport", "bitsPerSecond", "cameraRoundTripMs", "styleRefreshHz", "audio", "studio", "compare"}
     assert set(later["audio"]) == {"playing", "syncMs"}
     page.wait_for(lambda: page.stats()["fps"] >= 20, message="about 30 fps delivered")
     assert 0 <= later["latencyMs"] < 250

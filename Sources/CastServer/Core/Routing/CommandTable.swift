@@ -21,6 +21,9 @@ struct CommandRule: Equatable, Sendable {
     let type: String
     let access: AccessLevel
     let scope: Scope
+    /// It drives the channel's playback: while someone presents, only they may send it
+    /// (``Presenter``; others get `not_presenter`).
+    var drivesPlayback = false
 }
 
 /// Every command a `/ws` client may send, beside the route table: the parser
@@ -39,12 +42,14 @@ enum CommandTable {
         CommandRule(type: "setParams", access: .control, scope: .channel),
         CommandRule(type: "take", access: .control, scope: .channel),
         CommandRule(type: "setCompare", access: .control, scope: .channel),
-        CommandRule(type: "play", access: .control, scope: .channel),
-        CommandRule(type: "pause", access: .control, scope: .channel),
-        CommandRule(type: "seek", access: .control, scope: .channel),
-        CommandRule(type: "step", access: .control, scope: .channel),
+        CommandRule(type: "play", access: .control, scope: .channel, drivesPlayback: true),
+        CommandRule(type: "pause", access: .control, scope: .channel, drivesPlayback: true),
+        CommandRule(type: "seek", access: .control, scope: .channel, drivesPlayback: true),
+        CommandRule(type: "step", access: .control, scope: .channel, drivesPlayback: true),
+        CommandRule(type: "speed", access: .control, scope: .channel, drivesPlayback: true),
+        CommandRule(type: "loop", access: .control, scope: .channel, drivesPlayback: true),
         CommandRule(type: "record", access: .control, scope: .channel),
-        CommandRule(type: "open", access: .control, scope: .channel),
+        CommandRule(type: "open", access: .control, scope: .channel, drivesPlayback: true),
         CommandRule(type: "delete", access: .control, scope: .channel),
         CommandRule(type: "share", access: .control, scope: .channel),
         // The channel's review room: who presents, where a controller points.

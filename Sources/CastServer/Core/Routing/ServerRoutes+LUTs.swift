@@ -23,13 +23,17 @@ extension ServerRoutes {
     }
 
     /// `GET PREFIXNAME.jpg`: the JPEG thumbnail `thumbnail` gives of the item NAME (404 for none;
-    /// with `absent`, the shelf is not there: 404 saying so). Open to anyone: part of the catalog,
-    /// which is public (`GET /api/filters` names it), and a page's `<img>` carries no token.
-    static func shelfThumbnail(_ prefix: String, noun: String, absent: String?,
+    /// with `absent`, the shelf is not there: 404 saying so); with `entry`, `GET PREFIXNAME` is the
+    /// JSON it gives of NAME. Open to anyone: part of the catalog, which is public (`GET
+    /// /api/filters` names it), and a page's `<img>` carries no token.
+    static func shelfThumbnail(_ prefix: String, noun: String, absent: String?, entry: ((String) -> [UInt8]?)? = nil,
                                _ thumbnail: @escaping (String) -> [UInt8]?) -> Route {
         .get(.prefix(prefix), access: .anyone) { _, rest in
             let name = Route.decoded(rest)
             if let absent { return .status(404, absent) }
+            if let entry, !name.hasSuffix(".jpg") {
+                return entry(name).map { .json($0) } ?? .status(404, "no \(noun) named '\(name.prefix(40))'")
+            }
             guard name.hasSuffix(".jpg"), let jpeg = thumbnail(String(name.dropLast(4))) else {
                 return .status(404, "no \(noun) thumbnail '\(name.prefix(40))'")
             }

@@ -16,11 +16,17 @@ struct RouteContext {
     /// `--looks`: the saved looks, or nil.
     let looks: LookFolder?
     /// `--styles`: the style pictures, or nil.
-    let styles: (any StyleShelf)?
+    let styles: (any PictureShelf)?
+    /// `DATA/backgrounds`: the uploaded backgrounds, or nil (no person matte).
+    let backgrounds: (any PictureShelf)?
+    /// The seek bar's thumbnails of the files the channels play.
+    let thumbnails: SeekThumbnails
     /// `DELETE /api/luts/NAME`, carried out at once (``ServerCore/deleteLUT(_:)``).
     let deleteLUT: (String) -> HTTPAnswer
     /// `DELETE /api/styles/NAME`, carried out at once (``ServerCore/deleteStyle(_:)``).
     let deleteStyle: (String) -> HTTPAnswer
+    /// `DELETE /api/backgrounds/NAME`, carried out at once (``ServerCore/deleteBackground(_:)``).
+    let deleteBackground: (String) -> HTTPAnswer
     /// A channel's state as `/api/state` and its viewers see it.
     let state: (Channel) -> SessionState
     /// A channel's last changes and who made them (``ServerCore/activity(of:)``).
@@ -39,7 +45,8 @@ struct RouteContext {
 /// the access it needs. The first route that takes a request answers it; the page's files come last.
 enum ServerRoutes {
     static func table(_ context: RouteContext) -> [Route] {
-        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + styleRoutes(context) + [
+        sessionRoutes(context) + channelsRoutes(context) + libraryRoutes(context) + lutRoutes(context) + lookRoutes(context) + styleRoutes(context)
+            + backgroundRoutes(context) + thumbnailRoutes(context) + [
             .get(.exact("/healthz"), access: .anyone) { _, _ in
                 .body(status: 200, type: "text/plain; charset=utf-8", bytes: Array("ok\n".utf8))
             },
@@ -70,8 +77,7 @@ enum ServerRoutes {
                 context.on(request) { context.comments($0, request.argument("format")) }
             },
             .get(.exact("/api/filters"), access: .anyone) { _, _ in
-                struct Catalog: Encodable { let filters: [FilterDescriptor] }
-                return .json(encoding: Catalog(filters: context.channels.defaultChannel.session.catalog.descriptors))
+                .json(encoding: CatalogListing(context.channels.defaultChannel.session.catalog))
             },
             .get(.exact("/snapshot.jpg"), access: .watch, scope: .channel) { request, _ in
                 context.on(request) { channel in

@@ -1,0 +1,37 @@
+@testable import StyleKit
+import Testing
+
+/// What the style engine keeps of its compiled networks: at most a capacity, the least recently
+/// used dropped first.
+@Suite struct RecentlyUsedTests {
+    @Test func pastTheCapacityTheLeastRecentlyUsedGoes() {
+        var kept = RecentlyUsed<String, Int>(capacity: 2)
+        kept.insert(1, for: "a")
+        kept.insert(2, for: "b")
+        #expect(kept.value(for: "a") == 1)  // a is now more recent than b
+        kept.insert(3, for: "c")
+        #expect(kept.count == 2)
+        #expect(kept.value(for: "b") == nil && kept.value(for: "a") == 1 && kept.value(for: "c") == 3)
+    }
+
+    @Test func insertingAKeptKeyReplacesItsValueWithoutDroppingAnother() {
+        var kept = RecentlyUsed<String, Int>(capacity: 2)
+        kept.insert(1, for: "a")
+        kept.insert(2, for: "b")
+        kept.insert(9, for: "a")
+        #expect(kept.count == 2 && kept.value(for: "a") == 9 && kept.value(for: "b") == 2)
+    }
+
+    @Test func keepDropsWhatItIsToldTo() {
+        var kept = RecentlyUsed<Int, String>(capacity: 5)
+        for height in [144, 180, 144, 216] { kept.insert("\(height)", for: height * 10 + kept.count) }
+        kept.keep { $0 / 10 == 144 }
+        #expect(kept.count == 2)
+    }
+
+    @Test func manyShapesComingAndGoingKeepAtMostTheCapacity() {
+        var kept = RecentlyUsed<Int, [UInt8]>(capacity: StyleEngine.keptNetworks)
+        for shape in 0..<100 { kept.insert([UInt8](repeating: 0, count: 16), for: shape) }
+        #expect(kept.count == StyleEngine.keptNetworks)
+    }
+}
