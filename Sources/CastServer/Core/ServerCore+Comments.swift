@@ -103,10 +103,10 @@ extension ServerCore {
         commentFolder?.remove(key)
     }
 
-    /// A playback command moved the playhead: the comment shown is no longer.
+    /// A playback command moved the playhead (or set it moving: `speed`): the comment shown is no longer.
     func playheadMoved(_ command: SessionCommand, on channel: Channel) {
         switch command {
-        case .play, .seek, .step, .open, .share: rooms[channel.name]?.showing = nil
+        case .play, .seek, .step, .speed, .open, .share: rooms[channel.name]?.showing = nil
         default: break
         }
     }
