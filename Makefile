@@ -129,7 +129,7 @@ bench-serve: build
 	$(TEST_ENV) FILTERCAST_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m pytest -q --timeout 300 -m bench $(E2E_TESTS)
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 
-## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the filter parameters, the .cube and look parsers, the
+## fuzz: libFuzzer (with AddressSanitizer) on the command parser, the comment and drawing parser, the filter parameters, the .cube and look parsers, the
 ## static path normaliser and the uploaded pictures' decoders (styles, backgrounds), FUZZ_SECONDS each; then mutated
 ## MP4/MKV/WebM clips through `snapshot`
 FUZZ_SECONDS ?= 60

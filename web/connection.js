@@ -162,6 +162,7 @@ function receiveText(text) {
     case "renditions": return Array.isArray(message.renditions) ? player.emit("renditions", message) : undefined;
     case "activity": return message.by ? player.emit("activity", message) : undefined;
     case "pointer": return message.by ? player.emit("pointer", message) : undefined;
+    case "comments": return player.emit("comments", message);
     default: return; // unknown types are ignored (forward compatibility)
   }
 }

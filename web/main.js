@@ -12,6 +12,7 @@ import { soundOutput } from "./audio.js";
 import "./camera.js";
 import "./catalog.js";
 import "./chain.js";
+import { notes } from "./comments.js";
 import "./compare.js";
 import "./channels.js";
 import { connect } from "./connection.js";
@@ -53,6 +54,7 @@ window.filtercast = {
   formatTime,
   soundOutput, // a test hook: {context, node} that feeds the page's sound output
   room, // {pointers, laserOn, drawnDots}: the review room's pointers (room.js)
+  comments: notes, // {comments (by id), source, drawnShapes, editing}: the source's comments (comments.js)
 };
 
 setInterval(() => {

@@ -321,7 +321,8 @@ class Player {
   /// - "studio": studio mode went on or off (studio.js); "compare": the compare view did (compare.js);
   /// - "drawn": a frame ({seq, pts, …}) was drawn on the canvas (picture.js);
   /// - "decoderFailed": the H.264 decoder failed (h264.js: why);
-  /// - "keyframeRequest", "shareEnded": to the page sharing its camera (camera.js).
+  /// - "keyframeRequest", "shareEnded": to the page sharing its camera (camera.js);
+  /// - "comments": the `comments` message (the source's list, or one changed or deleted: comments.js).
   /// Listeners run in the order they subscribed. A module subscribes when it is first evaluated, and
   /// ES modules evaluate the modules they import first, so a module hears an event after those.
   on(event, listener) {

@@ -13,7 +13,7 @@ public enum ClientMessageParser {
     /// The command names, in the order messages list them.
     public static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "step", "speed", "loop", "frameAck", "flow", "auth", "record",
                                 "open", "delete", "watch", "share", "take", "saveLook", "deleteLook", "setCompare",
-                                "name", "present", "point"]
+                                "name", "present", "point", "comment"]
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -118,6 +118,8 @@ public enum ClientMessageParser {
             return .session(.setCompare(try command.compareChange()))
         case "name", "present", "point":
             return try command.roomCommand()
+        case "comment":
+            return .session(.comment(try command.comment()))
         default:
             throw ProtocolError(code: .unknownType, message: "unknown message type \(JSONValue.string(type).summary) (\(known))")
         }

@@ -19,6 +19,8 @@ import Foundation
 /// {"type":"renditions","renditions":[…]}             (another size of source plays)
 /// {"type":"activity","id":4,"at":"…","position":1.2,"frame":30,"by":{"id":"p1","name":"Ana"},"what":"setFilter","summary":"…"}
 /// {"type":"pointer","by":{"id":"p1","name":"Ana"},"x":0.4,"y":0.5}   (x, y null: hidden)
+/// {"type":"comments","source":"media/a.mp4","comments":[{"id":"c…","author":{…},"frame":30,…},…]}
+/// {"type":"comments","source":"media/a.mp4","changed":{…}}   or   …,"deleted":"c…"}
 /// ```
 public enum ServerMessage: Sendable, Encodable {
     /// The first message on every connection: the protocol version, what this client may do,
@@ -56,11 +58,16 @@ public enum ServerMessage: Sendable, Encodable {
     case activity(ActivityEntry)
     /// A controller's laser pointer moved (nil: hidden) (v1 addition).
     case pointer(by: Author, at: PointerPosition?)
+    /// The comments of the source that plays (v1 addition): the whole list (after `hello`, and
+    /// when another source plays).
+    case comments(source: String, [Comment])
+    /// One comment added or changed (`comment`: as it is now), or deleted (`deleted`: its id) (v1 addition).
+    case commentChanged(source: String, comment: Comment?, deleted: String?)
 
     private enum CodingKeys: String, CodingKey {
         case type, version, server, access, filters, state, code, message, id, reason
         case maxChainLength, categories, errors, transports, renditions, mediaFolder, uploads, audio, channel, looks, regions
-        case by, x, y
+        case by, x, y, source, comments, changed, deleted
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -115,12 +122,12 @@ public enum ServerMessage: Sendable, Encodable {
         case .looks(let looks):
             try container.encode("looks", forKey: .type)
             try container.encode(looks, forKey: .looks)
-        case .activity, .pointer:
+        case .activity, .pointer, .comments, .commentChanged:
             try encodeRoomMessage(to: encoder)
         }
     }
 
-    /// The review room's messages (v1 additions): `activity`, `pointer`.
+    /// The review room's messages (v1 additions): `activity`, `pointer`, `comments`.
     private func encodeRoomMessage(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
@@ -133,6 +140,15 @@ public enum ServerMessage: Sendable, Encodable {
             try container.encode(by, forKey: .by)
             try container.encode(position?.x, forKey: .x)
             try container.encode(position?.y, forKey: .y)
+        case .comments(let source, let comments):
+            try container.encode("comments", forKey: .type)
+            try container.encode(source, forKey: .source)
+            try container.encode(comments, forKey: .comments)
+        case .commentChanged(let source, let comment, let deleted):
+            try container.encode("comments", forKey: .type)
+            try container.encode(source, forKey: .source)
+            try container.encodeIfPresent(comment, forKey: .changed)
+            try container.encodeIfPresent(deleted, forKey: .deleted)
         default:
             break
         }

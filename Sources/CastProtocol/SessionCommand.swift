@@ -64,6 +64,9 @@ public enum SessionCommand: Sendable, Equatable {
     /// Show the sender's laser pointer at a point of the picture, or hide it (nil) (v1 addition):
     /// relayed to the channel, not a change of its state. The channel's room carries it out.
     case point(PointerPosition?)
+    /// Add a comment to the source that plays, or edit, resolve or delete one (v1 addition).
+    /// The channel's comments carry it out, not its session.
+    case comment(CommentCommand)
 }
 
 extension SessionCommand {

@@ -57,6 +57,9 @@ public struct SessionState: Sendable, Equatable, Encodable {
     /// Who the viewer it is sent to is, as the others see them (v1 addition): their own entry of
     /// ``people``; nil (not encoded) where the server keeps no room.
     public var you: Author?
+    /// The comment whose drawing every viewer is shown (v1 addition: `comment show`), until the
+    /// playhead moves: encoded (null for none) with ``people``.
+    public var showing: String?
 
     /// One rendition in `state.renditions`.
     public struct RenditionUse: Sendable, Equatable, Encodable {
@@ -83,7 +86,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case source, playing, position, frame, duration, speed, loop, filter, chain, program, preview, compare, viewers, fps, recording, renditions, styleRefreshHz
-        case people, presenter, changedBy, you
+        case people, presenter, changedBy, you, showing
     }
 
     /// One link as `{"name":…,"params":{…}}`: every parameter as a number in `params` (a choice's
@@ -127,6 +130,7 @@ public struct SessionState: Sendable, Equatable, Encodable {
         if let people {
             try container.encode(people, forKey: .people)
             try container.encode(presenter, forKey: .presenter)
+            try container.encode(showing, forKey: .showing)
         }
         try container.encodeIfPresent(changedBy, forKey: .changedBy)
         try container.encodeIfPresent(you, forKey: .you)

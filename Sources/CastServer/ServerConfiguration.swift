@@ -77,6 +77,9 @@ public struct ServerConfiguration: Sendable {
     public var uploadsDirectory: String?
     /// `--data`: the folder the parts above default to (nil: each part named on its own, as in tests).
     public var dataFolder: String?
+    /// Every source's comments (`--comments`, default `DATA/comments`; made when first written);
+    /// nil: the server keeps none (`comment` is refused).
+    public var commentsDirectory: String?
     /// The largest upload, in bytes (`--max-upload-size`).
     public var maxUploadBytes: Int64 = 2_000_000_000
     /// V4L2 pixel format to ask a camera for (`--camera-format`: `mjpeg`, `yuyv422`, …).

@@ -16,7 +16,7 @@ import Testing
         "speed": (.control, .channel), "loop": (.control, .channel),
         "open": (.control, .channel), "delete": (.control, .channel), "share": (.control, .channel),
         "saveLook": (.control, .server), "deleteLook": (.control, .server),
-        "present": (.control, .channel), "point": (.control, .channel),
+        "present": (.control, .channel), "point": (.control, .channel), "comment": (.control, .channel),
     ]
 
     /// The commands only the presenter may send while someone presents.
@@ -39,6 +39,7 @@ import Testing
         "share": #"{"type":"share","action":"stop"}"#, "saveLook": #"{"type":"saveLook","name":"warm"}"#,
         "deleteLook": #"{"type":"deleteLook","name":"warm"}"#, "name": #"{"type":"name","name":"Ana"}"#,
         "present": #"{"type":"present","action":"take"}"#, "point": #"{"type":"point","x":0.5,"y":0.5}"#,
+        "comment": #"{"type":"comment","action":"add","frame":3,"text":"warmer here"}"#,
     ]
 
     @Test func everyCommandTheParserKnowsDeclaresTheLevelAndScopeListedHere() {

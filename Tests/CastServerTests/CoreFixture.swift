@@ -43,11 +43,12 @@ final class CoreFixture {
     /// With `luts`, `--luts` on an empty folder (`luts/`), its `lut` filter in the catalog; with
     /// `looks`, `--looks` on the folder `looks/`. `channelTokens`: channels' own tokens, by name
     /// (`"token"` of the channels file); `maxChannelViewers`, `--max-channel-viewers`; `idleClose`:
-    /// `main`'s live input closes on demand (`--idle-close`; the test starts its player).
+    /// `main`'s live input closes on demand (`--idle-close`; the test starts its player); with
+    /// `comments`, `--comments` on the folder `comments/`.
     init(uploads: Bool = false, token: String? = nil, adminToken: String? = nil, publicView: Bool = false, maxClients: Int = 200,
          allowedOrigins: [String] = [], others: [String] = [], luts: Bool = false, maxChannels: Int = 16,
          channelsFile: ChannelsFile? = nil, looks: Bool = false, channelTokens: [String: String] = [:],
-         maxChannelViewers: Int? = nil, idleClose: Duration? = nil) throws {
+         maxChannelViewers: Int? = nil, idleClose: Duration? = nil, comments: Bool = false) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("core-\(UUID().uuidString)").path
         let lutFolder = luts ? try LUTFolder(path: base + "/luts") : nil
         let catalog = lutFolder.map { FilterCatalog.standard.adding($0.library.catalogEntry, category: .colorEffect) } ?? .standard
@@ -65,6 +66,7 @@ final class CoreFixture {
         configuration.adminToken = adminToken
         configuration.luts = lutFolder
         configuration.looks = looks ? try LookFolder(path: base + "/looks") : nil
+        configuration.commentsDirectory = comments ? base + "/comments" : nil
         configuration.catalog = catalog
         configuration.publicView = publicView
         configuration.maxClients = maxClients

@@ -12,7 +12,7 @@ import Testing
     /// Every route of the table and the access it needs. A route added to the table and not here
     /// (or here with another level) fails `everyRouteDeclaresTheLevelListedHere`.
     static let expectedLevels: [String: AccessLevel] = [
-        "GET /api/state": .watch, "GET /api/activity": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
+        "GET /api/state": .watch, "GET /api/activity": .watch, "GET /api/comments": .watch, "GET /api/filters": .anyone, "GET /snapshot.jpg": .watch,
         "GET /stream.mjpg": .watch, "GET /api/recordings": .watch, "GET /api/media": .watch,
         "GET /api/uploads": .watch, "GET /recordings/*": .watch, "GET /api/recordings/*": .watch,
         "PUT /api/uploads/*": .control, "GET /api/luts": .watch, "GET /api/luts/*": .anyone, "GET /api/looks": .watch, "GET /api/looks/*": .watch, "GET /api/thumbnails": .watch, "GET /api/thumbnails/*": .watch, "PUT /api/luts/*": .control, "DELETE /api/luts/*": .control, "GET /api/styles": .watch, "GET /api/styles/*": .anyone,
@@ -25,7 +25,7 @@ import Testing
     /// The routes about one channel (`?channel=`), where that channel's own token counts; every
     /// other route is the server's.
     static let channelRoutes: Set<String> = [
-        "GET /api/state", "GET /api/activity", "GET /snapshot.jpg", "GET /stream.mjpg", "GET /api/recordings", "GET /recordings/*",
+        "GET /api/state", "GET /api/activity", "GET /api/comments", "GET /snapshot.jpg", "GET /stream.mjpg", "GET /api/recordings", "GET /recordings/*",
         "GET /api/recordings/*", "PUT /api/uploads/*", "GET /api/thumbnails", "GET /api/thumbnails/*",
     ]
 

@@ -14,7 +14,7 @@ only="$*"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${FUZZ_BIN:-"$root/Tests/Fuzz/.build/release"}
 status=0
-for pair in commands:FuzzCommands filter-settings:FuzzFilterSettings static-paths:FuzzStaticPaths ingest:FuzzIngest \
+for pair in commands:FuzzCommands comments:FuzzComments filter-settings:FuzzFilterSettings static-paths:FuzzStaticPaths ingest:FuzzIngest \
         cube:FuzzCubeParser look:FuzzLookParser browser-source:FuzzBrowserSource upload-probe:FuzzUploadProbe still-picture:FuzzStillPicture \
         kept-picture:FuzzKeptPicture; do
     corpus=${pair%%:*}; target=${pair##*:}

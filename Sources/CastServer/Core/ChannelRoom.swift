@@ -14,4 +14,8 @@ final class ChannelRoom {
     var due: [ActivityEntry] = []
     /// Each pointing person's rate, by key (forgotten when they leave).
     var pointerRates: [String: PointerRate] = [:]
+    /// The comment whose drawing everyone is shown (`state.showing`) until the playhead moves.
+    var showing: String?
+    /// The source (``SourceKey``) whose comments the viewers were last told.
+    var commentSource: String?
 }

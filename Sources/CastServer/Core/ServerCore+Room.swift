@@ -64,6 +64,9 @@ extension ServerCore {
         case .point(let position):
             if room.pointerRates[key, default: PointerRate()].admit(now: now()) { relayPointer(by: author, at: position, on: connection.channel) }
             return true
+        case .comment(let comment):
+            try applyComment(comment, by: author, admin: connection.session.level == .admin, on: connection.channel, from: id)
+            return true
         default:
             try room.presenter.admit(command.what, from: key)
             return false
@@ -99,6 +102,7 @@ extension ServerCore {
         state.people = room.presence.entries(access: { [viewers] in viewers[$0]?.session.access ?? .none }, presenter: room.presenter.key)
         state.presenter = room.presenter.author
         state.changedBy = room.changedBy
+        state.showing = room.showing
     }
 
     /// `channel`'s state as viewer `id` is told it: with `you`, its person.

@@ -10,10 +10,13 @@ extension ServerCore {
     func apply(_ command: SessionCommand, from id: ConnectionID) throws(ProtocolError) {
         guard let connection = viewers[id], try !applyInRoom(command, from: id, connection) else { return }
         let channel = connection.channel
+        let deletedComments = commentsGoing(with: command, on: channel)
         if let part = try sessionPart(of: command, on: channel), let ended = try channel.session.apply(part, from: id) {
             tellSharingEnded(ended.sharer, ended.reason)
         }
+        if let deletedComments { forgetComments(of: deletedComments) }
         attribute(command, from: id)
+        playheadMoved(command, on: channel)
     }
 
     /// A binary message of viewer `id`: a picture of its camera. A picture that ends the sharing

@@ -16,6 +16,7 @@ extension ServerCore {
         for channel in channels.all {
             endSilentSharing(channel)
             flushActivity(channel)
+            if judge { tellCommentsOfNewSource(channel) }
             tellResizedRenditions(channel)
             let recording = channel.session.recordingActive
             if stateSchedules[channel.name]?.isDue(channel.session.playback, recording: recording, now: now()) == true {

@@ -33,6 +33,8 @@ extension ServerCore {
         joinRoom(id, viewer, channel: channel, person: person, name: personName)
         logConnected("viewer", address: address, channel: channel)
         viewer.greet(filters: channel.session.catalog.descriptors, state: state(of: channel, for: id))
+        room(of: channel).commentSource = commentSource(of: channel).key
+        tellComments(to: id, connection)
         audienceChanged(channel)
         broadcastState(channel)
     }
@@ -62,6 +64,7 @@ extension ServerCore {
             broadcastState(connection.channel)
         case .authorized:
             audienceChanged(connection.channel)  // a viewer who could not watch before may now
+            tellComments(to: id, connection)
         case .watching:
             connection.channel.log.debug("viewer watches", ["address": .string(connection.address),
                                                             "rendition": .string(connection.channel.outputs.offer[viewer.watching.rendition].id)])

@@ -63,6 +63,10 @@ final class ServerCore {
     var renditionResizesTold: [ChannelName: Int] = [:]
     /// Each channel's review room (people, presenter, activity), made when its first viewer comes.
     var rooms: [ChannelName: ChannelRoom] = [:]
+    /// `--comments`: every source's comments (nil: the server keeps none).
+    let commentFolder: CommentFolder?
+    /// The comments' pictures (`/snapshot.jpg?comment=`), drawn off this thread.
+    let commentPictures: CommentPictures?
 
     /// A core for the viewers of `channels`; `metrics` and `files` are what `/metrics` and the
     /// page's routes serve. With the libraries taking uploads (`--uploads`, one folder for every
@@ -93,6 +97,8 @@ final class ServerCore {
         router = Router(routes: [], access: AccessPolicy(token: AccessToken(configuration.token), adminToken: AccessToken(configuration.adminToken),
                                                            publicView: configuration.publicView),
                         allowedOrigins: configuration.allowedOrigins)
+        commentFolder = configuration.commentsDirectory.map(CommentFolder.init(path:))
+        commentPictures = configuration.commentsDirectory.map { CommentPictures(folder: $0 + "/pictures", catalog: configuration.catalog) }
         let start = now()
         stateSchedules = Dictionary(uniqueKeysWithValues: channels.all.map { ($0.name, StateBroadcastSchedule(now: start)) })
         lastAdaptation = start
@@ -104,6 +110,8 @@ final class ServerCore {
                                    deleteLUT: { [unowned self] in deleteLUT($0) }, deleteStyle: { [unowned self] in deleteStyle($0) },
                                    deleteBackground: { [unowned self] in deleteBackground($0) },
                                    state: { [unowned self] in state(of: $0) }, activity: { [unowned self] in activity(of: $0) },
+                                   comments: { [unowned self] in commentsAnswer($0, format: $1) },
+                                   commentPicture: { [unowned self] in commentPicture($0, id: $1) },
                                    clientLimit: { [unowned self] in clientLimitRefusal($1, address: $0.address) })
         router = Router(routes: ServerRoutes.table(context), access: router.access, allowedOrigins: router.allowedOrigins,
                         channelToken: { [unowned self] name in self.channels.channel(named: name)?.token })

@@ -28,10 +28,12 @@ enum AtomicFile {
     }
 
     /// Writes `bytes` as `folder/name` (created with permissions `mode`). `replacing`: renamed over
-    /// a file of that name; else linked under it, which fails rather than replace one. Returns
-    /// nil, or what went wrong.
+    /// a file of that name; else linked under it, which fails rather than replace one. `flushing`
+    /// (the default): the bytes reach the disk before the rename; without, they are in the kernel's
+    /// cache when it returns — a crash of the process keeps them, a crash of the machine may
+    /// not until the caller flushes them (``flush(_:)``). Returns nil, or what went wrong.
     static func write(_ bytes: [UInt8], folder: String, name: String, temporaryPrefix prefix: String,
-                      replacing: Bool, mode: mode_t = 0o644) -> String? {
+                      replacing: Bool, mode: mode_t = 0o644, flushing: Bool = true) -> String? {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -50,7 +52,7 @@ enum AtomicFile {
             }
             return true
         }
-        let flushed = written && fsync(descriptor) == 0
+        let flushed = written && (!flushing || fsync(descriptor) == 0)
         let problem = String(cString: strerror(errno))
         close(descriptor)
         guard flushed else { return "cannot write \(name): \(problem)" }
@@ -59,5 +61,15 @@ enum AtomicFile {
             return "cannot store \(name): \(String(cString: strerror(errno)))"
         }
         return nil
+    }
+
+    /// Flushes the file at `path` to the disk (after a write without ``write(_:folder:name:temporaryPrefix:replacing:mode:flushing:)``'s
+    /// flush); false when it cannot be opened or flushed.
+    @discardableResult
+    static func flush(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return fsync(descriptor) == 0
     }
 }

@@ -251,8 +251,8 @@ public final class Session: Sendable {
         case .saveLook, .applyLook, .deleteLook:
             // The server's looks are the core's (ServerCore+Looks), which hands a session a look's chain.
             throw ProtocolError(code: .invalidArgument, message: "looks are not kept by a channel's session")
-        case .present, .point:
-            // The presenter and the pointers are the channel's room's (ServerCore+Room).
+        case .present, .point, .comment:
+            // The presenter, the pointers and the comments are the channel's room's (ServerCore+Room).
             throw ProtocolError(code: .invalidArgument, message: "the presenter is not kept by a channel's session")
         }
     }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// `--data DIR` (`FILTERCAST_DATA`): the one folder `serve` keeps what it writes in — `recordings/`,
-/// `looks/`, `luts/`, `styles/`, `uploads/`, `backgrounds/` (`backgroundReplace`'s uploaded pictures,
+/// `looks/`, `comments/`, `luts/`, `styles/`, `uploads/`, `backgrounds/` (`backgroundReplace`'s uploaded pictures,
 /// where the person matte runs) and the seek bar's `thumbnails/` — each made when first written. Each folder option
-/// (`--recordings`, `--looks`, `--luts`, `--styles`, `--uploads`) still overrides its part.
+/// (`--recordings`, `--looks`, `--comments`, `--luts`, `--styles`, `--uploads`) still overrides its part.
 enum DataFolder {
     static let spec = OptionSpec(name: "--data", valueName: "DIR",
-                                 help: "The folder of everything the server writes: recordings/, looks/, luts/, styles/, uploads/, backgrounds/ and the seek bar's thumbnails/, each made when first written "
+                                 help: "The folder of everything the server writes: recordings/, looks/, comments/, luts/, styles/, uploads/, backgrounds/ and the seek bar's thumbnails/, each made when first written "
                                      + "(default $XDG_DATA_HOME/filtercast, or ~/.local/share/filtercast); each folder option overrides its part.")
 
     /// The folder `--data` names, else the XDG default for `environment`'s user.

@@ -63,6 +63,8 @@ enum ServeCommand: Subcommand {
                   LUTOptions.spec, StyleOptions.spec, StyleOptions.firstUseSpec,
                   OptionSpec(name: "--looks", valueName: "DIR",
                              help: "Folder of the saved looks, NAME.json each (default DATA/looks; made when first written), read at start."),
+                  OptionSpec(name: "--comments", valueName: "DIR",
+                             help: "Folder of the comments with drawings, one file per source (default DATA/comments; made when first written)."),
                   OptionSpec(name: "--max-upload-size", valueName: "SIZE",
                              help: "The largest upload: bytes, or with k, M or G (1000s); default 2G."),
                   OptionSpec(name: "--publish", valueName: "URL",
@@ -174,6 +176,7 @@ enum ServeCommand: Subcommand {
             ? nil : DataFolder.part("uploads", option: "--uploads", of: options, data: data)
         configuration.luts = try LUTOptions.folder(options, default: data + "/luts")
         configuration.looks = try lookFolder(DataFolder.part("looks", option: "--looks", of: options, data: data))
+        configuration.commentsDirectory = DataFolder.part("comments", option: "--comments", of: options, data: data)
         let styles = try StyleOptions.folder(options, default: data + "/styles")
         configuration.styles = styles
         let backgrounds = try StyleOptions.backgrounds(at: data + "/backgrounds")

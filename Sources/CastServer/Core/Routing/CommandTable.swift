@@ -35,8 +35,9 @@ enum CommandTable {
         // `watch`; who the sender is in its channel's room (`name`): a watcher names itself too.
         rules(["auth", "frameAck", "flow", "watch", "name"], access: .anyone, scope: .connection),
         // The picture every viewer of the channel sees, its recordings, its sharing, its room
-        // (who presents, where a controller points).
-        rules(["setFilter", "setParams", "take", "setCompare", "record", "delete", "share", "present", "point"],
+        // (who presents, where a controller points), its comments (edit, resolve and delete are
+        // the author's or the admin's, which the channel's comments check: ServerCore+Comments).
+        rules(["setFilter", "setParams", "take", "setCompare", "record", "delete", "share", "present", "point", "comment"],
               access: .control, scope: .channel),
         // Its playback: while someone presents, theirs alone.
         rules(["play", "pause", "seek", "step", "speed", "loop", "open"], access: .control, scope: .channel, drivesPlayback: true),

@@ -31,6 +31,10 @@ struct RouteContext {
     let state: (Channel) -> SessionState
     /// A channel's last changes and who made them (``ServerCore/activity(of:)``).
     let activity: (Channel) -> [ActivityEntry]
+    /// `GET /api/comments?channel=&format=` (``ServerCore/commentsAnswer(_:format:)``).
+    let comments: (Channel, String?) -> HTTPAnswer
+    /// `GET /snapshot.jpg?comment=ID` (``ServerCore/commentPicture(_:id:)``).
+    let commentPicture: (Channel, String) -> HTTPAnswer
     /// Whether `--max-clients` viewers and MJPEG readers are connected (then it logs the refusal).
     let clientLimit: (HTTPRequest, Channel) -> HTTPAnswer?
 
@@ -69,11 +73,17 @@ enum ServerRoutes {
                 struct Activity: Encodable { let channel: String, activity: [ActivityEntry] }
                 return context.on(request) { .json(encoding: Activity(channel: $0.name.description, activity: context.activity($0))) }
             },
+            .get(.exact("/api/comments"), access: .watch, scope: .channel) { request, _ in
+                context.on(request) { context.comments($0, request.argument("format")) }
+            },
             .get(.exact("/api/filters"), access: .anyone) { _, _ in
                 .json(encoding: CatalogListing(context.channels.defaultChannel.session.catalog))
             },
             .get(.exact("/snapshot.jpg"), access: .watch, scope: .channel) { request, _ in
-                context.on(request) { channel in jpegRendition(request, channel) { .snapshot(of: channel, rendition: $0) } }
+                context.on(request) { channel in
+                    if let comment = request.argument("comment") { return context.commentPicture(channel, comment) }
+                    return jpegRendition(request, channel) { .snapshot(of: channel, rendition: $0) }
+                }
             },
             .get(.exact("/stream.mjpg"), access: .watch, scope: .channel) { request, _ in context.on(request) { mjpeg(request, $0, context) } },
         ]
