@@ -169,6 +169,27 @@ def peak_rss_kib(pid: int) -> int:
     return _status_kib(pid, "VmHWM")
 
 
+def threads_at_nice(pid: int, nice: int) -> set[int]:
+    """The ids of `pid`'s threads whose nice value is `nice` now (threads that end while read are left out)."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            if int(_stat_fields(task / "stat")[16]) == nice:
+                found.add(int(task.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def processor() -> str:
+    """The processor's model name, its cores, and the vector units a network's speed depends on."""
+    info = Path("/proc/cpuinfo").read_text()
+    name = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("model name")), "?")
+    flags = next((line.split(":", 1)[1].split() for line in info.splitlines() if line.startswith("flags")), [])
+    units = [unit for unit in ("avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16") if unit in flags]
+    return f"{name} ({os.cpu_count()} cores; {', '.join(units) or 'no AVX2'})"
+
+
 def fd_count(pid: int) -> int:
     """How many file descriptors `pid` has open."""
     return len(os.listdir(f"/proc/{pid}/fd"))

@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_server import REPO, start_server, stop_server
+from bench_server import REPO, processor, start_server, stop_server, threads_at_nice
 from browser import make_driver, percentile
 from natural_clip import natural_clip
 
@@ -36,26 +36,9 @@ PRIORITIES = ("nice10", "idle", "batch", "normal")
 NETWORK_NICE = 10
 
 
-def processor() -> str:
-    """The processor's model name and the vector units the network's speed depends on."""
-    info = Path("/proc/cpuinfo").read_text()
-    name = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("model name")), "?")
-    flags = next((line.split(":", 1)[1].split() for line in info.splitlines() if line.startswith("flags")), [])
-    units = [unit for unit in ("avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16") if unit in flags]
-    return f"{name} ({os.cpu_count()} cores; {', '.join(units) or 'no AVX2'})"
-
-
 def network_threads(pid: int, known: set[int]) -> set[int]:
     """The server's threads at the network's nice value, with those found before."""
-    found = set(known)
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            stat = (task / "stat").read_text()
-        except OSError:
-            continue
-        if int(stat[stat.rindex(")") + 2:].split()[16]) == NETWORK_NICE:
-            found.add(int(task.name))
-    return found
+    return set(known) | threads_at_nice(pid, NETWORK_NICE)
 
 
 def apply_priority(threads: set[int], variant: str):

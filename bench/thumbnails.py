@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_server import CLOCK_TICKS, REPO, serving
+from bench_server import REPO, serving, thread_cpu_seconds
 from fc_client import Client
 from natural_clip import cache_dir, natural_clip
 
@@ -42,15 +42,6 @@ def long_clip(minutes: int) -> Path:
         subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-stream_loop", "-1", "-i", str(natural_clip()),
                         "-t", str(minutes * 60), "-c", "copy", str(path)], check=True)
     return path
-
-
-def thread_cpu(pid: int, name: str) -> float | None:
-    """CPU seconds of `pid`'s thread called `name`; None when it has none."""
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        if (task / "comm").read_text().strip() == name:
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    return None
 
 
 def frame_count(items: list) -> int:
@@ -96,7 +87,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         with serving(options.bin, ["--input", str(clip), "--data", folder]) as server:
             wall, fps_before, fps, listing = asyncio.run(watched_fps(server))
-            cpu = thread_cpu(server.proc.pid, "thumbnails")
+            cpu = thread_cpu_seconds(server.proc.pid).get("thumbnails")
         peer_wall, peer_cpu = peer(clip, folder)
         short_wall, short_cpu = peer(clip, folder, *SHORTCUTS)
     print(f"seek-bar thumbnails, {options.minutes} min of natural 720p25 ({os.cpu_count()} cores, "

@@ -291,7 +291,7 @@ def test_every_filter_can_be_reached_and_clicked(fake_server, open_page, width, 
         shown = page.wait_for(lambda: (s := page.js("""
             const b = document.querySelector(`[data-filter="${arguments[0]}"]`);
             return b.getAttribute('aria-pressed') === 'true' && {
-                pressed: [...document.querySelectorAll('[aria-pressed="true"]')].map(b => b.dataset.filter),
+                pressed: [...document.querySelectorAll('#filters [aria-pressed="true"]')].map(b => b.dataset.filter),
                 sliders: [...document.querySelectorAll('#params input[data-param]')].map(s => s.dataset.param),
                 current: document.getElementById('current-filter').textContent,
                 overflow: document.documentElement.scrollWidth - window.innerWidth};""", name)) and s,
