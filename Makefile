@@ -62,7 +62,7 @@ build: deps
 ## test: the size guard (.ci/long_code.py: functions ≤ 60 lines, files ≤ 400), unit, integration and
 ## end-to-end tests (clips are generated with the ffmpeg CLI), then
 ## the server and the page against real clients and a real Chromium (two tests at a time, then the
-## ones that measure rates or sync alone), then a 60 s soak of an ASan
+## ones that measure rates or sync alone), then a 45 s soak of an ASan
 ## build under LeakSanitizer (`make soak`); the 90 s RSS/fd soak is in bench-serve (bench/test_soak.py)
 test: deps
 	$(PYTHON) .ci/long_code.py
@@ -75,7 +75,7 @@ test: deps
 	{ $(PYTEST) -n 2 --dist loadfile -m "not solo and not bench" --durations=20 $(E2E_TESTS) \
 		&& $(PYTEST) -m "solo and not bench" --durations=10 $(E2E_TESTS); } || { kill $$asan 2>/dev/null; exit 1; }; \
 	wait $$asan || { tail -40 .build/asan-build.log; echo "test: the ASan build failed"; exit 1; }
-	$(MAKE) soak SOAK_SECONDS=60
+	$(MAKE) soak SOAK_SECONDS=45
 
 ## docker-test: build docker/Dockerfile with podman on local base-image stand-ins, run it, check
 ## /healthz, frames over /ws and the page in Chromium against the container (docker/test.sh)

@@ -232,7 +232,7 @@ def test_every_beep_is_heard_within_45_ms_of_its_flash_playing_and_after_seeks(t
     assert_in_sync([d for after in seeks for d in after[1:]], "after seeks")
 
 
-@pytest.mark.parametrize("name, audio", [("ac3-5.1-48k.mkv", ["-c:a", "ac3", "-ac", "6"]),
+@pytest.mark.parametrize("name, audio", [pytest.param("ac3-5.1-48k.mkv", ["-c:a", "ac3", "-ac", "6"], marks=pytest.mark.bench),
                                          pytest.param("mp3-mono-44k.avi", ["-c:a", "libmp3lame", "-ac", "1", "-ar", "44100"],
                                                       marks=pytest.mark.bench),
                                          # The sound starts 1.5 s after the pictures (an edit list).
