@@ -158,7 +158,7 @@ soak: deps
 	$(MAKE) --no-print-directory soak-run SOAK_SECONDS=$(SOAK_SECONDS)
 soak-run:
 	ASAN_OPTIONS=detect_leaks=1 BIN=.build/asan/debug/filtercast OUT=.build/soak DURATION=$(SOAK_SECONDS) \
-		VIEWERS=10 INPUT=test:640x360@30 bench/soak.sh --warmup 30 --record-every 20 --churn-every 8 --min-fps 0 --max-rss-growth 1
+		VIEWERS=10 INPUT=test:640x360@30 bench/soak.sh --warmup 15 --record-every 20 --churn-every 8 --min-fps 0 --max-rss-growth 1
 
 clean:
 	rm -rf .build
