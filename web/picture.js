@@ -50,20 +50,17 @@ export function countReceived(bytes) {
 /// Sets `stats.fps` (distinct pictures drawn in the last second) and `stats.bitsPerSecond` from
 /// the last second. A count in the window reads 26 or 27 for a 25 fps source whenever its two
 /// ends both catch a picture or a late picture comes with the next: a stream's count is capped by
-/// the rate its median interval gives (jitter and catch-up bursts move the median little), which
-/// never hides pictures that did not come; a few pictures (a still refined, a step) are counted.
+/// the rate its pictures' span gives (the intervals between its first and last picture: draw
+/// times quantised to the display's frames made a median interval read 30 for 25 fps), which never
+/// hides pictures that did not come; a few pictures (a still refined, a step) are counted.
 export function measureDeliveredRate() {
   const now = performance.now();
   const times = picture.drawTimes;
   while (times.length && now - times[0] > 1000) times.shift();
   while (picture.receipts.length && now - picture.receipts[0][0] > 1000) picture.receipts.shift();
-  stats.fps = times.length >= 10 ? Math.min(times.length, Math.round(1000 / median(intervals(times)))) : times.length;
+  const span = times.length >= 10 ? times[times.length - 1] - times[0] : 0;
+  stats.fps = span > 0 ? Math.min(times.length, Math.round(((times.length - 1) * 1000) / span)) : times.length;
   stats.bitsPerSecond = picture.receipts.reduce((sum, [, bytes]) => sum + bytes * 8, 0);
-}
-
-/// The gaps between consecutive times.
-function intervals(times) {
-  return times.slice(1).map((time, index) => time - times[index]);
 }
 
 function recordLatency(latency) {
