@@ -12,10 +12,11 @@ let package = Package(
     dependencies: [.package(name: "FilterCast", path: "../..")],
     targets: [
         .target(name: "CLibFuzzer"),
-        .executableTarget(name: "FuzzCommands", dependencies: ["CLibFuzzer",
+        .target(name: "FuzzMessages", dependencies: [.product(name: "CastProtocol", package: "FilterCast")]),
+        .executableTarget(name: "FuzzCommands", dependencies: ["CLibFuzzer", "FuzzMessages",
             .product(name: "CastProtocol", package: "FilterCast"), .product(name: "FilterKit", package: "FilterCast"),
         ], linkerSettings: linker),
-        .executableTarget(name: "FuzzComments", dependencies: ["CLibFuzzer",
+        .executableTarget(name: "FuzzComments", dependencies: ["CLibFuzzer", "FuzzMessages",
             .product(name: "CastProtocol", package: "FilterCast"), .product(name: "FilterKit", package: "FilterCast"),
         ], linkerSettings: linker),
         .executableTarget(name: "FuzzFilterSettings", dependencies: ["CLibFuzzer", .product(name: "FilterKit", package: "FilterCast")],

@@ -1,21 +1,13 @@
 import CastProtocol
 import FilterKit
 import Foundation
+import FuzzMessages
 
-/// One client text message, as the server handles it: parse, then validate a filter command
+/// One client text message, as the server handles it: parse (a refusal checked by ``parsedMessage``), then validate a filter command
 /// against the catalog, and check that what passes (a filter's values, a seek, a window, a
 /// `share`'s size and label, a look's name) lies in range; an error must encode as valid JSON (it may quote the input).
 func fuzzCommands(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let data else { return 0 }
-    let message: ClientMessage
-    do {
-        message = try ClientMessageParser.parse(UnsafeRawBufferPointer(start: data, count: size))
-    } catch {
-        precondition(!error.message.isEmpty, "an error without a message")
-        let encoded = Data(ServerMessage.error(error).encoded())
-        precondition((try? JSONSerialization.jsonObject(with: encoded)) != nil, "error encodes as invalid JSON")
-        return 0
-    }
+    guard let message = parsedMessage(data, size) else { return 0 }
     switch message.command {
     case .session(.setFilter(let name, let params, _)):
         if let settings = try? FilterSettings(name: name, parameters: params) {

@@ -1,6 +1,7 @@
 import CastProtocol
 import FilterKit
 import Foundation
+import FuzzMessages
 
 /// One client text message (seeded with `comment` commands), as the server handles a comment:
 /// parse; what passes lies within the limits (text, shapes, points, each point on the 0…1
@@ -8,16 +9,7 @@ import Foundation
 /// same comment (its file); its drawing burns into a 40×30 frame (AddressSanitizer watches the
 /// planes). A refusal encodes as valid JSON.
 func fuzzComments(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let data else { return 0 }
-    let message: ClientMessage
-    do {
-        message = try ClientMessageParser.parse(UnsafeRawBufferPointer(start: data, count: size))
-    } catch {
-        precondition(!error.message.isEmpty, "an error without a message")
-        precondition((try? JSONSerialization.jsonObject(with: Data(ServerMessage.error(error).encoded()))) != nil, "error encodes as invalid JSON")
-        return 0
-    }
-    guard case .session(.comment(let command)) = message.command else { return 0 }
+    guard case .session(.comment(let command)) = parsedMessage(data, size)?.command else { return 0 }
     switch command {
     case .add(let place, let duration, let text, let drawing):
         if case .frame(let frame) = place { precondition(frame >= 0, "frame \(frame) escaped validation") }
