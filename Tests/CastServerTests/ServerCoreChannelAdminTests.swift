@@ -16,43 +16,43 @@ import Testing
 
     /// `PUT /api/channels/NAME` with `body` on connection `id`, as lws delivers it: the route, the
     /// admission, the body in two pieces, its end; then, when it went to the desk, its answer.
-    func put(_ name: String, _ body: String, on id: ConnectionID = 50, length: Int? = nil, _ fixture: CoreFixture) -> ServerCore.UploadStep {
+    func put(_ name: String, _ body: String, on id: ConnectionID = 50, length: Int? = nil, _ fixture: CoreFixture) -> BodyStep {
         let core = fixture.core
         let request = HTTPRequest(method: .put, path: "/api/channels/\(name)", arguments: ["token": Self.admin],
                                   headers: [.contentLength: "\(length ?? body.utf8.count)"])
         let routed = core.answer(request)
-        guard case .channelPut(let decoded) = routed else {
+        guard case .pending(let pending) = routed else {
             guard case .status(let code, let message, _) = routed else { return .refuse(0, "\(routed)") }
             return .refuse(code, message)
         }
-        let admitted = core.channelPutAdmitted(id, name: decoded, request: request)
+        let admitted = core.start(pending, on: id, request)
         guard case .takeBody = admitted else { return admitted }
         let bytes = Array(body.utf8)
         for piece in [bytes.prefix(bytes.count / 2), bytes.dropFirst(bytes.count / 2)] {
-            let step = piece.withUnsafeBytes { core.uploadBody(id, $0) }
+            let step = piece.withUnsafeBytes { core.bodyPiece(id, $0) }
             guard step == .receiving else { return step }
         }
-        let complete = core.uploadBodyComplete(id)
+        let complete = core.bodyComplete(id)
         guard case .waiting = complete else { return complete }
         return answer(for: id, fixture)
     }
 
     /// The answer the desk's worker left for connection `id`, once it finished.
-    func answer(for id: ConnectionID, _ fixture: CoreFixture) -> ServerCore.UploadStep {
+    func answer(for id: ConnectionID, _ fixture: CoreFixture) -> BodyStep {
         fixture.core.channelDesk.waitForWorkers()
         return fixture.core.takeChannelAnswers().first { $0.0 == id }?.1 ?? .refuse(0, "no answer")
     }
 
-    func delete(_ name: String, on id: ConnectionID = 60, _ fixture: CoreFixture) -> ServerCore.UploadStep {
+    func delete(_ name: String, on id: ConnectionID = 60, _ fixture: CoreFixture) -> BodyStep {
         let request = HTTPRequest(method: .delete, path: "/api/channels/\(name)", arguments: ["token": Self.admin])
         let routed = fixture.core.answer(request)
-        guard case .channelDelete(let decoded) = routed else { return .refuse(routed.code, "\(routed)") }
-        let step = fixture.core.channelDeleted(id, name: decoded)
+        guard case .pending(let pending) = routed else { return .refuse(routed.code, "\(routed)") }
+        let step = fixture.core.start(pending, on: id, request)
         guard case .waiting = step else { return step }
         return answer(for: id, fixture)
     }
 
-    func json(_ step: ServerCore.UploadStep) -> [String: Any]? {
+    func json(_ step: BodyStep) -> [String: Any]? {
         guard case .answer(_, let body) = step else { return nil }
         return try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
     }
@@ -93,8 +93,8 @@ import Testing
         let fixture = try fixture()
         guard case .answer(201, _) = put("cam", #"{"input": "test:64x48@30"}"#, fixture) else { Issue.record("not added"); return }
         let request = HTTPRequest(method: .delete, path: "/api/channels/cam", arguments: ["token": Self.admin])
-        guard case .channelDelete(let name) = fixture.core.answer(request),
-              case .waiting = fixture.core.channelDeleted(60, name: name) else { Issue.record("not removing"); return }
+        guard case .pending(let pending) = fixture.core.answer(request),
+              case .waiting = fixture.core.start(pending, on: 60, request) else { Issue.record("not removing"); return }
         fixture.core.channelDesk.stopAll()
         let answers = fixture.core.takeChannelAnswers()
         #expect(answers.contains { $0.0 == 60 }, "stopAll returned before the removal finished: \(answers)")

@@ -17,27 +17,23 @@ import Testing
 
     /// `bytes` sent as LUT `name` on connection `id` in pieces of 3 bytes, parsed on its thread
     /// (joined here, as the wake-up would find it done); the answer.
-    private func upload(_ bytes: [UInt8], as name: String, on id: ConnectionID, to core: ServerCore) -> UploadAnswer? {
+    private func upload(_ bytes: [UInt8], as name: String, on id: ConnectionID, to core: ServerCore) -> BodyStep? {
         #expect(core.shelfUploadAdmitted(id, into: core.configuration.luts!, name: name, request: request(bytes.count)) == .takeBody(sendContinue: false))
         for start in stride(from: 0, to: bytes.count, by: 3) {
-            #expect(bytes[start..<min(start + 3, bytes.count)].withUnsafeBytes { core.uploadBody(id, $0) } == .receiving)
+            #expect(bytes[start..<min(start + 3, bytes.count)].withUnsafeBytes { core.bodyPiece(id, $0) } == .receiving)
         }
-        #expect(core.uploadBodyComplete(id) == .probing)
-        core.shelfUploads[id]?.checker?.join()
-        let answers = core.takeShelfAnswers()
-        #expect(answers.count == 1 && answers.first?.0 == id && core.shelfUploads[id] == nil)
+        #expect(core.bodyComplete(id) == .probing)
+        core.bodies.waitForChecks()
+        let answers = core.takeBodyAnswers()
+        #expect(answers.count == 1 && answers.first?.0 == id && core.bodies[id] == nil)
         return answers.first?.1
     }
 
-    private func code(_ step: ServerCore.UploadStep) -> UInt32? {
-        if case .refuse(let code, _) = step { code } else { nil }
-    }
-
-    private func code(_ answer: UploadAnswer?) -> UInt32? {
+    private func code(_ answer: BodyStep?) -> UInt32? {
         switch answer {
-        case .stored?: 201
-        case .refused(let code, _)?: code
-        case nil: nil
+        case .answer(let code, _)?: code
+        case .refuse(let code, _)?: code
+        default: nil
         }
     }
 
@@ -49,7 +45,7 @@ import Testing
         _ = writes.drainAll(core)
         #expect(!core.configuration.catalog.names.contains("lut"))
         let answer = upload(Self.identity, as: "kodak-2383", on: 9, to: core)
-        guard case .stored(let body)? = answer else { Issue.record("\(String(describing: answer))"); return }
+        guard case .answer(201, let body)? = answer else { Issue.record("\(String(describing: answer))"); return }
         let stored = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
         #expect(stored?["name"] as? String == "kodak-2383" && stored?["size"] as? Int == 2)
         let lut = try #require(core.configuration.catalog.descriptor(named: "lut"))
@@ -72,9 +68,9 @@ import Testing
     @Test func aBadFileIsRefusedWithItsLineAndLeavesNothing() throws {
         let fixture = try CoreFixture(luts: true)
         let answer = upload(Array("LUT_3D_SIZE 2\n0 0 0\n1 0 7\n".utf8), as: "bad", on: 3, to: fixture.core)
-        #expect(answer == .refused(400, "bad.cube: line 3: 7.0 is outside the domain 0.0 to 1.0"))
+        #expect(answer == .refuse(400, "bad.cube: line 3: 7.0 is outside the domain 0.0 to 1.0"))
         #expect(CoreFixture.files(in: fixture.core.configuration.luts!.path).isEmpty)
-        #expect(fixture.core.configuration.luts!.library.count == 0 && fixture.core.shelfUploads.isEmpty)
+        #expect(fixture.core.configuration.luts!.library.count == 0 && fixture.core.bodies.all(ShelfUpload.self).isEmpty)
     }
 
     @Test func refusedBeforeTheBodyByNameSizeAndCount() throws {
@@ -87,16 +83,19 @@ import Testing
         #expect(core.shelfUploadAdmitted(1, into: core.configuration.luts!, name: "x", request: request(10)) == .takeBody(sendContinue: false))
         #expect(core.shelfUploadAdmitted(2, into: core.configuration.luts!, name: "y", request: request(10)) == .takeBody(sendContinue: false))
         #expect(code(core.shelfUploadAdmitted(3, into: core.configuration.luts!, name: "z", request: request(10))) == 503, "two at once at most")
-        core.uploadClosed(1)
-        core.uploadClosed(2)
-        #expect(core.shelfUploads.isEmpty)
+        core.bodyClosed(1)
+        core.bodyClosed(2)
+        #expect(core.bodies.all(ShelfUpload.self).isEmpty)
         #expect(code(upload(Self.identity, as: "x", on: 4, to: core)) == 201)
         // A client that leaves while its LUT is parsed gets no answer, and nothing is kept.
         #expect(core.shelfUploadAdmitted(7, into: core.configuration.luts!, name: "gone", request: request(Self.identity.count)) == .takeBody(sendContinue: false))
-        #expect(Self.identity.withUnsafeBytes { core.uploadBody(7, $0) } == .receiving)
-        #expect(core.uploadBodyComplete(7) == .probing)
-        core.uploadClosed(7)
-        #expect(core.takeShelfAnswers().isEmpty && !core.configuration.luts!.library.contains("gone"))
+        #expect(Self.identity.withUnsafeBytes { core.bodyPiece(7, $0) } == .receiving)
+        #expect(core.bodyComplete(7) == .probing)
+        core.bodyClosed(7)
+        #expect(core.bodies.all(ShelfUpload.self).count == 1, "held until its check ends")
+        core.bodies.waitForChecks()
+        #expect(core.takeBodyAnswers().isEmpty && !core.configuration.luts!.library.contains("gone"))
+        #expect(core.bodies.all(ShelfUpload.self).isEmpty)
         #expect(code(core.shelfUploadAdmitted(5, into: core.configuration.luts!, name: "x", request: request(10))) == 409)
         for index in 1..<LUTLibrary.capacity { try core.configuration.luts!.library.add(.identity(size: 2), as: "l\(index)") }
         #expect(code(core.shelfUploadAdmitted(6, into: core.configuration.luts!, name: "more", request: request(10))) == 507)

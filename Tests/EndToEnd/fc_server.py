@@ -28,7 +28,7 @@ DEFAULT_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", 
 READY_LINE = re.compile(r"(?:^filtercast: |\"message\":\")serving (?P<name>.+) \((?P<width>\d+)x(?P<height>\d+)\) "
                         r"at (?P<scheme>https?)://(?P<host>[^:/]+):(?P<port>\d+)/")
 # The data folder: in text on the line right after it, in JSON a field of it; `start` returns once it came.
-DATA_LINE = re.compile(r"^filtercast: data in (?P<data>.+) \(recordings, looks, LUTs, styles, uploads\)|\"data\":\"(?P<field>[^\"]*)\"")
+DATA_LINE = re.compile(r"^filtercast: data in (?P<data>.+) \(recordings, looks, comments, LUTs, styles, uploads, backgrounds, thumbnails\)|\"data\":\"(?P<field>[^\"]*)\"")
 
 
 def make_clip(path, lavfi_source: str, seconds: float, *options: str, timeout: float = 120):

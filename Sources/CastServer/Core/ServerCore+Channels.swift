@@ -4,19 +4,28 @@ import Foundation
 import Logging
 import MediaKit
 
-/// One `PUT /api/channels/NAME` body being gathered: JSON, at most ``maximumBytes``. Network thread only.
-final class ChannelRequest: GatheredBody {
+/// One `PUT /api/channels/NAME` body being gathered: JSON, at most ``maximumBytes``; once whole,
+/// the channel is opened by the ``ChannelDesk`` (``ServerCore/openChannel(_:body:on:)``). Network thread only.
+final class ChannelRequest: PendingBody {
     /// The largest body taken.
     static let maximumBytes = 64 * 1024
 
     let name: ChannelName
-    let expected: Int
-    var body: [UInt8] = []
+    private var gathered: GatheredBytes
 
     init(name: ChannelName, expected: Int) {
         self.name = name
-        self.expected = expected
+        gathered = GatheredBytes(expected: expected)
     }
+
+    func append(_ bytes: UnsafeRawBufferPointer, in core: ServerCore) -> BodyRefusal? { gathered.append(bytes) }
+
+    func complete(in core: ServerCore, on id: ConnectionID) -> BodyCompletion {
+        guard gathered.isWhole else { return .step(.refuse(400, "the body is shorter than its Content-Length")) }
+        return .step(core.openChannel(name, body: gathered.bytes, on: id))
+    }
+
+    func abandon(in core: ServerCore) {}
 }
 
 /// Channels added and removed at run time (admin; the route table checks it).
@@ -35,7 +44,7 @@ final class ChannelRequest: GatheredBody {
 /// and kept in `RECORDINGS/NAME/`), then the request gets 200. The default channel stays (409).
 extension ServerCore {
     /// The router admitted a channel `text` to add on connection `id` (`request`: its headers).
-    func channelPutAdmitted(_ id: ConnectionID, name text: String, request: HTTPRequest) -> UploadStep {
+    func channelPutAdmitted(_ id: ConnectionID, name text: String, request: HTTPRequest) -> BodyStep {
         let name: ChannelName
         do throws(ChannelNameError) {
             name = try ChannelName(text)
@@ -43,44 +52,36 @@ extension ServerCore {
             return .refuse(400, error.description)
         }
         if let refusal = refusalToAdd(name) { return refusal }
-        switch Self.announcedSize(request, atMost: ChannelRequest.maximumBytes, of: "the body",
-                                  expecting: "JSON such as {\"input\": \"rtsp://10.0.0.5/stream\"}") {
+        switch GatheredBytes.announcedSize(request, atMost: ChannelRequest.maximumBytes, of: "the body",
+                                           expecting: "JSON such as {\"input\": \"rtsp://10.0.0.5/stream\"}") {
         case .success(let size):
-            channelRequests[id] = ChannelRequest(name: name, expected: size)
+            return takeBody(ChannelRequest(name: name, expected: size), on: id, request: request)
         case .failure(let refusal):
             return refusal.step
         }
-        return .takeBody(sendContinue: request.header(.expect).lowercased() == "100-continue")
     }
 
-    /// A piece of an admitted channel's body (nil: this connection carries none).
-    func channelBody(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer) -> UploadStep? {
-        Self.gather(bytes, into: &channelRequests, id)
-    }
-
-    /// The whole body came: checked, then the input is opened off this thread (nil: no channel here).
-    func channelBodyComplete(_ id: ConnectionID) -> UploadStep? {
-        guard let request = channelRequests.removeValue(forKey: id) else { return nil }
+    /// Channel `name`'s whole JSON `body`: checked, then the input is opened off this thread; the
+    /// answer comes from the desk (``takeChannelAnswers()``).
+    func openChannel(_ name: ChannelName, body: [UInt8], on id: ConnectionID) -> BodyStep {
         let catalog = channels.defaultChannel.session.catalog
-        let read = Result { () throws(ChannelOrder.Refusal) in try ChannelOrder(request.body, catalog: catalog) }
-        if case .failure(let refusal) = read { return .refuse(400, "channel \(request.name): \(refusal.message)") }
-        if let refusal = refusalToAdd(request.name) { return refusal }
-        guard case .success(let order) = read else { return nil }
-        channelChanges[request.name] = "being added"
-        channelBodies[request.name] = request.body
-        Log.info("channel being added", ["channel": .string(request.name.description)])
-        channelDesk.open(order.channel(request.name), for: id)
+        let order: ChannelOrder
+        do throws(ChannelOrder.Refusal) {
+            order = try ChannelOrder(body, catalog: catalog)
+        } catch {
+            return .refuse(400, "channel \(name): \(error.message)")
+        }
+        if let refusal = refusalToAdd(name) { return refusal }
+        channelChanges[name] = "being added"
+        channelBodies[name] = body
+        Log.info("channel being added", ["channel": .string(name.description)])
+        channelDesk.open(order.channel(name), for: id)
         return .waiting(seconds: Int32(configuration.openTimeout.seconds.rounded(.up)) + 10)
-    }
-
-    /// A channel request's client left before its body was whole.
-    func channelRequestClosed(_ id: ConnectionID) {
-        channelRequests[id] = nil
     }
 
     /// `DELETE /api/channels/NAME` on connection `id`: the channel leaves at once; the answer
     /// comes once its services stopped.
-    func channelDeleted(_ id: ConnectionID, name text: String) -> UploadStep {
+    func channelDeleted(_ id: ConnectionID, name text: String) -> BodyStep {
         guard let name = try? ChannelName(text), let channel = channels[name] else {
             if let name = try? ChannelName(text), let change = channelChanges[name] { return .refuse(409, "channel \(name) is \(change)") }
             return refusal(channels.unknown(text))
@@ -105,7 +106,7 @@ extension ServerCore {
 
     /// The answers of the channels opened or stopped since the last wake-up, by connection (an
     /// opened channel joins the registry even when its client left).
-    func takeChannelAnswers() -> [(ConnectionID, UploadStep)] {
+    func takeChannelAnswers() -> [(ConnectionID, BodyStep)] {
         channelDesk.takeFinished().map { finished in
             switch finished {
             case .opened(let id, let name, .success(let channel)):
@@ -131,7 +132,7 @@ extension ServerCore {
 
     /// Why channel `name` cannot be added now: it exists, is being added or removed, or there are
     /// `--max-channels` (those being added count).
-    private func refusalToAdd(_ name: ChannelName) -> UploadStep? {
+    private func refusalToAdd(_ name: ChannelName) -> BodyStep? {
         if channels[name] != nil { return .refuse(409, "channel \(name) exists already") }
         if let change = channelChanges[name] { return .refuse(409, "channel \(name) is \(change)") }
         let count = channels.all.count + channelChanges.values.filter { $0 == "being added" }.count
@@ -141,7 +142,7 @@ extension ServerCore {
         return nil
     }
 
-    private func refusal(_ answer: HTTPAnswer) -> UploadStep {
+    private func refusal(_ answer: HTTPAnswer) -> BodyStep {
         guard case .status(let code, let message, _) = answer else { return .refuse(500, "unexpected answer") }
         return .refuse(code, message)
     }

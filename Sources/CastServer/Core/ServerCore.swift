@@ -23,8 +23,6 @@ final class ServerCore {
     var channels: ChannelRegistry
     /// Opens and stops the channels added and removed at run time, off this thread.
     let channelDesk: ChannelDesk
-    /// The `PUT /api/channels/NAME` bodies being gathered, by connection.
-    var channelRequests: [ConnectionID: ChannelRequest] = [:]
     /// Channels being added or removed, and which ("being added", "being removed"): their names are taken.
     var channelChanges: [ChannelName: String] = [:]
     /// The bodies of the channels being added, for `--channels-file`.
@@ -36,8 +34,8 @@ final class ServerCore {
     let wake: NetworkWake
     /// What `hello` offers on every channel besides the renditions (``features(of:)`` adds a channel's own).
     let features: ServerFeatures
-    /// `--uploads`: the uploads under way and their probes (nil: none taken).
-    let uploadDesk: UploadDesk?
+    /// `--uploads`: what an upload may be (nil: none taken).
+    let uploadPolicy: UploadPolicy?
     /// The seek bar's thumbnails of the files the channels play (`GET /api/thumbnails`).
     let seekThumbnails: SeekThumbnails
     /// Every HTTP route and the access each needs.
@@ -49,10 +47,8 @@ final class ServerCore {
     /// MJPEG readers and snapshots waiting for a frame: HTTP connections the adapter serves, which
     /// count in the audience of a JPEG rendition of their channel.
     var watchers: [ConnectionID: (channel: Channel, watcher: HTTPWatcher)] = [:]
-    /// Uploads whose body is arriving or being probed, by connection.
-    var uploads: [ConnectionID: UploadReceiver] = [:]
-    /// The `PUT /api/luts/NAME` and `PUT /api/styles/NAME` bodies being gathered or checked, by connection.
-    var shelfUploads: [ConnectionID: ShelfUpload] = [:]
+    /// The request bodies being taken or checked (uploads, shelves' items, channels' JSON), by connection.
+    var bodies = PendingBodies()
     /// Connections that have something to write: the adapter asks lws for their writable callbacks.
     var writeRequests = Set<ConnectionID>()
     /// When each channel's periodic `state` is due.
@@ -89,10 +85,10 @@ final class ServerCore {
         seekThumbnails = SeekThumbnails(folder: configuration.dataFolder.map { $0 + "/thumbnails" }
             ?? NSTemporaryDirectory() + "filtercast-thumbnails-\(getpid())")
         let library = channels.defaultChannel.session.library
-        uploadDesk = library?.uploads.map { _ in
-            UploadDesk(policy: UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes))
+        uploadPolicy = library?.uploads.map { _ in
+            UploadPolicy(maxBytes: configuration.maxUploadBytes, reserveBytes: configuration.recording.minimumFreeBytes)
         }
-        features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadDesk.map { UploadOffer(maxBytes: $0.policy.maxBytes) },
+        features = ServerFeatures(mediaFolder: library?.media != nil, uploads: uploadPolicy.map { UploadOffer(maxBytes: $0.maxBytes) },
                                   looks: configuration.looks != nil, regions: channels.defaultChannel.session.catalog.regions)
         router = Router(routes: [], access: AccessPolicy(token: AccessToken(configuration.token), adminToken: AccessToken(configuration.adminToken),
                                                            publicView: configuration.publicView),

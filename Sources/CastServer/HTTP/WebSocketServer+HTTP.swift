@@ -31,14 +31,8 @@ extension WebSocketServer {
             return awaitSnapshot(wsi, of: channel, rendition: rendition, headOnly: request.isHead)
         case .mjpeg(let channel, let rendition):
             return startMJPEG(wsi, of: channel, rendition: rendition)
-        case .upload(let name):
-            return uploadRequest(wsi, request, name: name)
-        case .shelfUpload(let shelf, let name):
-            return shelfUploadRequest(wsi, request, into: shelf, name: name)
-        case .channelPut(let name):
-            return channelPutRequest(wsi, request, name: name)
-        case .channelDelete(let name):
-            return channelDeleteRequest(wsi, name: name)
+        case .pending(let pending):
+            return perform(core.start(pending, on: id(wsi), request), wsi)
         }
     }
 

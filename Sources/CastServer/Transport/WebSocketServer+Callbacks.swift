@@ -33,9 +33,9 @@ extension WebSocketServer {
         case LWS_CALLBACK_HTTP_WRITEABLE:
             return httpWritable(wsi)
         case LWS_CALLBACK_HTTP_BODY:
-            return uploadBody(wsi, data, length)
+            return bodyPiece(wsi, data, length)
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-            return uploadBodyComplete(wsi)
+            return bodyComplete(wsi)
         default:
             return lws_callback_http_dummy(wsi, reason, user, data, length)
         }
@@ -51,7 +51,7 @@ extension WebSocketServer {
     private func disconnected(_ wsi: OpaquePointer) {
         guard let connection = connections.removeValue(forKey: wsi) else {
             core.viewerLeft(id(wsi))
-            core.uploadClosed(id(wsi))
+            core.bodyClosed(id(wsi))
             return
         }
         switch connection.kind {

@@ -168,7 +168,7 @@ public final class WebSocketServer: @unchecked Sendable {
             }
             return
         }
-        answerProbedUploads()
+        answerPendingRequests()
         let supplies = core.woken(queuedBytes: { [self] in wsi($0).map(queuedBytes) ?? 0 })
         for (wsi, connection) in connections {
             if let channel = connection.kind.channel, core.channels[channel.name] !== channel {

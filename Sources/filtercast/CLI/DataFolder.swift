@@ -5,6 +5,9 @@ import Foundation
 /// where the person matte runs) and the seek bar's `thumbnails/` — each made when first written. Each folder option
 /// (`--recordings`, `--looks`, `--comments`, `--luts`, `--styles`, `--uploads`) still overrides its part.
 enum DataFolder {
+    /// What the folder holds, as the line after the ready line lists it.
+    static let parts = "recordings, looks, comments, LUTs, styles, uploads, backgrounds, thumbnails"
+
     static let spec = OptionSpec(name: "--data", valueName: "DIR",
                                  help: "The folder of everything the server writes: recordings/, looks/, comments/, luts/, styles/, uploads/, backgrounds/ and the seek bar's thumbnails/, each made when first written "
                                      + "(default $XDG_DATA_HOME/filtercast, or ~/.local/share/filtercast); each folder option overrides its part.")

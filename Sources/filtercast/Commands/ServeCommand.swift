@@ -94,7 +94,7 @@ enum ServeCommand: Subcommand {
         Log.announce("serving \(info.name) (\(info.width)x\(info.height)) at \(url)",
                      ["url": .string(url), "source": .string(info.name), "width": .int(info.width), "height": .int(info.height),
                       "data": .string(data)])
-        if Log.format == .text { Log.announce("data in \(data) (recordings, looks, LUTs, styles, uploads)") }
+        if Log.format == .text { Log.announce("data in \(data) (\(DataFolder.parts))") }
         for channel in server.channels.dropFirst() {
             let info = channel.session.player.info
             Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",

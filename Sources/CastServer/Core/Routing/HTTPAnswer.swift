@@ -14,16 +14,9 @@ enum HTTPAnswer: Sendable {
     case snapshot(of: Channel, rendition: Int)
     /// `multipart/x-mixed-replace` JPEGs of a channel's JPEG rendition `rendition`, for as long as the reader stays.
     case mjpeg(of: Channel, rendition: Int)
-    /// An upload named `name` (validated later, with its size): its body is taken.
-    case upload(name: String)
-    /// An item named `name` for `shelf` (`PUT /api/luts/NAME`, `PUT /api/styles/NAME`; validated
-    /// with its size): its body is taken.
-    case shelfUpload(any UploadShelf, name: String)
-
-    /// `PUT /api/channels/NAME` (admin): its JSON body is taken, then the channel opened.
-    case channelPut(name: String)
-    /// `DELETE /api/channels/NAME` (admin): the channel is removed.
-    case channelDelete(name: String)
+    /// A request answered after more work (``ServerCore/start(_:on:_:)``): a body to take (an
+    /// upload, a LUT, a picture, a channel's JSON), a channel to stop.
+    case pending(PendingRequest)
 
     /// 200 with a JSON body.
     static func json(_ bytes: [UInt8]) -> HTTPAnswer { .body(status: 200, type: "application/json", bytes: bytes) }
@@ -40,7 +33,15 @@ enum HTTPAnswer: Sendable {
         switch self {
         case .body(let status, _, _): status
         case .status(let code, _, _): code
-        case .file, .snapshot, .mjpeg, .upload, .shelfUpload, .channelPut, .channelDelete: 200
+        case .file, .snapshot, .mjpeg, .pending: 200
         }
     }
+}
+
+/// What a route hands the core for a request it answers after more work: `start` runs on the
+/// network thread with the core, the connection and the request (its headers), and says the
+/// adapter's first step — typically ``ServerCore/takeBody(_:on:request:)`` with the body that
+/// will read the request's body, or a refusal. Each route reads its own body.
+struct PendingRequest: Sendable {
+    let start: @Sendable (ServerCore, ConnectionID, HTTPRequest) -> BodyStep
 }

@@ -1,15 +1,21 @@
 import CastProtocol
 
 /// `GET /api/channels`: every channel, the default one first, as a page lists them; `PUT` and
-/// `DELETE /api/channels/NAME` (admin) add and remove one (``ServerCore/channelPutAdmitted(_:name:request:)``).
+/// `DELETE /api/channels/NAME` (admin) add and remove one (``ServerCore/channelPutAdmitted(_:name:request:)``, ``ServerCore/channelDeleted(_:name:)``).
 extension ServerRoutes {
     static func channelsRoutes(_ context: RouteContext) -> [Route] {
         [
             .get(.exact("/api/channels"), access: .watch) { _, _ in
                 .json(encoding: context.channels.all.map { ChannelSummary($0, state: context.state($0)) })
             },
-            .put(.prefix("/api/channels/"), access: .admin) { _, rest in .channelPut(name: Route.decoded(rest)) },
-            .delete(.prefix("/api/channels/"), access: .admin) { _, rest in .channelDelete(name: Route.decoded(rest)) },
+            .put(.prefix("/api/channels/"), access: .admin) { _, rest in
+                let name = Route.decoded(rest)
+                return .pending(PendingRequest { core, id, request in core.channelPutAdmitted(id, name: name, request: request) })
+            },
+            .delete(.prefix("/api/channels/"), access: .admin) { _, rest in
+                let name = Route.decoded(rest)
+                return .pending(PendingRequest { core, id, _ in core.channelDeleted(id, name: name) })
+            },
         ]
     }
 }

@@ -18,7 +18,9 @@ extension ServerRoutes {
     /// `PUT PREFIXNAME` (control): an item for `shelf`; without one, 404 saying `absent`.
     static func shelfPut(_ prefix: String, into shelf: (any UploadShelf)?, absent: String) -> Route {
         .put(.prefix(prefix), access: .control) { _, rest in
-            shelf.map { .shelfUpload($0, name: Route.decoded(rest)) } ?? .status(404, absent)
+            guard let shelf else { return .status(404, absent) }
+            let name = Route.decoded(rest)
+            return .pending(PendingRequest { core, id, request in core.shelfUploadAdmitted(id, into: shelf, name: name, request: request) })
         }
     }
 

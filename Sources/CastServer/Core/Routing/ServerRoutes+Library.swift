@@ -29,7 +29,8 @@ extension ServerRoutes {
             },
             context.takesUploads
                 ? .put(.prefix("/api/uploads/"), access: .control, scope: .channel) { request, rest in
-                    context.on(request) { _ in .upload(name: Route.decoded(rest)) }
+                    let name = Route.decoded(rest)
+                    return context.on(request) { _ in .pending(PendingRequest { core, id, request in core.uploadAdmitted(id, name: name, request: request) }) }
                 }
                 : Route(methods: [.put, .post], path: .prefix("/api/uploads/"), access: .anyone, refusesForeignOrigins: false) { _, _ in
                     .status(404, "this server takes no uploads (--uploads)")
