@@ -23,6 +23,7 @@ let package = Package(
         // For the libFuzzer targets in Tests/Fuzz.
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
         .library(name: "CastServer", targets: ["CastServer"]),
+        .library(name: "CastServerLWS", targets: ["CastServerLWS"]),
     ],
     targets: [
         // System libraries: one target per C library family, macros re-exported by shim headers.
@@ -73,9 +74,10 @@ let package = Package(
         .target(name: "CastProtocol", dependencies: ["FilterKit"]),
 
         // The server: session, broadcaster, libwebsockets transport, HTTP endpoints.
-        .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "Telemetry", "Logging", "CWebSockets"]),
+        .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "Telemetry", "Logging"]),
+        .target(name: "CastServerLWS", dependencies: ["CastServer", "CastProtocol", "MediaKit", "FilterKit", "Telemetry", "Logging", "CWebSockets"]),
 
-        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastProtocol", "CastServer", "Logging", "StyleKit", "MatteKit"],
+        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastProtocol", "CastServer", "CastServerLWS", "Logging", "StyleKit", "MatteKit"],
                          swiftSettings: openVINOInclude),
 
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),
@@ -86,7 +88,7 @@ let package = Package(
         .testTarget(name: "MediaKitTests", dependencies: ["MediaKit", "FilterKit", "CTurboJPEG", "CFFmpeg"]),
         .testTarget(name: "ShimTests", dependencies: ["CFFmpeg", "CTurboJPEG", "CWebSockets"]),
         .testTarget(name: "CastProtocolTests", dependencies: ["CastProtocol", "FilterKit"]),
-        .testTarget(name: "CastServerTests", dependencies: ["CastServer", "CastProtocol", "MediaKit", "FilterKit"]),
+        .testTarget(name: "CastServerTests", dependencies: ["CastServer", "CastServerLWS", "CastProtocol", "MediaKit", "FilterKit"]),
         .testTarget(name: "FilterCastCLITests", dependencies: ["filtercast", "CastProtocol"], swiftSettings: openVINOInclude),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 @testable import CastServer
+@testable import CastServerLWS
 import Foundation
 import Testing
 

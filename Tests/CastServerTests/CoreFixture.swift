@@ -82,7 +82,7 @@ final class CoreFixture {
         configuration.h264Ladder = []
         configuration.openTimeout = .seconds(5)
         self.base = base
-        metrics = Application.makeMetrics(channels: channels, transport: counters, uploads: uploads)
+        metrics = ServerMetrics.make(channels: channels, transport: counters, uploads: uploads)
         core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: counters, metrics: metrics,
                           files: try StaticFiles(root: base + "/web"), wake: wake, now: { [clock] in clock.now })
     }

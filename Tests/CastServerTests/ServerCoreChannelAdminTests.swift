@@ -80,7 +80,7 @@ import Testing
         for _ in 0..<10 where outcome == .written {
             outcome = fixture.core.writeViewer(1) { _, _, _ in true }
         }
-        #expect(outcome == .close(status: Int32(LWSCloseStatus.goingAway), reason: "channel cam was removed"))
+        #expect(outcome == .close(status: Int32(WebSocketClose.goingAway), reason: "channel cam was removed"))
         #expect(fixture.core.channels[try ChannelName("cam")] == nil && fixture.core.watchers[3] == nil)
         #expect(io.types(io.drain(2, fixture.core)).allSatisfy { !$0.hasPrefix("close") }, "main's viewers stay")
         fixture.core.viewerLeft(1)

@@ -24,7 +24,7 @@ public final class Channel: Sendable {
     /// What `/ws` and the HTTP routes serve without `?channel=`.
     public let isDefault: Bool
     public let session: Session
-    let outputs: ViewerOutputs
+    package let outputs: ViewerOutputs
     let processor: FrameProcessor
     let counters: ProcessingCounters
     /// The Looks panel's thumbnails of its picture (nil: the server keeps no looks).
@@ -40,7 +40,7 @@ public final class Channel: Sendable {
     /// Opens `input` and builds channel `name` of a server configured by `configuration`; the
     /// source's errors (it cannot be opened, within `--open-timeout`), the library folders' and
     /// the encoders' surface here. Its recordings that stop by themselves are left at `wake`.
-    convenience init(name: ChannelName, input: InputSpec, isDefault: Bool, configuration: ServerConfiguration,
+    package convenience init(name: ChannelName, input: InputSpec, isDefault: Bool, configuration: ServerConfiguration,
                      wake: NetworkWake) throws {
         // The sound goes with the pictures when this FFmpeg can encode Opus — at the speed it was
         // made: played faster or slower it would need time-stretching, which nothing here does.
@@ -60,7 +60,7 @@ public final class Channel: Sendable {
         let publisher = try configuration.publish.flatMap { target throws(MediaError) in
             isDefault || target.isPerChannel
                 ? Publisher(target: try target.forChannel(name.description), width: info.width, height: info.height,
-                            frameRate: info.frameRate, onChange: { Application.logPublishing($0, log: log) })
+                            frameRate: info.frameRate, onChange: { Channel.logPublishing($0, log: log) })
                 : nil
         }
         let session = Session(player: player, input: input, filter: configuration.filter, catalog: configuration.catalog,
@@ -75,7 +75,7 @@ public final class Channel: Sendable {
                           largestFrame: configuration.outputSize == nil ? Self.largestFrame(startingAt: info) : nil,
                           stepCache: options.stepCache)
         let counters = ProcessingCounters()
-        let outputs = try Application.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
+        let outputs = try Channel.makeViewerOutputs(configuration, info: info, session: session, counters: counters,
                                                         audio: audioQueue, wake: { wake.ring() })
         try Self.shareEncodes(configuration, outputs: outputs, recorder: recorder, publisher: publisher, size: (info.width, info.height))
         let thumbnails = configuration.looks == nil ? nil
@@ -126,7 +126,7 @@ public final class Channel: Sendable {
     /// `--publish-rendition` and `--record-rendition` name, and both the sound.
     private static func shareEncodes(_ configuration: ServerConfiguration, outputs: ViewerOutputs, recorder: Recorder,
                                      publisher: Publisher?, size: (width: Int, height: Int)) throws {
-        if let publisher, let encode = try Application.sharedEncode(configuration.publishRendition, option: "--publish-rendition",
+        if let publisher, let encode = try Channel.sharedEncode(configuration.publishRendition, option: "--publish-rendition",
                                                                     of: outputs, size: (publisher.width, publisher.height)) {
             publisher.share(encode)
         }
@@ -134,7 +134,7 @@ public final class Channel: Sendable {
             recorder.recordSound(from: sound)
             publisher?.publishSound(from: sound)
         }
-        if let encode = try Application.sharedEncode(configuration.recordRendition, option: "--record-rendition", of: outputs,
+        if let encode = try Channel.sharedEncode(configuration.recordRendition, option: "--record-rendition", of: outputs,
                                                       size: size) {
             recorder.share(encode)
         }

@@ -14,9 +14,9 @@ import Synchronization
 /// Threads: `start` and `stopAll` on the thread that starts and stops the server (`stopAll` after
 /// the network thread ended); `open`, `remove` and `takeFinished` on the network thread; the
 /// workers post results and ring `wake`.
-final class ChannelDesk: Sendable {
+package final class ChannelDesk: Sendable {
     /// Builds `channel` (opening its input): what a worker thread runs.
-    typealias Opener = @Sendable (_ channel: ChannelInput) throws -> Channel
+    package typealias Opener = @Sendable (_ channel: ChannelInput) throws -> Channel
 
     /// What a worker left for the network thread.
     enum Finished {
@@ -55,7 +55,7 @@ final class ChannelDesk: Sendable {
 
     /// Starts the server's start channels, in order (the default one first; with `recordAtStart`
     /// it records from the start). When one fails, those started are stopped and its error thrown.
-    func start(_ channels: [Channel], recordAtStart: Bool) throws {
+    package func start(_ channels: [Channel], recordAtStart: Bool) throws {
         for channel in channels {
             let services = ServiceList(channel.services(recordAtStart: recordAtStart))
             do {
@@ -134,7 +134,7 @@ final class ChannelDesk: Sendable {
     /// The server stops: every channel stops (a recording finished and kept), each on a thread of
     /// its own, and this waits for them and for the removals under way; one still opening is
     /// stopped when its open ends (up to `--open-timeout`), without waiting for it here.
-    func stopAll() {
+    package func stopAll() {
         let (running, removals) = state.withLock { state in
             state.closed = true
             defer { state.running.removeAll(); state.removing.removeAll() }

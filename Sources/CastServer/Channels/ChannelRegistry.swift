@@ -1,7 +1,7 @@
 /// The server's channels by name, the default one first: what `?channel=NAME` (and its
 /// absence) resolves to. A value: the core holds the one in force and replaces it when a
 /// channel is added or removed at run time (the default one stays).
-struct ChannelRegistry: Sendable {
+package struct ChannelRegistry: Sendable {
     /// What `/ws` and the HTTP routes serve without `?channel=`.
     let defaultChannel: Channel
     /// Every channel, the default one first, then in the order they were given.
@@ -9,7 +9,7 @@ struct ChannelRegistry: Sendable {
     private let byName: [ChannelName: Channel]
 
     /// `channels`' first is the default one; their names differ (the command line saw to it).
-    init(_ channels: [Channel]) {
+    package init(_ channels: [Channel]) {
         defaultChannel = channels[0]
         all = channels
         byName = Dictionary(uniqueKeysWithValues: channels.map { ($0.name, $0) })
@@ -31,7 +31,7 @@ struct ChannelRegistry: Sendable {
     }
 
     /// The channel named `name`, if there is one.
-    subscript(name: ChannelName) -> Channel? { byName[name] }
+    package subscript(name: ChannelName) -> Channel? { byName[name] }
 
     /// The answer to a request for a channel that is not there: 404, naming those that are.
     func unknown(_ text: String) -> HTTPAnswer {

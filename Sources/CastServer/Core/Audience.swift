@@ -32,13 +32,13 @@ struct Audience: Equatable {
 /// step after every change.
 extension ServerCore {
     /// An MJPEG reader or a waiting snapshot of `channel` joined (the adapter serves it).
-    func watcherJoined(_ id: ConnectionID, _ watcher: HTTPWatcher, of channel: Channel) {
+    package func watcherJoined(_ id: ConnectionID, _ watcher: HTTPWatcher, of channel: Channel) {
         watchers[id] = (channel, watcher)
         audienceChanged(channel)
     }
 
     /// It left (or the snapshot was answered).
-    func watcherLeft(_ id: ConnectionID) {
+    package func watcherLeft(_ id: ConnectionID) {
         guard let left = watchers.removeValue(forKey: id) else { return }
         audienceChanged(left.channel)
     }

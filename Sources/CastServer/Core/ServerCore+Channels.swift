@@ -113,7 +113,7 @@ extension ServerCore {
                 channelChanges[name] = nil
                 if let body = channelBodies.removeValue(forKey: name) { configuration.channelsFile?.added(name, body: body) }
                 channels = channels.adding(channel)
-                Application.registerMetrics(of: channel, in: metrics)
+                ServerMetrics.register(channel, in: metrics)
                 stateSchedules[name] = StateBroadcastSchedule(now: now())
                 Log.info("channel added", ["channel": .string(name.description), "source": .string(channel.session.player.info.name)])
                 return (id, .answer(201, JSONBody.encoded(ChannelSummary(channel, state: state(of: channel)))))

@@ -7,7 +7,7 @@ import Logging
 extension ServerCore {
     /// An HTTP request through the route table; a request with a body (an upload) that a route
     /// refuses is counted as a refused upload.
-    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+    package func answer(_ request: HTTPRequest) -> HTTPAnswer {
         let answer = router.answer(request)
         if request.method == .put || request.method == .post, !request.path.hasPrefix("/api/channels/"), case .status = answer {
             counters.uploads.count(.refused)
@@ -16,7 +16,7 @@ extension ServerCore {
     }
 
     /// A request its route answers after more work, on connection `id`: its first step.
-    func start(_ pending: PendingRequest, on id: ConnectionID, _ request: HTTPRequest) -> BodyStep {
+    package func start(_ pending: PendingRequest, on id: ConnectionID, _ request: HTTPRequest) -> BodyStep {
         pending.start(self, id, request)
     }
 
@@ -28,7 +28,7 @@ extension ServerCore {
 
     /// One piece of connection `id`'s body. (A refused request's body is drained by the adapter:
     /// no body here, nothing kept.)
-    func bodyPiece(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer) -> BodyStep {
+    package func bodyPiece(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer) -> BodyStep {
         guard let body = bodies[id], !bodies.isChecking(id) else { return .receiving }
         guard let refusal = body.append(bytes, in: self) else { return .receiving }
         bodies.remove(id)
@@ -37,7 +37,7 @@ extension ServerCore {
 
     /// Connection `id`'s body is whole: its check starts on a thread of its own (the answer comes
     /// from ``takeBodyAnswers()``), or it is answered, or it waits for another answer.
-    func bodyComplete(_ id: ConnectionID) -> BodyStep {
+    package func bodyComplete(_ id: ConnectionID) -> BodyStep {
         guard let body = bodies[id] else { return .receiving }
         guard !bodies.isChecking(id) else { return .probing }
         switch body.complete(in: self, on: id) {
@@ -52,13 +52,13 @@ extension ServerCore {
 
     /// At a wake-up: the answers of the bodies whose check ended and of the channels opened or
     /// stopped, by connection. The bodies whose client left are let go as their checks end.
-    func takeBodyAnswers() -> [(ConnectionID, BodyStep)] {
+    package func takeBodyAnswers() -> [(ConnectionID, BodyStep)] {
         for body in bodies.takeLeftChecked() { body.abandon(in: self) }
         return bodies.takeChecked().map { id, answer in (id, answer(self)) } + takeChannelAnswers()
     }
 
     /// Connection `id`'s client left (or its body stalled): its body is let go.
-    func bodyClosed(_ id: ConnectionID) {
+    package func bodyClosed(_ id: ConnectionID) {
         bodies.close(id)?.abandon(in: self)
     }
 }

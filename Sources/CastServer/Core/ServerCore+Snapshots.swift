@@ -1,5 +1,5 @@
 /// What `GET /snapshot.jpg` of a channel is answered with.
-enum SnapshotAnswer: Equatable {
+package enum SnapshotAnswer: Equatable {
     /// This JPEG, at once.
     case now([UInt8])
     /// Nothing yet: the request waits (an audience of one) for the channel's next picture.
@@ -23,7 +23,7 @@ extension ServerCore {
     /// newest picture when one is encoded now (somebody watches); else `id` waits for the next as
     /// a snapshot watcher (``watcherJoined(_:_:of:)``; ``snapshotPicture(of:rendition:)`` when it
     /// comes, ``watcherLeft(_:)``).
-    func snapshotAsked(_ id: ConnectionID, of channel: Channel, rendition: Int = 0) -> SnapshotAnswer {
+    package func snapshotAsked(_ id: ConnectionID, of channel: Channel, rendition: Int = 0) -> SnapshotAnswer {
         let stream = channel.outputs.jpeg[rendition]!
         if channel.session.playback.isIdle {
             guard let picture = lastPicture(of: channel, rendition: rendition) else {
@@ -38,7 +38,7 @@ extension ServerCore {
 
     /// The picture a waiting snapshot of `channel`'s JPEG rendition `rendition` is answered with
     /// now: the last real one when the channel went idle meanwhile, else the newest; nil: none.
-    func snapshotPicture(of channel: Channel, rendition: Int = 0) -> [UInt8]? {
+    package func snapshotPicture(of channel: Channel, rendition: Int = 0) -> [UInt8]? {
         channel.session.playback.isIdle
             ? lastPicture(of: channel, rendition: rendition)
             : channel.outputs.jpeg[rendition]!.broadcaster.latestJPEG()

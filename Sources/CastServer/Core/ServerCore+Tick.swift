@@ -8,7 +8,7 @@ extension ServerCore {
     /// Returns what each channel's outputs hold now (the adapter serves its MJPEG readers and
     /// snapshots from it).
     @discardableResult
-    func woken(queuedBytes: (ConnectionID) -> Int) -> [ChannelName: FrameSupply] {
+    package func woken(queuedBytes: (ConnectionID) -> Int) -> [ChannelName: FrameSupply] {
         tellRecordingFailures()
         let judge = lastAdaptation.duration(to: now()) >= .milliseconds(250)
         if judge { lastAdaptation = now() }

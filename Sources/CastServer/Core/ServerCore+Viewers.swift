@@ -8,7 +8,7 @@ extension ServerCore {
     /// not one, naming those that are; 503 over `--max-clients` or the channel's
     /// `--max-channel-viewers`; 403 for another site's page). A client without the token is
     /// admitted: it may send `auth` first.
-    func admit(_ request: HTTPRequest) -> HTTPAnswer? {
+    package func admit(_ request: HTTPRequest) -> HTTPAnswer? {
         let name = request.argument("channel")
         guard let channel = channels.channel(named: name) else { return channels.unknown(name ?? "") }
         if let refusal = clientLimitRefusal(channel, address: request.address) { return refusal }
@@ -23,7 +23,7 @@ extension ServerCore {
     /// `channel` names (`?channel=` of its URL; nil: the default one — `admit` refused names that
     /// are not a channel's), as `person` (`?person=`: its page's key) called `name` (`?name=`):
     /// its hello is due, and its channel's state (the people changed).
-    func viewerConnected(_ id: ConnectionID, token: String?, address: String, channel name: String? = nil,
+    package func viewerConnected(_ id: ConnectionID, token: String?, address: String, channel name: String? = nil,
                          person: String? = nil, personName: String? = nil) {
         let channel = channels.channel(named: name) ?? channels.defaultChannel
         let viewer = ViewerSession(token: token, policy: router.access.on(channel),
@@ -40,7 +40,7 @@ extension ServerCore {
     }
 
     /// One fragment of a viewer's message; `roundTrip` (its socket's) is asked only for a `frameAck`.
-    func received(_ id: ConnectionID, _ fragment: UnsafeRawBufferPointer, isBinary: Bool, isLast: Bool,
+    package func received(_ id: ConnectionID, _ fragment: UnsafeRawBufferPointer, isBinary: Bool, isLast: Bool,
                   roundTrip: () -> Duration) {
         guard let connection = viewers[id] else { return }
         let viewer = connection.session
@@ -74,7 +74,7 @@ extension ServerCore {
     }
 
     /// A viewer left: if it shared its camera, what played before comes back.
-    func viewerLeft(_ id: ConnectionID) {
+    package func viewerLeft(_ id: ConnectionID) {
         guard let connection = viewers.removeValue(forKey: id) else { return }
         writeRequests.remove(id)
         logDisconnected("viewer", connection.address, channel: connection.channel, since: connection.connectedAt,
@@ -108,7 +108,7 @@ extension ServerCore {
     }
 
     /// The server stops: every viewer is due a close (1001).
-    func shutDown() {
+    package func shutDown() {
         for (id, connection) in viewers {
             connection.session.shutDown()
             requestWrite(id)
@@ -116,13 +116,13 @@ extension ServerCore {
     }
 
     /// One line per viewer or MJPEG reader that connects to `channel`.
-    func logConnected(_ kind: String, address: String, channel: Channel) {
+    package func logConnected(_ kind: String, address: String, channel: Channel) {
         channel.log.info("client connected", ["client": .string(kind), "address": .string(address),
                                       "viewers": .int(viewerCount), "mjpeg_readers": .int(mjpegReaderCount)])
     }
 
     /// One line per viewer or MJPEG reader that leaves `channel`, with the frame rate it got over its lifetime.
-    func logDisconnected(_ kind: String, _ address: String, channel: Channel, since connectedAt: ContinuousClock.Instant,
+    package func logDisconnected(_ kind: String, _ address: String, channel: Channel, since connectedAt: ContinuousClock.Instant,
                          frames: Int) {
         let seconds = connectedAt.duration(to: now()).seconds
         let fps = seconds > 0 ? Double(frames) / seconds : 0

@@ -5,13 +5,13 @@ import Foundation
 /// `send` and accounts for (the sequence sent, the bytes, the frames skipped).
 extension ServerCore {
     /// What kind of WebSocket message `send` writes.
-    enum MessageKind { case text, binary }
+    package enum MessageKind { case text, binary }
 
     /// Writes `count` bytes at `bytes` as one message of `kind`; `EncodedFrame.headroom` writable
     /// bytes lie before `bytes` (lws writes the frame header there). False when the write failed.
-    typealias Send = (_ bytes: UnsafeMutablePointer<UInt8>, _ count: Int, _ kind: MessageKind) -> Bool
+    package typealias Send = (_ bytes: UnsafeMutablePointer<UInt8>, _ count: Int, _ kind: MessageKind) -> Bool
 
-    enum WriteOutcome: Equatable {
+    package enum WriteOutcome: Equatable {
         case written
         /// The write failed: the connection is dropped.
         case failed
@@ -20,7 +20,7 @@ extension ServerCore {
     }
 
     /// The viewer's writable callback: the one message its session says is due.
-    func writeViewer(_ id: ConnectionID, send: Send) -> WriteOutcome {
+    package func writeViewer(_ id: ConnectionID, send: Send) -> WriteOutcome {
         guard let connection = viewers[id] else { return .written }
         let viewer = connection.session, outputs = connection.channel.outputs
         let supply = supply(of: connection.channel)
@@ -120,7 +120,7 @@ extension ServerCore {
 
     /// Counts frame `sequence`, just written in `bytes` to a client whose previous frame was
     /// `previous` (0: none), and the frames the client skipped in between.
-    func countSent(_ sequence: UInt64, bytes: Int, after previous: UInt64) {
+    package func countSent(_ sequence: UInt64, bytes: Int, after previous: UInt64) {
         counters.framesSent.increment()
         counters.bytesSent.increment(by: UInt64(bytes))
         if previous > 0 && sequence > previous + 1 {

@@ -6,7 +6,7 @@ import Telemetry
 
 /// A connection's name in the core, unique while it is open (the lws adapter uses the address
 /// of its connection; tests any number).
-typealias ConnectionID = Int
+package typealias ConnectionID = Int
 
 /// The server without sockets: the route table, the registry of channels, the viewers'
 /// sessions (each on one channel), who watches what in each channel (and what that demands of
@@ -16,18 +16,18 @@ typealias ConnectionID = Int
 ///
 /// Threads: the service thread only (a test's own thread in tests). Other threads reach it
 /// through ``NetworkWake``, whose ring makes the adapter call ``woken(queuedBytes:)``.
-final class ServerCore {
+package final class ServerCore {
     let configuration: ServerConfiguration
     /// Every channel; a connection without `?channel=` is on the default one. Replaced when a
     /// channel is added or removed (`ServerCore+Channels`).
-    var channels: ChannelRegistry
+    package var channels: ChannelRegistry
     /// Opens and stops the channels added and removed at run time, off this thread.
-    let channelDesk: ChannelDesk
+    package let channelDesk: ChannelDesk
     /// Channels being added or removed, and which ("being added", "being removed"): their names are taken.
     var channelChanges: [ChannelName: String] = [:]
     /// The bodies of the channels being added, for `--channels-file`.
     var channelBodies: [ChannelName: [UInt8]] = [:]
-    let counters: TransportCounters
+    package let counters: TransportCounters
     /// What `/metrics` renders: a channel added registers its series here, a channel removed takes them out.
     let metrics: Metrics
     /// What other threads leave for the network thread (recordings that stopped by themselves).
@@ -37,13 +37,13 @@ final class ServerCore {
     /// `--uploads`: what an upload may be (nil: none taken).
     let uploadPolicy: UploadPolicy?
     /// The seek bar's thumbnails of the files the channels play (`GET /api/thumbnails`).
-    let seekThumbnails: SeekThumbnails
+    package let seekThumbnails: SeekThumbnails
     /// Every HTTP route and the access each needs.
     private(set) var router: Router
     let now: () -> ContinuousClock.Instant
 
     /// The `/ws` viewers, of every channel.
-    var viewers: [ConnectionID: ViewerConnection] = [:]
+    package var viewers: [ConnectionID: ViewerConnection] = [:]
     /// MJPEG readers and snapshots waiting for a frame: HTTP connections the adapter serves, which
     /// count in the audience of a JPEG rendition of their channel.
     var watchers: [ConnectionID: (channel: Channel, watcher: HTTPWatcher)] = [:]
@@ -68,7 +68,7 @@ final class ServerCore {
     /// page's routes serve. With the libraries taking uploads (`--uploads`, one folder for every
     /// channel), the core takes them within `maxUploadBytes` and `configuration`'s free-space reserve.
     /// Channels added at run time are built by `openChannel` (default: as `--channel` builds them).
-    init(configuration: ServerConfiguration, channels: ChannelRegistry, counters: TransportCounters,
+    package init(configuration: ServerConfiguration, channels: ChannelRegistry, counters: TransportCounters,
          metrics: Metrics, files: StaticFiles, wake: NetworkWake,
          openChannel: ChannelDesk.Opener? = nil,
          now: @escaping () -> ContinuousClock.Instant = { .now }) {
@@ -114,7 +114,7 @@ final class ServerCore {
     }
 
     /// The write requests made since the last call (the adapter turns each into a writable callback).
-    func takeWriteRequests() -> Set<ConnectionID> {
+    package func takeWriteRequests() -> Set<ConnectionID> {
         defer { writeRequests.removeAll(keepingCapacity: true) }
         return writeRequests
     }
@@ -182,7 +182,7 @@ final class ServerCore {
 }
 
 /// A `/ws` viewer: its rules (``ViewerSession``), its channel and what the log says of it.
-final class ViewerConnection {
+package final class ViewerConnection {
     let session: ViewerSession
     /// The channel it watches and controls (`?channel=` of its URL), for as long as it is connected.
     let channel: Channel
@@ -198,7 +198,7 @@ final class ViewerConnection {
 }
 
 /// An HTTP client that watches a JPEG rendition without being a viewer.
-enum HTTPWatcher: Equatable {
+package enum HTTPWatcher: Equatable {
     /// A `/stream.mjpg` reader of JPEG rendition `rendition`.
     case mjpeg(rendition: Int)
     /// A `/snapshot.jpg` waiting for the next frame of JPEG rendition `rendition`.

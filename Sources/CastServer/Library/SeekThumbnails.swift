@@ -14,7 +14,7 @@ import Synchronization
 /// what is remembered in memory is bounded (``memoryLimit``), as are the files kept on disk
 /// (``diskLimit`` sprites, the oldest removed first). ``stop()`` interrupts a sprite being made
 /// and joins the worker.
-final class SeekThumbnails: Sendable {
+package final class SeekThumbnails: Sendable {
     static let queueLimit = 4
     static let memoryLimit = 64
     static let diskLimit = 200
@@ -101,7 +101,7 @@ final class SeekThumbnails: Sendable {
 
     /// Interrupts a sprite being made, and joins the worker (once: a second stop has none to
     /// join, and no worker starts after it). Any thread but the worker's.
-    func stop() {
+    package func stop() {
         state.withLock { $0.stopped = true }
         interruption.interrupt()
         jobs.close()

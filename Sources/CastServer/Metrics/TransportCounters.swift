@@ -1,11 +1,13 @@
 import Telemetry
 
 /// What the network thread counts, for /metrics.
-struct TransportCounters: Sendable {
+package struct TransportCounters: Sendable {
+    package init() {}
+
     /// Frames written to WebSocket viewers and MJPEG readers.
     let framesSent = Counter()
     /// Payload bytes written: frames, MJPEG parts, text messages and HTTP bodies.
-    let bytesSent = Counter()
+    package let bytesSent = Counter()
     /// Frames a client did not get because it was still busy with an earlier one (flow-control
     /// window full, socket choked), counted per client.
     let droppedSlowClient = Counter()

@@ -54,7 +54,7 @@ public final class Broadcaster: Sendable {
 
     /// The latest frame, borrowed until `giveBack(_:)`; nil before the first frame.
     /// `toViewer`: it goes to a WebSocket viewer (the readers of the change mark).
-    func borrowLatest(toViewer: Bool = false) -> EncodedFrame? {
+    package func borrowLatest(toViewer: Bool = false) -> EncodedFrame? {
         state.withLock { state in
             guard let latest = state.latest else { return nil }
             state.borrowed[ObjectIdentifier(latest), default: 0] += 1
@@ -63,7 +63,7 @@ public final class Broadcaster: Sendable {
         }
     }
 
-    func giveBack(_ frame: EncodedFrame) {
+    package func giveBack(_ frame: EncodedFrame) {
         state.withLock { state in
             let key = ObjectIdentifier(frame)
             if let count = state.borrowed[key], count > 1 { state.borrowed[key] = count - 1 } else { state.borrowed[key] = nil }

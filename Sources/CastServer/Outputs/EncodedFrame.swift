@@ -1,5 +1,4 @@
 import CastProtocol
-import CWebSockets
 
 /// One encoded frame as it goes on the wire: `LWS_PRE` bytes of headroom (lws writes the
 /// WebSocket frame header there), the FilterCast header, then the body — a JPEG behind the
@@ -7,8 +6,9 @@ import CWebSockets
 /// in one buffer, written once by the thread that encodes and sent to every client from the
 /// service thread.
 public final class EncodedFrame: @unchecked Sendable {
-    /// Headroom before the payload that `lws_write` needs.
-    public static let headroom = Int(CWebSockets_LWS_PRE())
+    /// Headroom before the payload that `lws_write` needs: `LWS_PRE`, 16 on 64-bit lws 4 (the
+    /// adapter checks it against its lws when it starts).
+    public static let headroom = 16
 
     /// The header's own fields besides the frame's, for an access unit (nil: a JPEG).
     struct Picture: Equatable {
@@ -82,4 +82,11 @@ public final class EncodedFrame: @unchecked Sendable {
         stamped.sendTime = microseconds
         setHeader(stamped)
     }
+}
+
+/// `bytes` with `EncodedFrame.headroom` zero bytes in front, as `lws_write` wants.
+package func withHeadroom(_ bytes: [UInt8]) -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: EncodedFrame.headroom)
+    buffer.append(contentsOf: bytes)
+    return buffer
 }

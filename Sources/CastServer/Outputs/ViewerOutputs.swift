@@ -7,9 +7,9 @@ import Synchronization
 /// which snapshots and a client that says nothing get), then the H.264 ones, then the second
 /// pictures' JPEG ones (the preview's, controllers only; the source's: never chosen by the server).
 /// Their sizes follow the source's (``RungScale``, ``sizes``).
-struct ViewerOutputs: Sendable {
+package struct ViewerOutputs: Sendable {
     /// The JPEG streams, the second pictures' included.
-    let jpeg: [Int: ViewerStream]
+    package let jpeg: [Int: ViewerStream]
     let h264: [Int: H264Stream]
     /// How many renditions there are.
     private let count: Int

@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// Threads: ``audience``, ``rendition`` and ``fps`` from any thread; `demand` and `take` on the
 /// processing thread only, which alone touches the encoder and the render state.
-final class ViewerStream: FrameOutput, Sendable {
+package final class ViewerStream: FrameOutput, Sendable {
     /// What it makes now (its size follows the source's).
     var rendition: Rendition {
         let source = sizes.source
@@ -27,7 +27,7 @@ final class ViewerStream: FrameOutput, Sendable {
     private let scale: RungScale
     private let sizes: RenditionSizes
     private let quality: Int
-    let broadcaster: Broadcaster
+    package let broadcaster: Broadcaster
     /// Viewers, MJPEG readers and waiting snapshots: with none, nothing is encoded.
     let audience = Atomic<Int>(0)
     /// How many of ``audience`` are snapshots waiting (kept by the core): an audience of snapshots

@@ -1,13 +1,13 @@
 /// A part of the server with a life of its own (a thread, a socket, an encoder): the
 /// `Application` starts its services in order and stops them in the reverse order, so a part
 /// stops only after everything started after it — everything that may use it — has stopped.
-struct Service {
+package struct Service {
     /// How the log and errors name it.
     let name: String
     let start: () throws -> Void
     let stop: () -> Void
 
-    init(_ name: String, start: @escaping () throws -> Void, stop: @escaping () -> Void) {
+    package init(_ name: String, start: @escaping () throws -> Void, stop: @escaping () -> Void) {
         self.name = name
         self.start = start
         self.stop = stop
@@ -16,15 +16,15 @@ struct Service {
 
 /// Services started in order and stopped in reverse. Called from one thread (the one that runs
 /// `filtercast serve`'s start and stop).
-final class ServiceList: @unchecked Sendable {
+package final class ServiceList: @unchecked Sendable {
     private let services: [Service]
     /// How many are running, from the first.
     private var started = 0
 
-    init(_ services: [Service]) { self.services = services }
+    package init(_ services: [Service]) { self.services = services }
 
     /// Starts each in order; when one fails, those started are stopped (in reverse) and its error thrown.
-    func start() throws {
+    package func start() throws {
         for service in services[started...] {
             do {
                 try service.start()
@@ -37,7 +37,7 @@ final class ServiceList: @unchecked Sendable {
     }
 
     /// Stops the running ones, last started first.
-    func stop() {
+    package func stop() {
         while started > 0 {
             started -= 1
             services[started].stop()

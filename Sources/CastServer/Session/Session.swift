@@ -121,7 +121,7 @@ public final class Session: Sendable {
     public var recordingActive: Bool { recorder?.status.isActive ?? false }
 
     /// Playing or paused, position, online: the player's state now.
-    var playback: PlaybackState { player.playbackState }
+    package var playback: PlaybackState { player.playbackState }
 
     /// How a file from the library is opened: at its own size (at most ``largestFrame``'s pixels),
     /// or fitted into the session's.

@@ -1,9 +1,9 @@
 /// What the viewers' outputs hold at this moment, read by the service thread before it asks the
 /// viewers' sessions what to write: the newest frame of each JPEG rendition and where each H.264
 /// rendition's log stands (each by the rendition's index in the offer), and the sound's log.
-struct FrameSupply: Equatable {
+package struct FrameSupply: Equatable {
     /// The newest frame's sequence of each JPEG rendition (0: none yet).
-    var jpeg: [Int: UInt64] = [:]
+    package var jpeg: [Int: UInt64] = [:]
     var units: [Int: AccessUnitLog.Position] = [:]
     /// Where the sound's log stands; nil when the server sends no sound.
     var audio: AccessUnitLog.Position?

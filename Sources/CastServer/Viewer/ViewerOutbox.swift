@@ -59,7 +59,7 @@ struct ViewerOutbox {
     /// ``enqueue(_:)``.
     mutating func enqueue(encoded: [UInt8]) {
         guard pendingText.count < Self.maximumPendingText else {
-            close(status: LWSCloseStatus.policyViolation, reason: "too many unsent messages")
+            close(status: WebSocketClose.policyViolation, reason: "too many unsent messages")
             return
         }
         pendingText.append(withHeadroom(encoded))

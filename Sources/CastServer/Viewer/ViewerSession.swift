@@ -114,7 +114,7 @@ final class ViewerSession {
         guard size <= ClientMessageParser.maximumSize else {
             incoming = []
             outbox.enqueue(.error(.tooLarge(atLeast: size)))
-            outbox.close(status: LWSCloseStatus.messageTooBig, reason: "message too large", flushingFirst: true)
+            outbox.close(status: WebSocketClose.messageTooBig, reason: "message too large", flushingFirst: true)
             return .none
         }
         incoming.append(contentsOf: fragment)
@@ -183,7 +183,7 @@ final class ViewerSession {
         if commandBudget.refusedInEpisode == 1 {
             outbox.enqueue(.error(.rateLimited(perSecond: Int(CommandBudget.perSecond))))
         } else if commandBudget.exhausted {
-            outbox.close(status: LWSCloseStatus.policyViolation, reason: "command flood", flushingFirst: true)
+            outbox.close(status: WebSocketClose.policyViolation, reason: "command flood", flushingFirst: true)
         }
         return false
     }
@@ -265,12 +265,12 @@ final class ViewerSession {
 
     /// Its channel was removed: close with 1001, the reason naming the channel (unless a close is already due).
     func channelRemoved(_ name: ChannelName) {
-        if outbox.closing == nil { outbox.close(status: LWSCloseStatus.goingAway, reason: "channel \(name) was removed") }
+        if outbox.closing == nil { outbox.close(status: WebSocketClose.goingAway, reason: "channel \(name) was removed") }
     }
 
     /// The server stops: close with 1001 (unless a close is already due).
     func shutDown() {
-        if outbox.closing == nil { outbox.close(status: LWSCloseStatus.goingAway, reason: "server shutting down") }
+        if outbox.closing == nil { outbox.close(status: WebSocketClose.goingAway, reason: "server shutting down") }
     }
 
     /// What to write at this writable callback: what the outbox holds, else the next frame of

@@ -1,4 +1,5 @@
 import CastServer
+import CastServerLWS
 import FilterKit
 import Foundation
 import Logging

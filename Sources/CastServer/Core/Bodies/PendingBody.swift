@@ -24,7 +24,7 @@ enum BodyCompletion {
 }
 
 /// What the adapter does next with a connection whose request is pending.
-enum BodyStep: Equatable {
+package enum BodyStep: Equatable {
     /// Take the body (after `100 Continue` when the client waits for it).
     case takeBody(sendContinue: Bool)
     /// Go on taking it.

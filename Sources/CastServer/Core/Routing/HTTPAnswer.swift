@@ -1,7 +1,7 @@
 /// What a route answers; the lws adapter writes it. Bodies that are not known when the request
 /// is routed (a file, the next snapshot, an MJPEG stream, an upload's body) are named, and the
 /// adapter serves them as their own kind of connection.
-enum HTTPAnswer: Sendable {
+package enum HTTPAnswer: Sendable {
     /// A whole body of `type` (HEAD: its headers only).
     case body(status: UInt32, type: String, bytes: [UInt8])
     /// An error (or other plain-text status) with `message` as its body, and extra headers
@@ -42,6 +42,6 @@ enum HTTPAnswer: Sendable {
 /// network thread with the core, the connection and the request (its headers), and says the
 /// adapter's first step — typically ``ServerCore/takeBody(_:on:request:)`` with the body that
 /// will read the request's body, or a refusal. Each route reads its own body.
-struct PendingRequest: Sendable {
+package struct PendingRequest: Sendable {
     let start: @Sendable (ServerCore, ConnectionID, HTTPRequest) -> BodyStep
 }

@@ -1,17 +1,17 @@
 /// One HTTP request as the router sees it: method, path, query arguments and the few headers
 /// any route reads. The lws adapter reads them from the connection, within the callback (service
 /// thread); tests build them directly.
-struct HTTPRequest {
-    enum Method: String, Sendable {
+package struct HTTPRequest {
+    package enum Method: String, Sendable {
         case get = "GET", head = "HEAD", put = "PUT", post = "POST", delete = "DELETE", other = "OTHER"
     }
 
     /// The headers a route may read.
-    enum Header: Sendable, CaseIterable {
+    package enum Header: Sendable, CaseIterable {
         case authorization, origin, host, range, ifRange, contentLength, expect
     }
 
-    let method: Method
+    package let method: Method
     /// The URL's path, without its query.
     let path: String
     /// `?name=` of the URL, if present (read lazily: lws copies each on demand).
@@ -21,9 +21,9 @@ struct HTTPRequest {
     /// The query string's length in bytes (a route may refuse a long one).
     let queryLength: Int
     /// Where it came from, for the log.
-    let address: String
+    package let address: String
 
-    init(method: Method, path: String, queryLength: Int = 0, address: String = "",
+    package init(method: Method, path: String, queryLength: Int = 0, address: String = "",
          argument: @escaping (String) -> String? = { _ in nil },
          header: @escaping (Header) -> String = { _ in "" }) {
         self.method = method
@@ -42,10 +42,10 @@ struct HTTPRequest {
 
     /// PUT, POST or DELETE: a request that changes things (its refusals are final answers, a
     /// body still arriving is drained a moment).
-    var changes: Bool { method == .put || method == .post || method == .delete }
+    package var changes: Bool { method == .put || method == .post || method == .delete }
 
     /// HEAD: the answer's headers without its body.
-    var isHead: Bool { method == .head }
+    package var isHead: Bool { method == .head }
 
     /// The credentials it presents: `?token=` and `Authorization: Bearer`.
     var credentials: (query: String?, bearer: String?) {

@@ -3,7 +3,7 @@ import MediaKit
 
 /// One encode serves all: the publisher and filtered recordings may take an H.264 rendition's
 /// access units instead of encoding the same frames again.
-extension Application {
+extension Channel {
     /// The H.264 rendition `choice` names for `option` (`--publish-rendition`, `--record-rendition`),
     /// whose encode a writer then shares: one encode for the page and the stream or file; nil for
     /// an encode of its own. `.sourceSize` is the `size` rendition, if the ladder has one. A name

@@ -1,31 +1,30 @@
-import CWebSockets
 import Logging
 import Synchronization
 
 /// How any thread makes the network thread look at what changed: a new frame, a finished
 /// upload probe, a recording that stopped by itself. Built before every part that rings it, so
-/// nothing needs a pointer back to the transport; the transport arms it with its lws context
-/// once it listens and disarms it before it lets go of lws.
+/// nothing needs a pointer back to the transport; the transport arms it with how to wake its
+/// network thread (lws: `lws_cancel_service`) once it listens and disarms it before it lets go.
 ///
-/// Threads: `ring` from any thread (the one lws call other threads may make,
-/// `lws_cancel_service`, made under the lock so the context cannot be destroyed meanwhile);
-/// `arm`/`disarm` from the thread that starts and stops the transport.
-final class NetworkWake: Sendable {
-    /// The lws context's address (0: none); an address, not the pointer, so that the mutex holds a Sendable value.
-    private let context = Mutex<Int>(0)
+/// Threads: `ring` from any thread (the waking runs under the lock, so what it wakes cannot be
+/// destroyed meanwhile); `arm`/`disarm` from the thread that starts and stops the transport.
+package final class NetworkWake: Sendable {
+    /// How to wake the network thread (nil: nothing to wake).
+    private let waking = Mutex<(@Sendable () -> Void)?>(nil)
     /// Reasons recordings stopped by themselves, by channel, not yet told to the viewers.
     private let recordingFailures = Mutex<[(channel: ChannelName, reason: String)]>([])
 
-    init() {}
+    package init() {}
 
-    func ring() {
-        context.withLock { if let context = OpaquePointer(bitPattern: $0) { lws_cancel_service(context) } }
+    package func ring() {
+        waking.withLock { $0?() }
     }
 
-    func arm(_ context: OpaquePointer) { self.context.withLock { $0 = Int(bitPattern: UnsafeRawPointer(context)) } }
+    /// From now on `ring` calls `wake` (any thread, under this wake's lock: it must not ring again).
+    package func arm(_ wake: @escaping @Sendable () -> Void) { waking.withLock { $0 = wake } }
 
     /// After this, `ring` does nothing.
-    func disarm() { context.withLock { $0 = 0 } }
+    package func disarm() { waking.withLock { $0 = nil } }
 
     /// Any thread: a recording of `channel` stopped by itself; its viewers are told on the network thread.
     func recordingEnded(_ reason: String, channel: ChannelName) {

@@ -1,3 +1,4 @@
+import CastServer
 import Foundation
 
 /// A file sent as an HTTP body, one piece per writable callback, with its size fixed when it

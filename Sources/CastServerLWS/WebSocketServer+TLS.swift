@@ -1,3 +1,4 @@
+import CastServer
 import CWebSockets
 import Logging
 

@@ -1,10 +1,11 @@
 import MediaKit
 import Telemetry
 
-extension Application {
+/// The server's `/metrics` series, registered as channels come and go.
+package enum ServerMetrics {
     /// The registry of every component's metrics, in the order `/metrics` lists them: the
-    /// transport's (over every channel) and each channel's (``registerMetrics(of:in:)``).
-    static func makeMetrics(channels: [Channel], transport: TransportCounters, uploads: Bool) -> Metrics {
+    /// transport's (over every channel) and each channel's (``register(_:in:)``).
+    package static func make(channels: [Channel], transport: TransportCounters, uploads: Bool) -> Metrics {
         let metrics = Metrics()
         metrics.register(transport.framesSent, name: "filtercast_frames_sent_total",
                          help: "Frames written to WebSocket viewers and MJPEG readers.")
@@ -23,7 +24,7 @@ extension Application {
             metrics.register(transport.audioSkipped, name: audioDroppedName, help: audioDroppedHelp, labels: ["reason": "slow_client"])
         }
         if uploads { transport.uploads.register(in: metrics) }
-        for channel in channels { registerMetrics(of: channel, in: metrics) }
+        for channel in channels { register(channel, in: metrics) }
         return metrics
     }
 
@@ -42,7 +43,7 @@ extension Application {
     /// `filtercast_channel_viewers`. The default channel's carry no `channel` label (a server of
     /// one channel scrapes as it always did); every other channel's carry `channel="NAME"` first,
     /// and leave with it (`metrics.remove(label: "channel", value: NAME)`). Any thread.
-    static func registerMetrics(of channel: Channel, in metrics: Metrics) {
+    static func register(_ channel: Channel, in metrics: Metrics) {
         let name = channel.name.description
         metrics.register(channel.viewerCount, name: "filtercast_channel_viewers",
                          help: "WebSocket viewers of each channel (every channel labelled, the default one too).",

@@ -1,3 +1,6 @@
+import CastServer
+import Foundation
+
 /// What the adapter knows about one HTTP connection with something under way (viewers are the
 /// core's). Touched only on the network (service) thread.
 final class Connection {
@@ -44,18 +47,4 @@ final class Connection {
         self.kind = kind
         self.address = address
     }
-}
-
-/// WebSocket close codes used here (RFC 6455).
-enum LWSCloseStatus {
-    static let goingAway = 1001
-    static let policyViolation = 1008
-    static let messageTooBig = 1009
-}
-
-/// `bytes` with `EncodedFrame.headroom` zero bytes in front, as `lws_write` wants.
-func withHeadroom(_ bytes: [UInt8]) -> [UInt8] {
-    var buffer = [UInt8](repeating: 0, count: EncodedFrame.headroom)
-    buffer.append(contentsOf: bytes)
-    return buffer
 }

@@ -1,3 +1,4 @@
+import CastServer
 import Foundation
 
 /// Where the server listens, checked before libwebsockets is asked to: lws takes any `iface`

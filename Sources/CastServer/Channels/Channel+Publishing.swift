@@ -1,7 +1,7 @@
 import Logging
 import MediaKit
 
-extension Application {
+extension Channel {
     /// The publisher's log lines: one per change of its connection, carrying `log`'s fields (any thread).
     @Sendable static func logPublishing(_ status: PublishStatus, log: LogScope) {
         switch status.connection {

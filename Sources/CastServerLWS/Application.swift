@@ -1,3 +1,4 @@
+import CastServer
 import CastProtocol
 import FilterKit
 import Foundation
@@ -43,7 +44,7 @@ public final class Application: Sendable {
         self.channels = channels
         let main = channels[0]
         let transportCounters = TransportCounters()
-        let metrics = Self.makeMetrics(channels: channels, transport: transportCounters,
+        let metrics = ServerMetrics.make(channels: channels, transport: transportCounters,
                                        uploads: main.session.library?.uploads != nil)
         let core = ServerCore(configuration: configuration, channels: ChannelRegistry(channels), counters: transportCounters,
                               metrics: metrics, files: try StaticFiles(root: configuration.webRoot), wake: wake)

@@ -149,7 +149,7 @@ public struct ChannelInput: Sendable {
 
     /// `configuration` as this channel is built with it: its own chain, kept open if it says so,
     /// its own token.
-    func configuring(_ configuration: ServerConfiguration) -> ServerConfiguration {
+    package func configuring(_ configuration: ServerConfiguration) -> ServerConfiguration {
         var own = configuration
         if let filter { own.filter = filter }
         if alwaysOn { own.alwaysOn.insert(name) }

@@ -1,3 +1,4 @@
+import CastServer
 import Foundation
 
 /// What a `Range:` request header asks of a body of a known size (RFC 9110 §14): the part of a

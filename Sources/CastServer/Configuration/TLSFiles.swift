@@ -20,7 +20,7 @@ public struct TLSFiles: Sendable, Equatable {
     /// holds no PEM block of its kind (a private key where the certificate should be, and the
     /// reverse, are named as such), or when the key is encrypted (lws has no passphrase to give).
     /// Whether the key matches the certificate only lws can tell: see ``contextFailure(_:)``.
-    func check() throws(ServerError) {
+    package func check() throws(ServerError) {
         try checkCertificate()
         try checkPrivateKey()
     }
@@ -50,7 +50,7 @@ public struct TLSFiles: Sendable, Equatable {
     /// what lws logged meanwhile (`lines`): which file OpenSSL refused, and its reason. lws 4.1
     /// says "ssl problem getting key '…' …: error:…:key values mismatch" for a key of another
     /// certificate, "problem getting cert '…'" and "ssl problem getting key '…'" for damaged files.
-    func contextFailure(_ lines: [String]) -> ServerError {
+    package func contextFailure(_ lines: [String]) -> ServerError {
         let refusal = lines.first { $0.contains("problem getting") } ?? ""
         let reason = if refusal.contains("mismatch") {
             "the private key \(privateKey) does not match the certificate \(certificate)"

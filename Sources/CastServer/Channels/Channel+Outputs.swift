@@ -3,7 +3,7 @@ import FilterKit
 import Logging
 import MediaKit
 
-extension Application {
+extension Channel {
     /// The outputs viewers watch: a JPEG stream per JPEG rung of the ladder and an H.264 stream
     /// per H.264 rung, a JPEG stream of each second picture (the preview's, studio mode; the source's, the compare view's) per JPEG rung, when this FFmpeg has an H.264 encoder (without one, the page gets JPEG and
     /// the log says why), and the sound of the packets `audio` is given, when there is a queue.

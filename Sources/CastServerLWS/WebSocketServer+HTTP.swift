@@ -1,3 +1,4 @@
+import CastServer
 import CastProtocol
 import CWebSockets
 import FilterKit

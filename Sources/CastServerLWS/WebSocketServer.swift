@@ -1,3 +1,4 @@
+import CastServer
 import CastProtocol
 import CWebSockets
 import FilterKit
@@ -48,6 +49,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// and with TLS a certificate or key lws' OpenSSL refuses (the files were checked already:
     /// `TLSFiles.check()`). Each in one line: lws' own lines about it show at `debug` only.
     func listen() throws {
+        precondition(EncodedFrame.headroom >= Int(CWebSockets_LWS_PRE()), "this lws wants more headroom before a frame than EncodedFrame leaves")
         WebSocketsLog.install()
         try ListenAddress.checkBindable(host: configuration.host, port: configuration.port)
         var info = lws_context_creation_info()
@@ -71,7 +73,8 @@ public final class WebSocketServer: @unchecked Sendable {
         if let tls = configuration.tls { useTLS(tls, &info) }
         let context = try createContext(&info)
         self.context = context
-        networkWake.arm(context)
+        let address = Int(bitPattern: UnsafeRawPointer(context))
+        networkWake.arm { lws_cancel_service(OpaquePointer(bitPattern: address)) }
         let vhost = lws_get_vhost_by_name(context, "default")
         let listening = Int(lws_get_vhost_listen_port(vhost))
         guard listening > 0 else {
@@ -219,12 +222,6 @@ public final class WebSocketServer: @unchecked Sendable {
         protocols = table
         return table
     }
-}
-
-public struct ServerError: Error, CustomStringConvertible {
-    public let description: String
-
-    public init(description: String) { self.description = description }
 }
 
 /// The C callback for every lws event: finds the server through the context's user pointer.
