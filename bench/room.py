@@ -134,15 +134,26 @@ async def peer(moves: int, rate: float, comments: bool = False) -> list[float]:
             return await time_moves(send, receive, moves, rate)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def arguments(description: str, moves: int) -> argparse.ArgumentParser:
+    """The options of the room's benchmarks: the binary, how many pointer moves and how fast."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
-    parser.add_argument("--moves", type=int, default=250)
+    parser.add_argument("--moves", type=int, default=moves)
     parser.add_argument("--rate", type=float, default=25)
+    return parser
+
+
+def heading(what: str, options) -> None:
+    """The run's first line: what is timed, the moves, and the machine's load."""
+    print(f"{what}, loopback, {options.moves} moves at {options.rate:g}/s "
+          f"({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, {options.bin})")
+
+
+def main() -> None:
+    parser = arguments(__doc__, 250)
     parser.add_argument("--comments", type=int, default=60)
     options = parser.parse_args()
-    print(f"pointer move → relayed, loopback, {options.moves} moves at {options.rate:g}/s "
-          f"({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, {options.bin})")
+    heading("pointer move → relayed", options)
     with serving(options.bin, ["--input", "test:1280x720@25"]) as server:
         ours = asyncio.run(filtercast(lambda **query: server.ws_url(**query), options.moves, options.rate))
         notes = asyncio.run(filtercast_comments(lambda **query: server.ws_url(**query), options.comments))

@@ -4,7 +4,8 @@
 // plane); the source's comments come as `comments` (the list, then each change) and show as
 // markers on the seek bar (.comment-marker, a range as a band) and in the #comments list
 // (author, timecode, text, resolved); clicking one sends `comment show`: everybody pauses there
-// and sees its drawing (`state.showing`) until the playhead moves.
+// and sees its drawing (`state.showing`) until the playhead moves. Its author or the admin may edit
+// its text in the list (`comment edit`), resolve or delete it.
 import { isAdmin, mayControl } from "./access.js";
 import { send } from "./connection.js";
 import { formatFrameTime } from "./format.js";
@@ -33,6 +34,9 @@ export const notes = { comments, source: "", drawnShapes: 0, editing: null };
 
 let tool = "arrow";
 let stroke = null; // the shape being drawn
+/// The comment whose text is being edited in the list: {id, form, input}, kept across renders (a
+/// `comments` message while typing keeps the draft).
+let rewriting = null;
 
 // --- The list and the markers -----------------------------------------------------------------
 
@@ -56,6 +60,8 @@ function timecode(comment) {
 function render() {
   const you = player.state?.you?.id;
   heading.hidden = comments.size === 0; // a phone's page stays short without any
+  if (rewriting && !comments.has(rewriting.id)) rewriting = null; // deleted meanwhile
+  const typing = rewriting && document.activeElement === rewriting.input;
   list.replaceChildren(...[...comments.values()].map((comment) => {
     const item = document.createElement("li");
     item.className = "comment-item";
@@ -70,25 +76,32 @@ function render() {
     const body = document.createElement("span");
     body.className = "comment-text";
     body.textContent = comment.text;
-    item.append(head, " ", body);
-    if (comment.author.id === you || isAdmin()) {
-      item.append(action(comment.resolved ? "Reopen" : "Resolve", { action: "resolve", resolved: !comment.resolved }, comment),
-                  action("Delete", { action: "delete" }, comment));
+    const editing = rewriting?.id === comment.id;
+    item.append(head, " ", editing ? rewriting.form : body);
+    if (mayControl() && (comment.author.id === you || isAdmin())) { // the protocol's rule: its author or the admin
+      if (!editing) item.append(action("Edit", "comment-edit", () => startEditing(comment)));
+      item.append(action(comment.resolved ? "Reopen" : "Resolve", "comment-resolve", () => change(comment, { action: "resolve", resolved: !comment.resolved })),
+                  action("Delete", "comment-delete", () => change(comment, { action: "delete" })));
     } else if (comment.resolved) {
       item.append(" ✓");
     }
     return item;
   }));
+  if (typing) rewriting.input.focus();
   renderMarkers();
 }
 
-function action(label, fields, comment) {
+function action(label, className, onClick) {
   const control = document.createElement("button");
   control.type = "button";
-  control.className = "text-button comment-action";
+  control.className = `text-button comment-action ${className}`;
   control.textContent = label;
-  control.addEventListener("click", () => send({ type: "comment", comment: comment.id, ...fields }, failed));
+  control.addEventListener("click", onClick);
   return control;
+}
+
+function change(comment, fields) {
+  send({ type: "comment", comment: comment.id, ...fields }, failed);
 }
 
 function failed(ok, reply) {
@@ -118,6 +131,45 @@ function renderMarkers() {
     marker.addEventListener("click", () => show(comment.id));
     return marker;
   }));
+}
+
+// --- Editing a comment's text in the list ---------------------------------------------------------
+
+function startEditing(comment) {
+  const form = document.createElement("form");
+  form.className = "comment-edit-form";
+  const input = document.createElement("textarea");
+  input.className = "comment-text-input comment-edit-text";
+  input.rows = 2;
+  input.maxLength = 2000;
+  input.value = comment.text;
+  input.setAttribute("aria-label", "The comment's text");
+  const save = document.createElement("button");
+  save.className = "comment-edit-save";
+  save.textContent = "Save";
+  const cancel = action("Cancel", "comment-edit-cancel", stopEditing);
+  form.append(input, save, cancel);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({ type: "comment", action: "edit", comment: comment.id, text: input.value }, (ok, reply) => {
+      if (ok) stopEditing();
+      else toast(reply?.message || "The comment was not changed");
+    });
+  });
+  input.addEventListener("keydown", (event) => { // handled here: the page's keys do not see them
+    if (event.key === "Escape") stopEditing();
+    else if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) form.requestSubmit();
+    else return;
+    event.preventDefault();
+  });
+  rewriting = { id: comment.id, form, input };
+  render();
+  input.focus();
+}
+
+function stopEditing() {
+  rewriting = null;
+  render();
 }
 
 function show(id) {

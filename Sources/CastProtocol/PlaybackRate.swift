@@ -38,7 +38,7 @@ public struct PlaybackRate: Sendable, Equatable {
     }
 
     /// `value` as a short number: 2, 0.5, -0.25.
-    static func describe(_ value: Double) -> String {
+    public static func describe(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

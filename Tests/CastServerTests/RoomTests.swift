@@ -86,8 +86,8 @@ import Testing
         #expect(SessionCommand.setFilter(name: "sepia", params: [:]).summary(by: "Ana", chain: ["sepia"]) == "Ana switched the look to sepia")
         #expect(SessionCommand.setParams(["intensity": 0.8], index: nil).summary(by: "Ana", chain: ["sepia"]) == "Ana set sepia intensity 0.8")
         #expect(SessionCommand.seek(position: 83.4).summary(by: "Bob", chain: []) == "Bob jumped to 1:23.4")
-        #expect(SessionCommand.applyLook(name: "warm", to: .program).what == "setFilter")
-        #expect(SessionCommand.step(frames: -3).what == "step" && SessionCommand.play.what == "play")
+        #expect(SessionCommand.speed(PlaybackRate(-0.5)!).summary(by: "Bob", chain: []) == "Bob set the speed to -0.5×")
+        #expect(SessionCommand.loop(nil).summary(by: "Bob", chain: []) == "Bob ended the loop")
         #expect(SessionCommand.setParams(["a": 1], index: 1).burstKey != SessionCommand.setParams(["b": 1], index: 1).burstKey)
     }
 }

@@ -63,6 +63,27 @@ extension ServerCoreTests {
         #expect((list["comments"] as? [[String: Any]])?.count == 1 && list["source"] as? String == source.name)
     }
 
+    @Test func everyChangeOfTheCommentsIsInTheActivity() throws {
+        let fixture = try CoreFixture(adminToken: "boss", comments: true)
+        let core = fixture.core
+        room(fixture)
+        send(Self.add, from: 1, to: core)  // frame 12 of 30 a second: 0:00.4
+        let id = try #require(core.comments(of: fixture.main).comments.first?.id)
+        let changes = [(1, #""action":"edit","text":"warmer still\nand brighter""#), (2, #""action":"resolve""#), (1, #""action":"resolve""#),
+                       (1, #""action":"resolve","resolved":false"#), (2, #""action":"show""#), (3, #""action":"delete""#)]
+        for (sender, action) in changes { send(##"{"type":"comment",\##(action),"comment":"\##(id)"}"##, from: sender, to: core) }
+        send(##"{"type":"comment","action":"add","position":2,"drawing":[{"kind":"line","points":[[0,0],[1,1]],"color":"#00ff00","width":0.01}]}"##,
+             from: 2, to: core)
+        let activity = ofType("activity", messages(core)[2])
+        #expect(activity.map { $0["summary"] as? String } == [
+            "Ana commented at 0:00.4: “warmer”", "Ana edited the comment at 0:00.4: “warmer still…”",
+            "Ana resolved the comment at 0:00.4", "Ana reopened the comment at 0:00.4", "Bob showed the comment at 0:00.4",
+            "Cy deleted the comment at 0:00.4", "Bob commented at 0:02.0 with a drawing",
+        ], "Bob's refused resolve is not there")
+        #expect(activity.allSatisfy { $0["what"] as? String == "comment" })
+        #expect(core.state(of: fixture.main).changedBy?.name == "Bob")
+    }
+
     @Test func aSourceKeepsAThousandCommentsAndTheRefusalSaysSo() throws {
         let fixture = try CoreFixture(comments: true)
         let core = fixture.core

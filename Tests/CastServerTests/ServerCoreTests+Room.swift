@@ -55,6 +55,32 @@ extension ServerCoreTests {
         #expect(list.map { $0["what"] as? String } == ["setFilter", "pause"])
     }
 
+    /// `activity.what` is the type each change was sent as (a look and a chain are `setFilter`
+    /// too), for every command of the channel's or the server's scope the core carried out; one
+    /// refused leaves no entry.
+    @Test func theActivityNamesEachChangeByTheTypeItWasSentAs() throws {
+        let fixture = try CoreFixture(looks: true, comments: true)
+        let core = fixture.core
+        core.viewerConnected(1, token: nil, address: "a", personName: "Ana")
+        var samples = CommandTableTests.samples.filter { CommandTable.rule(for: $0.key).scope != .connection }.sorted { $0.key < $1.key }
+        samples += [("saveLook", #"{"type":"saveLook","name":"warm"}"#), ("setFilter", #"{"type":"setFilter","look":"warm"}"#),
+                    ("setFilter", #"{"type":"setFilter","chain":[{"name":"invert"},{"name":"sepia"}]}"#),
+                    ("deleteLook", #"{"type":"deleteLook","name":"warm"}"#)]
+        var attributed: Set<String> = []
+        for (index, (type, json)) in samples.enumerated() {
+            let before = core.activity(of: fixture.main).count
+            send(json.dropLast() + #","id":"m\#(index)"}"#, from: 1, to: core)
+            let acked = ofType("ack", messages(core)[1]).contains { $0["id"] as? String == "m\(index)" }
+            let entries = core.activity(of: fixture.main).dropFirst(before).map(\.what)
+            #expect(entries == (acked && type != "point" ? [type] : []), "\(json): acked \(acked)")
+            if acked { attributed.insert(type) }
+        }
+        // The test pattern is live: it takes no seek, step or speed.
+        let expected: Set = ["comment", "deleteLook", "loop", "open", "pause", "play", "present", "saveLook", "setCompare",
+                             "setFilter", "setParams", "share"]
+        #expect(attributed.isSuperset(of: expected), "carried out: \(attributed.sorted())")
+    }
+
     @Test func aSliderDragIsOneEntryAndItsLastValue() throws {
         let fixture = try CoreFixture()
         let core = fixture.core

@@ -39,7 +39,7 @@ import Testing
 
     func receive(_ bytes: UnsafeRawBufferPointer, isBinary: Bool = false, isLast: Bool, to viewer: ViewerSession,
                  roundTrip: Duration = .zero) -> ViewerSession.Outcome {
-        viewer.receive(bytes, isBinary: isBinary, isLast: isLast, roundTrip: { roundTrip }) { [commands] command throws(ProtocolError) in
+        viewer.receive(bytes, isBinary: isBinary, isLast: isLast, roundTrip: { roundTrip }) { [commands] command, _ throws(ProtocolError) in
             if let refusal = commands.refusal { throw refusal }
             commands.applied.append(command)
         }

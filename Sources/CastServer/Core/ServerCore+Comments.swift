@@ -36,15 +36,17 @@ extension ServerCore {
     }
 
     /// Carries out `command` of `author` (`admin`: the admin's credentials) on `channel`'s
-    /// comments: kept on disk before anyone is told, then every viewer of the channel gets the change.
+    /// comments: kept on disk before anyone is told, then every viewer of the channel gets the
+    /// change. Returns the comment it is about (as it is now; a deleted one as it was), which the
+    /// activity names.
     func applyComment(_ command: CommentCommand, by author: Author, admin: Bool, on channel: Channel,
-                      from viewer: ConnectionID) throws(ProtocolError) {
+                      from viewer: ConnectionID) throws(ProtocolError) -> Comment {
         guard let folder = commentFolder else {
             throw ProtocolError(code: .forbidden, message: "this server keeps no comments")
         }
         let source = commentSource(of: channel)
         var list = folder.comments(of: source.key)
-        let changed: Comment?
+        let changed: Comment?, about: Comment
         switch command {
         case .add(let place, let duration, let text, let drawing):
             guard list.count < CommentLimits.maximumPerSource else {
@@ -53,7 +55,7 @@ extension ServerCore {
             }
             let comment = newComment(at: place, duration: duration, text: text, drawing: drawing, by: author, on: channel, fps: source.fps)
             list.append(comment)
-            changed = comment
+            (changed, about) = (comment, comment)
         case .edit(let id, let text, let drawing):
             let index = try owned(id, in: list, by: author, admin: admin)
             if let text { list[index].text = text }
@@ -62,14 +64,13 @@ extension ServerCore {
                 throw ProtocolError(code: .invalidArgument, message: "comment.text must be text or a drawing: a comment needs one")
             }
             list[index].edited = ActivityEntry.timestamp(Date())
-            changed = list[index]
+            (changed, about) = (list[index], list[index])
         case .resolve(let id, let resolved):
             let index = try owned(id, in: list, by: author, admin: admin)
             list[index].resolved = resolved
-            changed = list[index]
+            (changed, about) = (list[index], list[index])
         case .delete(let id):
-            list.remove(at: try owned(id, in: list, by: author, admin: admin))
-            changed = nil
+            (changed, about) = (nil, list.remove(at: try owned(id, in: list, by: author, admin: admin)))
         case .show(let id):
             return try showComment(id, on: channel, from: viewer)
         }
@@ -77,16 +78,18 @@ extension ServerCore {
             throw ProtocolError(code: .busy, message: "the comment was not kept: \(problem)")
         }
         commentChanged(command, changed, source: source, on: channel)
+        return about
     }
 
     /// Seeks `channel` to comment `id` and shows its drawing to everyone until the playhead moves.
-    func showComment(_ id: String, on channel: Channel, from viewer: ConnectionID) throws(ProtocolError) {
+    func showComment(_ id: String, on channel: Channel, from viewer: ConnectionID) throws(ProtocolError) -> Comment {
         guard let comment = comments(of: channel).comments.first(where: { $0.id == id }) else { throw Self.noComment(id) }
         _ = try channel.session.apply(.pause, from: viewer)
         if channel.session.sourceState.withLock({ $0.seekable }) {
             _ = try channel.session.apply(.seek(position: comment.position), from: viewer)
         }
         room(of: channel).showing = id
+        return comment
     }
 
     /// The comments (their source's key) that go with the recording `command` deletes, if it is

@@ -35,7 +35,7 @@ extension ServerCore {
         guard let room = rooms[channel.name], let (key, person) = room.presence.leave(id) else { return }
         room.pointerRates[key] = nil
         if room.presenter.left(key) {
-            attribute(.present(take: false, force: false), by: person.author, on: channel)
+            attribute(.present(take: false, force: false), as: "present", by: person.author, on: channel)
             tellActivity(channel)
         }
     }
@@ -49,40 +49,46 @@ extension ServerCore {
         }
     }
 
-    /// The room's part of `command` of viewer `id`: `present` and `point` are carried out here
-    /// (true: nothing is left for the session); a playback command while someone else presents
-    /// is refused (`not_presenter`).
-    func applyInRoom(_ command: SessionCommand, from id: ConnectionID, _ connection: ViewerConnection) throws(ProtocolError) -> Bool {
+    /// The room's part of `command` of viewer `id`, sent as `type`: `present`, `point` and
+    /// `comment` are carried out here (true: nothing is left for the session), and attributed
+    /// when they changed something; a playback command while someone else presents is refused
+    /// (`not_presenter`).
+    func applyInRoom(_ command: SessionCommand, as type: String, from id: ConnectionID,
+                     _ connection: ViewerConnection) throws(ProtocolError) -> Bool {
         let room = room(of: connection.channel)
         guard let key = room.presence.key(of: id), let author = room.presence.person(of: id)?.author else { return false }
         switch command {
         case .present(let take, let force):
             let changed = take ? try room.presenter.take(by: key, author: author, admin: connection.session.level == .admin, force: force)
                                : try room.presenter.release(by: key)
-            if changed { attribute(command, by: author, on: connection.channel) }
+            if changed { attribute(command, as: type, by: author, on: connection.channel) }
             return true
         case .point(let position):
             if room.pointerRates[key, default: PointerRate()].admit(now: now()) { relayPointer(by: author, at: position, on: connection.channel) }
             return true
         case .comment(let comment):
-            try applyComment(comment, by: author, admin: connection.session.level == .admin, on: connection.channel, from: id)
+            let about = try applyComment(comment, by: author, admin: connection.session.level == .admin, on: connection.channel, from: id)
+            attribute(command, as: type, by: author, on: connection.channel, about: about)
             return true
         default:
-            try room.presenter.admit(command.what, from: key)
+            try room.presenter.admit(type, from: key)
             return false
         }
     }
 
-    /// `command` of viewer `id` changed its channel's shared state: `changedBy` and an `activity`.
-    func attribute(_ command: SessionCommand, from id: ConnectionID) {
+    /// `command` of viewer `id`, sent as `type`, changed its channel's shared state: `changedBy`
+    /// and an `activity` whose `what` is `type`.
+    func attribute(_ command: SessionCommand, as type: String, from id: ConnectionID) {
         guard let channel = viewers[id]?.channel, let author = rooms[channel.name]?.presence.person(of: id)?.author else { return }
-        attribute(command, by: author, on: channel)
+        attribute(command, as: type, by: author, on: channel)
     }
 
-    private func attribute(_ command: SessionCommand, by author: Author, on channel: Channel) {
+    /// `about`: the comment a `comment` command added or changed (as it was before a delete).
+    private func attribute(_ command: SessionCommand, as type: String, by author: Author, on channel: Channel, about: Comment? = nil) {
         let room = room(of: channel)
         room.changedBy = author
-        if let entry = room.activity.record(change(command, by: author, on: channel), burst: command.burstKey, now: now()) {
+        let entry = change(command, as: type, by: author, on: channel, about: about)
+        if let entry = room.activity.record(entry, burst: command.burstKey, now: now()) {
             room.due.append(entry)
         }
     }
@@ -115,11 +121,13 @@ extension ServerCore {
     /// `GET /api/activity?channel=`: its last changes, oldest first.
     func activity(of channel: Channel) -> [ActivityEntry] { rooms[channel.name]?.activity.entries ?? [] }
 
-    /// `command` as `author` made it on `channel` now, not yet numbered.
-    private func change(_ command: SessionCommand, by author: Author, on channel: Channel) -> ActivityEntry {
+    /// `command`, sent as `type`, as `author` made it on `channel` now, not yet numbered.
+    private func change(_ command: SessionCommand, as type: String, by author: Author, on channel: Channel,
+                        about: Comment?) -> ActivityEntry {
         let state = channel.session.state(viewers: 0, fps: 0)
+        let summary = command.summary(by: author.name, chain: state.filter.links.map(\.name), about: about)
         return ActivityEntry(id: 0, at: ActivityEntry.timestamp(Date()), position: state.position, frame: state.frame, by: author,
-                             what: command.what, summary: command.summary(by: author.name, chain: state.filter.links.map(\.name)))
+                             what: type, summary: summary)
     }
 
     /// The activity `channel` has due, to every viewer of it who may watch, and into the running

@@ -3,19 +3,20 @@ import CastProtocol
 /// `share`: a viewer's camera as the source of its channel's session. The session keeps who
 /// shares (by connection id); the core tells the clients concerned when it ends.
 extension ServerCore {
-    /// A session command of viewer `id`, for its channel's session. One that ends another
-    /// client's sharing (its `share start` took over, an `open`) tells the client whose camera it was.
-    /// The channel's room has its part first (the presenter, pointers: ``applyInRoom(_:from:_:)``);
-    /// a change carried out is attributed to the viewer's person.
-    func apply(_ command: SessionCommand, from id: ConnectionID) throws(ProtocolError) {
-        guard let connection = viewers[id], try !applyInRoom(command, from: id, connection) else { return }
+    /// A session command of viewer `id`, sent as `type` (its message's, which the activity names
+    /// it by), for its channel's session. One that ends another client's sharing (its `share
+    /// start` took over, an `open`) tells the client whose camera it was. The channel's room has
+    /// its part first (the presenter, pointers, comments: ``applyInRoom(_:as:from:_:)``); a change
+    /// carried out is attributed to the viewer's person.
+    func apply(_ command: SessionCommand, as type: String, from id: ConnectionID) throws(ProtocolError) {
+        guard let connection = viewers[id], try !applyInRoom(command, as: type, from: id, connection) else { return }
         let channel = connection.channel
         let deletedComments = commentsGoing(with: command, on: channel)
         if let part = try sessionPart(of: command, on: channel), let ended = try channel.session.apply(part, from: id) {
             tellSharingEnded(ended.sharer, ended.reason)
         }
         if let deletedComments { forgetComments(of: deletedComments) }
-        attribute(command, from: id)
+        attribute(command, as: type, from: id)
         playheadMoved(command, on: channel)
     }
 

@@ -45,7 +45,7 @@ extension ServerCore {
         guard let connection = viewers[id] else { return }
         let viewer = connection.session
         let outcome = viewer.receive(fragment, isBinary: isBinary, isLast: isLast, roundTrip: roundTrip,
-                                     apply: { command throws(ProtocolError) in try apply(command, from: id) },
+                                     apply: { command, type throws(ProtocolError) in try apply(command, as: type, from: id) },
                                      ingest: { picture throws(ProtocolError) in try ingest(picture, from: id) })
         tellActivity(connection.channel)  // after the command's answer
         switch outcome {

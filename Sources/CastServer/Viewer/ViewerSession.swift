@@ -99,11 +99,12 @@ final class ViewerSession {
     }
 
     /// One fragment of a client message; `isLast` when it completes the message, which then runs:
-    /// flow control and `auth` here, every other command through `apply` (the shared session,
-    /// which throws without an id: the refusal is stamped with the command's id here).
+    /// flow control and `auth` here, every other command through `apply` with the `type` it was
+    /// sent by (the shared session, which throws without an id: the refusal is stamped with the
+    /// command's id here).
     /// `roundTrip` is asked only for a `frameAck`.
     func receive(_ fragment: UnsafeRawBufferPointer, isBinary: Bool, isLast: Bool, roundTrip: () -> Duration,
-                 apply: (SessionCommand) throws(ProtocolError) -> Void,
+                 apply: (SessionCommand, _ type: String) throws(ProtocolError) -> Void,
                  ingest: (UnsafeRawBufferPointer) throws(ProtocolError) -> Bool = { _ throws(ProtocolError) in throw .binaryMessage }) -> Outcome {
         guard outbox.closing == nil else { return .none }
         if isBinary {
@@ -160,7 +161,7 @@ final class ViewerSession {
     /// Runs `message` and acknowledges it when it has an id (`frameAck` never is). A refusal is
     /// stamped with the id here, the one place that knows which command it answers.
     private func dispatch(_ message: ClientMessage, roundTrip: () -> Duration,
-                          apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
+                          apply: (SessionCommand, _ type: String) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
         let outcome: Outcome
         do throws(ProtocolError) {
             outcome = try perform(message, roundTrip: roundTrip, apply: apply)
@@ -191,7 +192,7 @@ final class ViewerSession {
     /// Checks the sender's access against the command table, then carries the command out: here
     /// when it is about this connection, through `apply` when it is about the channel or the server.
     private func perform(_ message: ClientMessage, roundTrip: () -> Duration,
-                         apply: (SessionCommand) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
+                         apply: (SessionCommand, _ type: String) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
         let rule = CommandTable.rule(for: message.type)
         guard (rule.scope == .server ? serverLevel : level) >= rule.access else {
             throw .refusal(of: rule, controlsChannel: level >= rule.access)
@@ -200,7 +201,7 @@ final class ViewerSession {
         case .connection(let command):
             return try perform(command, roundTrip: roundTrip)
         case .session(let command):
-            try apply(command)
+            try apply(command, message.type)
             return .applied(command)
         }
     }

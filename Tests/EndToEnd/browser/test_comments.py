@@ -1,8 +1,8 @@
 """Comments in the page (issue 40, item 4): #comment pauses and opens the note box, a box drawn over
 the picture and a note go out as one comment, which a second page lists in #comments and marks on
 its seek bar (.comment-marker); clicking that marker moves both pages to the comment's frame and
-shows its drawing in both (`state.showing`) until the playhead moves. The server's rules are the
-Swift and end-to-end tests' (test_e2e_comments.py)."""
+shows its drawing in both (`state.showing`) until the playhead moves. Its author edits a comment's
+text in the list. The server's rules are the Swift and end-to-end tests' (test_e2e_comments.py)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,31 @@ def test_a_comment_with_a_drawing_is_seen_in_another_page_and_its_marker_moves_b
                       message="the drawing over the picture")
     bob.raw_send('{"type":"play"}')
     ana.wait_for(lambda: drawn_pixels(ana) == 0 and ana.state().get("showing") is None, message="gone once the playhead moves")
+
+
+def test_its_author_edits_a_comments_text_in_the_list_and_the_other_page_sees_it(file_server, open_page):
+    ana = open_page(file_server, path="?name=Ana")
+    bob = open_page(file_server, second=True, path="?name=Bob")
+    bob.wait_for(lambda: len(bob.state().get("people", [])) == 2, message="both here")
+    ana.raw_send('{"type":"comment","action":"add","frame":5,"text":"warmer"}')
+    bob.wait_for(lambda: bob.text("#comments .comment-text") == "warmer", message="listed in Bob's page")
+    assert not bob.find_all("#comments .comment-edit"), "only its author (or the admin) may edit it"
+
+    ana.find("#comments .comment-edit").click()
+    field = ana.find("#comments .comment-edit-text")
+    assert field.get_attribute("value") == "warmer"
+    field.clear()
+    field.send_keys("warmer, and less green")
+    bob.raw_send('{"type":"comment","action":"add","frame":9,"text":"too dark"}')
+    ana.wait_for(lambda: len(ana.find_all("#comments li")) == 2, message="Bob's comment in Ana's list")
+    assert ana.js("return document.querySelector('#comments .comment-edit-text').value") == "warmer, and less green", \
+        "the draft is kept while the list changes"
+    ana.find("#comments .comment-edit-save").click()
+    bob.wait_for(lambda: bob.text("#comments .comment-text") == "warmer, and less green", message="the new text in Bob's list")
+    assert len(ana.find_all("#comments .comment-edit")) == 1, "Ana edits her comment, not Bob's"
+    ana.wait_for(lambda: not ana.find_all("#comments .comment-edit-form") and ana.find_all("#comments .comment-edit"),
+                 message="Ana's editor closed once acknowledged")
+    bob.wait_for(lambda: "Ana edited the comment" in (bob.text("#activity") or ""), message="who changed what")
 
 
 @pytest.mark.bench

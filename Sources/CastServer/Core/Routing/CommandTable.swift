@@ -12,7 +12,7 @@ struct CommandRule: Equatable, Sendable {
         /// ``ViewerSession`` carries it out.
         case connection
         /// The sender's channel, which every viewer of it shares: the channel's ``Session``
-        /// carries it out, through ``ServerCore/apply(_:from:)``.
+        /// carries it out, through ``ServerCore/apply(_:as:from:)``.
         case channel
         /// What every channel shares (the saved looks): ``ServerCore`` carries it out, and a
         /// channel's own token grants nothing here (as for the routes of the server's scope).
