@@ -4,10 +4,10 @@ import Logging
 import StyleKit
 import Synchronization
 
-/// The person matte for the whole process: MediaPipe's selfie segmentation through OpenVINO, each
-/// network compiled once (at its first use) and kept; every thread that asks gets its own
-/// ``MatteStage`` (a thread-local one), which makes each frame's matte once however many links of
-/// that thread's chains ask for it.
+/// The person matte, one per process (made by the executable, handed to the catalog: never a
+/// global): MediaPipe's selfie segmentation through OpenVINO, each network compiled once (at its
+/// first use) and kept; every thread that asks gets its own ``MatteStage`` (a thread-local one),
+/// which makes each frame's matte once however many links of that thread's chains ask for it.
 ///
 /// Whether the runtime and the networks are laid out decides whether the catalog offers the
 /// filters that need a matte (``MatteCatalog``); nothing is loaded until a matte is asked for.

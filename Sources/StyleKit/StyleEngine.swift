@@ -3,8 +3,9 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The style network for the whole process: OpenVINO loaded once, the network compiled per picture
-/// size and kept, and the size it runs at chosen by a short calibration.
+/// The style network, one per process (made by the executable, handed to the catalog: never a
+/// global): OpenVINO loaded once, the network compiled per picture size and kept, and the size it
+/// runs at chosen by a short calibration.
 ///
 /// Whether the runtime and the network are laid out decides whether the catalog offers `style`.
 /// Loading them (the library, a core, the model read: ~0.15 s and ~17 MB) and the calibration —
@@ -26,7 +27,7 @@ public final class StyleEngine: Sendable {
     /// The network the shipped styles are painted with: int8 (``StyleModel/shipped``, what `serve`
     /// uses), or the float32 one it was quantized from (``StyleModel/shippedFloat32``), for
     /// `bench` to measure one against the other.
-    public enum ShippedNetwork: String, Sendable, CaseIterable {
+    public enum ShippedNetwork: String, Sendable {
         case int8, float32
     }
 
