@@ -6,7 +6,8 @@ import FilterKit
 /// person matte (luma by the full-size matte, chroma by its half-size one).
 ///
 /// The copy and the blur are made at the first frame of a size and kept: later frames allocate
-/// nothing. Amount 0, or no matte, leaves the frame unchanged.
+/// nothing. Amount 0, or no matte, leaves the frame unchanged. Built by ``MatteCatalog``'s entry,
+/// which holds the engine.
 public final class BackgroundBlurFilter: FrameFilter {
     public static let descriptor = FilterDescriptor(name: "backgroundBlur", label: "Background Blur", category: .blur, params: [
         ParameterDescriptor(name: "amount", label: "Amount", default: 0.6, min: 0, max: 1, step: 0.01, identity: 0),
@@ -19,12 +20,7 @@ public final class BackgroundBlurFilter: FrameFilter {
     private var blurred: Frame?
     private var blur: GaussianBlurFilter?
 
-    /// With the process's engine (``MatteEngine/shared``).
-    public convenience init(settings: FilterSettings) {
-        self.init(amount: settings["amount"], engine: try? MatteEngine.shared.get())
-    }
-
-    init(amount: Double, engine: MatteEngine?) {
+    init(amount: Double, engine: MatteEngine) {
         self.amount = amount
         link = MatteLink(Self.descriptor.name, engine: engine)
     }

@@ -2,7 +2,8 @@ import FilterKit
 
 /// `backgroundReplace`: keeps the person and paints the background one colour — black, white,
 /// or green for keying downstream — or an uploaded picture (``UploadedBackground``, scaled to
-/// cover the frame), mixed by the person matte. No matte leaves the frame unchanged.
+/// cover the frame), mixed by the person matte. No matte leaves the frame unchanged. Built by
+/// ``MatteCatalog``'s entry, which holds the engine.
 ///
 /// A picture's background is cut at the first frame of a size and kept: later frames allocate
 /// nothing (a new link is warmed with it, see ``FrameFilter/needsWarmUp``).
@@ -29,13 +30,8 @@ public final class BackgroundReplaceFilter: FrameFilter {
     private var backdrop: Frame?
     private var link: MatteLink
 
-    /// With the process's engine (``MatteEngine/shared``), a colour.
-    public convenience init(settings: FilterSettings) {
-        self.init(background: settings.choice("background"), engine: try? MatteEngine.shared.get())
-    }
-
     /// The colour `background`, or `picture` (then `background` is its name).
-    init(background: String, picture: UploadedBackground? = nil, engine: MatteEngine?) {
+    init(background: String, picture: UploadedBackground? = nil, engine: MatteEngine) {
         colour = (Self.colours.first { $0.choice.id == background } ?? Self.colours[0]).yuv
         self.picture = picture
         link = MatteLink(Self.descriptor.name, engine: engine)

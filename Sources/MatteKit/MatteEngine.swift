@@ -4,10 +4,10 @@ import Logging
 import StyleKit
 import Synchronization
 
-/// The person matte for the whole process: MediaPipe's selfie segmentation through OpenVINO, each
-/// network compiled once (at its first use) and kept; every thread that asks gets its own
-/// ``MatteStage`` (a thread-local one), which makes each frame's matte once however many links of
-/// that thread's chains ask for it.
+/// The person matte, one per process (made by the executable, handed to the catalog: never a
+/// global): MediaPipe's selfie segmentation through OpenVINO, each network compiled once (at its
+/// first use) and kept; every thread that asks gets its own ``MatteStage`` (a thread-local one),
+/// which makes each frame's matte once however many links of that thread's chains ask for it.
 ///
 /// Whether the runtime and the networks are laid out decides whether the catalog offers the
 /// filters that need a matte (``MatteCatalog``); nothing is loaded until a matte is asked for.
@@ -16,15 +16,6 @@ import Synchronization
 /// themselves are made on the asking thread without it. A thread's stage lives until the thread
 /// ends (and keeps the engine alive meanwhile).
 public final class MatteEngine: Sendable {
-    /// The engine of the runtime ``OpenVINORuntime/defaultRoot(environment:)`` finds, or why there is none.
-    public static let shared: Result<MatteEngine, StyleUnavailable> = {
-        guard let root = OpenVINORuntime.defaultRoot() else {
-            return .failure(StyleUnavailable(description: "no OpenVINO runtime found (make deps lays it out in "
-                + ".build/openvino; FILTERCAST_OPENVINO names another folder)"))
-        }
-        return Result { () throws(StyleUnavailable) in try MatteEngine(root: root) }
-    }()
-
     private struct State {
         var runtime: OpenVINORuntime?
         var compiled: [MatteModel: CompiledMatteModel] = [:]
@@ -39,7 +30,8 @@ public final class MatteEngine: Sendable {
     private let costs = MatteCosts.Counters()
 
     /// The engine of the runtime at `root`, which must hold the library and both networks (they
-    /// are loaded at the first matte).
+    /// are loaded at the first matte). One per process is enough (each thread has its stage):
+    /// the executable makes it once and hands it to the catalog (``MatteCatalog``).
     public init(root: URL) throws(StyleUnavailable) {
         for model in MatteModel.all { try OpenVINORuntime.checkLaidOut(root, model: model.file) }
         self.root = root

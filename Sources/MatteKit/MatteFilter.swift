@@ -1,19 +1,14 @@
 import FilterKit
 
 /// `matte`: shows the person matte as grey — white the person, black the background — for
-/// checking what the network sees. Where there is no matte (no engine, or it failed) the frame is
-/// unchanged.
+/// checking what the network sees. Where there is no matte (the network failed) the frame is
+/// unchanged. Built by ``MatteCatalog``'s entry, which holds the engine.
 public final class MatteFilter: FrameFilter {
     public static let descriptor = FilterDescriptor(name: "matte", label: "Person Matte", category: .stylize, params: [])
 
     private var link: MatteLink
 
-    /// With the process's engine (``MatteEngine/shared``).
-    public convenience init(settings: FilterSettings) {
-        self.init(engine: try? MatteEngine.shared.get())
-    }
-
-    init(engine: MatteEngine?) {
+    init(engine: MatteEngine) {
         link = MatteLink(Self.descriptor.name, engine: engine)
     }
 

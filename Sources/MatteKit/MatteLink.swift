@@ -8,20 +8,20 @@ import StyleKit
 /// Belongs to its filter's thread.
 struct MatteLink {
     let name: String
-    let engine: MatteEngine?
+    let engine: MatteEngine
     private var failed = false
 
-    init(_ name: String, engine: MatteEngine?) {
+    init(_ name: String, engine: MatteEngine) {
         self.name = name
         self.engine = engine
     }
 
     /// Whether the link's first frame would wait for the runtime to load and a network to compile.
-    var needsWarmUp: Bool { !(engine?.isReady ?? true) }
+    var needsWarmUp: Bool { !engine.isReady }
 
-    /// `frame`'s matte; nil where there is no engine or it failed (said the first time).
+    /// `frame`'s matte; nil where the network failed (said the first time).
     mutating func matte(of frame: Frame) -> Matte? {
-        guard !failed, let engine else { return nil }
+        guard !failed else { return nil }
         switch engine.matte(of: frame) {
         case .success(let matte): return matte
         case .failure(let error):

@@ -4,7 +4,8 @@ import FilterKit
 /// picture, then mixed with the link's input by the person matte — the filtered picture kept on
 /// the person and the input on the background, or the other way round. It asks for the matte of
 /// the frame as it reaches the link, which the thread's ``MatteStage`` makes once per frame for
-/// every link and filter that asks; no matte (no engine, or it failed) leaves the frame unchanged.
+/// every link and filter that asks; no matte (the network failed) leaves the frame unchanged. Made
+/// by the region maker of ``MatteCatalog``'s catalog, which holds the engine.
 ///
 /// A ``PassFilter``: the copy of the input and the filter (on the calling thread, where the matte
 /// and filters with thread-bound state such as `style` belong), then the filter's own passes if
@@ -22,16 +23,8 @@ public final class RegionFilter: PassFilter {
     private var matte: Matte?
     private var filterPasses = 0
 
-    /// The link `settings` describe — a filter of the standard catalog or a matte filter — on its
-    /// region, over the process's engine (``MatteEngine/shared``).
-    public convenience init(settings: FilterSettings) {
-        let engine = try? MatteEngine.shared.get()
-        let catalog = MatteCatalog.adding(to: .standard, engine: MatteEngine.shared)
-        self.init(catalog.makeFilter(settings.on(.all)), region: settings.region, engine: engine)
-    }
-
     /// `filter` (made for the whole picture) on `region`, which is not `all`.
-    init(_ filter: any FrameFilter, region: FilterRegion, engine: MatteEngine?) {
+    init(_ filter: any FrameFilter, region: FilterRegion, engine: MatteEngine) {
         precondition(region != .all, "a region link is on the person or the background")
         self.filter = filter
         self.region = region

@@ -43,12 +43,16 @@ public final class OpenVINORuntime: @unchecked Sendable {
 
     deinit { api.ov_core_free!(core) }
 
-    /// Where the runtime is looked for by default: `FILTERCAST_OPENVINO` when set (an empty folder
-    /// there turns the style filter off), else an `openvino` folder beside the executable or one or
-    /// two levels up — `.build/openvino` for `.build/<triple>/debug/filtercast` and for the test
-    /// runner, `/opt/filtercast/openvino` for `/opt/filtercast/bin/filtercast`.
-    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        if let configured = environment["FILTERCAST_OPENVINO"] { return URL(fileURLWithPath: configured) }
+    /// The environment variable that names the runtime's folder (``defaultRoot(environment:)``).
+    public static let rootVariable = "FILTERCAST_OPENVINO"
+
+    /// Where the runtime is looked for by default: `FILTERCAST_OPENVINO` in `environment` when set
+    /// (an empty folder there turns the style and person matte filters off), else an `openvino`
+    /// folder beside the executable or one or two levels up — `.build/openvino` for
+    /// `.build/<triple>/debug/filtercast` and for the test runner, `/opt/filtercast/openvino` for
+    /// `/opt/filtercast/bin/filtercast`. The executable passes the process's environment, once.
+    public static func defaultRoot(environment: [String: String]) -> URL? {
+        if let configured = environment[rootVariable] { return URL(fileURLWithPath: configured) }
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = executable.deletingLastPathComponent()
         for _ in 0..<3 {

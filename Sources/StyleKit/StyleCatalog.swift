@@ -2,19 +2,17 @@ import FilterKit
 import Logging
 
 /// The catalog a server or command offers: the standard filters, plus `style` where the style
-/// network is laid out here (``StyleEngine/shared`` made). Where it is not, it says why once, at
-/// the first call, and the catalog omits `style`.
+/// network is laid out here (a ``StyleEngine`` was made). Where it is not, it says why, and the
+/// catalog omits `style`.
 public enum StyleCatalog {
-    /// ``FilterCatalog/standard`` with `style` after the other stylize filters, or without it.
-    public static let standard = catalog(for: StyleEngine.shared)
-
     /// The standard filters and `style` over `library`'s styles (shipped and uploaded).
     public static func with(_ library: StyleLibrary) -> FilterCatalog {
         FilterCatalog.standard.adding(library.catalogEntry, category: .stylize)
     }
 
-    /// The standard catalog, with `style` when there is an `engine`; without, logging why.
-    static func catalog(for engine: Result<StyleEngine, StyleUnavailable>) -> FilterCatalog {
+    /// The standard catalog, with `style` over the shipped styles when there is an `engine`;
+    /// without, logging why.
+    public static func catalog(for engine: Result<StyleEngine, StyleUnavailable>) -> FilterCatalog {
         switch engine {
         case .success(let engine):
             return adding(to: .standard, engine: engine)

@@ -3,8 +3,9 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The style network for the whole process: OpenVINO loaded once, the network compiled per picture
-/// size and kept, and the size it runs at chosen by a short calibration.
+/// The style network, one per process (made by the executable, handed to the catalog: never a
+/// global): OpenVINO loaded once, the network compiled per picture size and kept, and the size it
+/// runs at chosen by a short calibration.
 ///
 /// Whether the runtime and the network are laid out decides whether the catalog offers `style`.
 /// Loading them (the library, a core, the model read: ~0.15 s and ~17 MB) and the calibration —
@@ -23,21 +24,12 @@ import Synchronization
 /// `style` links take turns). The network's own threads (`threads`, both cores by default) are
 /// OpenVINO's, not pinned, so decoding and encoding keep their share.
 public final class StyleEngine: Sendable {
-    /// The engine loaded from ``OpenVINORuntime/defaultRoot(environment:)``, or why there is none;
-    /// it paints the shipped styles with the int8 network, or with the float32 one where
-    /// `FILTERCAST_STYLE_NETWORK` is `float32` (what `bench --style-network float32` sets, to
-    /// measure one against the other).
-    public static let shared: Result<StyleEngine, StyleUnavailable> = {
-        let environment = ProcessInfo.processInfo.environment
-        guard let root = OpenVINORuntime.defaultRoot(environment: environment) else {
-            return .failure(StyleUnavailable(description: "no OpenVINO runtime found (make deps lays it out in "
-                + ".build/openvino; FILTERCAST_OPENVINO names another folder)"))
-        }
-        let float32 = environment[StyleEngine.networkVariable] == "float32"
-        return Result { () throws(StyleUnavailable) in try StyleEngine(root: root, shipped: float32 ? .shippedFloat32 : .shipped) }
-    }()
-    /// The environment variable that chooses the shipped styles' network of ``shared``.
-    public static let networkVariable = "FILTERCAST_STYLE_NETWORK"
+    /// The network the shipped styles are painted with: int8 (``StyleModel/shipped``, what `serve`
+    /// uses), or the float32 one it was quantized from (``StyleModel/shippedFloat32``), for
+    /// `bench` to measure one against the other.
+    public enum ShippedNetwork: String, Sendable {
+        case int8, float32
+    }
 
     /// The time a network run may take at most: a frame at 25 fps (40 ms), less what the rest of
     /// the frame takes beside it — at 720p some 10 ms of resampling, conversion and detail around
@@ -102,6 +94,15 @@ public final class StyleEngine: Sendable {
     private let settled = Atomic<Bool>(false)
     /// ``calibration``: apart from ``state``, whose lock a run holds.
     private let measured = Mutex<StyleCalibration?>(nil)
+
+    /// The engine of the runtime at `root` (the library and the networks), painting the shipped
+    /// styles with `network`: nothing is loaded until ``prepare(lines:)`` or the first styled
+    /// frame; throws, without loading anything, where they are not laid out there. One per process
+    /// is enough (every `style` link of every channel takes turns on it): the executable makes it
+    /// once and hands it to the catalog.
+    public convenience init(root: URL, network: ShippedNetwork) throws(StyleUnavailable) {
+        try self.init(root: root, shipped: network == .float32 ? .shippedFloat32 : .shipped)
+    }
 
     /// The engine of the runtime at `root`, which must hold the library and the network (they are
     /// loaded at the first use). `height` fixes the network's height (no calibration: tests,

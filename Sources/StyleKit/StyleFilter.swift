@@ -34,7 +34,7 @@ public final class StyleFilter: FrameFilter {
     let style: PaintingStyle
     public let strength: Float
     public let detail: Float
-    private let engine: StyleEngine?
+    private let engine: StyleEngine
     /// The network beside the picture: this link's, or the one it took over (``inherit(from:)``).
     private(set) var refresher: StyleRefresher?
     /// The frame's planes at the newest stylization's size, and that stylization (copied out).
@@ -48,14 +48,9 @@ public final class StyleFilter: FrameFilter {
     private var lastPicture: (sequence: Int, time: Double)?
     private var failed = false
 
-    /// With the process's engine (``StyleEngine/shared``); where there is none the filter changes
-    /// nothing (the catalog offers it only where there is one).
-    public convenience init(settings: FilterSettings) {
-        self.init(style: .shipped(Int(settings["style"])), settings: settings, engine: try? StyleEngine.shared.get())
-    }
-
-    /// Painting in `style`, with `settings`' strength and detail.
-    init(style: PaintingStyle, settings: FilterSettings, engine: StyleEngine?) {
+    /// Painting in `style`, with `settings`' strength and detail, on `engine` (built by the catalog
+    /// entry of a ``StyleLibrary``, which holds the engine).
+    init(style: PaintingStyle, settings: FilterSettings, engine: StyleEngine) {
         self.style = style
         strength = Float(settings["strength"])
         detail = Float(settings["detail"])
@@ -65,7 +60,7 @@ public final class StyleFilter: FrameFilter {
     /// Until the link has a stylization to compose from (the engine loading and calibrating the
     /// network, the first run), it is warmed in the background: the stream goes on meanwhile. A
     /// link that took over another's network (``inherit(from:)``) has one at once.
-    public var needsWarmUp: Bool { strength > 0 && engine != nil && (refresher?.published ?? 0) == 0 }
+    public var needsWarmUp: Bool { strength > 0 && (refresher?.published ?? 0) == 0 }
 
     /// Takes over `previous`'s network beside the picture (its worker, its steadied history, its
     /// newest stylization) when it is a `style` link on the same engine: a slider moved shows at
@@ -85,7 +80,7 @@ public final class StyleFilter: FrameFilter {
     /// ``StyleRefresher/Options/synchronous`` mode); a frame with nothing to compose from (a seek
     /// or a scene cut since the newest stylization) passes unchanged.
     public func apply(to frame: Frame) {
-        guard strength > 0, !failed, let engine else { return }
+        guard strength > 0, !failed else { return }
         let refresher = self.refresher ?? StyleRefresher(engine: engine, options: engine.refreshing)
         self.refresher = refresher
         let number = refresher.submit(frame, style: style)

@@ -93,6 +93,7 @@ def test_without_the_runtime_the_server_starts_without_style(start_server, tmp_p
     assert "regions" not in hello
     log = server.stderr_text()
     assert log.count("the style filter is unavailable") == 1 and str(empty) in log, log
+    assert "unknown environment variable" not in log, "FILTERCAST_OPENVINO is read, not ignored"
 
 
 def test_the_first_picture_after_picking_style_is_styled_once_the_network_warmed_up(filtercast_bin, web_root, tmp_path):

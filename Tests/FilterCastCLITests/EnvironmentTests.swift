@@ -89,4 +89,25 @@ import Testing
         #expect(try options.int("--port", in: 0...65535) == 9001)
         #expect("kitten".editDistance(to: "sitting") == 3 && "".editDistance(to: "abc") == 3 && "abc".editDistance(to: "abc") == 0)
     }
+
+    /// The engines' variables give no option but are read (``Engines``): `serve` does not call
+    /// them unknown, its help lists them, and they choose the engines.
+    @Test func theEnginesVariablesAreKnownAndRead() throws {
+        let empty = "/nonexistent-openvino"
+        let environment = ["FILTERCAST_OPENVINO": empty, "FILTERCAST_STYLE_NETWORK": "float32"]
+        #expect(try ParsedOptions([], for: ServeCommand.spec, environment: environment).unknownVariables == [])
+        #expect(ServeCommand.spec.help.contains("\n  FILTERCAST_OPENVINO ") && ServeCommand.spec.help.contains("\n  FILTERCAST_STYLE_NETWORK "))
+        let engines = Engines(environment: environment)
+        for reason in [engines.style.failureDescription, engines.matte.failureDescription] {
+            #expect(reason?.contains(empty) == true, "\(reason ?? "made")")
+        }
+    }
+}
+
+extension Result {
+    /// The failure's description, nil for a success.
+    fileprivate var failureDescription: String? {
+        guard case .failure(let error) = self else { return nil }
+        return "\(error)"
+    }
 }

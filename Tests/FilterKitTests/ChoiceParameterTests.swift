@@ -4,7 +4,7 @@ import Testing
 
 /// A filter with a parameter of the choice kind, as `style` and `lut` have: the catalog's checks
 /// and wire form of choices, without a network.
-private final class PickFilter: FrameFilter {
+private final class PickFilter: StandaloneFilter {
     static let descriptor = FilterDescriptor(
         name: "pick", label: "Pick", category: .stylize,
         params: [

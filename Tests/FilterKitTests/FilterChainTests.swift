@@ -4,7 +4,7 @@ import FilterKit
 
 /// A filter that records every time it is built and adds `amount` to the luma, so that a test
 /// can see both which links were rebuilt and that links run in order.
-private final class CountingFilter: FrameFilter {
+private final class CountingFilter: StandaloneFilter {
     static let descriptor = FilterDescriptor(name: "counting", label: "Counting", category: .colorAdjustment, params: [
         ParameterDescriptor(name: "amount", label: "Amount", type: .integer, default: 1, min: 0, max: 50, step: 1),
     ])

@@ -223,7 +223,7 @@ struct FilterRunnerWarmingTests {
 
 /// A filter that writes its `level` and the level of the filter it inherited from (0 for none)
 /// into the first two luma samples of a frame.
-private final class HeirFilter: FrameFilter {
+private final class HeirFilter: StandaloneFilter {
     static let descriptor = FilterDescriptor(name: "heir", label: "Heir", category: .stylize,
                                              params: [ParameterDescriptor(name: "level", label: "Level", default: 1, min: 1, max: 200, step: 1)])
     let level: UInt8

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct StyleCatalogTests {
     @Test func theCatalogOffersStyleWhereTheRuntimeLoads() throws {
-        let catalog = StyleCatalog.adding(to: .standard, engine: try StyleEngine.shared.get())
+        let engine = try StyleEngine(root: try #require(OpenVINORuntime.defaultRoot(environment: [:])), network: .int8)
+        let catalog = StyleCatalog.adding(to: .standard, engine: engine)
         let style = try #require(catalog.descriptor(named: "style"))
         #expect(catalog.names.count == FilterCatalog.standard.names.count + 1)
         #expect(style.params.map(\.name) == ["style", "strength", "detail"])
@@ -21,6 +22,14 @@ import Testing
         // It chains like any other filter.
         let chain = try FilterChain(validating: [("style", ["style": "style-2"], .all), ("vignette", [:], .all)], catalog: catalog)
         #expect(chain.links.map(\.name) == ["style", "vignette"])
+    }
+
+    /// The executable chooses the network the shipped styles are painted with (`bench
+    /// --style-network`, `FILTERCAST_STYLE_NETWORK`) when it makes the engine.
+    @Test func theEngineOfTheExecutablePaintsWithTheNetworkItAsks() throws {
+        let root = try #require(OpenVINORuntime.defaultRoot(environment: [:]))
+        #expect(try StyleEngine(root: root, network: .int8).shippedModel == .shipped)
+        #expect(try StyleEngine(root: root, network: .float32).shippedModel == .shippedFloat32)
     }
 
     @Test func whereTheRuntimeIsMissingThereIsNoStyle() throws {

@@ -8,7 +8,7 @@ public struct FilterCatalog: Sendable {
         let describe: @Sendable () -> FilterDescriptor?
         let make: @Sendable (FilterSettings) -> any FrameFilter
 
-        public init<F: FrameFilter>(_ type: F.Type) {
+        public init<F: StandaloneFilter>(_ type: F.Type) {
             let descriptor = F.descriptor
             describe = { descriptor }
             make = { F(settings: $0) }

@@ -55,11 +55,6 @@ public struct FilterSettings: Sendable, Equatable, CustomStringConvertible {
         self.region = region
     }
 
-    /// These settings on `region` (the catalog that validated them offers it).
-    public func on(_ region: FilterRegion) -> FilterSettings {
-        FilterSettings(uncheckedName: name, values: values, choices: choices, region: region)
-    }
-
     /// The values as a client would send them: choices by id, the others as numbers.
     public var parameters: [String: ParameterValue] {
         values.mapValues(ParameterValue.number).merging(choices.mapValues(ParameterValue.choice)) { $1 }

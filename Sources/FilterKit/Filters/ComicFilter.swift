@@ -3,7 +3,7 @@
 /// Luma is quantised to `levels` flat tones; where the Sobel gradient of the original luma
 /// exceeds `edgeThreshold` (1 = a full black-to-white step) the pixel is inked black. Two passes
 /// by bands of rows: a copy of the luma, then the chroma boost, the tones and the ink.
-public final class ComicFilter: PassFilter {
+public final class ComicFilter: PassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "comic", label: "Comic", category: .stylize,
         params: [

@@ -1,14 +1,14 @@
 /// A filter ready to run: built once from validated ``FilterSettings`` (lookup tables and scratch
-/// buffers are prepared in `init`), then applied in place to frame after frame.
+/// buffers are prepared in `init`), then applied in place to frame after frame. How it is built
+/// is its catalog entry's business (``FilterCatalog/Entry``): from the settings alone
+/// (``StandaloneFilter``), or with what the entry holds besides — an engine (`style`, the person
+/// matte's filters), a LUT library.
 ///
 /// Instances are not thread-safe and belong to the one thread that applies them; settings change
 /// by building a new instance (see ``FilterRunner``).
 public protocol FrameFilter: AnyObject, SendableMetatype {
     /// The catalog entry: name, label, category and parameters.
     static var descriptor: FilterDescriptor { get }
-
-    /// Prepares the filter; `settings` were validated against ``descriptor``.
-    init(settings: FilterSettings)
 
     /// Filters `frame` in place. Must not allocate in the steady state (same frame size).
     func apply(to frame: Frame)
@@ -42,8 +42,15 @@ extension FrameFilter {
     public var refreshRate: Double? { nil }
 }
 
+/// A filter built from its settings alone: what ``FilterCatalog/Entry/init(_:)`` builds. A filter
+/// that needs more (an engine, a library) is not one, so nothing can build it without that.
+public protocol StandaloneFilter: FrameFilter {
+    /// Prepares the filter; `settings` were validated against ``FrameFilter/descriptor``.
+    init(settings: FilterSettings)
+}
+
 /// The identity filter: frames pass unchanged.
-public final class NoFilter: FrameFilter {
+public final class NoFilter: StandaloneFilter {
     public static let descriptor = FilterDescriptor(name: "none", label: "None", category: .none, params: [])
     public init(settings: FilterSettings) {}
     public func apply(to frame: Frame) {}

@@ -11,7 +11,7 @@
 /// straddles the edge between two blocks, and takes the colour of the block it starts in.
 ///
 /// One pass, whose parts take rows of blocks of each plane.
-public final class PixellateFilter: PassFilter {
+public final class PixellateFilter: PassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "pixellate", label: "Pixellate", category: .stylize,
         params: [ParameterDescriptor(name: "scale", label: "Scale", type: .integer, default: 8, min: 1, max: 100,

@@ -7,7 +7,7 @@
 /// piecewise linear — `a·Y + b·min(Y, redKnee) + c·min(Y, greenKnee)` — so both passes are
 /// 16-bit fixed-point arithmetic that the compiler vectorises (even with baseline SSE2), with
 /// the blend folded into the coefficients.
-public final class SepiaFilter: RowLocalFilter {
+public final class SepiaFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "sepia", label: "Sepia", category: .colorEffect,
         params: [ParameterDescriptor(name: "intensity", label: "Intensity", default: 1, min: 0, max: 1,

@@ -27,6 +27,13 @@ struct OptionSpec {
     var qualifies: String? = nil
 }
 
+/// An environment variable a command reads that gives no option (where the OpenVINO runtime is):
+/// known to the parser, listed in the help's environment section.
+struct VariableSpec {
+    let name: String
+    let help: String
+}
+
 /// A subcommand's interface: what `--help` prints and what the parser accepts.
 struct CommandSpec {
     let name: String
@@ -35,23 +42,27 @@ struct CommandSpec {
     let options: [OptionSpec]
     /// Whether each option may also come from its `environmentName` variable.
     var readsEnvironment = false
+    /// The variables such a command reads besides its options' (``Engines/variables``).
+    var variables: [VariableSpec] = []
 
     /// Two columns: each option (and `-h, --help`) with its value's name, then its text, every
-    /// text starting in the same column; the environment section likewise.
+    /// text starting in the same column; the environment section likewise, then the other
+    /// variables read (``variables``).
     var help: String {
         let helpLabel = "-h, --help"
-        let width = (options.map { optionLabel($0).count } + [helpLabel.count]).max()!
+        let width = (options.map { optionLabel($0).count } + variables.map(\.name.count) + [helpLabel.count]).max()!
         let row = { (label: String, text: String) in "  " + label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + text }
         let lines = options.map { row(optionLabel($0), $0.help) } + [row(helpLabel, "Show this help.")]
         var text = "\(summary)\n\nUsage: \(usage)\n\nOptions:\n" + lines.joined(separator: "\n")
         if readsEnvironment {
-            let variables = options.compactMap { option in option.environmentName.map { row(optionLabel(option), $0) } }
+            let optionVariables = options.compactMap { option in option.environmentName.map { row(optionLabel(option), $0) } }
             text += "\n\nEnvironment (the command line wins; an empty variable counts as unset):\n"
-                + variables.joined(separator: "\n")
+                + optionVariables.joined(separator: "\n")
                 + "\n  Switches take 1/true/yes/on or 0/false/no/off; repeatable options a comma-separated list"
                 + options.filter { $0.repeatable && $0.environmentSeparator != "," }.compactMap { option in
                     option.environmentName.map { " (\($0): separated by \(option.environmentSeparator))" }
                 }.joined() + "."
+                + (variables.isEmpty ? "" : "\n\nAlso read:\n" + variables.map { row($0.name, $0.help) }.joined(separator: "\n"))
         }
         return text
     }
@@ -138,7 +149,7 @@ struct ParsedOptions {
     }
 
     private mutating func addEnvironment(_ environment: [String: String]) throws {
-        let known = command.options.compactMap(\.environmentName)
+        let known = command.options.compactMap(\.environmentName) + command.variables.map(\.name)
         unknownVariables = environment.keys.filter { $0.hasPrefix("FILTERCAST_") && !known.contains($0) }.sorted().map { name in
             let hint = name.nearest(among: known).map { " (did you mean \($0)?)" } ?? ""
             return "unknown environment variable \(name) is ignored\(hint)"

@@ -21,17 +21,12 @@ enum BenchCommand: Subcommand {
         ])
 
     static func run(_ options: ParsedOptions) throws {
+        let engines = Engines(styleNetwork: try styleNetwork(options))
         // The style network's worker may still paint the last frame: not under exit's teardown.
-        defer { StyleOptions.stop(within: .seconds(5)) }
-        switch options.string("--style-network") {
-        case nil, "int8": break
-        // Before anything reads StyleEngine.shared, which reads it once.
-        case "float32": setenv(StyleEngine.networkVariable, "float32", 1)
-        case let other?: throw UsageError(description: "--style-network: '\(other)' is neither int8 nor float32")
-        }
+        defer { engines.stop(within: .seconds(5)) }
         let input = try parseInput(options)
         var benchmark = Benchmark(input: input)
-        benchmark.catalog = LUTOptions.catalog(StyleOptions.catalog(with: try StyleOptions.folder(options)), with: try LUTOptions.folder(options))
+        benchmark.catalog = try StyleOptions.catalog(options, engines: engines)
         benchmark.filter = try FilterOptions.chain(from: options, catalog: benchmark.catalog)
         benchmark.frameLimit = try options.int("--frames", in: 1...10_000_000) ?? (input.isLive ? 300 : nil)
         benchmark.threads = try options.int("--threads", in: 1...64) ?? 1
@@ -39,14 +34,14 @@ enum BenchCommand: Subcommand {
         benchmark.measuresFlicker = options.has("--flicker")
         // Calibrated before, so that the first frame's time is the filter's.
         let styleEngine = benchmark.filter.links.contains { $0.name == StyleFilter.descriptor.name }
-            ? try? StyleEngine.shared.get() : nil
+            ? try? engines.style.get() : nil
         let lines = try options.int("--style-lines", in: 4...2160)
         if let lines, lines % 4 != 0 { throw UsageError(description: "--style-lines: \(lines) is not a multiple of 4") }
         let networkHeight = styleEngine?.prepare(lines: lines)
         let runsBefore = styleEngine?.runCount ?? 0
-        let matteBefore = warmMatte(for: benchmark.filter)
+        let matteBefore = warmMatte(engines.matte, for: benchmark.filter)
         let result = try benchmark.run(warning: { printWarning($0) })
-        let matte = (try? MatteEngine.shared.get())?.averageCosts?.since(matteBefore)
+        let matte = (try? engines.matte.get())?.averageCosts?.since(matteBefore)
         if options.has("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -80,14 +75,25 @@ enum BenchCommand: Subcommand {
                   + "network \(ms(costs.network)), guided upsampling \(ms(costs.refine)) (\(costs.frames) frames)")
         }
     }
+
+    /// `--style-network`: the network the shipped styles are painted with; nil without the option
+    /// (then `FILTERCAST_STYLE_NETWORK` chooses, as it does for `serve`).
+    private static func styleNetwork(_ options: ParsedOptions) throws -> StyleEngine.ShippedNetwork? {
+        try options.string("--style-network").map { name in
+            guard let network = StyleEngine.ShippedNetwork(rawValue: name) else {
+                throw UsageError(description: "--style-network: '\(name)' is neither int8 nor float32")
+            }
+            return network
+        }
+    }
 }
 
 /// Loads the person matte's runtime and compiles both its networks when a link of `chain` needs
-/// a matte, so that the first frame's time is the filters' (as the style network is prepared);
-/// the costs made so far, for ``MatteCosts/since(_:)``.
-private func warmMatte(for chain: FilterChain) -> MatteCosts? {
+/// a matte from `engine`, so that the first frame's time is the filters' (as the style network is
+/// prepared); the costs made so far, for ``MatteCosts/since(_:)``.
+private func warmMatte(_ engine: Result<MatteEngine, StyleUnavailable>, for chain: FilterChain) -> MatteCosts? {
     let matteFilters = ["matte", "backgroundBlur", "backgroundReplace"]
-    guard case .success(let engine) = MatteEngine.shared,
+    guard case .success(let engine) = engine,
           chain.links.contains(where: { $0.region != .all || matteFilters.contains($0.name) }) else { return nil }
     for (width, height) in [(256, 144), (256, 256)] { _ = engine.matte(of: Frame(width: width, height: height)) }
     return engine.averageCosts

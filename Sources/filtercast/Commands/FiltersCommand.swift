@@ -12,7 +12,7 @@ enum FiltersCommand: Subcommand {
                              help: "Print {\"filters\":[…],\"regions\":[…]}, as /api/filters gives them (regions only with the person matte).")])
 
     static func run(_ options: ParsedOptions) throws {
-        let catalog = StyleOptions.catalog(with: nil)
+        let catalog = StyleOptions.catalog(with: nil, engines: Engines())
         if options.has("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

@@ -74,13 +74,14 @@ enum ServeCommand: Subcommand {
                   OptionSpec(name: "--publish-rendition", valueName: "ID",
                              help: "The page's H.264 rendition the pushed stream is, one encode for both (default: the full-size one), or own."),
         ],
-        readsEnvironment: true)
+        readsEnvironment: true, variables: Engines.variables)
 
     static func run(_ options: ParsedOptions) throws {
         // Before any other thread exists: every thread inherits the blocked stop signals.
         let stopSignals = StopSignals()
         Log.ignoreBrokenPipes()
-        let configuration = try configuration(from: options)
+        let engines = Engines()
+        let configuration = try configuration(from: options, engines: engines)
         warnAboutExposure(configuration)
 
         let server = try Application(configuration: configuration)
@@ -101,16 +102,17 @@ enum ServeCommand: Subcommand {
             Log.info("channel \(channel.name): \(info.name) (\(info.width)x\(info.height)) at \(url)?channel=\(channel.name)",
                      ["channel": .string(channel.name.description), "source": .string(info.name)])
         }
-        StyleOptions.warmUp(options)
+        StyleOptions.warmUp(options, engine: engines.style)
 
         let reason = stopSignals.wait()
         Log.info("\(reason), shutting down")
         server.stop()
-        StyleOptions.stop(within: .seconds(5))
+        engines.stop(within: .seconds(5))
     }
 
-    /// Everything the options and `FILTERCAST_*` variables say, validated.
-    static func configuration(from options: ParsedOptions) throws -> ServerConfiguration {
+    /// Everything the options and `FILTERCAST_*` variables say, validated; the catalog's `style`
+    /// and person matte filters over `engines`.
+    static func configuration(from options: ParsedOptions, engines: Engines) throws -> ServerConfiguration {
         var configuration = ServerConfiguration(webRoot: "")
         try ChannelOptions.apply(options, to: &configuration)
         configuration.host = try parseHost(options)
@@ -119,7 +121,7 @@ enum ServeCommand: Subcommand {
         configuration.quality = try options.int("--quality", in: 1...100) ?? 80
         configuration.maxFPS = try options.double("--max-fps", in: 1...240)
         configuration.outputSize = try options.string("--size").map { try parseSize($0, source: options.source("--size")) }
-        try applyDataFolder(options, to: &configuration)
+        try applyDataFolder(options, engines: engines, to: &configuration)
         configuration.filter = try FilterOptions.chain(from: options, catalog: configuration.catalog)
         try ChannelOptions.applyFile(options, to: &configuration)
         try ChannelOptions.applyOnDemand(options, to: &configuration)
@@ -168,8 +170,8 @@ enum ServeCommand: Subcommand {
     }
 
     /// The data folder and its parts (each folder option overrides its own), the LUTs, looks,
-    /// styles and backgrounds read from theirs, and the catalog with the filters over them.
-    private static func applyDataFolder(_ options: ParsedOptions, to configuration: inout ServerConfiguration) throws {
+    /// styles and backgrounds read from theirs, and the catalog with the filters over them and `engines`.
+    private static func applyDataFolder(_ options: ParsedOptions, engines: Engines, to configuration: inout ServerConfiguration) throws {
         let data = try DataFolder.path(options)
         configuration.dataFolder = data
         configuration.recording.directory = DataFolder.part("recordings", option: "--recordings", of: options, data: data)
@@ -178,11 +180,12 @@ enum ServeCommand: Subcommand {
         configuration.luts = try LUTOptions.folder(options, default: data + "/luts")
         configuration.looks = try lookFolder(DataFolder.part("looks", option: "--looks", of: options, data: data))
         configuration.commentsDirectory = DataFolder.part("comments", option: "--comments", of: options, data: data)
-        let styles = try StyleOptions.folder(options, default: data + "/styles")
+        let styles = try StyleOptions.folder(options, default: data + "/styles", engine: engines.style)
         configuration.styles = styles
-        let backgrounds = try StyleOptions.backgrounds(at: data + "/backgrounds")
+        let backgrounds = try StyleOptions.backgrounds(at: data + "/backgrounds", engine: engines.matte)
         configuration.backgrounds = backgrounds
-        configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles, backgrounds: backgrounds), with: configuration.luts)
+        configuration.catalog = LUTOptions.catalog(StyleOptions.catalog(with: styles, engines: engines, backgrounds: backgrounds),
+                                                   with: configuration.luts)
     }
 
     /// A server that others can reach and that needs no token lets all of them control it.

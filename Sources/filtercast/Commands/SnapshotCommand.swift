@@ -16,13 +16,14 @@ enum SnapshotCommand: Subcommand {
         ])
 
     static func run(_ options: ParsedOptions) throws {
-        // The style network's worker ended before exit tears OpenVINO down (StyleOptions.stop).
-        defer { StyleOptions.stop(within: .seconds(5)) }
+        let engines = Engines()
+        // The style network's worker ended before exit tears OpenVINO down (Engines.stop).
+        defer { engines.stop(within: .seconds(5)) }
         guard let output = options.string("-o") else { throw UsageError(description: "-o OUT.jpg is required") }
         try checkFolder(of: output)
         let input = try parseInput(options)
         let time = try options.double("--at", in: 0...1e9) ?? 0
-        let catalog = LUTOptions.catalog(StyleOptions.catalog(with: try StyleOptions.folder(options)), with: try LUTOptions.folder(options))
+        let catalog = try StyleOptions.catalog(options, engines: engines)
         let filter = try FilterOptions.chain(from: options, catalog: catalog)
         let quality = try options.int("--quality", in: 1...100) ?? 90
 

@@ -3,7 +3,7 @@
 /// ``Frame/pixels(fromReference:)``); `r` is it at the frame's size, rounded. Separable running
 /// sums, so the cost does not depend on the radius. Chroma planes (half resolution) use r / 2,
 /// rounded up. Runs as passes over bands of rows, then of columns (see ``SeparableBlur``).
-public final class BoxBlurFilter: ForwardingPassFilter {
+public final class BoxBlurFilter: ForwardingPassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "boxBlur", label: "Box Blur", category: .blur,
         params: [ParameterDescriptor(name: "radius", label: "Radius", default: 10, min: 0, max: 100, step: 0.5,

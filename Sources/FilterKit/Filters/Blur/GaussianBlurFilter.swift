@@ -3,7 +3,7 @@
 /// in pixels of a 1080-line frame (see ``Frame/pixels(fromReference:)``). Edges are clamped.
 /// Chroma planes (half resolution) use sigma / 2. Runs as passes over bands of rows, then of
 /// columns (see ``SeparableBlur``).
-public final class GaussianBlurFilter: ForwardingPassFilter {
+public final class GaussianBlurFilter: ForwardingPassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "gaussianBlur", label: "Gaussian Blur", category: .blur,
         params: [ParameterDescriptor(name: "radius", label: "Radius", default: 10, min: 0, max: 100,

@@ -12,7 +12,7 @@ import Foundation
 /// sums always advance row by row. Per plane, as passes over bands of rows: a copy (or a
 /// transpose) of the plane, the kernel (each band with its own line sums; it computes any range
 /// of its rows on its own), and for the transposed case the transpose back.
-public final class MotionBlurFilter: PassFilter {
+public final class MotionBlurFilter: PassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "motionBlur", label: "Motion Blur", category: .blur,
         params: [

@@ -1,7 +1,7 @@
 /// CIColorControls on YUV planes: `brightness` adds to luma (× 255), `contrast` scales luma
 /// around mid-grey (after the brightness shift, as Core Image does), and `saturation` scales
 /// each chroma deviation from 128. All three are affine maps of one plane in fixed point.
-public final class ColorControlsFilter: RowLocalFilter {
+public final class ColorControlsFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "colorControls", label: "Color Controls", category: .colorAdjustment,
         params: [

@@ -3,7 +3,7 @@ import Foundation
 /// CIExposureAdjust on YUV planes: multiplies linear light by 2^`ev`. Luma goes through a
 /// 256-entry table (sRGB decode → × 2^ev → encode, clipped at white); chroma deviations scale by
 /// the same table's ratio at mid-grey, clamped to 0…2, so greys stay neutral.
-public final class ExposureFilter: RowLocalFilter {
+public final class ExposureFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "exposure", label: "Exposure", category: .colorAdjustment,
         params: [ParameterDescriptor(name: "ev", label: "EV", default: 0.5, min: -10, max: 10,

@@ -1,7 +1,7 @@
 import Foundation
 
 /// CIGammaAdjust on YUV planes: luma through the table `y′ = 255·(y/255)^power`; chroma as is.
-public final class GammaFilter: RowLocalFilter {
+public final class GammaFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "gamma", label: "Gamma", category: .colorAdjustment,
         params: [ParameterDescriptor(name: "power", label: "Power", default: 0.75, min: 0.25, max: 4,

@@ -3,7 +3,7 @@ import Foundation
 /// CIHueAdjust on YUV planes: rotates each (Cb − 128, Cr − 128) vector by `angle` radians
 /// (a 2×2 fixed-point matrix on chroma; luma is untouched), with FFmpeg `hue`'s orientation:
 /// `Cb′ = cos·Cb − sin·Cr`, `Cr′ = sin·Cb + cos·Cr` (deviations from 128).
-public final class HueAdjustFilter: RowLocalFilter {
+public final class HueAdjustFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "hueAdjust", label: "Hue Adjust", category: .colorAdjustment,
         params: [ParameterDescriptor(name: "angle", label: "Angle", type: .angle, default: 1,

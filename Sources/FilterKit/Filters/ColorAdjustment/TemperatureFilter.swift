@@ -1,7 +1,7 @@
 /// A warm/cool white-balance shift (in the spirit of CITemperatureAndTint) on YUV planes:
 /// `temperature` > 0 warms (Cb down, Cr up), < 0 cools (towards blue: Cb up, Cr down), by up to
 /// ``maxShift`` chroma steps at ±1. Luma is untouched; 0 is the identity.
-public final class TemperatureFilter: RowLocalFilter {
+public final class TemperatureFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "temperature", label: "Temperature", category: .colorAdjustment,
         params: [ParameterDescriptor(name: "temperature", label: "Temperature", default: 0.3, min: -1, max: 1,

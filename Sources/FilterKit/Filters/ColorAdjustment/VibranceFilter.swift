@@ -1,7 +1,7 @@
 /// CIVibrance on YUV planes: a saturation change weighted towards muted colours. Per chroma
 /// sample, with `s = |Cb − 128| + |Cr − 128|` (0…256), both deviations scale by
 /// `1 + amount·(1 − s/256)` (never below 0), in fixed point; luma is untouched.
-public final class VibranceFilter: RowLocalFilter {
+public final class VibranceFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "vibrance", label: "Vibrance", category: .colorAdjustment,
         params: [ParameterDescriptor(name: "amount", label: "Amount", default: 0.6, min: -1, max: 1,

@@ -1,5 +1,5 @@
 /// CIPhotoEffectChrome (approximation): slightly lifted blacks, more saturation, cool tint.
-public final class ChromeFilter: RowLocalFilter {
+public final class ChromeFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(name: "chrome", label: "Chrome", category: .colorEffect, params: [])
 
     private let tables = PhotoEffectTables(black: 10, white: 250, saturation: 1.25, cbShift: 3, crShift: -2)

@@ -1,6 +1,6 @@
 /// CIColorMonochrome: maps luma to shades of `color` — black up to the colour at its own luma,
 /// then on to white, so luma is kept — blended with the input by `intensity` (0 is bit-exact).
-public final class ColorMonochromeFilter: RowLocalFilter {
+public final class ColorMonochromeFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "monochrome", label: "Monochrome", category: .colorEffect,
         params: ParameterDescriptor.colour(default: (0.6, 0.45, 0.3)) + [

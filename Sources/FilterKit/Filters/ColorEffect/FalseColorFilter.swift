@@ -1,5 +1,5 @@
 /// CIFalseColor: luma blends linearly from `color0` (black) to `color1` (white).
-public final class FalseColorFilter: RowLocalFilter {
+public final class FalseColorFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "falseColor", label: "False Color", category: .colorEffect,
         params: ParameterDescriptor.colour("color0", label: "Dark", default: (0.3, 0, 0))

@@ -1,6 +1,6 @@
 /// CIColorInvert: every sample becomes 255 − sample on all three planes — in full-range YUV this
 /// is exactly the RGB inversion (and FFmpeg's `negate`).
-public final class InvertFilter: RowLocalFilter {
+public final class InvertFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(name: "invert", label: "Invert", category: .colorEffect, params: [])
 
     public init(settings: FilterSettings) {}

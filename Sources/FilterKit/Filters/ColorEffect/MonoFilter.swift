@@ -1,7 +1,7 @@
 import Foundation
 
 /// CIPhotoEffectMono: greyscale (chroma 128) with a slight contrast S-curve on luma.
-public final class MonoFilter: RowLocalFilter {
+public final class MonoFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(name: "mono", label: "Mono", category: .colorEffect, params: [])
 
     private let luma: [UInt8]

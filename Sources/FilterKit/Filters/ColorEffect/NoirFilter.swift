@@ -1,5 +1,5 @@
 /// CIPhotoEffectNoir: greyscale (chroma 128) with a strong contrast S-curve, slightly darkened.
-public final class NoirFilter: RowLocalFilter {
+public final class NoirFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(name: "noir", label: "Noir", category: .colorEffect, params: [])
 
     private let luma: [UInt8]

@@ -1,6 +1,6 @@
 /// CIColorPosterize: luma quantised to `levels` evenly spaced values over 0…255, and each chroma
 /// deviation from 128 to multiples of the same step.
-public final class PosterizeFilter: RowLocalFilter {
+public final class PosterizeFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "posterize", label: "Posterize", category: .colorEffect,
         params: [ParameterDescriptor(name: "levels", label: "Levels", type: .integer, default: 6, min: 2, max: 30,

@@ -1,5 +1,5 @@
 /// Thermal camera false colour: luma runs through black → blue → magenta → red → yellow → white.
-public final class ThermalFilter: RowLocalFilter {
+public final class ThermalFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(name: "thermal", label: "Thermal", category: .colorEffect, params: [])
 
     /// The palette's stops, evenly spaced over 0…1.

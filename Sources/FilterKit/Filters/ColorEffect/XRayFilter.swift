@@ -1,5 +1,5 @@
 /// X-ray: inverted greyscale with a cold blue tint (blue kept, red and green scaled down).
-public final class XRayFilter: RowLocalFilter {
+public final class XRayFilter: RowLocalFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(name: "xray", label: "X-Ray", category: .colorEffect, params: [])
 
     private let palette: LumaPalette

@@ -2,7 +2,7 @@
 /// and repeated around it, `count` times turned and `count` times mirrored (12-fold symmetry at
 /// the default 6). Angles are counterclockwise on screen from the rightward direction, as Core
 /// Image's. Points outside the frame are clamped to its edge.
-public final class KaleidoscopeFilter: BandedFilter {
+public final class KaleidoscopeFilter: BandedFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "kaleidoscope", label: "Kaleidoscope", category: .distortion,
         params: [

@@ -2,7 +2,7 @@
 /// of a 1080-line frame) around (`centerX`, `centerY`) (fractions of the frame). Points on or
 /// outside the circle stay bit-exact, and so does the whole frame at the identity of the strength
 /// or at radius 0.
-public final class RadialDistortionFilter<Warp: RadialWarp>: BandedFilter {
+public final class RadialDistortionFilter<Warp: RadialWarp>: BandedFilter, StandaloneFilter {
     public static var descriptor: FilterDescriptor {
         FilterDescriptor(name: Warp.name, label: Warp.label, category: .distortion,
                          params: [Warp.strength, .radius(default: 300), .centerX, .centerY])

@@ -5,8 +5,8 @@
 ///
 /// Its `lut` parameter is of the choice kind, the choices being the LUTs of a ``LUTLibrary``, whose
 /// catalog entry (``LUTLibrary/catalogEntry``) is how a server offers the filter; the type's own
-/// ``descriptor`` and ``init(settings:)`` (what `FrameFilter` asks of every filter) know only the
-/// identity LUT. Row-local: its table is shared and read-only. No allocation per frame.
+/// ``descriptor`` and ``init(settings:)`` (what the library falls back to for a LUT removed
+/// meanwhile) know only the identity LUT. Row-local: its table is shared and read-only. No allocation per frame.
 public final class LUTFilter: RowLocalFilter {
     public static let descriptor = describing(choices: [ParameterDescriptor.Choice(id: "identity", label: "Identity", thumbnail: "")])
 

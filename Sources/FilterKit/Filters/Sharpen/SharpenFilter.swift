@@ -1,7 +1,7 @@
 /// CISharpenLuminance: an unsharp mask on luma (``LumaSharpener``) with Core Image's defaults,
 /// `sharpness` as the amount and a small `radius`. Chroma is untouched; sharpness 0 gives the
 /// input back.
-public final class SharpenFilter: ForwardingPassFilter {
+public final class SharpenFilter: ForwardingPassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "sharpen", label: "Sharpen", category: .sharpen,
         params: [

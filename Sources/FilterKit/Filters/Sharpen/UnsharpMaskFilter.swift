@@ -1,7 +1,7 @@
 /// CIUnsharpMask: `y' = y + intensity × (y − blur(y))` on luma, with a blur of `radius`
 /// in pixels of a 1080-line frame, scaled with the frame (see ``LumaSharpener``). Chroma is untouched;
 /// intensity 0 gives the input back.
-public final class UnsharpMaskFilter: ForwardingPassFilter {
+public final class UnsharpMaskFilter: ForwardingPassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "unsharpMask", label: "Unsharp Mask", category: .sharpen,
         params: [

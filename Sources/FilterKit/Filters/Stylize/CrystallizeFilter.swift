@@ -6,7 +6,7 @@
 /// `radius`, in pixels of a 1080-line frame, is a crystal's typical radius: the grid spacing is
 /// twice the radius. Radius 1, the minimum, and radii under one pixel of the frame leave the
 /// picture unchanged.
-public final class CrystallizeFilter: PassFilter {
+public final class CrystallizeFilter: PassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor.cells(name: "crystallize", label: "Crystallize",
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)
     private let painter: CellPainter

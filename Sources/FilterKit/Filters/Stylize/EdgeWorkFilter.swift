@@ -4,7 +4,7 @@
 /// ``inkThreshold`` levels, and left white elsewhere; so dark sides of edges and dark details
 /// become ink, flat areas paper. Chroma is neutral. At radius 0 there is no neighbourhood and
 /// the frame is all paper. Passes: the blur's, then the ink by bands of rows.
-public final class EdgeWorkFilter: PassFilter {
+public final class EdgeWorkFilter: PassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "edgeWork", label: "Edge Work", category: .stylize,
         params: [ParameterDescriptor(name: "radius", label: "Radius", default: 3, min: 0, max: 20, step: 0.1)])

@@ -5,7 +5,7 @@
 /// flat areas are black and strong edges show their colour. Samples outside the frame repeat
 /// the edge ones. Intensity 0 gives a black frame. Two passes by bands of rows: a copy of the
 /// luma, then the edges.
-public final class EdgesFilter: PassFilter {
+public final class EdgesFilter: PassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "edges", label: "Edges", category: .stylize,
         params: [ParameterDescriptor(name: "intensity", label: "Intensity", default: 1, min: 0, max: 10, step: 0.01)])

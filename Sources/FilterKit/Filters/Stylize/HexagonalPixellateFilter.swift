@@ -4,7 +4,7 @@
 /// `scale` is the distance between neighbouring hexagon centres (the width across the flat
 /// sides) in pixels of a 1080-line frame. Scale 1, the minimum, and scales under one pixel of
 /// the frame leave the picture unchanged.
-public final class HexagonalPixellateFilter: PassFilter {
+public final class HexagonalPixellateFilter: PassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor.cells(name: "hexagonalPixellate", label: "Hexagonal Pixellate",
                                                           lengthName: "scale", lengthLabel: "Scale", default: 8)
     private let painter: CellPainter

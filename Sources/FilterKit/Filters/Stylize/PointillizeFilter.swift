@@ -7,7 +7,7 @@
 ///
 /// `radius` is in pixels of a 1080-line frame. Radius 1, the minimum, and radii under one pixel
 /// of the frame leave the picture unchanged.
-public final class PointillizeFilter: PassFilter {
+public final class PointillizeFilter: PassFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor.cells(name: "pointillize", label: "Pointillize",
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)
     private let painter: CellPainter

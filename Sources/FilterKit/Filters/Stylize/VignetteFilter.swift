@@ -7,7 +7,7 @@
 /// `t = 1` on). The gains are a per-sample map in Q14 fixed point (one for luma, one for the
 /// chroma sample centres), rebuilt only when the frame size changes; bands of rows then scale
 /// their samples at once.
-public final class VignetteFilter: BandedFilter {
+public final class VignetteFilter: BandedFilter, StandaloneFilter {
     public static let descriptor = FilterDescriptor(
         name: "vignette", label: "Vignette", category: .stylize,
         params: [
