@@ -54,7 +54,8 @@ def test_the_sharers_microphone_reaches_a_listening_page(launch, camera_browser,
     # Measured −11…0 ms in six runs; but +46 ms in a clean-clone CI run beside two fuzzers, the
     # sound steadily ahead — perhaps Chromium's fake microphone, starved, making fewer samples than
     # real time, its timestamps (counted in samples) falling behind the pictures' clock (see
-    # docs/ARCHITECTURE.md "Sound"). So the bound here is 80 ms, not the ±45 of lip sync.
+    # docs/architecture/sound.md, "Known limit"). So the bound here is 80 ms, not the ±45 of lip
+    # sync.
     sync = "return window.filtercast.stats.audio.syncMs"
     listener.wait_for(lambda: listener.js(sync) is not None, 5, "a sync figure")
     listener.js("return new Promise((done) => setTimeout(done, 1500))")  # past the start (the median's 30 frames)

@@ -228,7 +228,7 @@ def test_every_beep_is_heard_within_45_ms_of_its_flash_playing_and_after_seeks(t
     # inside a flash draws it while the restart has cut its beep short, and the tap counts a beep
     # only after 0.5 s of quiet (session 9 traced a "165 ms early" first beep to that; sessions 8
     # and 9 saw others of 66, −106, −300…−487 ms whose pictures' clock was steady — see
-    # docs/ARCHITECTURE.md "Sound").
+    # docs/PERFORMANCE.md "From the architecture map").
     assert_in_sync([d for after in seeks for d in after[1:]], "after seeks")
 
 
