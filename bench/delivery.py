@@ -48,6 +48,7 @@ from bench_server import REPO, serving
 from browser import CHROMIUM, percentile
 from chromium_pipe import Page
 from fc_client import Client, Frame  # the end-to-end tests' protocol client (bench_server put it on the path)
+from fc_server import make_clip
 from natural_clip import FPS, HEIGHT, WIDTH, natural_clip
 
 TRANSPORTS = ("auto", "jpeg", "h264")
@@ -130,6 +131,27 @@ def shaped_namespace(rate: str) -> Iterator[str]:
     finally:
         # Also after a failed `add` (then it answers that there is no such namespace, harmlessly).
         subprocess.run(["ip", "netns", "delete", namespace], capture_output=True)
+
+
+def noisy_clip(folder: Path) -> Path:
+    """The shaped-link tests' clip in `folder`: the test pattern at 640x360, 25 fps, 40 s, with
+    heavy noise — camera-like in what it costs to encode (x264 spends its whole cap on it), made
+    in a few seconds."""
+    return make_clip(folder / "noise-640x360-25fps.mp4", "testsrc2=size=640x360:rate=25", 40,
+                     "-vf", "noise=alls=25:allf=t", "-preset", "ultrafast", "-crf", "18")
+
+
+def shaped_links_refusal() -> str | None:
+    """Why shaped links cannot be made here (not root, namespaces refused), or None when they can:
+    tries one after deleting what earlier runs left."""
+    if os.geteuid() != 0:
+        return "shaped links need root (ip netns, tc): not root here"
+    remove_stale_namespaces()
+    try:
+        with shaped_namespace("700kbit"):
+            return None
+    except NamespaceRefused as refusal:
+        return f"network namespaces are refused here: {refusal}"
 
 
 def binary_in_namespace(namespace: str, binary: str, directory: str) -> str:

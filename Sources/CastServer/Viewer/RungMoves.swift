@@ -72,8 +72,15 @@ struct RungMoves {
         padding.owed = max(0, padding.owed - Double(bytes))
     }
 
-    /// The link does not take the padding: the probe stops at once.
-    mutating func stopPadding() { chooser?.stopPadding() }
+    /// Whether the server chooses this viewer's rendition (its socket is then read at every wake).
+    var adapts: Bool { chooser != nil }
+
+    /// Its socket holds `bytes` not yet delivered by the link (nil: unknown); more than
+    /// `allowance` is a backlog: a lag is then the link's, and a padded probe stops at once.
+    mutating func socketQueued(_ bytes: Int?, allowance: Double, now: ContinuousClock.Instant) {
+        guard let bytes else { return }
+        chooser?.socketQueued(backlogged: Double(bytes) > allowance, at: now)
+    }
 }
 
 extension RungMoves {
