@@ -91,6 +91,13 @@ def namespace_setup(namespace: str, rate: str) -> list[list[str]]:
             in_namespace(namespace, ["tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", rate, *TBF_SHAPE])]
 
 
+def reshape(namespace: str, rate: str, burst: str = "256kb"):
+    """Changes the shaping of `namespace`'s loopback to `rate` (`tc qdisc change`), with a bucket
+    of `burst` (a small one makes the new rate hold at once, not after the bucket drains)."""
+    subprocess.run(in_namespace(namespace, ["tc", "qdisc", "change", "dev", "lo", "root", "tbf", "rate", rate,
+                                            "burst", burst, "latency", "100ms"]), check=True)
+
+
 def namespace_pid(namespace: str) -> int | None:
     """The pid in one of our namespaces' names; None for anybody else's namespace."""
     match = re.fullmatch(re.escape(NAMESPACE_PREFIX) + r"(\d+)", namespace)
@@ -320,8 +327,7 @@ def measure_recovery(binary: str, clip: Path, transport: str, filter_name: str, 
             time.sleep(slow_seconds)
             snapshot = page.evaluate(SNAPSHOT)
             result.slow_size = (snapshot["width"], snapshot["height"])
-            subprocess.run(in_namespace(namespace, ["tc", "qdisc", "change", "dev", "lo", "root", "tbf", "rate", fast,
-                                                    "burst", "256kb", "latency", "100ms"]), check=True)
+            reshape(namespace, fast)
             changed = time.monotonic()
             while time.monotonic() - changed < timeout:
                 snapshot = page.evaluate(SNAPSHOT)
