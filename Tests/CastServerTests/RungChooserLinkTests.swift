@@ -18,14 +18,17 @@ import Testing
     struct Delivery {
         var share: Double
         var delay: Duration
-        var backlogged: Bool
+        /// The share of the socket's reads that find a backlog.
+        var backlogged: Double
         var waiting: Duration?
 
-        static let good = Delivery(share: 1, delay: .milliseconds(8), backlogged: false)
+        static let good = Delivery(share: 1, delay: .milliseconds(8), backlogged: 0)
         /// A link that cannot carry the rung: half the frames, late, the socket holding the rest.
-        static let slowLink = Delivery(share: 0.5, delay: .milliseconds(200), backlogged: true, waiting: .milliseconds(350))
+        static let slowLink = Delivery(share: 0.5, delay: .milliseconds(200), backlogged: 1, waiting: .milliseconds(350))
+        /// A JPEG link that cannot carry the rung: the one frame in flight drains for most of each cycle.
+        static let slowJPEGLink = Delivery(share: 0.5, delay: .milliseconds(200), backlogged: 0.6, waiting: .milliseconds(350))
         /// A busy page (or server): as late and as few, but the socket sent everything.
-        static let busyPage = Delivery(share: 0.5, delay: .milliseconds(200), backlogged: false, waiting: .milliseconds(350))
+        static let busyPage = Delivery(share: 0.5, delay: .milliseconds(200), backlogged: 0, waiting: .milliseconds(350))
     }
 
     /// `seconds` of frames, each delivered as `delivery(rung)` says; the chooser judges every
@@ -35,7 +38,8 @@ import Testing
             now += Self.interval
             elapsed += Self.interval
             let how = delivery(chooser.rung)
-            chooser.socketQueued(backlogged: how.backlogged, at: now)
+            let backlogged = Double(frame % 10) < how.backlogged * 10
+            chooser.socketQueued(backlogged ? 40_000 : 0, allowance: 17_000, at: now)
             if Double(frame % 20) < how.share * 20 { chooser.delivered(delay: how.delay, at: now) }
             if frame % 6 == 5, let rung = chooser.evaluate(now: now, production: .steady(25), frameInterval: Self.interval,
                                                            oldestUnacknowledged: how.waiting) {
@@ -54,9 +58,26 @@ import Testing
         #expect(moves.isEmpty && chooser.rung == 0, "\(moves)")
     }
 
+    /// A loaded machine's loopback: now and then the socket keeps what it was given for a while
+    /// (acknowledgements late, a retransmission's 200 ms), while the busy page lags.
+    @Test mutating func aLoadedLoopbacksOccasionalBacklogIsNoSlowLink() {
+        run(2) { _ in .good }
+        for _ in 0..<20 {
+            run(0.2) { _ in .slowLink }
+            run(2.8) { _ in .busyPage }
+        }
+        #expect(moves.isEmpty && chooser.rung == 0, "\(moves)")
+    }
+
     @Test mutating func aSlowLinkStillGoesDownWithinASecond() {
         run(2) { _ in .good }
         run(1) { _ in .slowLink }
+        #expect(moves.map(\.rung) == [1], "\(moves)")
+    }
+
+    @Test mutating func aSlowJPEGLinkStillGoesDownWithinASecondAndAHalf() {
+        run(2) { _ in .good }
+        run(1.5) { _ in .slowJPEGLink }
         #expect(moves.map(\.rung) == [1], "\(moves)")
     }
 
@@ -85,7 +106,7 @@ import Testing
         run(2) { _ in .good }
         run(1) { _ in .slowLink }
         run(2.5) { _ in .good }  // settled, then healthy for the hold: climbs to rung 0 …
-        run(0.5) { _ in .slowLink }  // … which lags: back to rung 1
+        run(0.75) { _ in .slowLink }  // … which lags: back to rung 1
         #expect(moves.map(\.rung) == [1, 0, 1], "\(moves)")
         run(55) { _ in .good }
         #expect(moves.count == 3, "no climb within a minute of the undone one: \(moves)")

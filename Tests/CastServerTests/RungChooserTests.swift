@@ -109,7 +109,7 @@ import Testing
         _ = step(1)
         #expect(step(1.2, share: 0.5) == [1])
         #expect(step(2.5) == [] && chooser.padding?.rung == 0)
-        chooser.socketQueued(backlogged: true, at: now)
+        chooser.socketQueued(17_001, allowance: 17_000, at: now)
         #expect(chooser.padding == nil && chooser.hold == .seconds(3), "the queue grew: no padding, a longer hold")
     }
 

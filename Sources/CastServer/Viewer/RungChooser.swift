@@ -4,9 +4,10 @@
 ///
 /// Rungs are numbered from 0, the largest. Each acknowledged frame is a sample: its delay (sent to
 /// acknowledged, less the TCP round trip and the time the client says it held the frame) and when
-/// it came. The viewer's socket is read at every wake (``socketQueued(backlogged:at:)``): a lag
-/// counts against the link only when the socket held a backlog in the window (``RungDelivery``) —
-/// a busy page or server that lags behind a link that delivered everything keeps its rung. Every evaluation looks at the last
+/// it came. The viewer's socket is read at every wake (``socketQueued(_:allowance:at:)``): a lag
+/// counts against the link only when the socket held a backlog at half its reads of the last
+/// 750 ms (``RungDelivery``) — a busy page or server that lags behind a link that delivered
+/// everything keeps its rung. Every evaluation looks at the last
 /// half second, once the viewer has been on its rung for a moment, and only at what there was to
 /// deliver (``RungProduction/expected(in:)``): no frame to deliver is no delivery failure, so a
 /// paused session, a paused picture re-rendered in bursts, or a source switch's gap is not a slow
@@ -52,10 +53,10 @@ struct RungChooser {
     let padsProbes: Bool
     /// The rung whose rate the viewer is padded up to, and since when (nil: no padding).
     private(set) var padding: (rung: Int, since: ContinuousClock.Instant)?
-    /// Whether its socket's queue is read (``socketQueued(backlogged:at:)``), and when it last
-    /// held a backlog.
+    /// Whether its socket's queue is read (``socketQueued(_:allowance:at:)``), and the reads of
+    /// the last ``linkWindow``: whether each found a backlog.
     private var socketWatched = false
-    private var backlogAt: ContinuousClock.Instant?
+    private var socketSamples: [(at: ContinuousClock.Instant, backlogged: Bool)] = []
     /// The last climb, and the last one undone: moved back down within ``climbTrial``.
     private var climbedAt: ContinuousClock.Instant?
     private(set) var climbUndoneAt: ContinuousClock.Instant?
@@ -71,6 +72,13 @@ struct RungChooser {
     static let window = Duration.milliseconds(500)
     /// The frames a window must have made for the share of them delivered to say anything.
     static let minimumExpected = 2.0
+    /// The socket's reads that say whether the link is backlogged: those of the last 750 ms (a
+    /// retransmission's 200 ms is less than half of it), at most 256 (reads come with the frames
+    /// and the ticks).
+    static let linkWindow = Duration.milliseconds(750)
+    static let maximumSocketSamples = 256
+    /// Bytes in the socket that count as a backlog: a few packets.
+    static let backlogFloor = 4096
     /// A move down this soon after a climb undoes it ...
     static let climbTrial = Duration.seconds(20)
     /// ... and the next climb waits this long: a failed climb and its way back are two moves, so a
@@ -91,20 +99,23 @@ struct RungChooser {
         samples.removeAll { $0.at.duration(to: instant) > .seconds(5) }
     }
 
-    /// The viewer's socket, read at every wake: `backlogged` when it held more than its allowance
-    /// (bytes its link had not delivered yet: ``RungMoves``). A padded probe stops at once.
-    mutating func socketQueued(backlogged: Bool, at instant: ContinuousClock.Instant) {
+    /// The viewer's socket, read at every wake: `bytes` its link had not delivered yet. Over
+    /// `allowance` (a frame and 12 KB: ``RungMoves``) a padded probe stops at once.
+    mutating func socketQueued(_ bytes: Int, allowance: Double, at instant: ContinuousClock.Instant) {
         socketWatched = true
-        guard backlogged else { return }
-        backlogAt = instant
-        stopPadding()
+        socketSamples.removeAll { $0.at.duration(to: instant) > Self.linkWindow }
+        if socketSamples.count < Self.maximumSocketSamples { socketSamples.append((instant, bytes > Self.backlogFloor)) }
+        if Double(bytes) > allowance { stopPadding() }
     }
 
-    /// Whether the link is to blame for what lags: its socket held a backlog within the window
-    /// (or the socket is not read: then everything that lags is taken for the link's).
+    /// Whether the link is to blame for what lags: its socket held a backlog (over
+    /// ``backlogFloor``) at half the reads of the last ``linkWindow`` or more. A link that cannot
+    /// carry the rung keeps it backlogged; a loaded machine's loopback only now and then (a late
+    /// acknowledgement, a retransmission). Without reads everything that lags is the link's.
     private func linkBacklogged(_ now: ContinuousClock.Instant) -> Bool {
         guard socketWatched else { return true }
-        return backlogAt.map { $0.duration(to: now) <= Self.window } ?? false
+        let recent = socketSamples.filter { $0.at.duration(to: now) <= Self.linkWindow }
+        return !recent.isEmpty && recent.filter(\.backlogged).count * 2 >= recent.count
     }
 
     /// Looks at the last half second; returns the new rung when the viewer should move. `production`:

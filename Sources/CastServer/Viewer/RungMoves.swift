@@ -75,11 +75,11 @@ struct RungMoves {
     /// Whether the server chooses this viewer's rendition (its socket is then read at every wake).
     var adapts: Bool { chooser != nil }
 
-    /// Its socket holds `bytes` not yet delivered by the link (nil: unknown); more than
-    /// `allowance` is a backlog: a lag is then the link's, and a padded probe stops at once.
+    /// Its socket holds `bytes` not yet delivered by the link (nil: unknown): what tells a slow
+    /// link from a busy page (``RungChooser``); more than `allowance` stops a padded probe at once.
     mutating func socketQueued(_ bytes: Int?, allowance: Double, now: ContinuousClock.Instant) {
         guard let bytes else { return }
-        chooser?.socketQueued(backlogged: Double(bytes) > allowance, at: now)
+        chooser?.socketQueued(bytes, allowance: allowance, at: now)
     }
 }
 

@@ -339,9 +339,9 @@ final class ViewerSession {
     /// socket's queue at every wake (``socketQueued(_:frameInterval:)``).
     var adapts: Bool { mayWatch && moves.adapts }
 
-    /// `bytes` wait in the viewer's socket unsent or unacknowledged (nil: unknown). More than a
-    /// frame of its rendition and 12 KB is a backlog: only then is a lag the link's (``RungDelivery``),
-    /// and a padded probe stops at once, before the frames behind it lag.
+    /// `bytes` wait in the viewer's socket unsent or unacknowledged (nil: unknown): a lag is the
+    /// link's only when it keeps them (``RungChooser``); more than a frame of its rendition and
+    /// 12 KB stops a padded probe at once, before the frames behind it lag.
     func socketQueued(_ bytes: Int?, frameInterval: Duration) {
         let frameBytes = Double(offer[watching.rendition].bitsPerSecond ?? 0) / 8 * frameInterval.seconds
         moves.socketQueued(bytes, allowance: 12 * 1024 + frameBytes, now: now())
