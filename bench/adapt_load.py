@@ -9,7 +9,10 @@ Once a quarter second it samples the size the page draws; from the server's /met
 viewer's moves (`filtercast_rendition_switches_total`). Prints, per transport: moves a minute, the
 share of the time at full size, the page's fps and the server's, and the load average.
 
-    /usr/bin/python3 bench/adapt_load.py [--bin PATH] [--transports auto,jpeg] [--load 2] [--seconds 60]
+`--drag` moves the filter's first slider back and forth all along, as a user dragging it (the page
+sends a `setParams` per input event).
+
+    /usr/bin/python3 bench/adapt_load.py [--bin PATH] [--transports auto,jpeg] [--load 2] [--seconds 60] [--drag]
 """
 from __future__ import annotations
 
@@ -69,11 +72,27 @@ class Run:
                 f"{self.fps:6.1f} {self.server_fps:10.1f} {self.load:6.1f}")
 
 
-def measure(binary: str, clip, transport: str, load: int, seconds: float, settle: float, filter_name: str = "sepia") -> Run:
+# A user dragging the first parameter's slider back and forth, an input event every 50 ms (as a
+# mouse drag gives them), until the page is closed.
+DRAG = """(() => { const slider = document.querySelector('#params input[type=range]');
+  if (!slider) return false;
+  let step = 0;
+  setInterval(() => {
+    const span = Number(slider.max) - Number(slider.min), phase = (step++ % 40) / 20;
+    slider.value = String(Number(slider.min) + span * (phase <= 1 ? phase : 2 - phase));
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+  }, 50);
+  return true; })()"""
+
+
+def measure(binary: str, clip, transport: str, load: int, seconds: float, settle: float, filter_name: str = "sepia",
+            drag: bool = False) -> Run:
     with serving(binary, ["--input", str(clip), "--filter", filter_name]) as server, Page() as page:
         full = (server.width, server.height)
         page.open(f"{server.http_url}?transport={transport}")
         page.wait_for("window.filtercast && window.filtercast.stats.framesDrawn > 0", 30, "the page drew no frame")
+        if drag and not page.evaluate(DRAG):
+            raise RuntimeError(f"{filter_name} has no slider to drag")
         with busy_loops(load):
             time.sleep(settle)
             moves_before, frames_before = switches(server.http_url + "metrics"), page.evaluate(SAMPLE)[2]
@@ -97,17 +116,18 @@ def main():
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--settle", type=float, default=3)
     parser.add_argument("--filter", default="sepia", help="the filter served (default sepia; none: the clip as it is)")
+    parser.add_argument("--drag", action="store_true", help="drag the filter's first slider all along (20 steps a second)")
     options = parser.parse_args()
     os.environ.update({"NO_PROXY": "*", "no_proxy": "*"})
     if not os.access(options.bin, os.X_OK):
         sys.exit(f"no filtercast binary at {options.bin}: swift build -c release, or --bin PATH")
     clip = natural_clip()
-    print(f"{options.bin}: natural 720p25 + {options.filter}, loopback, {options.load} busy loops, {options.seconds:g} s "
+    print(f"{options.bin}: natural 720p25 + {options.filter}{' (its slider dragged)' if options.drag else ''}, loopback, {options.load} busy loops, {options.seconds:g} s "
           f"({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} before)")
     print(f"{'asked':<5} {'moves/min':>12} {'full size':>13} {'fps':>6} {'server fps':>10} {'load':>6}")
     for transport in options.transports.split(","):
-        print(measure(options.bin, clip, transport, options.load, options.seconds, options.settle, options.filter).line(),
-              flush=True)
+        print(measure(options.bin, clip, transport, options.load, options.seconds, options.settle, options.filter,
+                      options.drag).line(), flush=True)
 
 
 if __name__ == "__main__":
