@@ -48,6 +48,7 @@ from bench_server import REPO, serving
 from browser import CHROMIUM, percentile
 from chromium_pipe import Page
 from fc_client import Client, Frame  # the end-to-end tests' protocol client (bench_server put it on the path)
+from fc_server import make_clip
 from natural_clip import FPS, HEIGHT, WIDTH, natural_clip
 
 TRANSPORTS = ("auto", "jpeg", "h264")
@@ -90,6 +91,13 @@ def namespace_setup(namespace: str, rate: str) -> list[list[str]]:
             in_namespace(namespace, ["tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", rate, *TBF_SHAPE])]
 
 
+def reshape(namespace: str, rate: str, burst: str = "256kb"):
+    """Changes the shaping of `namespace`'s loopback to `rate` (`tc qdisc change`), with a bucket
+    of `burst` (a small one makes the new rate hold at once, not after the bucket drains)."""
+    subprocess.run(in_namespace(namespace, ["tc", "qdisc", "change", "dev", "lo", "root", "tbf", "rate", rate,
+                                            "burst", burst, "latency", "100ms"]), check=True)
+
+
 def namespace_pid(namespace: str) -> int | None:
     """The pid in one of our namespaces' names; None for anybody else's namespace."""
     match = re.fullmatch(re.escape(NAMESPACE_PREFIX) + r"(\d+)", namespace)
@@ -130,6 +138,27 @@ def shaped_namespace(rate: str) -> Iterator[str]:
     finally:
         # Also after a failed `add` (then it answers that there is no such namespace, harmlessly).
         subprocess.run(["ip", "netns", "delete", namespace], capture_output=True)
+
+
+def noisy_clip(folder: Path) -> Path:
+    """The shaped-link tests' clip in `folder`: the test pattern at 640x360, 25 fps, 40 s, with
+    heavy noise — camera-like in what it costs to encode (x264 spends its whole cap on it), made
+    in a few seconds."""
+    return make_clip(folder / "noise-640x360-25fps.mp4", "testsrc2=size=640x360:rate=25", 40,
+                     "-vf", "noise=alls=25:allf=t", "-preset", "ultrafast", "-crf", "18")
+
+
+def shaped_links_refusal() -> str | None:
+    """Why shaped links cannot be made here (not root, namespaces refused), or None when they can:
+    tries one after deleting what earlier runs left."""
+    if os.geteuid() != 0:
+        return "shaped links need root (ip netns, tc): not root here"
+    remove_stale_namespaces()
+    try:
+        with shaped_namespace("700kbit"):
+            return None
+    except NamespaceRefused as refusal:
+        return f"network namespaces are refused here: {refusal}"
 
 
 def binary_in_namespace(namespace: str, binary: str, directory: str) -> str:
@@ -298,8 +327,7 @@ def measure_recovery(binary: str, clip: Path, transport: str, filter_name: str, 
             time.sleep(slow_seconds)
             snapshot = page.evaluate(SNAPSHOT)
             result.slow_size = (snapshot["width"], snapshot["height"])
-            subprocess.run(in_namespace(namespace, ["tc", "qdisc", "change", "dev", "lo", "root", "tbf", "rate", fast,
-                                                    "burst", "256kb", "latency", "100ms"]), check=True)
+            reshape(namespace, fast)
             changed = time.monotonic()
             while time.monotonic() - changed < timeout:
                 snapshot = page.evaluate(SNAPSHOT)

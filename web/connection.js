@@ -66,10 +66,14 @@ export function sendingBacklog() {
   return connection.socket ? connection.socket.bufferedAmount : 0;
 }
 
-/// `frameAck {seq}` for a frame that came over `ws`, unless that connection is gone.
-export function acknowledge(ws, seq) {
-  if (ws === connection.socket && connection.socket.readyState === WebSocket.OPEN) {
-    connection.socket.send(JSON.stringify({ type: "frameAck", seq }));
+/// `frameAck {seq, heldMs}` for `frame` (readHeader's: {ws, seq, receivedAt}), unless its
+/// connection is gone. `heldMs` says how long the page held the frame (waiting for its decoder,
+/// decoding, drawing): the server does not take a busy page for a slow link (docs/PROTOCOL.md,
+/// "Adaptation").
+export function acknowledge(frame) {
+  if (frame.ws === connection.socket && connection.socket.readyState === WebSocket.OPEN) {
+    const heldMs = Math.min(60000, Math.max(0, Math.round(performance.now() - frame.receivedAt)));
+    connection.socket.send(JSON.stringify({ type: "frameAck", seq: frame.seq, heldMs }));
   }
 }
 

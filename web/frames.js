@@ -43,7 +43,7 @@ async function decode(frame) {
     if (!(frames.pendingFrame && frames.pendingFrame.ws === frame.ws)) drawPicture(bitmap, bitmap.width, bitmap.height, frame);
     bitmap.close(); // drawn, or a newer frame is already here: show that one instead
   } catch {
-    acknowledge(frame.ws, frame.seq); // undecodable: skip it, but keep the flow going
+    acknowledge(frame); // undecodable: skip it, but keep the flow going
   } finally {
     frames.decoding = false;
     decodePending();

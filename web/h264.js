@@ -20,13 +20,13 @@ const video = player.video;
 /// units still on the way (sent before the server took the page's `watch`) are only acknowledged:
 /// decoding them would start a decoder again and report H.264 as the transport.
 export function receiveUnit(buffer, frame) {
-  if (video.fellBack) return acknowledge(frame.ws, frame.seq);
+  if (video.fellBack) return acknowledge(frame);
   const { width, height } = readUnitSize(buffer);
   const data = new Uint8Array(buffer, frame.headerLength);
   const keyframe = (frame.flags & FLAGS.keyframe) !== 0;
   player.stats.transport = "h264";
   if (keyframe) video.waitingForKeyframe = false;
-  if (video.waitingForKeyframe || (!keyframe && !video.decoder)) return acknowledge(frame.ws, frame.seq);
+  if (video.waitingForKeyframe || (!keyframe && !video.decoder)) return acknowledge(frame);
   try {
     if (keyframe) configure(codecOf(data), width, height);
     if (video.decoder.decodeQueueSize > MAX_QUEUE) return startOver(frame);
@@ -64,7 +64,7 @@ function show(picture) {
 /// The decoder fell behind: drop what it holds and wait for the next keyframe.
 function startOver(frame) {
   resetDecoder();
-  acknowledge(frame.ws, frame.seq);
+  acknowledge(frame);
 }
 
 function fail(error) {

@@ -38,7 +38,7 @@ export function drawPicture(image, width, height, frame) {
   // finer — are drawn but not counted, so both transports report the same rate.
   if (frame.pts !== picture.lastPts || (frame.flags & FLAGS.restart) !== 0) picture.drawTimes.push(performance.now());
   picture.lastPts = frame.pts;
-  acknowledge(frame.ws, frame.seq);
+  acknowledge(frame);
   player.emit("drawn", frame);
 }
 

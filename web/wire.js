@@ -46,7 +46,7 @@ export const SOUND_FORMAT = { codec: "opus", sampleRate: 48000, numberOfChannels
 export const BASELINE_CODEC = "avc1.42e01f";
 
 /// The header fields every frame message has (bytes 0–31) with `ws`, the connection it came
-/// over, or null when it is not one.
+/// over, and `receivedAt` (performance.now() on arrival), or null when it is not one.
 export function readHeader(buffer, ws) {
   if (buffer.byteLength < HEADER_LENGTH) return null;
   const view = new DataView(buffer);
@@ -60,6 +60,7 @@ export function readHeader(buffer, ws) {
     seq: Number(view.getBigUint64(8, true)),
     pts: Number(view.getBigInt64(16, true)) / 1e6,
     sentAt: Number(view.getBigInt64(24, true)) / 1000, // ms since the epoch, like Date.now()
+    receivedAt: performance.now(), // when the page got it: acknowledge() says how long it held it
   };
 }
 

@@ -13,8 +13,10 @@ public enum ClientCommand: Sendable, Equatable {
 /// A command about the sending connection alone: acknowledgements, its flow window, its token,
 /// what it watches. Nobody else sees a difference.
 public enum ConnectionCommand: Sendable, Equatable {
-    /// The client has shown this frame and every earlier one.
-    case frameAck(sequence: UInt64)
+    /// The client has shown this frame and every earlier one; `heldMilliseconds` (v1 addition,
+    /// nil when not said): how long it held the frame between receiving and acknowledging it
+    /// (its decoder's lag), 0…``maximumHeldMilliseconds``.
+    case frameAck(sequence: UInt64, heldMilliseconds: Int? = nil)
     /// At most `window` unacknowledged frames in flight, 0…``maximumWindow``; 0 turns
     /// acknowledgements off.
     case flow(window: Int)
@@ -27,6 +29,9 @@ public enum ConnectionCommand: Sendable, Equatable {
     /// The sender's display name from now on (v1 addition; checked: ``PersonName``), for every
     /// connection of its page: `state.people`, and who changed what.
     case name(String)
+
+    /// The largest `heldMs` of a `frameAck`: a minute.
+    public static let maximumHeldMilliseconds = 60_000
 
     /// The largest ``flow(window:)``.
     public static let maximumWindow = 16

@@ -93,7 +93,8 @@ public enum ClientMessageParser {
         case "loop":
             return .session(.loop(try command.loopRange()))
         case "frameAck":
-            return .connection(.frameAck(sequence: try command.unsignedInteger("seq")))
+            return .connection(.frameAck(sequence: try command.unsignedInteger("seq"),
+                                         heldMilliseconds: try command.optionalInteger("heldMs", in: 0...ConnectionCommand.maximumHeldMilliseconds)))
         case "flow":
             return .connection(.flow(window: try command.integer("window", in: 0...ConnectionCommand.maximumWindow)))
         case "auth":

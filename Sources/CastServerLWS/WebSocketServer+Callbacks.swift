@@ -88,10 +88,10 @@ extension WebSocketServer {
     }
 
     /// Bytes written to the connection's TCP socket and not yet acknowledged by the peer (its
-    /// send queue: what waits in the link's buffers), 0 if unknown.
-    func queuedBytes(_ wsi: OpaquePointer) -> Int {
+    /// send queue: what waits in the link's buffers), nil if unknown.
+    func queuedBytes(_ wsi: OpaquePointer) -> Int? {
         var queued: Int32 = 0
-        guard ioctl(lws_get_socket_fd(wsi), UInt(TIOCOUTQ), &queued) == 0 else { return 0 }
+        guard ioctl(lws_get_socket_fd(wsi), UInt(TIOCOUTQ), &queued) == 0 else { return nil }
         return Int(queued)
     }
 

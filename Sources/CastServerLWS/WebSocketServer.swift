@@ -172,7 +172,7 @@ public final class WebSocketServer: @unchecked Sendable {
             return
         }
         answerPendingRequests()
-        let supplies = core.woken(queuedBytes: { [self] in wsi($0).map(queuedBytes) ?? 0 })
+        let supplies = core.woken(queuedBytes: { [self] in wsi($0).flatMap(queuedBytes) })
         for (wsi, connection) in connections {
             if let channel = connection.kind.channel, core.channels[channel.name] !== channel {
                 // Its channel was removed: cut at the next writable callback.

@@ -70,6 +70,8 @@ struct Accepted: Sendable, CustomStringConvertible {
         Accepted(#"{"type":"frameAck","seq":18446744073709551615}"#, .connection(.frameAck(sequence: .max))),
         Accepted(#"{"type":"frameAck","seq":9007199254740993}"#, .connection(.frameAck(sequence: 9_007_199_254_740_993))),
         Accepted(#"{"type":"frameAck","seq":4.2e1}"#, .connection(.frameAck(sequence: 42))),
+        Accepted(#"{"type":"frameAck","seq":7,"heldMs":0}"#, .connection(.frameAck(sequence: 7, heldMilliseconds: 0))),
+        Accepted(#"{"type":"frameAck","seq":7,"heldMs":60000}"#, .connection(.frameAck(sequence: 7, heldMilliseconds: 60_000))),
         Accepted(#"{"type":"flow","window":0}"#, .connection(.flow(window: 0))),
         Accepted(#"{"type":"flow","window":16,"id":"w"}"#, id: .string("w"), .connection(.flow(window: 16))),
         Accepted(#"{"type":"flow","window":4.0}"#, .connection(.flow(window: 4))),

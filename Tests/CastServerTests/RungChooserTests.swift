@@ -49,7 +49,9 @@ import Testing
         #expect(run(3) == [0])
         #expect(run(0.4, delay: .milliseconds(120)) == [1], "back down within a few frames")
         #expect(chooser.hold == .seconds(3))
-        #expect(run(3) == [], "the next probe waits the longer hold")
+        // A climb undone: the next waits a minute (not only the longer hold), so that a link that
+        // cannot keep the larger rung is moved at most twice a minute.
+        #expect(run(59) == [], "no probe within a minute of the failed one")
         #expect(run(1.5) == [0])
         #expect(run(0.4, delay: .milliseconds(120)) == [1])
         #expect(chooser.hold == RungChooser.maximumHold, "3 s at most")
@@ -101,6 +103,14 @@ import Testing
         #expect(step(2.5) == [] && chooser.padding?.rung == 0, "healthy for the hold: padding, no climb yet")
         #expect(step(0.3, delay: .milliseconds(150)) == [] && chooser.padding == nil, "lagging: the padding stops")
         #expect(chooser.rung == 1 && chooser.hold == .seconds(3))
+    }
+
+    @Test mutating func aSocketThatHoldsThePaddingStopsItAtOnce() {
+        _ = step(1)
+        #expect(step(1.2, share: 0.5) == [1])
+        #expect(step(2.5) == [] && chooser.padding?.rung == 0)
+        chooser.socketQueued(17_001, allowance: 17_000, at: now)
+        #expect(chooser.padding == nil && chooser.hold == .seconds(3), "the queue grew: no padding, a longer hold")
     }
 
     @Test mutating func aLinkThatTakesThePaddingClimbs() {

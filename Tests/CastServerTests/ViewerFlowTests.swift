@@ -20,6 +20,19 @@ import Testing
         #expect(viewer.isOpen(frameInterval: Self.frameInterval), "window 0: acknowledgements off")
     }
 
+    /// The time the client says it held the frame (its decoder's lag, `heldMs`) is not the
+    /// link's: the delay returned leaves it out, as it leaves out the round trip.
+    @Test func theTimeTheClientHeldAFrameIsNotTheLinks() {
+        var viewer = ViewerFlow()
+        let start = ContinuousClock.now
+        viewer.sent(1, at: start)
+        viewer.sent(2, at: start)
+        let busy = viewer.acknowledge(1, roundTrip: .milliseconds(2), held: .milliseconds(180), now: start + .milliseconds(190))
+        #expect(busy == .milliseconds(8))
+        let unsaid = viewer.acknowledge(2, roundTrip: .milliseconds(2), now: start + .milliseconds(190))
+        #expect(unsaid == .milliseconds(188), "a v1 client that does not say: all of it is the link's")
+    }
+
     @Test func aSlowReaderGetsOneFrameInFlight() {
         var viewer = ViewerFlow()
         var now = ContinuousClock.now

@@ -10,37 +10,28 @@ its whole cap on it), made in a few seconds."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from fc_server import make_clip  # noqa: E402
-from delivery import (Link, NamespaceRefused, measure_recovery, measure_row, remove_stale_namespaces,  # noqa: E402
-                      shaped_namespace)
+from delivery import Link, measure_recovery, measure_row, shaped_links_refusal  # noqa: E402
+from delivery import noisy_clip as make_noisy_clip  # noqa: E402
 
 pytestmark = pytest.mark.solo  # rates over shaped links: run alone
 
 
 @pytest.fixture(scope="module")
 def noisy_clip(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("shaped") / "noise-640x360-25fps.mp4"
-    return make_clip(path, "testsrc2=size=640x360:rate=25", 40, "-vf", "noise=alls=25:allf=t",
-                     "-preset", "ultrafast", "-crf", "18")
+    return make_noisy_clip(tmp_path_factory.mktemp("shaped"))
 
 
 @pytest.fixture(scope="module")
 def namespaces():
-    if os.geteuid() != 0:
-        pytest.skip("shaped links need root (ip netns, tc): not root here")
-    remove_stale_namespaces()
-    try:
-        with shaped_namespace("700kbit"):
-            pass
-    except NamespaceRefused as refusal:
-        pytest.skip(f"network namespaces are refused here: {refusal}")
+    refusal = shaped_links_refusal()
+    if refusal:
+        pytest.skip(refusal)
 
 
 def binary() -> str:

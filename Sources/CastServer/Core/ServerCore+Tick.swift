@@ -4,11 +4,12 @@ import Logging
 /// tell what other threads left, send the periodic state, move viewers between renditions, and
 /// ask for the writes that are due.
 extension ServerCore {
-    /// `queuedBytes`: what waits in a viewer's socket (asked for viewers in a padded probe).
+    /// `queuedBytes`: what waits in a viewer's socket, nil when unknown (asked for the viewers
+    /// whose rendition the server chooses).
     /// Returns what each channel's outputs hold now (the adapter serves its MJPEG readers and
     /// snapshots from it).
     @discardableResult
-    package func woken(queuedBytes: (ConnectionID) -> Int) -> [ChannelName: FrameSupply] {
+    package func woken(queuedBytes: (ConnectionID) -> Int?) -> [ChannelName: FrameSupply] {
         tellRecordingFailures()
         let judge = lastAdaptation.duration(to: now()) >= .milliseconds(250)
         if judge { lastAdaptation = now() }
@@ -57,17 +58,18 @@ extension ServerCore {
     }
 
     /// Moves `channel`'s viewers between its renditions: their delivery judged every quarter
-    /// second (`judge`), H.264 moves made at the new rendition's keyframe, a padded probe stopped
-    /// as soon as the socket's queue grows. True when any viewer's renditions changed.
+    /// second (`judge`) against what their sockets hold (read at every wake), H.264 moves made at
+    /// the new rendition's keyframe, a padded probe stopped as soon as the socket's queue grows.
+    /// True when any viewer's renditions changed.
     private func adaptViewers(of channel: Channel, _ supply: FrameSupply, judge: Bool,
-                              queuedBytes: (ConnectionID) -> Int) -> Bool {
+                              queuedBytes: (ConnectionID) -> Int?) -> Bool {
         let production = judge ? channel.outputs.production : [:]
         let frameInterval = frameInterval(of: channel)
         var changed = false
         for (id, connection) in viewers(of: channel) {
             let viewer = connection.session
             let from = viewer.watching.rendition
-            if viewer.isPadding { viewer.socketQueued(queuedBytes(id), frameInterval: frameInterval) }
+            if viewer.adapts { viewer.socketQueued(queuedBytes(id), frameInterval: frameInterval) }
             if judge && viewer.adapt(production: production, frameInterval: frameInterval) { changed = true }
             if viewer.switchIfReady(supply: supply) { changed = true }
             if viewer.watching.rendition != from { renditionSwitched(connection, from: from, to: viewer.watching.rendition) }

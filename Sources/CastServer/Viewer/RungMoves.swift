@@ -72,8 +72,15 @@ struct RungMoves {
         padding.owed = max(0, padding.owed - Double(bytes))
     }
 
-    /// The link does not take the padding: the probe stops at once.
-    mutating func stopPadding() { chooser?.stopPadding() }
+    /// Whether the server chooses this viewer's rendition (its socket is then read at every wake).
+    var adapts: Bool { chooser != nil }
+
+    /// Its socket holds `bytes` not yet delivered by the link (nil: unknown): what tells a slow
+    /// link from a busy page (``RungChooser``); more than `allowance` stops a padded probe at once.
+    mutating func socketQueued(_ bytes: Int?, allowance: Double, now: ContinuousClock.Instant) {
+        guard let bytes else { return }
+        chooser?.socketQueued(bytes, allowance: allowance, at: now)
+    }
 }
 
 extension RungMoves {

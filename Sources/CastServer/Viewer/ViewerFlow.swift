@@ -38,15 +38,18 @@ struct ViewerFlow {
     }
 
     /// `frameAck {seq}` at `now`: that frame and every earlier one are acknowledged. `roundTrip`
-    /// is the connection's network round trip, taken out of the acknowledgement delay, which is
-    /// returned (nil: the ack named no frame in flight).
+    /// is the connection's network round trip, taken out of the acknowledgement delay; `held`
+    /// (the ack's `heldMs`) is how long the client held the frame before acknowledging it, taken
+    /// out too: what is returned is the link's part of the delay (nil: the ack named no frame in
+    /// flight). The client's show time keeps the holding: it is how long the client takes.
     @discardableResult
-    mutating func acknowledge(_ sequence: UInt64, roundTrip: Duration, now: ContinuousClock.Instant) -> Duration? {
+    mutating func acknowledge(_ sequence: UInt64, roundTrip: Duration, held: Duration = .zero,
+                              now: ContinuousClock.Instant) -> Duration? {
         guard let acknowledged = unacknowledged.last(where: { $0.sequence <= sequence }) else { return nil }
         let sample = max(.zero, acknowledged.sentAt.duration(to: now) - roundTrip)
         showTime = showTime == .zero ? sample : (showTime * 3 + sample) / 4
         unacknowledged.removeAll { $0.sequence <= sequence }
-        return sample
+        return max(.zero, sample - held)
     }
 
     /// How long the oldest frame in flight has waited for its acknowledgement (nil: none).

@@ -209,8 +209,8 @@ final class ViewerSession {
     /// A command about this connection alone.
     private func perform(_ command: ConnectionCommand, roundTrip: () -> Duration) throws(ProtocolError) -> Outcome {
         switch command {
-        case .frameAck(let sequence):
-            if let delay = flow.acknowledge(sequence, roundTrip: roundTrip(), now: now()) {
+        case .frameAck(let sequence, let held):
+            if let delay = flow.acknowledge(sequence, roundTrip: roundTrip(), held: .milliseconds(held ?? 0), now: now()) {
                 moves.delivered(delay: delay, at: now())
             }
             return .none
@@ -336,15 +336,16 @@ final class ViewerSession {
         return moves.paddingDue(rate: rate, now: now())
     }
 
-    /// Whether this viewer is being sent padding (the transport then reports its socket's queue).
-    var isPadding: Bool { moves.isPadding }
+    /// Whether the server chooses this viewer's rendition: the transport then reports its
+    /// socket's queue at every wake (``socketQueued(_:frameInterval:)``).
+    var adapts: Bool { mayWatch && moves.adapts }
 
-    /// During a padded probe: `bytes` wait in the socket unsent or unacknowledged. More than a
-    /// frame of the viewer's rendition and 12 KB means the link does not take the padding: it
-    /// stops at once, before the frames behind it lag.
-    func socketQueued(_ bytes: Int, frameInterval: Duration) {
+    /// `bytes` wait in the viewer's socket unsent or unacknowledged (nil: unknown): a lag is the
+    /// link's only when it keeps them (``RungChooser``); more than a frame of its rendition and
+    /// 12 KB stops a padded probe at once, before the frames behind it lag.
+    func socketQueued(_ bytes: Int?, frameInterval: Duration) {
         let frameBytes = Double(offer[watching.rendition].bitsPerSecond ?? 0) / 8 * frameInterval.seconds
-        if Double(bytes) > 12 * 1024 + frameBytes { moves.stopPadding() }
+        moves.socketQueued(bytes, allowance: 12 * 1024 + frameBytes, now: now())
     }
 
     /// `bytes` of padding were written.

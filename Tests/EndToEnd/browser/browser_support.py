@@ -41,7 +41,7 @@ CLIP_FILTER = ",".join(f"drawbox=x={x}:y=304:w={w}:h=56:color={c}:t=fill"
 INSTRUMENTATION = r"""
 (() => {
   if (window.__fc) return;
-  const fc = window.__fc = { errors: [], sent: [], socket: null, acks: 0, lastAck: null };
+  const fc = window.__fc = { errors: [], sent: [], socket: null, acks: 0, lastAck: null, lastHeldMs: null };
   const text = (value) => {
     if (value instanceof Error) return value.stack || String(value);
     try { return typeof value === "string" ? value : JSON.stringify(value); } catch { return String(value); }
@@ -65,7 +65,7 @@ INSTRUMENTATION = r"""
     fc.socket = this;
     if (typeof data === "string" && data.includes('"frameAck"')) {
       fc.acks += 1;
-      try { fc.lastAck = JSON.parse(data).seq; } catch {}
+      try { const ack = JSON.parse(data); fc.lastAck = ack.seq; fc.lastHeldMs = ack.heldMs; } catch {}
     } else {
       fc.sent.push({ t: performance.now(), data });
     }

@@ -41,6 +41,8 @@ def test_auto_decodes_h264_at_full_rate(file_server, open_page):
     assert (later["width"], later["height"]) == (640, 360)
     page.wait_for(lambda: page.stats()["fps"] >= 20, message="about 30 fps drawn")
     assert 0 <= later["latencyMs"] < 100
+    held = page.js("return window.__fc.lastHeldMs")
+    assert isinstance(held, int) and 0 <= held <= 60000, f"the acks say how long the decoder held a unit: {held!r}"
     rgb = page.canvas_rgb()
     assert rgb.std() > 20, "the canvas shows the picture"
     page.wait_for(lambda: re.fullmatch(r"H\.264 · \d+\.\d Mbit/s", page.text("#stat-stream")), message="the status line")

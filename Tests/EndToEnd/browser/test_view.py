@@ -24,8 +24,11 @@ def test_page_draws_frames_and_acknowledges_them(file_server, open_page):
     assert set(later["audio"]) == {"playing", "syncMs"}
     page.wait_for(lambda: page.stats()["fps"] >= 20, message="about 30 fps delivered")
     assert 0 <= later["latencyMs"] < 250
-    acks = page.js("return [window.__fc.acks, window.__fc.lastAck]")
+    acks = page.js("return [window.__fc.acks, window.__fc.lastAck, window.__fc.lastHeldMs]")
     assert acks[0] >= later["framesDrawn"] and acks[1] >= later["lastSeq"]
+    # How long the page held the frame before acknowledging it (decoding, drawing): the server
+    # does not take a busy page for a slow link (PROTOCOL.md, frameAck's heldMs).
+    assert isinstance(acks[2], int) and 0 <= acks[2] <= 60000, f"heldMs {acks[2]!r}"
     assert page.js("return window.filtercast.latencyHistory.length") >= later["framesDrawn"]
 
     rgb = page.canvas_rgb()
