@@ -49,7 +49,7 @@ def check_loopback(clip: Path, transport: str, seconds: float):
 
 @pytest.mark.parametrize("transport", ["auto", "jpeg"])
 def test_a_loaded_machine_keeps_a_loopback_page_at_full_size(clip, transport):
-    check_loopback(clip, transport, seconds=15)
+    check_loopback(clip, transport, seconds=10)
 
 
 @pytest.mark.bench
