@@ -47,14 +47,36 @@ extension Player {
     }
 
     /// Decode thread, playing forward, before reading the next frame: while a loop is set, the
-    /// pictures played stay in the step cache (a wrap, and what follows it, then costs no decode:
-    /// from the second pass on, or from the first when the loop was set at its in, as the page's
-    /// I does); the cache lets go of what is behind the playhead first.
-    func keepPicturesForLoop() {
+    /// pictures played stay in the step cache (a wrap, and what follows it, then costs no decode
+    /// from the second pass on); the cache lets go of what is behind the playhead first. A loop
+    /// set (or its in moved) while the playhead is between its in and out: the pictures from the
+    /// in to the playhead are decoded ahead (``SeekableVideoSource/preparesLoopIn``) for the
+    /// first wrap (a playhead before the in keeps them by playing into the loop; one past the out
+    /// wraps at once).
+    func keepPicturesForLoop(_ loop: inout DecodeLoopState) {
         guard var seekable = source as? any SeekableVideoSource else { return }
-        let looping = playbackState.loop != nil
-        if seekable.keepsPlayedPictures != looping { seekable.keepsPlayedPictures = looping }
+        let range = playbackState.loop
+        if seekable.keepsPlayedPictures != (range != nil) { seekable.keepsPlayedPictures = range != nil }
         if seekable.playsBackward { seekable.playsBackward = false }
+        guard range?.lowerBound != loop.loopIn else { return }
+        loop.loopIn = range?.lowerBound
+        let shown = loop.shownTime ?? 0
+        let inside = range.map { shown > $0.lowerBound + Self.loopSlack && shown <= $0.upperBound + Self.loopSlack } ?? false
+        seekable.preparesLoopIn = inside ? range?.lowerBound : nil
+    }
+
+    /// Decode thread, a frame ready and due at `deadline`: decodes pictures ahead of need
+    /// (``SeekableVideoSource/decodeAhead()``) while the time left allows another as long as
+    /// the longest so far, and no command waits. At least one: a machine with no time to spare
+    /// still gets them ready, a decode a frame.
+    func decodeAhead(until deadline: ContinuousClock.Instant, _ clock: ContinuousClock) {
+        guard let seekable = source as? any SeekableVideoSource else { return }
+        var longest = Duration.zero
+        repeat {
+            let began = clock.now
+            guard seekable.decodeAhead() else { return }
+            longest = max(longest, began.duration(to: clock.now))
+        } while clock.now + longest < deadline && !commandWaiting
     }
 
     /// Decode thread, playing backward at `speed` (negative): the frame before the one shown,
@@ -89,6 +111,7 @@ extension Player {
             update { $0.isPlaying = false }
             return
         }
+        decodeAhead(until: due, wallClock)
         if waitUntil(due, wallClock) {
             frame.isDiscontinuity = false
             loop.clock.anchor(-frame.time, at: due)
