@@ -49,7 +49,8 @@ def drawn(driver) -> int:
 
 async def page_fps(driver, control: Client, rate: float, start: float, seconds: float) -> float:
     """Frames a second the page draws over `seconds` at `rate`, from `start` (s)."""
-    await control.ok({"type": "seek", "position": start})
+    # A seek is answered once its frame is out: after a GOP's decode (10 s: on a loaded machine).
+    await control.ok({"type": "seek", "position": start}, timeout=10)
     await control.ok({"type": "speed", "rate": rate})
     await control.ok({"type": "play"})
     await asyncio.sleep(0.5)  # a benchmark: let the new rate settle
@@ -86,7 +87,7 @@ async def send_steps(url: str, commands: list[dict], seconds: float) -> list[tup
     between them on the server's send clock)."""
     async with await Client.connect(url) as client:
         for command in commands:
-            await client.ok(command)
+            await client.ok(command, timeout=10)
         frames = [item for item in await client.collect(seconds) if not isinstance(item, dict)]
         await client.ok({"type": "speed", "rate": 1})
     return [(a.pts, b.pts, (b.sent_us - a.sent_us) / 1000) for a, b in zip(frames, frames[1:]) if b.seq == a.seq + 1]
@@ -104,7 +105,8 @@ async def keyframe_gap(url: str, start: float, keyframe: float, seconds: float) 
     """Playing backward at −1× from `start` for `seconds`: the send-clock step (ms) from the
     keyframe at `keyframe` to the frame before it (the GOP before must be decoded by then), and
     the run's median step."""
-    steps = await send_steps(url, [{"type": "seek", "position": start}, {"type": "speed", "rate": -1},
+    # Paused while the seek lands: backward from its frame, with the pictures it decoded.
+    steps = await send_steps(url, [{"type": "pause"}, {"type": "speed", "rate": -1}, {"type": "seek", "position": start},
                                    {"type": "play"}], seconds)
     crossing = [gap for before, after, gap in steps if after < keyframe - 1e-3 <= before]
     assert crossing, f"no two frames in a row across {keyframe} s: {[(round(a, 2), round(b, 2)) for a, b, _ in steps[:3]]}…"

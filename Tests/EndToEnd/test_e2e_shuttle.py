@@ -140,14 +140,16 @@ def test_a_loop_set_past_its_in_has_the_in_decoded_ahead_for_the_first_wrap(clip
         async with await Client.connect(clip_server.ws_url()) as client:
             await client.ok({"type": "seek", "position": 1.4})
             await client.next_frame(where=lambda f: f.pts >= 1.6, timeout=5)  # played on: the seek's pictures let go
-            misses = step_cache_total(clip_server, "miss")
+            totals = [step_cache_total(clip_server, result) for result in ("miss", "hit")]
             await client.ok({"type": "loop", "in": 1.32, "out": 2.6})
             wrapped = await client.next_frame(where=lambda f: f.pts < 1.5, timeout=5)
             await client.next_frame(where=lambda f: f.pts >= 1.8, timeout=5)  # through the pictures decoded ahead
-            return misses, step_cache_total(clip_server, "miss"), wrapped
-    before, after, wrapped = run(scenario(), timeout=30)
-    assert wrapped.pts == pytest.approx(1.32, abs=1e-3), wrapped
-    assert after == before, f"the first wrap decoded {after - before} time(s) from a keyframe"
+            return totals, [step_cache_total(clip_server, result) for result in ("miss", "hit")], wrapped
+    (misses, hits), (misses_after, hits_after), wrapped = run(scenario(), timeout=30)
+    assert wrapped.pts >= 1.32 - 1e-3, wrapped  # (this client may miss a frame on a loaded machine)
+    assert misses_after == misses, f"the first wrap decoded {misses_after - misses} time(s) from a keyframe"
+    # The in and the pictures after it to 1.8 s, held: the run decoded ahead led into those played.
+    assert hits_after - hits >= 12, hits_after - hits
 
 
 def test_reverse_decodes_the_gop_before_ahead_and_crosses_keyframes_without_a_decode(clip_server):
@@ -155,7 +157,7 @@ def test_reverse_decodes_the_gop_before_ahead_and_crosses_keyframes_without_a_de
     keyframe (at 2 s, then 1 s) takes pictures held in the step cache, not a decode of a GOP."""
     async def scenario():
         async with await Client.connect(clip_server.ws_url()) as client:
-            await client.ok({"type": "seek", "position": 3.96})
+            await client.ok({"type": "seek", "position": 3.88})
             await client.ok({"type": "speed", "rate": -1})
             await client.next_frame(where=lambda f: f.pts < 2.9, timeout=5)  # a GOP played backward: the start's decode done
             misses = step_cache_total(clip_server, "miss")

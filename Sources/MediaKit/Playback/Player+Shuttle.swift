@@ -67,17 +67,23 @@ extension Player {
 
     /// Decode thread, a frame ready and due at `deadline`: decodes pictures ahead of need
     /// (``SeekableVideoSource/decodeAhead()``) while the time left allows another as long as
-    /// the longest so far, and no command waits. At least one: a machine with no time to spare
-    /// still gets them ready, a decode a frame.
+    /// the longest so far, and no command waits. At least ``picturesAheadAtLeast``: a machine
+    /// with no time to spare still gets them ready in time.
     func decodeAhead(until deadline: ContinuousClock.Instant, _ clock: ContinuousClock) {
         guard let seekable = source as? any SeekableVideoSource else { return }
-        var longest = Duration.zero
+        var longest = Duration.zero, decoded = 0
         repeat {
             let began = clock.now
             guard seekable.decodeAhead() else { return }
             longest = max(longest, began.duration(to: clock.now))
-        } while clock.now + longest < deadline && !commandWaiting
+            decoded += 1
+        } while decoded < Self.picturesAheadAtLeast || clock.now + longest < deadline && !commandWaiting
     }
+
+    /// Pictures decoded ahead a frame, however late: one would not do — a GOP of N pictures,
+    /// played backward in N frames, needs N + 1 decoded before it (from its keyframe to the
+    /// picture it leads into); a loop's in needs its GOP's run-in and the pictures to the playhead.
+    static let picturesAheadAtLeast = 2
 
     /// Decode thread, playing backward at `speed` (negative): the frame before the one shown,
     /// from the step cache (or decoded from the keyframe before it, filling the cache), delivered
