@@ -146,10 +146,14 @@ final class DecodedPictureCache {
     /// Playing backward: the pictures after the playhead are behind it, and go first.
     var keepsEarlier = false
 
-    /// Drops the pictures farthest from the playhead (playing backward, the latest) until the bound holds.
+    /// Drops the pictures farthest from the playhead until the bound holds; playing backward,
+    /// those after it first (the latest first: they were shown), then the earliest (needed last).
+    /// Never the latest of those before the playhead: with a GOP that does not fit beside what
+    /// is held, they are the very pictures the next steps back need.
     private func evictBeyondCapacity() {
         while bytes > capacityBytes, let first = order.first, let last = order.last {
-            evict(!keepsEarlier && playhead - first >= last - playhead ? order.removeFirst() : order.removeLast())
+            let latest = keepsEarlier ? last > playhead : playhead - first < last - playhead
+            evict(latest ? order.removeLast() : order.removeFirst())
         }
     }
 

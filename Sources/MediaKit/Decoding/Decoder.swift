@@ -244,6 +244,7 @@ final class Decoder {
     /// sooner (``decodesOn(to:)``), else by seeking the input to the keyframe before `target`.
     /// False when no picture came.
     private func land(on target: Int64) throws(MediaError) -> Bool {
+        stepCache.moved(to: target)  // the bound keeps what is near where the playhead goes
         keepsPictures = true
         defer { keepsPictures = false }
         if decodesOn(to: target), case .reached = try decodeOn(to: target, mustStartBefore: false) { return true }
