@@ -101,16 +101,16 @@ async def wrap_gaps(url: str, loop_in: float, loop_out: float, seconds: float) -
     return [gap for before, after, gap in steps if after < before], statistics.median(gap for before, after, gap in steps if after > before)
 
 
-async def keyframe_gap(url: str, start: float, keyframe: float, seconds: float) -> tuple[float, float]:
+async def keyframe_gap(url: str, start: float, keyframe: float, seconds: float) -> tuple[float | None, float, float]:
     """Playing backward at −1× from `start` for `seconds`: the send-clock step (ms) from the
-    keyframe at `keyframe` to the frame before it (the GOP before must be decoded by then), and
-    the run's median step."""
+    keyframe at `keyframe` to the frame before it (the GOP before must be decoded by then; None
+    when playback did not get there), the run's median step and its longest."""
     # Paused while the seek lands: backward from its frame, with the pictures it decoded.
     steps = await send_steps(url, [{"type": "pause"}, {"type": "speed", "rate": -1}, {"type": "seek", "position": start},
                                    {"type": "play"}], seconds)
     crossing = [gap for before, after, gap in steps if after < keyframe - 1e-3 <= before]
-    assert crossing, f"no two frames in a row across {keyframe} s: {[(round(a, 2), round(b, 2)) for a, b, _ in steps if abs(a - keyframe) < 0.3]} of {len(steps)}, the last {[(round(a, 2), round(b, 2), round(g)) for a, b, g in steps[-3:]]}, the longest {max(g for _, _, g in steps):.0f} ms"
-    return crossing[0], statistics.median(gap for _, _, gap in steps)
+    gaps = [gap for _, _, gap in steps]
+    return (crossing or [None])[0], statistics.median(gaps), max(gaps)
 
 
 async def measure(server, seconds: float) -> dict:
@@ -150,9 +150,10 @@ def main() -> None:
           f"load {os.getloadavg()[0]:.1f}), fps drawn by the page (H.264, full size):")
     print(f"  peer: 1× forward {forward:5.1f}")
     print(f"  −1× backward     {figures[-1]:5.1f}  ratio {figures[-1] / forward:.2f}  (goal ≥ 24 fps; from 11.5 s, 1.5 s after a keyframe)")
-    crossing, typical = figures["keyframe"]
-    print(f"  −1× across the keyframe at 5 s (from 9.96 s): step {crossing:.0f} ms, typical {typical:.0f} ms, "
-          f"ratio {crossing / typical:.2f} (no wait for the GOP before: ≤ 2)")
+    crossing, typical, longest = figures["keyframe"]
+    across = f"step {crossing:.0f} ms, ratio {crossing / typical:.2f}" if crossing else "not reached in 8 s"
+    print(f"  −1× across the keyframe at 5 s (from 9.96 s): {across}; typical step {typical:.0f} ms, longest "
+          f"{longest:.0f} ms (no wait for the GOP before: ratio ≤ 2)")
     print(f"  2× forward       {figures[2]:5.1f}  ratio {figures[2] / forward:.2f}  (goal ≥ 24 fps)")
     print(f"  sound at 2×: {sound_gaps} breaks; sound minus picture at arrival {av:+.0f} ms of output, "
           f"p95 spread {spread:.0f} ms (the page schedules it on the pictures' clock: lip sync is test_lip_sync's)")

@@ -80,10 +80,14 @@ extension Player {
         } while decoded < Self.picturesAheadAtLeast || clock.now + longest < deadline && !commandWaiting
     }
 
-    /// Pictures decoded ahead a frame, however late: one would not do — a GOP of N pictures,
-    /// played backward in N frames, needs N + 1 decoded before it (from its keyframe to the
-    /// picture it leads into); a loop's in needs its GOP's run-in and the pictures to the playhead.
-    static let picturesAheadAtLeast = 2
+    /// Pictures decoded ahead a frame, however late (while there are any to decode, and room):
+    /// what is needed is ready in time when it is at most this many times the frames left before
+    /// it is — backward, a GOP (N + 1 pictures, from its keyframe to the one it leads into) by the
+    /// time the playhead crosses the keyframe after it, a seek 1.5 s after that keyframe on 5 s
+    /// GOPs included; a loop's in, its GOP's run-in and the pictures to the playhead by the out.
+    /// A machine without the time to spare shows those frames later, rather than freezing at the
+    /// keyframe or the wrap for the whole decode.
+    static let picturesAheadAtLeast = 4
 
     /// Decode thread, playing backward at `speed` (negative): the frame before the one shown,
     /// from the step cache (or decoded from the keyframe before it, filling the cache), delivered
