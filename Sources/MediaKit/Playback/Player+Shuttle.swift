@@ -49,7 +49,7 @@ extension Player {
     /// Decode thread, playing forward, before reading the next frame: while a loop is set, the
     /// pictures played stay in the step cache (a wrap, and what follows it, then costs no decode
     /// from the second pass on); the cache lets go of what is behind the playhead first. A loop
-    /// set (or its in moved) while the playhead is between its in and out: the pictures from the
+    /// set (or its in moved) while the playhead is at its in or up to its out: the pictures from the
     /// in to the playhead are decoded ahead (``SeekableVideoSource/preparesLoopIn``) for the
     /// first wrap (a playhead before the in keeps them by playing into the loop; one past the out
     /// wraps at once).
@@ -61,7 +61,9 @@ extension Player {
         guard range?.lowerBound != loop.loopIn else { return }
         loop.loopIn = range?.lowerBound
         let shown = loop.shownTime ?? 0
-        let inside = range.map { shown > $0.lowerBound + Self.loopSlack && shown <= $0.upperBound + Self.loopSlack } ?? false
+        // At the in (the page's I sets it at the picture shown): that picture was decoded before
+        // the loop, and is not kept with those played from now on.
+        let inside = range.map { shown >= $0.lowerBound - Self.loopSlack && shown <= $0.upperBound + Self.loopSlack } ?? false
         seekable.preparesLoopIn = inside ? range?.lowerBound : nil
     }
 
