@@ -105,7 +105,7 @@ public protocol SeekableVideoSource: VideoSource {
     var keepsPlayedPictures: Bool { get set }
     /// Whether the playhead moves backward: the pictures kept after it go first. Decode thread only.
     var playsBackward: Bool { get set }
-    /// The in of a loop set while the playhead was past it, whose pictures ``decodeAhead()``
+    /// The in of a loop set while the playhead was at or past it, whose pictures ``decodeAhead()``
     /// prepares for the first wrap (nil: none). Decode thread only.
     var preparesLoopIn: Double? { get set }
     /// Decodes one picture ahead of need, in the time before the next frame is due: playing
