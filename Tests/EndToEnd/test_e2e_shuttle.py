@@ -17,6 +17,12 @@ def clip_server(start_server, sample_clip):
     return start_server("--input", str(sample_clip))
 
 
+def step_cache_total(server, result: str) -> int:
+    """`/metrics`' count of pictures a seek or a step took from the step cache (`hit`) or decoded (`miss`)."""
+    return int(float(next(line.split()[-1] for line in server.get("/metrics").text().splitlines()
+                          if line.startswith("filtercast_step_cache_total{") and f'result="{result}"' in line)))
+
+
 def rate_of(frames) -> float:
     """Seconds of the source per second of the server's send clock, over the longest run of frames
     whose pts move one way (a wrap or the clip's loop starts a new run)."""
@@ -95,7 +101,7 @@ def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip
             await client.ok({"type": "loop", "in": 1.0, "out": 1.6})
             looping = await client.next_json("state", where=lambda s: s["loop"] is not None)
             frames = [item for item in await client.collect(2.2) if not isinstance(item, dict)]
-            metrics = clip_server.get("/metrics").text()
+            hits = step_cache_total(clip_server, "hit")
             await client.ok({"type": "seek", "position": 1.2})
             inside = [await client.next_json("state", timeout=3) for _ in range(3)]  # the command's and two more
             await client.ok({"type": "seek", "position": 3.0})
@@ -103,11 +109,9 @@ def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip
             await client.ok({"type": "loop", "in": 0.5, "out": 1})
             await client.ok({"type": "loop", "in": None})
             ended = await client.next_json("state", where=lambda s: s["loop"] is None, timeout=3)
-            return refusals, looping, frames, inside, outside, ended, metrics
-    refusals, looping, frames, inside, outside, ended, metrics = run(scenario(), timeout=40)
+            return refusals, looping, frames, inside, outside, ended, hits
+    refusals, looping, frames, inside, outside, ended, hits = run(scenario(), timeout=40)
     # From the second pass on, the loop plays from the pictures the step cache kept of the first.
-    hits = int(float(next(line.split()[-1] for line in metrics.splitlines()
-                          if line.startswith('filtercast_step_cache_total{') and 'result="hit"' in line)))
     assert hits >= 15, f"{hits} pictures of the loop came from the step cache"
     assert [r.get("code") for r in refusals] == ["out_of_range"] * 3 + ["invalid_argument"] * 2, refusals
     assert "within the source" in refusals[1]["message"] and "loop.out" in refusals[0]["message"], refusals
@@ -126,6 +130,47 @@ def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip
     assert all(state["loop"] == {"in": 1.0, "out": 1.6} for state in inside), inside
     assert outside["loop"] is None and outside["position"] >= 3.0, outside
     assert ended["loop"] is None
+
+
+def test_a_loop_set_past_its_in_has_the_in_decoded_ahead_for_the_first_wrap(clip_server):
+    """A loop set while the playhead is past its in (mid-GOP: keyframes at 1 and 2 s): the first
+    wrap takes the in's picture, and those after it, from the step cache (decoded ahead while the
+    loop played toward its out) — no decode from the in's keyframe between out and in."""
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            await client.ok({"type": "seek", "position": 1.4})
+            await client.next_frame(where=lambda f: f.pts >= 1.6, timeout=5)  # played on: the seek's pictures let go
+            totals = [step_cache_total(clip_server, result) for result in ("miss", "hit")]
+            await client.ok({"type": "loop", "in": 1.32, "out": 2.6})
+            wrapped = await client.next_frame(where=lambda f: f.pts < 1.5, timeout=5)
+            await client.next_frame(where=lambda f: f.pts >= 1.8, timeout=5)  # through the pictures decoded ahead
+            return totals, [step_cache_total(clip_server, result) for result in ("miss", "hit")], wrapped
+    (misses, hits), (misses_after, hits_after), wrapped = run(scenario(), timeout=30)
+    assert wrapped.pts >= 1.32 - 1e-3, wrapped  # (this client may miss a frame on a loaded machine)
+    assert misses_after == misses, f"the first wrap decoded {misses_after - misses} time(s) from a keyframe"
+    # The in and the pictures after it to 1.8 s, held: the run decoded ahead led into those played.
+    assert hits_after - hits >= 12, hits_after - hits
+
+
+def test_reverse_decodes_the_gop_before_ahead_and_crosses_keyframes_without_a_decode(clip_server):
+    """Playing backward, the GOP before the playhead's is decoded between frames: crossing its
+    keyframe (at 2 s, then 1 s) takes pictures held in the step cache, not a decode of a GOP."""
+    async def scenario():
+        async with await Client.connect(clip_server.ws_url()) as client:
+            await client.ok({"type": "seek", "position": 3.88})
+            await client.ok({"type": "speed", "rate": -1})
+            await client.next_frame(where=lambda f: f.pts < 2.9, timeout=5)  # a GOP played backward: the start's decode done
+            misses = step_cache_total(clip_server, "miss")
+            frames = [await client.next_frame(where=lambda f: f.pts < 0.9, timeout=5)]
+            after = step_cache_total(clip_server, "miss")
+            await client.ok({"type": "speed", "rate": 1})
+            frames += [await client.next_frame(timeout=3) for _ in range(5)]
+            return misses, after, frames
+    before, after, frames = run(scenario(), timeout=30)
+    assert after == before, f"{after - before} steps backward decoded a GOP"
+    # Playing on forward from where backward stopped, in order (the decoder was elsewhere, ahead).
+    forward = [round(f.pts, 2) for f in frames[1:]]
+    assert forward == sorted(forward) and forward[0] < 1.2, forward
 
 
 async def until_answered(client, message_id, timeout=5.0):

@@ -59,6 +59,25 @@ struct DecodedPictureCacheTests {
         #expect(decoder.stepCache.heldBytes <= decoder.stepCache.capacityBytes)
     }
 
+    /// A seek far from pictures held (a loop's, a step's), with room for 16 of 12-frame GOPs: the
+    /// bound lets go of those left behind, not of the pictures just before the seek's target
+    /// (the steps back after it need them), forward and backward.
+    @Test(arguments: [false, true]) func aSeekFarAwayKeepsThePicturesBeforeItsTarget(backward: Bool) throws {
+        let measuring = try Decoder(url: try SeekTests.clip.make())
+        _ = try measuring.seek(to: 1.4, into: Frame(width: measuring.width, height: measuring.height))
+        let pictureBytes = measuring.stepCache.heldBytes / measuring.stepCache.count
+        let decoder = try Decoder(url: try SeekTests.clip.make(), stepCache: StepCacheBudget(capacityBytes: 16 * pictureBytes + pictureBytes / 2))
+        let frame = Frame(width: decoder.width, height: decoder.height)
+        _ = try decoder.seek(to: 8.0 / 25, into: frame)  // holds 0…8
+        decoder.stepCache.keepsEarlier = backward
+        _ = try decoder.seek(to: 35.0 / 25, into: frame)  // 24…35: over the bound
+        let misses = decoder.stepCache.misses
+        for index in stride(from: 34, through: 24, by: -1) {
+            #expect(abs(try decoder.seek(to: Double(index) / 25, into: frame) - Double(index) / 25) < 1e-6)
+        }
+        #expect(decoder.stepCache.misses == misses, "the pictures before the target were let go")
+    }
+
     @Test func whileALoopPlaysThePicturesPlayedStay() throws {
         let decoder = try decoder(stepCacheBytes: 64 << 20)
         decoder.keepsPlayedPictures = true

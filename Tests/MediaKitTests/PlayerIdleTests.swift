@@ -117,6 +117,8 @@ struct PlayerIdleTests {
         var info: SourceInfo { inner.info }
         var keepsPlayedPictures = false
         var playsBackward = false
+        var preparesLoopIn: Double?
+        func decodeAhead() -> Bool { false }
         func read(into frame: Frame) throws(MediaError) -> Bool { try inner.read(into: frame) }
         func read(into picture: DecodedPicture) throws(MediaError) -> Bool { try inner.read(into: picture) }
         func seek(to seconds: Double, into frame: Frame) throws(MediaError) {

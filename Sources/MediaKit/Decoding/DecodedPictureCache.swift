@@ -60,8 +60,14 @@ final class DecodedPictureCache {
     /// picture decoded before it in this run.
     func keep(_ picture: UnsafeMutablePointer<AVFrame>, at timestamp: Int64) {
         defer { runLast = timestamp }
+        keep(picture, at: timestamp, after: runLast)
+    }
+
+    /// `picture`, decoded ahead of need at `timestamp` by another decoder (a run of its own, not
+    /// this decoder's current one), is kept as the successor of the picture at `previous`.
+    func keep(_ picture: UnsafeMutablePointer<AVFrame>, at timestamp: Int64, after previous: Int64?) {
         guard capacityBytes > 0 else { return }
-        if let previous = runLast, previous < timestamp { entries[previous]?.successor = timestamp }
+        if let previous, previous < timestamp { entries[previous]?.successor = timestamp }
         guard entries[timestamp] == nil else { return }
         let size = Self.bytes(of: picture)
         guard size <= capacityBytes else { return }
@@ -108,6 +114,29 @@ final class DecodedPictureCache {
     /// Notes where the playhead is (a picture delivered by decoding).
     func moved(to timestamp: Int64) { playhead = timestamp }
 
+    /// Whether the picture at `timestamp` is held.
+    func holds(_ timestamp: Int64) -> Bool { entries[timestamp] != nil }
+
+    /// The earliest picture of the run of neighbours the playhead is in; nil when the playhead's
+    /// picture is not held.
+    func runStart() -> Int64? {
+        guard entries[playhead] != nil else { return nil }
+        var index = insertionIndex(of: playhead)
+        while index > 0, entries[order[index - 1]]?.successor == order[index] { index -= 1 }
+        return order[index]
+    }
+
+    /// Whether one more picture (the size of the playhead's) fits within the bound; with
+    /// `droppingAfterPlayhead` (playing backward: those were shown) the pictures after the playhead
+    /// are let go, the latest first, to make room. Never drops the playhead or what is before it.
+    func hasRoom(droppingAfterPlayhead: Bool) -> Bool {
+        let size = entries[playhead]?.bytes ?? 0
+        while droppingAfterPlayhead, bytes + size > capacityBytes, let last = order.last, last > playhead {
+            evict(order.removeLast())
+        }
+        return bytes + size <= capacityBytes
+    }
+
     private func linkedSuccessor(before target: Int64) -> (Int64, Entry)? {
         let index = insertionIndex(of: target)
         guard index > 0, let next = entries[order[index - 1]]?.successor, next >= target, let entry = entries[next] else { return nil }
@@ -117,15 +146,23 @@ final class DecodedPictureCache {
     /// Playing backward: the pictures after the playhead are behind it, and go first.
     var keepsEarlier = false
 
-    /// Drops the pictures farthest from the playhead (playing backward, the latest) until the bound holds.
+    /// Drops the pictures farthest from the playhead until the bound holds; playing backward,
+    /// those after it first (the latest first: they were shown), then the earliest (needed last).
+    /// Never the latest of those before the playhead: with a GOP that does not fit beside what
+    /// is held, they are the very pictures the next steps back need.
     private func evictBeyondCapacity() {
         while bytes > capacityBytes, let first = order.first, let last = order.last {
-            let victim = !keepsEarlier && playhead - first >= last - playhead ? order.removeFirst() : order.removeLast()
-            guard let entry = entries.removeValue(forKey: victim) else { continue }
-            av_frame_unref(entry.frame)
-            spare.append(entry.frame)
-            bytes -= entry.bytes
+            let latest = keepsEarlier ? last > playhead : playhead - first < last - playhead
+            evict(latest ? order.removeLast() : order.removeFirst())
         }
+    }
+
+    /// Lets the picture at `victim` go (already taken out of `order`).
+    private func evict(_ victim: Int64) {
+        guard let entry = entries.removeValue(forKey: victim) else { return }
+        av_frame_unref(entry.frame)
+        spare.append(entry.frame)
+        bytes -= entry.bytes
     }
 
     /// Where `timestamp` goes in `order` (the index of the first one not below it).

@@ -7,7 +7,8 @@ import FilterKit
 /// opens, reads and seeks it. The decoder's own `AVFrame` is never written to; pixels are copied
 /// out (and converted to the frame format) by ``FrameConverter``. Its helpers: the opening
 /// (`Decoder+Opening.swift`), the frames' timestamps (``TimestampReconstruction``), the sound
-/// read ahead of the pictures (``SoundReadAhead``) and the warnings' rate (``WarningRateLimit``).
+/// read ahead of the pictures (``SoundReadAhead``), the damage it meets (`Decoder+Damage.swift`)
+/// and the pictures decoded ahead of need (`Decoder+Ahead.swift`).
 final class Decoder {
     let input: String
     /// The input's audio stream, passed on unread to whoever listens; nil without one.
@@ -16,7 +17,7 @@ final class Decoder {
     private var codecContext: UnsafeMutablePointer<AVCodecContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
     private let packets: SoundReadAhead
-    private let decoded: UnsafeMutablePointer<AVFrame>
+    let decoded: UnsafeMutablePointer<AVFrame>
     /// While a seek decodes toward its target: the latest picture before it, kept unconverted
     /// (only the picture a seek lands on is converted), and its timestamp.
     private let beforeTarget: UnsafeMutablePointer<AVFrame>
@@ -24,13 +25,15 @@ final class Decoder {
     /// The pictures a seek decoded on its way, for the steps after it (``DecodedPictureCache``).
     let stepCache: DecodedPictureCache
     /// While a seek decodes toward its target: its pictures go into ``stepCache``.
-    private var keepsPictures = false
+    var keepsPictures = false
     /// While a loop plays (``SeekableVideoSource/keepsPlayedPictures``): the pictures played stay
     /// in ``stepCache`` too, so that a wrap to the loop's in and what follows come from there.
     var keepsPlayedPictures = false
     /// The timestamp of the picture last delivered from ``stepCache`` when the decoder is not
     /// right after it: the next picture comes from the cache, or from positioning the decoder.
-    private var replaying: Int64?
+    var replaying: Int64?
+    /// A run of pictures being decoded ahead of need (`Decoder+Ahead.swift`).
+    var ahead: AheadRun?
     private let streamIndex: Int32
     private let converter: FrameConverter
     /// Stream time base in seconds per tick, and the stream's first timestamp.
@@ -38,19 +41,19 @@ final class Decoder {
     private let startTimestamp: Int64
     private var timestamps: TimestampReconstruction
     /// The timestamp of the frame in `decoded` (stream ticks); nil when unknown.
-    private var decodedTimestamp: Int64?
+    private(set) var decodedTimestamp: Int64?
     private var draining = false
     /// Packets the decoder refused as corrupt since the last frame.
-    private var corruptPackets = 0
+    var corruptPackets = 0
     /// Whether a long run of corrupt packets ends the input. Not for files that can seek: they
     /// end by themselves, so a damaged stretch is skipped however long it is.
-    private let limitsCorruption: Bool
+    let limitsCorruption: Bool
     /// Breaks blocking reads (see ``Interruption``); must outlive the format context.
     let interruption: Interruption
     /// Called with a one-line message for recoverable problems (corrupt packets, concealed
     /// errors), at most once a second: a damaged stream must not flood the log.
     var onWarning: (String) -> Void = { _ in }
-    private var warnings = WarningRateLimit()
+    var warnings = WarningRateLimit()
 
     let width: Int
     let height: Int
@@ -182,7 +185,7 @@ final class Decoder {
     }
 
     /// A picture that positioning the decoder left in `decoded` for the next ``receiveNext()``.
-    private var pendingLanding = false
+    var pendingLanding = false
 
     /// The next picture in `decoded` (one that positioning left there, else a new one), its sound
     /// read ahead; playing on by decoding lets the step cache go.
@@ -215,9 +218,7 @@ final class Decoder {
     /// that frame's time.
     func seek(to seconds: Double, into frame: Frame) throws(MediaError) -> Double {
         guard canSeek else { throw .notSeekable(input: input) }
-        // Clamped so that any position, however far past an unknown end, converts without trapping.
-        let ticks = min((max(0, seconds) / timeBase - 1e-6).rounded(.up), Double(Int64.max / 4))
-        let target = startTimestamp &+ Int64(ticks)
+        let target = timestamp(at: seconds)
         audio?.seeking(to: max(0, seconds))
         pendingLanding = false
         if let held = stepCache.picture(atOrAfter: target) {
@@ -232,30 +233,45 @@ final class Decoder {
         return time
     }
 
+    /// The stream timestamp of `seconds` from the start (rounded up to a tick; negative: 0).
+    func timestamp(at seconds: Double) -> Int64 {
+        // Clamped so that any position, however far past an unknown end, converts without trapping.
+        startTimestamp &+ Int64(min((max(0, seconds) / timeBase - 1e-6).rounded(.up), Double(Int64.max / 4)))
+    }
+
     /// Leaves in `decoded` the first picture at or after `target` (or the last one, past the
     /// end), keeping the pictures on the way in the step cache: by decoding on when that is
     /// sooner (``decodesOn(to:)``), else by seeking the input to the keyframe before `target`.
     /// False when no picture came.
     private func land(on target: Int64) throws(MediaError) -> Bool {
+        stepCache.moved(to: target)  // the bound keeps what is near where the playhead goes
         keepsPictures = true
         defer { keepsPictures = false }
         if decodesOn(to: target), case .reached = try decodeOn(to: target, mustStartBefore: false) { return true }
-        packets.clear()
         // Some files' indexes land after the target: back off further until they do not.
         for backoff in [0.0, 1, 5, 30, .infinity] {
-            let seekTarget = backoff.isInfinite ? startTimestamp : target &- Int64(backoff / timeBase)
-            let result = av_seek_frame(formatContext, streamIndex, seekTarget, AVSEEK_FLAG_BACKWARD)
+            let result = seekInput(toKeyframeBefore: backoff.isInfinite ? startTimestamp : target &- Int64(backoff / timeBase))
             guard result >= 0 else {
                 if backoff.isInfinite { throw .seekFailed(input: input, seconds: seconds(of: target), reason: averrorDescription(result)) }
                 continue
             }
-            avcodec_flush_buffers(codecContext)
-            stepCache.runBroken()
-            draining = false
-            timestamps.sought()
             if case .reached = try decodeOn(to: target, mustStartBefore: !backoff.isInfinite) { return true }
         }
         return false
+    }
+
+    /// Seeks the input to the keyframe at or before `target` (stream ticks) and flushes the
+    /// decoder: the next picture decoded starts a new run. Returns av_seek_frame's result.
+    func seekInput(toKeyframeBefore target: Int64) -> Int32 {
+        packets.clear()
+        let result = av_seek_frame(formatContext, streamIndex, target, AVSEEK_FLAG_BACKWARD)
+        guard result >= 0 else { return result }
+        avcodec_flush_buffers(codecContext)
+        stepCache.runBroken()
+        draining = false
+        pendingLanding = false
+        timestamps.sought()
+        return result
     }
 
     /// Whether decoding on from the picture delivered last reaches `target` sooner than a seek:
@@ -321,7 +337,7 @@ final class Decoder {
 
     /// Runs the send/receive loop until the decoder yields a frame (true) or the stream ends.
     /// Corrupt packets are skipped with a warning; after 500 in a row a live input is given up.
-    private func receiveFrame() throws(MediaError) -> Bool {
+    func receiveFrame() throws(MediaError) -> Bool {
         while true {
             let received = avcodec_receive_frame(codecContext, decoded)
             if received == 0 {
@@ -378,23 +394,4 @@ final class Decoder {
             try skipCorrupt(sent, at: "packet at \(milliseconds(time)) s")
         }
     }
-
-    private func skipCorrupt(_ code: Int32, at place: String) throws(MediaError) {
-        // An interrupted read cuts packets short: that is the interruption, not a damaged file.
-        if interruption.isRequested { throw .readFailed(input: input, reason: "the read was interrupted") }
-        corruptPackets += 1
-        if corruptPackets > 500 && limitsCorruption {
-            throw .readFailed(input: input, reason: "too many corrupt packets in a row (\(averrorDescription(code)))")
-        }
-        warn("skipping corrupt \(place): \(averrorDescription(code))")
-    }
-
-    private func warn(_ message: String) {
-        guard let held = warnings.admit(at: .now) else { return }
-        let suppressed = held > 0 ? " (and \(held) more since the last warning)" : ""
-        onWarning("\(input): \(message)\(suppressed)")
-    }
-
-    /// Seconds rounded to milliseconds, for messages.
-    private func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 }

@@ -10,6 +10,9 @@ struct DecodeLoopState {
     /// The time of the last frame delivered: the clock restarts from it. Nil until the current
     /// source (or its reconnection) delivered one, which a paused player still shows.
     var shownTime: Double?
+    /// The loop's in as the decode loop last saw it: a new one decides whether its pictures are
+    /// decoded ahead (``Player/keepPicturesForLoop(_:)``).
+    var loopIn: Double?
 
     init(speed: Double) {
         clock = PlaybackClock(clock: ContinuousClock(), speed: speed)
@@ -22,6 +25,7 @@ struct DecodeLoopState {
     mutating func restartTimeline() {
         clock.invalidate()
         shownTime = nil
+        loopIn = nil
     }
 
     /// Takes the waiting frame, if any, leaving none.

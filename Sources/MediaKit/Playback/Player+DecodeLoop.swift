@@ -129,7 +129,7 @@ extension Player {
     private func decodeStep(_ loop: inout DecodeLoopState, speed: Double, speedChanged: Bool) {
         let wallClock = loop.clock.clock
         if speedChanged { loop.clock = PlaybackClock(clock: wallClock, speed: speed) }
-        keepPicturesForLoop()
+        keepPicturesForLoop(&loop)
         guard let frame = loop.takeWaitingFrame() ?? readNext(&loop) else { return }
         if !loop.clock.isAnchored, let shownTime = loop.shownTime { loop.clock.anchor(shownTime, at: wallClock.now) }
         // Past the loop's out: the frame at its in takes this one's turn.
@@ -140,6 +140,7 @@ extension Player {
             loop.clock.anchor(frame.time, at: wallClock.now)
             deadline = wallClock.now
         }
+        decodeAhead(until: deadline, wallClock)
         if waitUntil(deadline, wallClock) {
             frame.isDiscontinuity = false
             deliver(frame, &loop)
@@ -215,6 +216,16 @@ extension Player {
         }
     }
 
+    /// Whether a command that changes what plays next (pause, seek, stop, speed, switch) waits.
+    var commandWaiting: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopping || pendingSource != nil || commandChangesPlayback
+    }
+
+    /// A seek, a pause or a new speed waits (under the lock).
+    private var commandChangesPlayback: Bool { pendingSeek != nil || !state.isPlaying || speedChanged }
+
     /// Sleeps until `deadline`; false when a command (pause, seek, stop, speed, switch) arrives
     /// first, or only stop and switch when `onlyStop`; with `untilConsumersReturn` also when
     /// consumers are present.
@@ -224,7 +235,7 @@ extension Player {
         defer { condition.unlock() }
         while true {
             if stopping || pendingSource != nil { return false }
-            if !onlyStop && (pendingSeek != nil || !state.isPlaying || speedChanged) { return false }
+            if !onlyStop && commandChangesPlayback { return false }
             if untilConsumersReturn && consumersPresent { return false }
             let remaining = clock.now.duration(to: deadline)
             if remaining <= .zero { return true }

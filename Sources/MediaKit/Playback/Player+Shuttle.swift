@@ -47,15 +47,49 @@ extension Player {
     }
 
     /// Decode thread, playing forward, before reading the next frame: while a loop is set, the
-    /// pictures played stay in the step cache (a wrap, and what follows it, then costs no decode:
-    /// from the second pass on, or from the first when the loop was set at its in, as the page's
-    /// I does); the cache lets go of what is behind the playhead first.
-    func keepPicturesForLoop() {
+    /// pictures played stay in the step cache (a wrap, and what follows it, then costs no decode
+    /// from the second pass on); the cache lets go of what is behind the playhead first. A loop
+    /// set (or its in moved) while the playhead is at its in or up to its out: the pictures from the
+    /// in to the playhead are decoded ahead (``SeekableVideoSource/preparesLoopIn``) for the
+    /// first wrap (a playhead before the in keeps them by playing into the loop; one past the out
+    /// wraps at once).
+    func keepPicturesForLoop(_ loop: inout DecodeLoopState) {
         guard var seekable = source as? any SeekableVideoSource else { return }
-        let looping = playbackState.loop != nil
-        if seekable.keepsPlayedPictures != looping { seekable.keepsPlayedPictures = looping }
+        let range = playbackState.loop
+        if seekable.keepsPlayedPictures != (range != nil) { seekable.keepsPlayedPictures = range != nil }
         if seekable.playsBackward { seekable.playsBackward = false }
+        guard range?.lowerBound != loop.loopIn else { return }
+        loop.loopIn = range?.lowerBound
+        let shown = loop.shownTime ?? 0
+        // At the in (the page's I sets it at the picture shown): that picture was decoded before
+        // the loop, and is not kept with those played from now on.
+        let inside = range.map { shown >= $0.lowerBound - Self.loopSlack && shown <= $0.upperBound + Self.loopSlack } ?? false
+        seekable.preparesLoopIn = inside ? range?.lowerBound : nil
     }
+
+    /// Decode thread, a frame ready and due at `deadline`: decodes pictures ahead of need
+    /// (``SeekableVideoSource/decodeAhead()``) while the time left allows another as long as
+    /// the longest so far, and no command waits. At least ``picturesAheadAtLeast``: a machine
+    /// with no time to spare still gets them ready in time.
+    func decodeAhead(until deadline: ContinuousClock.Instant, _ clock: ContinuousClock) {
+        guard let seekable = source as? any SeekableVideoSource else { return }
+        var longest = Duration.zero, decoded = 0
+        repeat {
+            let began = clock.now
+            guard seekable.decodeAhead() else { return }
+            longest = max(longest, began.duration(to: clock.now))
+            decoded += 1
+        } while decoded < Self.picturesAheadAtLeast || clock.now + longest < deadline && !commandWaiting
+    }
+
+    /// Pictures decoded ahead a frame, however late (while there are any to decode, and room):
+    /// what is needed is ready in time when it is at most this many times the frames left before
+    /// it is — backward, a GOP (N + 1 pictures, from its keyframe to the one it leads into) by the
+    /// time the playhead crosses the keyframe after it, a seek 1.5 s after that keyframe on 5 s
+    /// GOPs included; a loop's in, its GOP's run-in and the pictures to the playhead by the out.
+    /// A machine without the time to spare shows those frames later, rather than freezing at the
+    /// keyframe or the wrap for the whole decode.
+    static let picturesAheadAtLeast = 4
 
     /// Decode thread, playing backward at `speed` (negative): the frame before the one shown,
     /// from the step cache (or decoded from the keyframe before it, filling the cache), delivered
@@ -89,6 +123,7 @@ extension Player {
             update { $0.isPlaying = false }
             return
         }
+        decodeAhead(until: due, wallClock)
         if waitUntil(due, wallClock) {
             frame.isDiscontinuity = false
             loop.clock.anchor(-frame.time, at: due)

@@ -35,6 +35,21 @@ public final class FileSource: DecodedSource, SeekableVideoSource {
         set { decoder.stepCache.keepsEarlier = newValue }
     }
 
+    public var preparesLoopIn: Double? {
+        didSet { if preparesLoopIn != oldValue { loopIn = preparesLoopIn.map(LoopInPreparation.init) } }
+    }
+    private var loopIn: LoopInPreparation?
+
+    public func decodeAhead() -> Bool {
+        if playsBackward {
+            // A failure is the next step's to meet (see the protocol).
+            do throws(MediaError) { return try decoder.decodeBehind() } catch { return false }
+        }
+        // A second decoder only for a file here: opening a URL's could block the decode thread.
+        guard identity != nil, let loopIn else { return false }
+        return loopIn.step(for: decoder)
+    }
+
     public func verifyUnchanged() throws(MediaError) {
         guard let identity else { return }
         guard let now = FileIdentity(path: decoder.input) else {

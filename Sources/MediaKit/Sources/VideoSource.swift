@@ -105,6 +105,16 @@ public protocol SeekableVideoSource: VideoSource {
     var keepsPlayedPictures: Bool { get set }
     /// Whether the playhead moves backward: the pictures kept after it go first. Decode thread only.
     var playsBackward: Bool { get set }
+    /// The in of a loop set while the playhead was at or past it, whose pictures ``decodeAhead()``
+    /// prepares for the first wrap (nil: none). Decode thread only.
+    var preparesLoopIn: Double? { get set }
+    /// Decodes one picture ahead of need, in the time before the next frame is due: playing
+    /// backward, of the GOP before the playhead's (ready when the playhead crosses its keyframe);
+    /// with ``preparesLoopIn``, from the loop's in to the pictures played since (ready for the
+    /// first wrap). Within the step cache's bound. False when there is nothing (more) to do. A
+    /// failure only stops it: the seek that needs the picture decodes it, and meets the failure,
+    /// as it would have. Decode thread only.
+    func decodeAhead() -> Bool
 }
 
 /// How to open a source.
