@@ -24,10 +24,11 @@ enum ProcessMemory {
     static let largeBlock = 512 * 1024
 
     /// Fixes glibc's mmap threshold at ``largeBlock`` (which also stops it moving the trim
-    /// threshold) for the whole process. Said when glibc refuses.
+    /// threshold) for the whole process. Said when the allocator refuses (AddressSanitizer's does).
     static func returnLargeBlocks() {
         if mallopt(M_MMAP_THRESHOLD, Int32(largeBlock)) != 1 {
-            Log.warning("memory: glibc refused an mmap threshold of \(largeBlock) bytes: freed frames may stay resident")
+            Log.warning("memory: the allocator refused an mmap threshold of \(largeBlock) bytes (not glibc's?): "
+                        + "freed frames may stay resident")
         }
     }
 
