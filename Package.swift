@@ -35,8 +35,6 @@ let package = Package(
         .systemLibrary(name: "COpenVINO"),
         // Linux's V4L2 header (no library): the capture-device ioctls for `filtercast devices`.
         .systemLibrary(name: "CV4L2"),
-        // glibc's <malloc.h> (no library of its own): how `serve` hands large buffers back (ProcessMemory).
-        .systemLibrary(name: "CMalloc"),
         .systemLibrary(
             name: "CTurboJPEG",
             pkgConfig: "libturbojpeg",
@@ -77,7 +75,7 @@ let package = Package(
         // The server: session, broadcaster, libwebsockets transport, HTTP endpoints.
         .target(name: "CastServer", dependencies: ["CastProtocol", "MediaKit", "FilterKit", "Telemetry", "Logging", "CWebSockets"]),
 
-        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastProtocol", "CastServer", "Logging", "StyleKit", "MatteKit", "CMalloc"],
+        .executableTarget(name: "filtercast", dependencies: ["FilterKit", "MediaKit", "CastProtocol", "CastServer", "Logging", "StyleKit", "MatteKit"],
                          swiftSettings: openVINOInclude),
 
         .testTarget(name: "FilterKitTests", dependencies: ["FilterKit"]),

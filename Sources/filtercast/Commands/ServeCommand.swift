@@ -78,7 +78,6 @@ enum ServeCommand: Subcommand {
     static func run(_ options: ParsedOptions) throws {
         // Before any other thread exists: every thread inherits the blocked stop signals.
         let stopSignals = StopSignals()
-        ProcessMemory.returnLargeBlocks()
         Log.ignoreBrokenPipes()
         let configuration = try configuration(from: options)
         warnAboutExposure(configuration)
