@@ -14,7 +14,8 @@ One server on the 720p30 test pattern for --duration seconds, while:
   each time (with --churn-style, styled; else one of the filters), watched for a second, removed.
 Every 10 s: the server's RSS (/proc/PID/status VmRSS), open fds (/proc/PID/fd), the fps of the
 cohorts that finished since, and the error lines of its JSON log → a CSV row. At the end: the
-verdict — RSS and fd growth after --warmup (default: the first minute) ≤ --max-growth, every
+verdict — RSS and fd growth after --warmup (default: the first minute) ≤ --max-growth, RSS at the
+end within --max-drift (20 %) of RSS at --settle (5 minutes; issue 37.6: each a minute's mean), every
 normal viewer ≥ --min-fps (29), no error in the log, no LeakSanitizer report (when the server is
 an ASan build), the server alive and its SIGTERM exit clean. Exit code 0 when all hold, 1 otherwise.
 """
@@ -260,6 +261,14 @@ class Soak:
             return (end - start) / start, max(values) / values[0] - 1
 
         rss_end, rss_peak = growth("rss_kib")
+        rss_tail = statistics.median(r["rss_kib"] for r in tail)
+        # Issue 37.6's measure: RSS at the end against RSS once settled, each the mean of a
+        # minute's samples (the minute around --settle, the last one): a recording every minute
+        # and the channels coming and going move RSS by tens of MiB within a minute, not across.
+        settled = [r["rss_kib"] for r in samples if abs(r["t"] - args.settle) < 30]
+        last_minute = [r["rss_kib"] for r in later if r["t"] > later[-1]["t"] - 60]
+        rss_settled = statistics.mean(settled) if settled and args.duration >= args.settle + 120 else None
+        drift = statistics.mean(last_minute) / rss_settled - 1 if rss_settled else None
         fds_end, fds_peak = growth("fds")
         normal_min = min((c[1] for c in self.cohort_fps), default=0.0)
         below = sum(1 for c in self.cohort_fps if c[1] < args.min_fps)
@@ -267,9 +276,11 @@ class Soak:
         summary = {
             "duration_s": args.duration, "viewers": args.viewers, "input": args.input,
             "rss_mib": {"first": samples[0]["rss_kib"] / 1024, "baseline": baseline["rss_kib"] / 1024,
-                        "end": statistics.median(r["rss_kib"] for r in tail) / 1024,
+                        "settled_minute": rss_settled / 1024 if rss_settled else None,
+                        "last_minute": statistics.mean(last_minute) / 1024, "end": rss_tail / 1024,
                         "peak": max(r["rss_kib"] for r in later) / 1024},
-            "rss_growth_pct": {"trend": 100 * rss_end, "peak": 100 * rss_peak},
+            "rss_growth_pct": {"trend": 100 * rss_end, "peak": 100 * rss_peak,
+                               "end_over_settled": 100 * drift if drift is not None else None},
             # Lowest and highest RSS of each minute: the floor is RSS with no recording running.
             "rss_mib_per_minute": [[min(m) / 1024, max(m) / 1024] for m in self.per_minute(samples, "rss_kib")],
             "fds": {"baseline": baseline["fds"], "end": statistics.median(r["fds"] for r in tail),
@@ -287,6 +298,8 @@ class Soak:
         }
         checks = {
             "rss flat": rss_end <= (args.max_rss_growth if args.max_rss_growth is not None else args.max_growth),
+            f"rss in the last minute within {100 * args.max_drift:g} % of the minute around {args.settle:g} s":
+                drift is None or abs(drift) <= args.max_drift,
             # A recording's file and a viewer in its handshake are one fd each: a leak is more.
             "fds flat": fds_end <= max(args.max_growth, 2.5 / baseline["fds"]),
             f"normal viewers >= {args.min_fps:g} fps": below == 0 and bool(self.cohort_fps),
@@ -319,6 +332,9 @@ def main():
     parser.add_argument("--max-rss-growth", type=float, help="RSS growth allowed, if not --max-growth (an ASan build's "
                         "quarantine grows RSS for minutes; its leak check is LeakSanitizer's)")
     parser.add_argument("--warmup", type=float, default=60, help="seconds before growth is measured")
+    parser.add_argument("--settle", type=float, default=300, help="RSS in the last minute is judged against RSS in the "
+                        "minute around this time (when the run lasts two minutes more)")
+    parser.add_argument("--max-drift", type=float, default=0.20, help="RSS at the end against at --settle, either way")
     parser.add_argument("--record-every", type=float, default=60, help="a recording starts this often, runs half")
     parser.add_argument("--min-fps", type=float, default=29, help="every normal viewer's delivered fps")
     parser.add_argument("--seed", type=int, default=1)

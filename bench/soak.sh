@@ -5,8 +5,8 @@
 # second and a 30 s recording started every minute (with --churn-every S [--churn-style], a channel
 # of another shape added, watched and removed every S s). Every 10 s the server's RSS, open fds,
 # delivered fps and log errors go to OUT/soak.csv; the verdict (growth after the first minute
-# ≤ 5%, normal viewers ≥ 29 fps, no error in the log, clean SIGTERM) to OUT/summary.json and
-# stdout. Exit code 0 when every check passes.
+# ≤ 5%, RSS at the end within 20 % of RSS at 5 minutes, normal viewers ≥ 29 fps, no error in the
+# log, clean SIGTERM) to OUT/summary.json and stdout. Exit code 0 when every check passes.
 #
 # Usage: bench/soak.sh [soak.py options…]   Environment (all optional):
 #   DURATION=1800  VIEWERS=50  INPUT=test:1280x720@30  OUT=/tmp/filtercast-soak

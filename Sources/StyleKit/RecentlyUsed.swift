@@ -35,6 +35,13 @@ struct RecentlyUsed<Key: Hashable, Value> {
     mutating func keep(where isKept: (Key) -> Bool) {
         entries = entries.filter { isKept($0.key) }
     }
+
+    /// Drops the least recently used of the values whose key `isIdle` says yes to until at most
+    /// `keeping` of those are left.
+    mutating func dropIdle(where isIdle: (Key) -> Bool, keeping: Int) {
+        let idle = entries.filter { isIdle($0.key) }.sorted { $0.value.used > $1.value.used }
+        for (key, _) in idle.dropFirst(keeping) { entries[key] = nil }
+    }
 }
 
 extension RecentlyUsed: Sendable where Key: Sendable, Value: Sendable {}

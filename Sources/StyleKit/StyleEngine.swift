@@ -4,7 +4,8 @@ import Logging
 import Synchronization
 
 /// The style network, one per process (made by the executable, handed to the catalog: never a
-/// global): OpenVINO loaded once, the network compiled per picture size and kept, and the size it
+/// global): OpenVINO loaded once, the network compiled per picture size and kept while a link
+/// paints with it (and one more: ``KeptNetworks``), and the size it
 /// runs at chosen by a short calibration.
 ///
 /// Whether the runtime and the network are laid out decides whether the catalog offers `style`.
@@ -18,7 +19,7 @@ import Synchronization
 /// the engine ``isSettled``, so the stream does not stall meanwhile). From then on the height
 /// follows the machine's load (``StyleHeightChooser``: down when a second's runs are over the
 /// budget, up when a larger height fits), each new one compiled the same way. The network runs
-/// beside the picture, on each link's ``StyleRefresher`` worker (``paint(_:style:stabilizer:restart:scratch:into:)``).
+/// beside the picture, on each link's ``StyleRefresher`` worker (``paint(_:style:stabilizer:restart:painting:scratch:into:)``).
 ///
 /// Thread safety: any thread may use it; calibration and runs are serialised by one lock (two
 /// `style` links take turns). The network's own threads (`threads`, both cores by default) are
@@ -39,8 +40,11 @@ public final class StyleEngine: Sendable {
     public static let frameBudget: Duration = .milliseconds(20)
     /// The heights the calibration chooses among, largest first (multiples of 4).
     static let heights = [360, 288, 240, 216, 180, 144]
-    /// The compiled networks kept: a few channels' picture shapes and the predictor.
+    /// The compiled networks kept at most: a few channels' picture shapes and the predictor.
     static let keptNetworks = 6
+    /// The compiled networks no link paints with kept at most (``KeptNetworks``): a channel
+    /// removed and added again, or the calibration's, compiles nothing.
+    static let idleNetworks = 1
 
     struct NetworkSize: Hashable {
         let width: Int
@@ -48,7 +52,7 @@ public final class StyleEngine: Sendable {
     }
 
     /// A compiled network: which model, at which size.
-    private struct NetworkKey: Hashable {
+    struct NetworkKey: Hashable {
         let model: StyleModel
         let size: NetworkSize
     }
@@ -60,9 +64,10 @@ public final class StyleEngine: Sendable {
         var height: Int?
         /// Why loading or the calibration failed (then every use fails).
         var failure: StyleUnavailable?
-        /// The compiled networks, by model and size: the calibration's, the shipped one at each
-        /// picture shape styled lately, the style pictures' predictor.
-        var networks = RecentlyUsed<NetworkKey, StyleNetwork>(capacity: StyleEngine.keptNetworks)
+        /// The compiled networks, by model and size: the shipped one at each picture shape the
+        /// links paint, and one more (the calibration's, the one at a shape styled lately, the
+        /// style pictures' predictor).
+        var networks = KeptNetworks<NetworkKey, StyleNetwork>(capacity: StyleEngine.keptNetworks, idle: StyleEngine.idleNetworks)
         /// The height the calibration or the chooser chose where it is not the one styling
         /// meanwhile: compiled next, outside the lock (``upgrade(to:)``).
         var upgrade: Int?
@@ -84,7 +89,7 @@ public final class StyleEngine: Sendable {
     /// The folder the runtime is loaded from.
     let root: URL
     private let state: Mutex<State>
-    /// The network runs (``paint(_:style:stabilizer:restart:scratch:into:)``, ``code(of:)``), one at
+    /// The network runs (``paint(_:style:stabilizer:restart:painting:scratch:into:)``, ``code(of:)``), one at
     /// a time, in the order the workers asked: every channel's style refreshes.
     private let turns = FairTurns()
     /// Runs and their total time, for `bench` (the network's own cost beside the filter's).
@@ -163,18 +168,23 @@ public final class StyleEngine: Sendable {
     /// run through the network, steadied by the calling link's `stabilizer` (started over where
     /// `restart`), and converted back into `into.styled` (Y′, U′, V′ at the network's size).
     /// `scratch` and `into` are (re)made when the frame's or the network's size changed, so
-    /// they allocate only then. The run's time, or why the network cannot run.
+    /// they allocate only then. `painting` is the network the calling link painted with last, and
+    /// then this one (``finishedPainting(with:)`` when the link ends). The run's time, or why the
+    /// network cannot run.
     ///
     /// Called on a ``StyleRefresher``'s worker thread; everything happens in a turn (the workers
     /// of every channel take turns in order: ``FairTurns``) under the engine's lock, which the
     /// frame path never takes.
-    func paint(_ frame: Frame, style: PaintingStyle, stabilizer: StyleStabilizer, restart: Bool,
+    func paint(_ frame: Frame, style: PaintingStyle, stabilizer: StyleStabilizer, restart: Bool, painting: inout NetworkKey?,
                scratch: inout StyleScratch?, into stylization: inout Stylization?) -> Result<Duration, StyleUnavailable> {
         turns.withTurn { state.withLock { state in
             Result { () throws(StyleUnavailable) in
                 defer { startUpgrade(&state) }
                 let size = try networkSize(forFrame: frame.width, frame.height, &state)
-                let network = try compiled(style.model == .shipped ? shippedModel : style.model, size, &state)
+                let key = NetworkKey(model: style.model == .shipped ? shippedModel : style.model, size: size)
+                let network = try compiled(key, &state)
+                state.networks.paint(with: key, insteadOf: painting)
+                painting = key
                 if !(scratch?.fits(frame.width, frame.height, size) ?? false) {
                     scratch = StyleScratch(width: frame.width, height: frame.height, network: size)
                 }
@@ -199,6 +209,15 @@ public final class StyleEngine: Sendable {
         } }
     }
 
+    /// A link that painted with the network of `key` last has ended: past ``idleNetworks`` the
+    /// networks no link paints with are freed.
+    func finishedPainting(with key: NetworkKey?) {
+        state.withLock { $0.networks.paint(with: nil, insteadOf: key) }
+    }
+
+    /// The compiled networks kept (tests).
+    var keptNetworkCount: Int { state.withLock { $0.networks.count } }
+
     /// The style code of `picture` (``StyleModel/predictor``'s input size: see ``UploadedStyle``),
     /// or why the predictor cannot run.
     func code(of picture: Frame) -> Result<[Float], StyleUnavailable> {
@@ -206,7 +225,7 @@ public final class StyleEngine: Sendable {
         precondition(picture.width == side && picture.height == side, "a style picture of \(picture.width)x\(picture.height)")
         return turns.withTurn { state.withLock { state in
             Result { () throws(StyleUnavailable) in
-                let network = try compiled(.predictor, NetworkSize(width: side, height: side), &state)
+                let network = try compiled(NetworkKey(model: .predictor, size: NetworkSize(width: side, height: side)), &state)
                 StyleColor.rgb(from: picture, into: network.input.baseAddress!)
                 let code = try network.run().get()
                 return Array(UnsafeBufferPointer(start: code, count: StyleModel.arbitrary.styleCount))
@@ -214,11 +233,11 @@ public final class StyleEngine: Sendable {
         } }
     }
 
-    /// `model` compiled at `size`: kept from before, or compiled now (under the lock).
-    private func compiled(_ model: StyleModel, _ size: NetworkSize, _ state: inout State) throws(StyleUnavailable) -> StyleNetwork {
-        let key = NetworkKey(model: model, size: size)
-        if let network = state.networks.value(for: key) { return network }
-        let network = try StyleNetwork(model, runtime: try loaded(&state), width: size.width, height: size.height, threads: threads)
+    /// The network of `key`: kept from before, or compiled now (under the lock).
+    private func compiled(_ key: NetworkKey, _ state: inout State) throws(StyleUnavailable) -> StyleNetwork {
+        if let network = state.networks.network(for: key) { return network }
+        let size = key.size
+        let network = try StyleNetwork(key.model, runtime: try loaded(&state), width: size.width, height: size.height, threads: threads)
         state.networks.insert(network, for: key)
         return network
     }
@@ -359,7 +378,7 @@ public final class StyleEngine: Sendable {
     /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
     /// returns its faster of two runs after one to warm up (``fastestRun(_:)``).
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
-                          into networks: inout RecentlyUsed<NetworkKey, StyleNetwork>) throws(StyleUnavailable) -> Duration {
+                          into networks: inout KeptNetworks<NetworkKey, StyleNetwork>) throws(StyleUnavailable) -> Duration {
         let (key, network) = try warmedNetwork(runtime, height: height)
         networks.insert(network, for: key)
         return try Self.fastestRun(network)

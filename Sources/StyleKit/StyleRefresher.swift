@@ -16,7 +16,7 @@ import Foundation
 /// ``Options/synchronous`` mode, every frame for as long as it takes.
 ///
 /// Threads: `submit`, `newest`, `wait` from the frame paths of the links sharing it; the worker
-/// runs the network through ``StyleEngine/paint(_:style:stabilizer:restart:scratch:into:)``. The
+/// runs the network through ``StyleEngine/paint(_:style:stabilizer:restart:painting:scratch:into:)``. The
 /// worker ends when the refresher is released, after the run in progress, or at the engine's stop
 /// (``StyleEngine/stop(within:)``, which waits for it); a refresher made after the stop paints
 /// nothing (its frames pass unchanged).
@@ -80,10 +80,11 @@ final class StyleRefresher: Sendable {
     /// The worker: paints what is submitted until the refresher goes or the engine stops.
     private static func work(_ mailbox: StyleMailbox, engine: StyleEngine, options: Options) {
         let stabilizer = StyleStabilizer()
-        var frame: Frame?, scratch: StyleScratch?, stylization: Stylization?
+        var frame: Frame?, scratch: StyleScratch?, stylization: Stylization?, network: StyleEngine.NetworkKey?
+        defer { engine.finishedPainting(with: network) }
         while let job = mailbox.take(into: &frame) {
             options.beforeRun?()
-            switch engine.paint(frame!, style: job.style, stabilizer: stabilizer, restart: job.restart,
+            switch engine.paint(frame!, style: job.style, stabilizer: stabilizer, restart: job.restart, painting: &network,
                                 scratch: &scratch, into: &stylization) {
             case .success:
                 stylization!.number = job.number

@@ -29,6 +29,16 @@ import Testing
         #expect(kept.count == 2)
     }
 
+    @Test func dropIdleKeepsTheMostRecentlyUsedOfTheIdle() {
+        var kept = RecentlyUsed<String, Int>(capacity: 6)
+        for (value, key) in ["a", "b", "c", "d", "e"].enumerated() { kept.insert(value, for: key) }
+        _ = kept.value(for: "a")  // a is now the most recent
+        kept.dropIdle(where: { ["a", "b", "c"].contains($0) }, keeping: 1)
+        #expect(kept.count == 3)
+        #expect(kept.value(for: "a") == 0 && kept.value(for: "b") == nil && kept.value(for: "c") == nil)
+        #expect(kept.value(for: "d") == 3 && kept.value(for: "e") == 4)
+    }
+
     @Test func manyShapesComingAndGoingKeepAtMostTheCapacity() {
         var kept = RecentlyUsed<Int, [UInt8]>(capacity: StyleEngine.keptNetworks)
         for shape in 0..<100 { kept.insert([UInt8](repeating: 0, count: 16), for: shape) }

@@ -205,6 +205,23 @@ import Testing
         #expect(meanDifference(samples(sought), samples(frames[2])) > 8, "the first picture after a seek is styled")
     }
 
+    /// A link's network is kept while the link paints with it; links of three shapes ended (their
+    /// channels removed) leave one network compiled, not three (issue 37.6).
+    @Test func linksThatEndedLeaveOneNetwork() throws {
+        let engine = try StyleEngine(root: Self.root, height: Self.lines, refreshing: .init(synchronous: true))
+        do {
+            let links = try [(256, 144), (144, 144), (144, 256)].map { width, height in
+                let link = try Self.link(engine)
+                _ = Self.through(link, try naturalFrame(width: width, height: height))
+                return link
+            }
+            #expect(engine.keptNetworkCount == 3, "a network for each shape painted")
+            withExtendedLifetime(links) {}
+        }
+        #expect(engine.stop(within: .seconds(30)), "the links' workers ended")
+        #expect(engine.keptNetworkCount == StyleEngine.idleNetworks)
+    }
+
     @Test func theRefreshRateIsMeasuredOverASecond() {
         var meter = RefreshMeter()
         let start = ContinuousClock.now
