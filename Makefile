@@ -62,20 +62,15 @@ build: deps
 ## test: the size guard (.ci/long_code.py: functions ≤ 60 lines, files ≤ 400), unit, integration and
 ## end-to-end tests (clips are generated with the ffmpeg CLI), then
 ## the server and the page against real clients and a real Chromium (two tests at a time, then the
-## ones that measure rates or sync alone), then a 45 s soak of an ASan
-## build under LeakSanitizer (`make soak`); the 90 s RSS/fd soak is in bench-serve (bench/test_soak.py)
+## ones that measure rates or sync alone). The soaks are slow checks of their own: `make soak` (an ASan build
+## under LeakSanitizer, channels coming and going), the 90 s RSS/fd soak in bench-serve (bench/test_soak.py)
+## and the 30-minute one, bench/soak.sh
 test: deps
 	$(PYTHON) .ci/long_code.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	@# The soak's ASan build runs beside the end-to-end tests at the lowest priority: they mostly wait
-	@# (on sockets, the browser, the clock), and nice 19 leaves them a core whenever they want one.
-	@echo "test: building the soak's ASan server at nice 19 (log: .build/asan-build.log) beside the end-to-end tests"
-	@mkdir -p .build; nice -n 19 $(ASAN_BUILD) >.build/asan-build.log 2>&1 & asan=$$!; \
-	{ $(PYTEST) -n 2 --dist loadfile -m "not solo and not bench" --durations=20 $(E2E_TESTS) \
-		&& $(PYTEST) -m "solo and not bench" --durations=10 $(E2E_TESTS); } || { kill $$asan 2>/dev/null; exit 1; }; \
-	wait $$asan || { tail -40 .build/asan-build.log; echo "test: the ASan build failed"; exit 1; }
-	$(MAKE) soak SOAK_SECONDS=45
+	$(PYTEST) -n 2 --dist loadfile -m "not solo and not bench" --durations=20 $(E2E_TESTS)
+	$(PYTEST) -m "solo and not bench" --durations=10 $(E2E_TESTS)
 
 ## docker-test: build docker/Dockerfile with podman on local base-image stand-ins, run it, check
 ## /healthz, frames over /ws and the page in Chromium against the container (docker/test.sh)
