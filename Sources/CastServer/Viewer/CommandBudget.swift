@@ -1,3 +1,4 @@
+import CastProtocol
 import FilterKit
 
 /// Rate limit for client commands: a bucket of `capacity` tokens refilled at `perSecond`.
@@ -33,4 +34,12 @@ struct CommandBudget {
 
     /// Whether the client has been refused so often in this episode that it is to be closed.
     var exhausted: Bool { refusedInEpisode > Self.refusalsBeforeClosing }
+}
+
+extension ClientCommand {
+    /// `frameAck`: not counted against the budget, and not acknowledged.
+    var isAcknowledgement: Bool {
+        if case .connection(.frameAck) = self { return true }
+        return false
+    }
 }

@@ -391,11 +391,3 @@ final class ViewerSession {
         flow.sent(sequence, at: now())
     }
 }
-
-extension ClientCommand {
-    /// `frameAck`: not counted against the budget, and not acknowledged.
-    var isAcknowledgement: Bool {
-        if case .connection(.frameAck) = self { return true }
-        return false
-    }
-}
