@@ -100,7 +100,8 @@ bench: build
 ## time from picking it in the page to the first styled picture (bench/style_switch.py), and what a source of another
 ## size costs when opened (bench/session_size.py), what a frame step costs against the ffmpeg CLI's seek (bench/step.py),
 ## how long a laser pointer's move takes to reach another viewer against a bare relay (bench/room.py),
-## and the last of 50 viewers watching the picture (bench/room_audience.py),
+## and the last of 50 viewers watching the picture (bench/room_audience.py), 50 viewers' fps and the attribution while a
+## presenter moves a slider (bench/room_presenter.py),
 ## review playback's rates, its sound at 2× and a loop's wraps (bench/shuttle.py),
 ## and the slow end-to-end checks `make test` leaves out (marked `bench`: a second shaped link, more sound formats)
 bench-serve: build
@@ -112,6 +113,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/slider.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/room.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/room_audience.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/room_presenter.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/studio.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/take_fade.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/delivery.py
