@@ -21,7 +21,6 @@ Not part of `make test`: a figure, not a check.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -30,7 +29,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from bench_server import REPO, cpu_seconds, serving
+from bench_server import REPO, bench_arguments, cpu_seconds, serving
 from fc_client import Client
 from room import percentile
 
@@ -95,10 +94,8 @@ def line(name: str, result: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", default=os.environ.get("FILTERCAST_BIN", str(REPO / ".build/release/filtercast")))
+    parser = bench_arguments(__doc__, 1, 20)
     parser.add_argument("--viewers", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--rate", type=float, default=10)
     options = parser.parse_args()
     fanout_binary()
