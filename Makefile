@@ -101,7 +101,7 @@ bench: build
 ## size costs when opened (bench/session_size.py), what a frame step costs against the ffmpeg CLI's seek (bench/step.py),
 ## how long a laser pointer's move takes to reach another viewer against a bare relay (bench/room.py),
 ## and the last of 50 viewers watching the picture (bench/room_audience.py), 50 viewers' fps and the attribution while a
-## presenter moves a slider (bench/room_presenter.py),
+## presenter moves a slider (bench/room_presenter.py), how fast a page lists 100 comments with drawings (bench/comments_list.py),
 ## review playback's rates, its sound at 2× and a loop's wraps (bench/shuttle.py),
 ## and the slow end-to-end checks `make test` leaves out (marked `bench`: a second shaped link, more sound formats)
 bench-serve: build
@@ -114,6 +114,7 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/room.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/room_audience.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/room_presenter.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/comments_list.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/studio.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/take_fade.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/delivery.py
