@@ -57,7 +57,7 @@ extension WebSocketServer {
     /// 1 MB: it would wait a second otherwise). lws does not send it; refusals are the final
     /// answer instead, as RFC 9110 allows.
     private func sendContinue(_ wsi: OpaquePointer) -> Bool {
-        var line = [UInt8](repeating: 0, count: EncodedFrame.headroom) + Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+        var line = withHeadroom(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
         return write(wsi, &line, LWS_WRITE_HTTP_HEADERS) == Int32(line.count - EncodedFrame.headroom)
     }
 
