@@ -21,7 +21,7 @@ final class ChannelRequest: PendingBody {
     func append(_ bytes: UnsafeRawBufferPointer, in core: ServerCore) -> BodyRefusal? { gathered.append(bytes) }
 
     func complete(in core: ServerCore, on id: ConnectionID) -> BodyCompletion {
-        guard gathered.isWhole else { return .step(.refuse(400, "the body is shorter than its Content-Length")) }
+        if let shortfall = gathered.shortfall { return .step(shortfall.step) }
         return .step(core.openChannel(name, body: gathered.bytes, on: id))
     }
 

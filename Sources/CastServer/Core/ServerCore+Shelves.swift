@@ -37,7 +37,7 @@ final class ShelfUpload: PendingBody {
     func append(_ bytes: UnsafeRawBufferPointer, in core: ServerCore) -> BodyRefusal? { gathered.append(bytes) }
 
     func complete(in core: ServerCore, on id: ConnectionID) -> BodyCompletion {
-        guard gathered.isWhole else { return .step(.refuse(400, "the body is shorter than its Content-Length")) }
+        if let shortfall = gathered.shortfall { return .step(shortfall.step) }
         let (body, check, checked) = (gathered.bytes, check, checked)
         return .check(thread: checkThreadName, work: {
             checked.post(check(body))

@@ -69,8 +69,10 @@ struct GatheredBytes {
         return nil
     }
 
-    /// Whether every announced byte came.
-    var isWhole: Bool { bytes.count == expected }
+    /// Why the body cannot be taken as it is: fewer bytes came than announced (nil: all came).
+    var shortfall: BodyRefusal? {
+        bytes.count == expected ? nil : BodyRefusal(400, "the body is shorter than its Content-Length")
+    }
 
     /// The size of a body to gather in memory, as `request`'s `Content-Length` announces it: 1 to
     /// `maximum` bytes of `what`, which should be `expected`; else the refusal (411 without it,
