@@ -338,6 +338,29 @@ class Page:
         from selenium.webdriver.common.by import By
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
+    def click(self, css: str, timeout: float = 10.0):
+        """Clicks what `css` names. A list redrawn between the find and the click (the library
+        lists itself again when a recording ends or a source changes) is found again, as a user's
+        click lands on the redrawn button."""
+        def clicked():
+            self.find(css).click()
+            return True
+
+        self.wait_for(clicked, timeout, f"a click on {css}")
+
+    def delete_from_list(self, item: str, timeout: float = 10.0):
+        """Deletes `item` with its Delete button's two clicks; a redraw between them disarms the
+        button, so it is armed again."""
+        def confirmed():
+            armed = self.find_all(item + ' [data-action="confirm-delete"]')
+            if armed:
+                armed[0].click()
+                return True
+            self.find(item + ' [data-action="delete"]').click()
+            return None
+
+        self.wait_for(confirmed, timeout, f"deleting {item}")
+
     def text(self, css: str) -> str:
         return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent : null", css)
 

@@ -110,7 +110,7 @@ def test_the_recorder_flow_with_my_camera(launch, camera_browser, tmp_path):
     item = f'#recordings [data-recording="{name}"]'
     page.find("#library-refresh").click()
     page.wait_for(lambda: page.find_all(item), 10, "the recording in the library")
-    page.find(item + ' [data-action="play"]').click()
+    page.click(item + ' [data-action="play"]')
     playing = page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}", timeout=10, message="the recording playing")
     assert abs(playing["duration"] - 5) < 1, playing["duration"]
     page.wait_for(lambda: page.find(item).get_attribute("aria-current") == "true", message="the recording marked")
@@ -120,8 +120,7 @@ def test_the_recorder_flow_with_my_camera(launch, camera_browser, tmp_path):
     page.js("""const seek = document.getElementById('seek'); seek.value = 2.5;
                seek.dispatchEvent(new Event('input', {bubbles: true})); seek.dispatchEvent(new Event('change', {bubbles: true}));""")
     page.wait_state(lambda s: abs(s["position"] - 2.5) < 0.2, timeout=10, message="the seek")
-    page.find(item + ' [data-action="delete"]').click()
-    page.find(item + ' [data-action="confirm-delete"]').click()
+    page.delete_from_list(item)
     page.wait_for(lambda: not page.find_all(item), 10, "the recording gone")
     page.wait_state(lambda s: s["source"]["startInput"], timeout=10, message="back to the input")
     assert not (tmp_path / "recordings" / name).exists()

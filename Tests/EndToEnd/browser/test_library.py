@@ -51,7 +51,7 @@ def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts
     assert body == (tmp_path / "recordings" / name).read_bytes()
 
     # Play: the session switches to the recording, seekable, no LIVE badge.
-    page.find(item + ' [data-action="play"]').click()
+    page.click(item + ' [data-action="play"]')
     page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}", message="the recording playing")
     page.wait_for(lambda: not page.visible("#live-badge") and page.visible("#seek"), message="file controls")
     page.wait_for(lambda: page.find(item).get_attribute("data-current") == "true", message="the item marked as playing")
@@ -68,8 +68,7 @@ def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts
     page.wait_for(lambda: page.find_all(item + ' [data-action="delete"]'), timeout=6, message="the delete disarmed")
     assert (tmp_path / "recordings" / name).exists()
     # Two clicks: gone from the list and from the folder.
-    page.find(item + ' [data-action="delete"]').click()
-    page.find(item + ' [data-action="confirm-delete"]').click()
+    page.delete_from_list(item)
     page.wait_for(lambda: not page.find_all(item), message="the item removed")
     page.wait_for(lambda: page.visible("#library-empty"), message="the empty list")
     assert not (tmp_path / "recordings" / name).exists()
@@ -161,14 +160,14 @@ def test_a_recording_made_filtered_says_so_and_plays_as_recorded(launch, open_pa
     page.wait_for(lambda: page.find_all(item + " .recorded-with"), message="the recording listed with its filter")
     assert re.fullmatch(r"recorded with sepia → sepia \+ vignette at 0:0\d", page.text(item + " .recorded-with"))
     name = page.js("return document.querySelector(arguments[0]).dataset.recording", item)
-    page.find(item + ' [data-action="play"]').click()
+    page.click(item + ' [data-action="play"]')
     page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}" and s["filter"]["name"] == "none",
                     message="the recording playing, filter off")
     page.wait_for(lambda: page.visible("#library-input"), message="Back to the input")
     page.find("#library-input").click()
     page.wait_state(lambda s: s["source"]["startInput"] and [l["name"] for l in s["chain"]] == ["sepia", "vignette"],
                     message="the input again, with its chain")
-    page.find(item + ' [data-action="play-with-filter"]').click()
+    page.click(item + ' [data-action="play-with-filter"]')
     page.wait_state(lambda s: s["source"]["name"] == f"recordings/{name}" and len(s["chain"]) == 2,
                     message="the recording playing with the filter on top")
     page.find("#library-input").click()

@@ -33,8 +33,7 @@ def test_a_picked_file_uploads_and_plays(launch, open_page, tmp_path, artifacts)
     page.screenshot(artifacts / "upload-playing.png")
 
     # Deleted from the page, asked twice; it played, so the session goes back to the input.
-    page.find(item + ' [data-action="delete"]').click()
-    page.find(item + ' [data-action="confirm-delete"]').click()
+    page.delete_from_list(item)
     page.wait_for(lambda: not page.find_all(item), message="the upload gone from the list")
     assert not (uploads / "red.mp4").exists()
     page.wait_state(lambda s: s["source"]["startInput"], message="back to the input")
