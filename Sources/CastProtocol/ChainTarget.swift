@@ -16,3 +16,8 @@ extension CommandFields {
         return ChainTarget(rawValue: try choice(key, of: ChainTarget.allCases.map(\.rawValue)))!
     }
 }
+
+extension ChainTarget {
+    /// " in the preview" for the preview's chain; nothing for the program's.
+    var suffix: String { self == .preview ? " in the preview" : "" }
+}

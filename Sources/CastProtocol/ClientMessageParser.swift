@@ -10,10 +10,8 @@ public enum ClientMessageParser {
     /// The largest message accepted, in bytes.
     public static let maximumSize = 64 * 1024
 
-    /// The command names, in the order messages list them.
-    public static let commandTypes = ["setFilter", "setParams", "play", "pause", "seek", "step", "speed", "loop", "frameAck", "flow", "auth", "record",
-                                "open", "delete", "watch", "share", "take", "saveLook", "deleteLook", "setCompare",
-                                "name", "present", "point", "comment"]
+    /// The command names, in the order messages list them (``CommandTable``'s).
+    public static let commandTypes = CommandTable.all.map(\.type)
 
     /// Parses one text message. Never throws anything but ProtocolError (typed throws); the error
     /// carries the id when the id could be read.
@@ -68,61 +66,9 @@ public enum ClientMessageParser {
     }
 
     private static func command(_ type: String, _ fields: [String: JSONValue]) throws(ProtocolError) -> ClientCommand {
-        let command = CommandFields(type: type, fields: fields)
-        switch type {
-        case "setFilter":
-            return .session(fields["look"] != nil ? try command.applyLook() : try command.filterChoice())
-        case "saveLook":
-            return .session(try command.saveLook())
-        case "deleteLook":
-            return .session(try command.deleteLook())
-        case "setParams":
-            return .session(.setParams(try command.parameters("params", required: true),
-                                        index: try command.optionalInteger("index", in: 0...FilterChain.maximumLength - 1),
-                                        to: try command.chainTarget("to")))
-        case "play":
-            return .session(.play)
-        case "pause":
-            return .session(.pause)
-        case "seek":
-            return .session(.seek(position: try command.number("position", atLeast: 0, "a finite number of seconds ≥ 0")))
-        case "step":
-            return .session(.step(frames: try command.stepFrames()))
-        case "speed":
-            return .session(.speed(try command.playbackRate()))
-        case "loop":
-            return .session(.loop(try command.loopRange()))
-        case "frameAck":
-            return .connection(.frameAck(sequence: try command.unsignedInteger("seq"),
-                                         heldMilliseconds: try command.optionalInteger("heldMs", in: 0...ConnectionCommand.maximumHeldMilliseconds)))
-        case "flow":
-            return .connection(.flow(window: try command.integer("window", in: 0...ConnectionCommand.maximumWindow)))
-        case "auth":
-            return .connection(.auth(token: try command.string("token")))
-        case "record":
-            let action = try command.choice("action", of: ["start", "stop"])
-            return .session(.record(start: action == "start", filtered: try command.boolean("filtered") ?? true))
-        case "open":
-            return .session(.open(source: try command.string("source"), asRecorded: try command.boolean("asRecorded") ?? false))
-        case "delete":
-            return .session(.delete(source: try command.string("source")))
-        case "watch":
-            let transport = try command.choice("transport", of: FrameTransport.allCases.map(\.rawValue))
-            return .connection(.watch(transport: FrameTransport(rawValue: transport)!, rendition: try command.optionalString("rendition"),
-                                      audio: try command.boolean("audio")))
-        case "share":
-            let starts = try command.choice("action", of: ["start", "stop"]) == "start"
-            return .session(.share(starts ? try command.shareRequest() : nil))
-        case "take":
-            return .session(.take(try command.takeTransition()))
-        case "setCompare":
-            return .session(.setCompare(try command.compareChange()))
-        case "name", "present", "point":
-            return try command.roomCommand()
-        case "comment":
-            return .session(.comment(try command.comment()))
-        default:
+        guard let rule = CommandTable.rules[type] else {
             throw ProtocolError(code: .unknownType, message: "unknown message type \(JSONValue.string(type).summary) (\(known))")
         }
+        return try rule.read(CommandFields(type: type, fields: fields))
     }
 }

@@ -1,14 +1,5 @@
 /// The review room's commands: `name`, `present` and `point` (v1 additions).
 extension CommandFields {
-    /// The room's command this message's type names (`name`, `present` or `point`).
-    func roomCommand() throws(ProtocolError) -> ClientCommand {
-        switch type {
-        case "name": return .connection(.name(try personName()))
-        case "present": return .session(try presentation())
-        default: return .session(.point(try pointerPosition()))
-        }
-    }
-
     /// `name.name`: a display name (``PersonName``).
     func personName() throws(ProtocolError) -> String {
         try PersonName.validated(try string("name"), field: "\(type).name")

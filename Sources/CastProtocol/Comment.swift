@@ -164,3 +164,29 @@ extension FilterLinkRequest: Codable {
         if region != .all { try container.encode(region.rawValue, forKey: .region) }
     }
 }
+
+extension CommentCommand {
+    /// What the command did to `comment` (the core always names it; without it, "a comment"):
+    /// "commented at 0:12.4: “warmer”", "resolved the comment at 0:12.4".
+    func sentence(about comment: Comment?) -> String {
+        let at = comment.map { " at " + SessionCommand.timecode($0.position) }
+        let place = at.map { "the comment" + $0 } ?? "a comment"
+        switch self {
+        case .add(_, _, let text, _): return "commented\(at ?? "")" + (text.isEmpty ? " with a drawing" : ": " + Self.quoted(text))
+        case .edit(_, let text, _): return "edited \(place)" + (text.map { ": " + Self.quoted($0) } ?? "")
+        case .resolve(_, let resolved): return (resolved ? "resolved " : "reopened ") + place
+        case .delete: return "deleted " + place
+        case .show: return "showed " + place
+        }
+    }
+
+    /// `text` in quotes, its first line cut at ``quotedLength`` characters.
+    private static func quoted(_ text: String) -> String {
+        let line = text.prefix { $0 != "\n" }
+        let cut = line.count > quotedLength || line.count < text.count
+        return "“" + line.prefix(quotedLength) + (cut ? "…" : "") + "”"
+    }
+
+    /// The most characters of a comment an activity entry quotes.
+    static let quotedLength = 60
+}

@@ -195,7 +195,7 @@ final class ViewerSession {
                          apply: (SessionCommand, _ type: String) throws(ProtocolError) -> Void) throws(ProtocolError) -> Outcome {
         let rule = CommandTable.rule(for: message.type)
         guard (rule.scope == .server ? serverLevel : level) >= rule.access else {
-            throw .refusal(of: rule, controlsChannel: level >= rule.access)
+            throw rule.refusal(controlsChannel: level >= rule.access)
         }
         switch message.command {
         case .connection(let command):

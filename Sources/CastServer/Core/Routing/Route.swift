@@ -1,3 +1,4 @@
+import CastProtocol
 import Foundation
 
 /// One entry of the route table: which requests it takes (methods and path), the access they

@@ -1,3 +1,4 @@
+import CastProtocol
 import Logging
 
 /// Answers HTTP requests from one route table, in a stated order of checks: the method, the

@@ -1,21 +1,5 @@
 import CastProtocol
 
-/// What a request or a connection may do, weakest first; each level may do everything the
-/// ones below it may. Every route declares the level it needs; the router compares it with the
-/// level the request's credentials grant.
-enum AccessLevel: Int, Comparable, Sendable, CaseIterable {
-    /// Anybody: health, the page's files, the filter catalog.
-    case anyone
-    /// See the session: frames, state, recordings, metrics (`--public-view`, or the token).
-    case watch
-    /// Change the session: commands, uploads (the token, or no `--token` at all).
-    case control
-    /// Change the server: add and remove channels (`--admin-token` only).
-    case admin
-
-    static func < (lhs: AccessLevel, rhs: AccessLevel) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// Who may do what: `--admin-token`, `--token` (both checked in constant time) and `--public-view`
 /// — and, on one channel (``on(_:)``), that channel's own token (`"token"` in the channels file),
 /// which controls that channel only.
