@@ -16,8 +16,9 @@ final class MatteTrack {
         let isDiscontinuity: Bool
     }
 
-    let width: Int
-    let height: Int
+    /// The frames' size, which the matte in ``luma`` has (``chroma`` at half of it).
+    let width, height: Int
+    /// The network the frames are reduced for: its input size is ``small``'s.
     let model: MatteModel
     /// The frame the matte in ``luma``/``chroma`` is of; nil until one is made.
     var made: FrameKey?

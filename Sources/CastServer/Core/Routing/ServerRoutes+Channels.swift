@@ -20,12 +20,9 @@ extension ServerRoutes {
     }
 }
 
-/// One channel as `GET /api/channels` lists it: its name, what it plays (kind and name, as
-/// `state.source` says them: never credentials or a server path), whether that is online and
-/// whether its live input is closed because nobody watches (`idle`: it opens for the next
-/// viewer; `online` is false then), whether it is paused (not `state.playing`), how many
-/// watch, its filter chain (as `state.chain`) and where its picture is.
+/// One channel as `GET /api/channels` lists it, its fields named as `state` names them.
 struct ChannelSummary: Encodable {
+    /// What it plays, as `state.source` says it: never credentials or a server path.
     struct Source: Encodable {
         let kind: SourceState.Kind
         let name: String
@@ -33,10 +30,16 @@ struct ChannelSummary: Encodable {
 
     let name: String
     let source: Source
+    /// Whether what it plays is online (`state.source.online`).
     let online: Bool
+    /// Whether its live input is closed because nobody watches: it opens for the next viewer,
+    /// and `online` is false meanwhile.
     let idle: Bool
+    /// Not `state.playing`.
     let paused: Bool
+    /// How many watch it over `/ws`.
     let viewers: Int
+    /// Its filter chain, as `state.chain`.
     let filter: [SessionState.Link]
     /// The URL of its `/snapshot.jpg`, relative to the server (a channel's name needs no
     /// percent-encoding: ``ChannelName``'s characters are a URL's own).

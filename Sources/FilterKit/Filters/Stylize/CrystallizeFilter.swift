@@ -6,24 +6,16 @@
 /// `radius`, in pixels of a 1080-line frame, is a crystal's typical radius: the grid spacing is
 /// twice the radius. Radius 1, the minimum, and radii under one pixel of the frame leave the
 /// picture unchanged.
-public final class CrystallizeFilter: PassFilter, StandaloneFilter {
+public final class CrystallizeFilter: CellFilter {
     public static let descriptor = FilterDescriptor.cells(name: "crystallize", label: "Crystallize",
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)
-    private let painter: CellPainter
-
-    public static var buildsTablesOnFirstFrame: Bool { true }
+    let painter: CellPainter
 
     public init(settings: FilterSettings) {
         painter = CellPainter(settings, length: "radius")
     }
 
-    public func preparePasses(for frame: Frame, parts: Int) -> Int {
-        painter.preparePasses(for: frame, parts: parts) { radius, origin in
-            JitteredGrid(spacing: 2 * radius, origin: origin, width: frame.width, height: frame.height)
-        }
-    }
-
-    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
-        painter.run(pass: pass, part: part, of: parts, on: frame)
+    func layout(length: Double, origin: (x: Double, y: Double), for frame: Frame) -> some CellLayout {
+        JitteredGrid(spacing: 2 * length, origin: origin, width: frame.width, height: frame.height)
     }
 }

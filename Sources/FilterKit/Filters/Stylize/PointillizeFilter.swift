@@ -7,24 +7,16 @@
 ///
 /// `radius` is in pixels of a 1080-line frame. Radius 1, the minimum, and radii under one pixel
 /// of the frame leave the picture unchanged.
-public final class PointillizeFilter: PassFilter, StandaloneFilter {
+public final class PointillizeFilter: CellFilter {
     public static let descriptor = FilterDescriptor.cells(name: "pointillize", label: "Pointillize",
                                                           lengthName: "radius", lengthLabel: "Radius", default: 20)
-    private let painter: CellPainter
-
-    public static var buildsTablesOnFirstFrame: Bool { true }
+    let painter: CellPainter
 
     public init(settings: FilterSettings) {
         painter = CellPainter(settings, length: "radius", background: (255, 128, 128))
     }
 
-    public func preparePasses(for frame: Frame, parts: Int) -> Int {
-        painter.preparePasses(for: frame, parts: parts) { radius, origin in
-            JitteredGrid(spacing: 2 * radius, origin: origin, discRadius: radius, width: frame.width, height: frame.height)
-        }
-    }
-
-    public func run(pass: Int, part: Int, of parts: Int, on frame: Frame) {
-        painter.run(pass: pass, part: part, of: parts, on: frame)
+    func layout(length: Double, origin: (x: Double, y: Double), for frame: Frame) -> some CellLayout {
+        JitteredGrid(spacing: 2 * length, origin: origin, discRadius: length, width: frame.width, height: frame.height)
     }
 }
