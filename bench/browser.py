@@ -59,15 +59,14 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
-def run(binary: str, source: str, seconds: float, warmup: float, filter_name: str | None,
+def run(binary: str, source: str, seconds: float, warmup: float, filters: list[str],
         quality: int | None, full_size: bool) -> dict:
-    """One server on `source` (an --input: a test pattern or a clip) and one page."""
-    args = ["--input", source]
-    if filter_name:
-        args += ["--filter", filter_name]
+    """One server on `source` (an --input: a test pattern or a clip) with the `serve` arguments
+    `filters` (`--filter`, `--param`, `--region`), and one page."""
+    args = ["--input", source, *filters]
     if quality:
         args += ["--quality", str(quality)]
-    server = start_server(binary, args, style_warm_up=filter_name == "style")
+    server = start_server(binary, args, style_warm_up="style" in filters)
     driver = None
     try:
         driver, service = make_driver(1920, 1080)
@@ -94,7 +93,7 @@ def run(binary: str, source: str, seconds: float, warmup: float, filter_name: st
             driver.quit()
         stop_server(server)
     return {
-        "source": Path(source).name.removeprefix("test:") + (f" {filter_name}" if filter_name else ""),
+        "source": " ".join([Path(source).name.removeprefix("test:"), *filters[1::2]]),
         "size": f"{server.width}x{server.height}",
         "frames": frames1 - frames0,
         "fps": (frames1 - frames0) / elapsed,
@@ -135,8 +134,8 @@ def main():
                                                                  for size in options.sizes.split(",")]
     results = []
     for source in sources:
-        result = run(options.bin, source, options.seconds, options.warmup, options.filter, options.quality,
-                     options.full_size)
+        result = run(options.bin, source, options.seconds, options.warmup,
+                     ["--filter", options.filter] if options.filter else [], options.quality, options.full_size)
         results.append(result)
         left = 100 * (os.cpu_count() or 1) - result["server_cpu"]
         print(f"{result['source']:<28} {result['size']:>9} {result['frames']:>6} {result['fps']:>6.1f} "

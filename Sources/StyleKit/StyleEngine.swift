@@ -78,6 +78,8 @@ public final class StyleEngine: Sendable {
     }
 
     private let threads: Int
+    /// ``StyleNetwork/slowdown`` of every network it compiles.
+    private let slowdown: Double
     /// The threads OpenVINO runs on beside the frame path (the links' refreshers, the warm-up, the
     /// compiles), at a lower priority, waited for at the stop.
     let workers = StyleWorkers()
@@ -105,8 +107,11 @@ public final class StyleEngine: Sendable {
     /// frame; throws, without loading anything, where they are not laid out there. One per process
     /// is enough (every `style` link of every channel takes turns on it): the executable makes it
     /// once and hands it to the catalog.
-    public convenience init(root: URL, network: ShippedNetwork) throws(StyleUnavailable) {
-        try self.init(root: root, shipped: network == .float32 ? .shippedFloat32 : .shipped)
+    /// `slowdown` (≥ 1) makes every network run take that many times as long, the extra spent
+    /// busy on the running thread: a benchmark's stand-in for a slower processor's network
+    /// (1 in use).
+    public convenience init(root: URL, network: ShippedNetwork, slowdown: Double = 1) throws(StyleUnavailable) {
+        try self.init(root: root, shipped: network == .float32 ? .shippedFloat32 : .shipped, slowdown: slowdown)
     }
 
     /// The engine of the runtime at `root`, which must hold the library and the network (they are
@@ -114,10 +119,11 @@ public final class StyleEngine: Sendable {
     /// benchmarks); `shipped` is the network the shipped styles are painted with; `refreshing`
     /// how the links' networks run beside the picture (tests make them synchronous or stall them).
     init(root: URL, threads: Int = 2, height: Int? = nil, shipped: StyleModel = .shipped,
-         refreshing: StyleRefresher.Options = StyleRefresher.Options()) throws(StyleUnavailable) {
+         refreshing: StyleRefresher.Options = StyleRefresher.Options(), slowdown: Double = 1) throws(StyleUnavailable) {
         try OpenVINORuntime.checkLaidOut(root, model: shipped.file)
         self.root = root
         self.threads = threads
+        self.slowdown = slowdown
         self.refreshing = refreshing
         shippedModel = shipped
         state = Mutex(State(height: height))
@@ -237,7 +243,8 @@ public final class StyleEngine: Sendable {
     private func compiled(_ key: NetworkKey, _ state: inout State) throws(StyleUnavailable) -> StyleNetwork {
         if let network = state.networks.network(for: key) { return network }
         let size = key.size
-        let network = try StyleNetwork(key.model, runtime: try loaded(&state), width: size.width, height: size.height, threads: threads)
+        let network = try StyleNetwork(key.model, runtime: try loaded(&state), width: size.width, height: size.height, threads: threads,
+                                       slowdown: slowdown)
         state.networks.insert(network, for: key)
         return network
     }
@@ -350,7 +357,7 @@ public final class StyleEngine: Sendable {
         guard let runtime = state.withLock({ $0.runtime }) else { return }
         do throws(StyleUnavailable) {
             let (key, network) = try warmedNetwork(runtime, height: height)
-            let calibration = StyleCalibration(lines: height, run: try Self.fastestRun(network))
+            let calibration = StyleCalibration(lines: height, run: try network.fastestOfTwoRuns())
             state.withLock { state in
                 state.networks.keep { $0.size.height == height }
                 state.networks.insert(network, for: key)
@@ -369,31 +376,19 @@ public final class StyleEngine: Sendable {
     /// (OpenVINO's first run is slow), with its key.
     private func warmedNetwork(_ runtime: OpenVINORuntime, height: Int) throws(StyleUnavailable) -> (NetworkKey, StyleNetwork) {
         let size = NetworkSize(width: Self.width(forHeight: height, aspect: 16.0 / 9), height: height)
-        let network = try StyleNetwork(shippedModel, runtime: runtime, width: size.width, height: size.height, threads: threads)
+        let network = try StyleNetwork(shippedModel, runtime: runtime, width: size.width, height: size.height, threads: threads,
+                                       slowdown: slowdown)
         PaintingStyle.shipped(0).load(into: network)
         _ = try network.run().get()
         return (NetworkKey(model: shippedModel, size: size), network)
     }
 
     /// Compiles the network for a 16:9 picture `height` lines high (kept in `networks`) and
-    /// returns its faster of two runs after one to warm up (``fastestRun(_:)``).
+    /// returns its faster of two runs after one to warm up (``StyleNetwork/fastestOfTwoRuns()``).
     private func timedRun(_ runtime: OpenVINORuntime, height: Int,
                           into networks: inout KeptNetworks<NetworkKey, StyleNetwork>) throws(StyleUnavailable) -> Duration {
         let (key, network) = try warmedNetwork(runtime, height: height)
         networks.insert(network, for: key)
-        return try Self.fastestRun(network)
-    }
-
-    /// The faster of two runs of a warmed `network`: the least disturbed by whatever else the
-    /// machine does meanwhile.
-    private static func fastestRun(_ network: StyleNetwork) throws(StyleUnavailable) -> Duration {
-        let clock = ContinuousClock()
-        var fastest = Duration.seconds(60)
-        for _ in 0..<2 {
-            let start = clock.now
-            _ = try network.run().get()
-            fastest = min(fastest, clock.now - start)
-        }
-        return fastest
+        return try network.fastestOfTwoRuns()
     }
 }

@@ -16,6 +16,22 @@ import Testing
         #expect(values.max()! - values.min()! > 0.1)
     }
 
+    /// A slowed network (``StyleNetwork/slowdown``, the benchmarks' slower processor) takes that
+    /// many times OpenVINO's time a run, busy: 10× is well past 4× a plain run's median.
+    @Test func aSlowedNetworkTakesItsFactorTimesAsLong() throws {
+        let runtime = try OpenVINORuntime(root: try #require(OpenVINORuntime.defaultRoot(environment: [:])))
+        let plain = try StyleNetwork(.shipped, runtime: runtime, width: 128, height: 72, threads: 1)
+        let slowed = try StyleNetwork(.shipped, runtime: runtime, width: 128, height: 72, threads: 1, slowdown: 10)
+        let clock = ContinuousClock()
+        func median(_ network: StyleNetwork) throws -> Duration {
+            _ = try network.run().get()
+            let times = try (0..<5).map { _ in try clock.measure { _ = try network.run().get() } }
+            return times.sorted()[2]
+        }
+        let plainRun = try median(plain), slowedRun = try median(slowed)
+        #expect(slowedRun > plainRun * 4, "slowed \(slowedRun), plain \(plainRun)")
+    }
+
     /// A `style` link asks to be warmed in the background until it has a stylization to compose
     /// from (its first frame waits for the calibration and the first run); at strength 0 it never does.
     @Test func aLinkIsWarmedUntilItHasAStylization() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MatteKit
 import StyleKit
 
@@ -16,15 +17,19 @@ struct Engines {
                      help: "The folder of the OpenVINO runtime and the networks (default: openvino beside the executable or up to two folders up, as make deps lays out .build/openvino); a folder without them turns the style and person matte filters off."),
         VariableSpec(name: styleNetworkVariable,
                      help: "float32: the shipped styles are painted with the float32 network the int8 one was quantized from (what bench --style-network float32 does)."),
+        VariableSpec(name: styleSlowdownVariable,
+                     help: "For benchmarks: every style network run takes this many times as long (1…20, the extra busy on its thread), a slower processor's network on this one."),
     ]
     static let styleNetworkVariable = "FILTERCAST_STYLE_NETWORK"
+    static let styleSlowdownVariable = "FILTERCAST_STYLE_SLOWDOWN"
 
     let style: Result<StyleEngine, StyleUnavailable>
     let matte: Result<MatteEngine, StyleUnavailable>
 
     /// The engines of the runtime `environment` names (``OpenVINORuntime/defaultRoot(environment:)``),
     /// the style engine painting the shipped styles with `styleNetwork`, else with the network
-    /// `FILTERCAST_STYLE_NETWORK` names (int8 unless it is `float32`).
+    /// `FILTERCAST_STYLE_NETWORK` names (int8 unless it is `float32`), slowed down as
+    /// `FILTERCAST_STYLE_SLOWDOWN` says (a value outside 1…20 is said and ignored).
     init(environment: [String: String] = ProcessInfo.processInfo.environment, styleNetwork: StyleEngine.ShippedNetwork? = nil) {
         guard let root = OpenVINORuntime.defaultRoot(environment: environment) else {
             let missing = StyleUnavailable(description: "no OpenVINO runtime found (make deps lays it out in "
@@ -34,8 +39,19 @@ struct Engines {
             return
         }
         let network = styleNetwork ?? (environment[Self.styleNetworkVariable] == "float32" ? .float32 : .int8)
-        style = Result { () throws(StyleUnavailable) in try StyleEngine(root: root, network: network) }
+        let slowdown = Self.slowdown(environment[Self.styleSlowdownVariable])
+        style = Result { () throws(StyleUnavailable) in try StyleEngine(root: root, network: network, slowdown: slowdown) }
         matte = Result { () throws(StyleUnavailable) in try MatteEngine(root: root) }
+    }
+
+    /// The slowdown `value` says: a number in 1…20; otherwise 1, said once.
+    private static func slowdown(_ value: String?) -> Double {
+        guard let value else { return 1 }
+        guard let factor = Double(value), (1...20).contains(factor) else {
+            Log.warning("\(styleSlowdownVariable) must be a number in 1…20, got '\(value)': ignored")
+            return 1
+        }
+        return factor
     }
 
     /// Ends the style network's threads (the links' workers, a warm-up, a compile) before the
