@@ -102,7 +102,8 @@ bench: build
 ## how long a laser pointer's move takes to reach another viewer against a bare relay (bench/room.py),
 ## and the last of 50 viewers watching the picture (bench/room_audience.py), 50 viewers' fps and the attribution while a
 ## presenter moves a slider (bench/room_presenter.py), how fast a page lists 100 comments with drawings (bench/comments_list.py),
-## review playback's rates, its sound at 2× and a loop's wraps (bench/shuttle.py),
+## review playback's rates, its sound at 2× and a loop's wraps (bench/shuttle.py), the person matte on a page
+## (bench/matte_page.py), the style beside the picture on a slower processor's network (bench/style_rate.py),
 ## and the slow end-to-end checks `make test` leaves out (marked `bench`: a second shaped link, more sound formats)
 bench-serve: build
 	bench/fanout.sh
@@ -126,6 +127,8 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/session_size.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/step.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/shuttle.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/matte_page.py
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/style_rate.py --variants none,nice10 --slowdown 6
 	$(TEST_ENV) FILTERCAST_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m pytest -q --timeout 300 -m bench $(E2E_TESTS)
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 

@@ -41,13 +41,14 @@ STOP_TIMEOUT = 5.0
 # -- the server -------------------------------------------------------------------------------
 
 def start_server(binary: str, args: list[str], log_path: str = os.devnull,
-                 startup_timeout: float = 20.0, style_warm_up: bool = False) -> ServerProcess:
+                 startup_timeout: float = 20.0, style_warm_up: bool = False, env: dict | None = None) -> ServerProcess:
     """`binary serve --port 0 --web REPO/web *args`, running and listening (its host and port
     read from the ready line), its stderr going to `log_path`. Exits this program with the reason
     when the server does not start within `startup_timeout` s. Without `style_warm_up`, with
-    `--style-at-first-use` (fc_server's `ServerProcess`): only style benchmarks want the warm-up."""
+    `--style-at-first-use` (fc_server's `ServerProcess`): only style benchmarks want the warm-up.
+    `env`: variables of the server's environment beside the tests' own."""
     server = ServerProcess(binary, ["--web", str(REPO / "web"), *args], log_path, startup_timeout=startup_timeout,
-                           style_warm_up=style_warm_up)
+                           style_warm_up=style_warm_up, env=env or {})
     try:
         return server.start()
     except (RuntimeError, OSError) as error:  # it exited, did not answer in time, or is not there

@@ -13,10 +13,12 @@ its fps as a fraction of the peer's, and the processor's name (figures differ 5�
 of one kind: say which).
 
     /usr/bin/python3 bench/style_rate.py [--bin PATH] [--input CLIP] [--variants none,nice10,idle,batch,normal]
-                                         [--rounds 2] [--seconds 15] [--warmup 8] [--cpus 0]
+                                         [--rounds 2] [--seconds 15] [--warmup 8] [--cpus 0] [--slowdown 6]
 
 `--cpus LIST` runs the server under `taskset -c LIST` (e.g. `0`: one core, a slower machine's
-share). Needs chromium, chromium-driver and python3-selenium, and a release build.
+share); `--slowdown F` makes every network run take F times as long (`FILTERCAST_STYLE_SLOWDOWN`):
+issue 42's slower processor, whose network took 46 ms a run at 144 lines, is F = 46 / this
+machine's run (printed by `filtercast bench --filter style --style-lines 144`). Needs chromium, chromium-driver and python3-selenium, and a release build.
 """
 
 from __future__ import annotations
@@ -55,11 +57,13 @@ def apply_priority(threads: set[int], variant: str):
             pass
 
 
-def measure(binary: str, clip: Path, variant: str, seconds: float, warmup: float, cpus: str | None) -> dict:
+def measure(binary: str, clip: Path, variant: str, seconds: float, warmup: float, cpus: str | None,
+            slowdown: float) -> dict:
     """One server and one page pinned to the full-size H.264 rendition."""
     args = ["--input", str(clip)] + ([] if variant == "none" else ["--filter", "style"])
     command = binary if not cpus else str(write_taskset_wrapper(binary, cpus))
-    server = start_server(command, args, style_warm_up=variant != "none")
+    server = start_server(command, args, style_warm_up=variant != "none",
+                          env={"FILTERCAST_STYLE_SLOWDOWN": f"{slowdown:g}"})
     driver = None
     try:
         driver, _ = make_driver(1920, 1080)
@@ -114,6 +118,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--warmup", type=float, default=8)
     parser.add_argument("--cpus", default=None, help="run the server under taskset -c CPUS")
+    parser.add_argument("--slowdown", type=float, default=1, help="each network run takes this many times as long")
     options = parser.parse_args()
     os.environ.update({"NO_PROXY": "*", "no_proxy": "*"})
     if not os.access(options.bin, os.X_OK):
@@ -125,12 +130,13 @@ def main():
     clip = Path(options.input) if options.input else natural_clip()
     print(f"style beside the picture: {clip.name}, page on h264 full size, {options.seconds:g} s a run after "
           f"{options.warmup:g} s, {options.rounds} rounds; {processor()}; load {os.getloadavg()[0]:.1f}"
-          + (f"; server on cpus {options.cpus}" if options.cpus else ""), flush=True)
+          + (f"; server on cpus {options.cpus}" if options.cpus else "")
+          + (f"; network slowed {options.slowdown:g}×" if options.slowdown != 1 else ""), flush=True)
     print(f"{'variant':<8} {'fps':>6} {'p95 ms':>7} {'style/s':>8} {'threads':>7}", flush=True)
     runs: dict[str, list[dict]] = {variant: [] for variant in variants}
     for round_ in range(options.rounds):
         for variant in (variants if round_ % 2 == 0 else list(reversed(variants))):
-            result = measure(options.bin, clip, variant, options.seconds, options.warmup, options.cpus)
+            result = measure(options.bin, clip, variant, options.seconds, options.warmup, options.cpus, options.slowdown)
             runs[variant].append(result)
             refresh = f"{result['refresh']:.1f}" if result["refresh"] is not None else "–"
             print(f"{variant:<8} {result['fps']:>6.1f} {result['p95']:>7.0f} {refresh:>8} {result['threads']:>7}", flush=True)
