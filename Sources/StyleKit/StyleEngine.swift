@@ -109,9 +109,10 @@ public final class StyleEngine: Sendable {
     /// once and hands it to the catalog.
     /// `slowdown` (≥ 1) makes every network run take that many times as long, the extra spent
     /// busy on the running thread: a benchmark's stand-in for a slower processor's network
-    /// (1 in use).
-    public convenience init(root: URL, network: ShippedNetwork, slowdown: Double = 1) throws(StyleUnavailable) {
-        try self.init(root: root, shipped: network == .float32 ? .shippedFloat32 : .shipped, slowdown: slowdown)
+    /// (1 in use). `perFrame`: every frame waits for its own stylization (a benchmark's reference).
+    public convenience init(root: URL, network: ShippedNetwork, slowdown: Double = 1, perFrame: Bool = false) throws(StyleUnavailable) {
+        try self.init(root: root, shipped: network == .float32 ? .shippedFloat32 : .shipped,
+                      refreshing: StyleRefresher.Options(synchronous: perFrame), slowdown: slowdown)
     }
 
     /// The engine of the runtime at `root`, which must hold the library and the network (they are

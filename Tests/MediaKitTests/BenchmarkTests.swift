@@ -1,4 +1,5 @@
 import FilterKit
+import Foundation
 @testable import MediaKit
 import Testing
 
@@ -58,6 +59,36 @@ import Testing
         }
         #expect(meter.pairs == 3)
         #expect(abs(meter.meanDifference - (4 + 0 + (31.0 * 10 + 22) / 32) / 3) < 1e-9)
+    }
+
+    /// The comparison against a reference run: PSNR and SSIM of each pair, in the order kept.
+    @Test func lumaComparisonMeasuresEachPairInOrder() {
+        let comparison = LumaComparison()
+        let frame = Frame(width: 16, height: 16)
+        for value in [100, 120, 50] {
+            frame.y.fill(UInt8(value))
+            comparison.keep(frame.y)
+        }
+        for value in [100, 130, 50, 7] {  // the same, 10 apart, the same, and one the first run never kept
+            frame.y.fill(UInt8(value))
+            comparison.compare(frame.y)
+        }
+        let result = comparison.result!
+        #expect(result.pairs == 3 && result.psnr == 100)
+        #expect(abs(result.worstPSNR - 10 * log10(255.0 * 255 / 100)) < 1e-9)  // 28.13 dB
+        // Flat planes 10 apart: only SSIM's luminance term is below 1.
+        let c1 = 0.01 * 255 * 0.01 * 255, kept = [UInt8](repeating: 120, count: 16 * 16)
+        frame.y.fill(130)
+        let ssim = kept.withUnsafeBufferPointer { LumaComparison.ssim($0, frame.y) }
+        #expect(abs(ssim - (2 * 120 * 130 + c1) / (120 * 120 + 130 * 130 + c1)) < 1e-9)
+        #expect(result.ssim == 1, "the median of 1, 1 and the pair 10 apart")
+    }
+
+    /// Paced, a benchmark takes as long as the frames last at the source's rate.
+    @Test func pacedFramesComeAtTheSourcesRate() throws {
+        var benchmark = Benchmark(input: .file(try Self.clip()))  // 24 frames at 24 fps
+        benchmark.paced = true
+        #expect(try benchmark.run().seconds >= 23.0 / 24)
     }
 
     @Test func stopsAtTheFrameLimitAndNeedsOneForLiveSources() throws {

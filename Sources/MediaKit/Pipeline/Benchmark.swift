@@ -1,4 +1,5 @@
 import FilterKit
+import Foundation
 import Synchronization
 
 /// Decodes, filters and encodes as fast as possible (no pacing) and reports throughput and the
@@ -21,6 +22,11 @@ public struct Benchmark: Sendable {
     /// Whether to measure how much consecutive frames change before and after the filter
     /// (``Result/flicker``; outside the stages' times).
     public var measuresFlicker = false
+    /// Frames at the source's rate, as `serve` plays them (a filter that works beside the picture
+    /// lags as it would there), rather than as fast as possible.
+    public var paced = false
+    /// Called with every filtered frame before its encode, outside the stages' times.
+    public var inspect: (@Sendable (Frame) -> Void)?
 
     public init(input: InputSpec) {
         self.input = input
@@ -65,6 +71,9 @@ public struct Benchmark: Sendable {
         var bytes = 0
         /// The source's and the filtered frames' change, when measured.
         var meters: (source: FlickerMeter, filtered: FlickerMeter)?
+        /// When each frame is due, when paced: the first frame's time and the source's interval.
+        var pace: (start: ContinuousClock.Instant?, interval: Duration)?
+        var inspect: (@Sendable (Frame) -> Void)?
 
         /// What `meters` measured.
         var flicker: Flicker? {
@@ -79,10 +88,12 @@ public struct Benchmark: Sendable {
         /// or its conversion when decoding runs on a thread of its own).
         mutating func filterAndEncode(_ frame: Frame, decoded decodeTime: Duration, runner: FilterRunner,
                                       encoder: JPEGEncoder, clock: ContinuousClock) throws {
+            waitUntilDue(clock)
             meters?.source.measure(frame)
             let t1 = clock.now
             runner.apply(to: frame)
             let t2 = clock.now
+            inspect?(frame)
             bytes += try encoder.encode(frame) { $0.count }
             let t3 = clock.now
             meters?.filtered.measure(frame)
@@ -90,6 +101,17 @@ public struct Benchmark: Sendable {
             filter += t2 - t1
             encode += t3 - t2
             frames += 1
+        }
+
+        /// Sleeps until this frame's time when paced, the first frame setting the start.
+        private mutating func waitUntilDue(_ clock: ContinuousClock) {
+            guard let (start, interval) = pace else { return }
+            guard let start else {
+                pace = (clock.now, interval)
+                return
+            }
+            let early = clock.now.duration(to: start + interval * frames)
+            if early > .zero { Thread.sleep(forTimeInterval: early.seconds) }
         }
     }
 
@@ -111,6 +133,13 @@ public struct Benchmark: Sendable {
             bytesPerFrame: Double(totals.bytes) / count, flicker: totals.flicker)
     }
 
+    /// What `Totals` needs of the options for frames from `source`.
+    private func totals(for source: any VideoSource) -> Totals {
+        let rate = source.info.frameRate ?? 25
+        return Totals(width: source.info.width, height: source.info.height, meters: meters,
+                      pace: paced ? (nil, .seconds(1 / rate)) : nil, inspect: inspect)
+    }
+
     /// Fresh meters when measuring flicker.
     private var meters: (source: FlickerMeter, filtered: FlickerMeter)? {
         measuresFlicker ? (FlickerMeter(), FlickerMeter()) : nil
@@ -127,7 +156,7 @@ public struct Benchmark: Sendable {
         let frame = Frame(width: source.info.width, height: source.info.height)
         let runner = FilterRunner(selection: FilterSelection(filter), catalog: catalog)
         let encoder = try JPEGEncoder(width: frame.width, height: frame.height, quality: quality)
-        var totals = Totals(width: frame.width, height: frame.height, meters: meters)
+        var totals = totals(for: source)
         while totals.frames < (frameLimit ?? .max) {
             let t0 = clock.now
             guard try source.read(into: frame) else { break }
@@ -143,7 +172,7 @@ public struct Benchmark: Sendable {
     private func runPipelined(_ clock: ContinuousClock, _ warning: @escaping @Sendable (String) -> Void) throws -> Totals {
         // The source moves to the decode thread and is used only there from now on.
         let source = try open(decoderThreads: threads - 1, warning)
-        var totals = Totals(width: source.info.width, height: source.info.height, meters: meters)
+        var totals = totals(for: source)
         let picturesInFlight = 3
         let decoded = HandoffQueue<DecodedPicture>(capacity: picturesInFlight, policy: .blocking)
         let released = HandoffQueue<DecodedPicture>(capacity: picturesInFlight, policy: .blocking)

@@ -29,8 +29,10 @@ struct Engines {
     /// The engines of the runtime `environment` names (``OpenVINORuntime/defaultRoot(environment:)``),
     /// the style engine painting the shipped styles with `styleNetwork`, else with the network
     /// `FILTERCAST_STYLE_NETWORK` names (int8 unless it is `float32`), slowed down as
-    /// `FILTERCAST_STYLE_SLOWDOWN` says (a value outside 1…20 is said and ignored).
-    init(environment: [String: String] = ProcessInfo.processInfo.environment, styleNetwork: StyleEngine.ShippedNetwork? = nil) {
+    /// `FILTERCAST_STYLE_SLOWDOWN` says (a value outside 1…20 is said and ignored); `stylePerFrame`:
+    /// every frame waits for its own stylization (`bench --against-per-frame`'s reference).
+    init(environment: [String: String] = ProcessInfo.processInfo.environment, styleNetwork: StyleEngine.ShippedNetwork? = nil,
+         stylePerFrame: Bool = false) {
         guard let root = OpenVINORuntime.defaultRoot(environment: environment) else {
             let missing = StyleUnavailable(description: "no OpenVINO runtime found (make deps lays it out in "
                 + ".build/openvino; \(OpenVINORuntime.rootVariable) names another folder)")
@@ -40,7 +42,9 @@ struct Engines {
         }
         let network = styleNetwork ?? (environment[Self.styleNetworkVariable] == "float32" ? .float32 : .int8)
         let slowdown = Self.slowdown(environment[Self.styleSlowdownVariable])
-        style = Result { () throws(StyleUnavailable) in try StyleEngine(root: root, network: network, slowdown: slowdown) }
+        style = Result { () throws(StyleUnavailable) in
+            try StyleEngine(root: root, network: network, slowdown: slowdown, perFrame: stylePerFrame)
+        }
         matte = Result { () throws(StyleUnavailable) in try MatteEngine(root: root) }
     }
 
