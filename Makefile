@@ -103,7 +103,8 @@ bench: build
 ## and the last of 50 viewers watching the picture (bench/room_audience.py), 50 viewers' fps and the attribution while a
 ## presenter moves a slider (bench/room_presenter.py), how fast a page lists 100 comments with drawings (bench/comments_list.py),
 ## review playback's rates, its sound at 2× and a loop's wraps (bench/shuttle.py), the person matte on a page
-## (bench/matte_page.py), the style beside the picture on a slower processor's network (bench/style_rate.py),
+## (bench/matte_page.py), the style beside the picture on a slower processor's network (bench/style_rate.py) and
+## against every frame's own stylization (bench/style_lag.sh),
 ## and the slow end-to-end checks `make test` leaves out (marked `bench`: a second shaped link, more sound formats)
 bench-serve: build
 	bench/fanout.sh
@@ -128,7 +129,8 @@ bench-serve: build
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/step.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/shuttle.py
 	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/matte_page.py
-	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/style_rate.py --variants none,nice10 --slowdown 6
+	NO_PROXY='*' no_proxy='*' $(PYTHON) bench/style_rate.py --variants none,nice10 --slowdown 5.5
+	bench/style_lag.sh
 	$(TEST_ENV) FILTERCAST_BIN=$(CURDIR)/$(BIN) $(PYTHON) -m pytest -q --timeout 300 -m bench $(E2E_TESTS)
 	NO_PROXY='*' no_proxy='*' $(PYTHON) -m pytest -q bench/test_soak.py
 

@@ -13,7 +13,7 @@ its fps as a fraction of the peer's, and the processor's name (figures differ 5Ã
 of one kind: say which).
 
     /usr/bin/python3 bench/style_rate.py [--bin PATH] [--input CLIP] [--variants none,nice10,idle,batch,normal]
-                                         [--rounds 2] [--seconds 15] [--warmup 8] [--cpus 0] [--slowdown 6]
+                                         [--rounds 2] [--seconds 15] [--warmup 8] [--cpus 0] [--slowdown 5.5]
 
 `--cpus LIST` runs the server under `taskset -c LIST` (e.g. `0`: one core, a slower machine's
 share); `--slowdown F` makes every network run take F times as long (`FILTERCAST_STYLE_SLOWDOWN`):
