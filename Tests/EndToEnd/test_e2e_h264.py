@@ -130,13 +130,14 @@ def test_a_viewer_may_pin_a_smaller_jpeg_rendition_and_metrics_count_it(server):
         async with await Client.connect(server.ws_url()) as viewer:
             await viewer.ok({"type": "watch", "transport": "jpeg", "rendition": "jpeg-120p"})
             viewer.drop_frames()
-            frames = await units_in(viewer, 1.0)
-            assert len(frames) >= 20 and {f.image().size for f in frames[1:]} == {(160, 120)}
+            frames = await viewer.frames(20, timeout=10)  # a count, not a rate: a loaded machine is slower
+            assert {f.image().size for f in frames[1:]} == {(160, 120)}
             metrics = server.get("/metrics").text()
             assert 'filtercast_rendition_viewers{rendition="jpeg-120p"} 1' in metrics
             assert 'filtercast_rendition_viewers{rendition="jpeg-240p"} 0' in metrics
             await viewer.ok({"type": "watch", "transport": "h264"})
-            await units_in(viewer, 1.0)
+            viewer.drop_frames()
+            await viewer.frames(20, timeout=10)
             metrics = server.get("/metrics").text()
             assert 'filtercast_rendition_viewers{rendition="h264-240p"} 1' in metrics
             encoded = [line for line in metrics.splitlines() if line.startswith('filtercast_rendition_frames_encoded_total{rendition="h264-240p"}')]

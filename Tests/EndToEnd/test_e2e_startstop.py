@@ -84,7 +84,7 @@ def test_closed_standard_error_never_takes_the_server_down(web_root):
         run(watch(), timeout=60)
         assert proc.poll() is None, f"the server died: {proc.returncode}"
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=3) == 0
+        assert proc.wait(timeout=10) == 0  # the stop itself is measured elsewhere
     finally:
         if proc.poll() is None:
             proc.kill()

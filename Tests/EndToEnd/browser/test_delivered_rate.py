@@ -34,9 +34,11 @@ def test_a_25_fps_source_reads_25_not_26(launch, open_page):
     page = open_page(launch("--input", "test:320x240@25"))
     page.wait_for(lambda: page.stats()["fps"] >= 20, timeout=10, message="the stream running")
     time.sleep(1.0)  # a full second of pictures in the window
-    readings = []
-    deadline = time.monotonic() + 4
-    while time.monotonic() < deadline:
+    readings, drawn, start = [], page.stats()["framesDrawn"], time.monotonic()
+    while time.monotonic() - start < 4:
         readings.append(page.stats()["fps"])
         time.sleep(0.1)
-    assert max(readings) <= 25 and sorted(readings)[len(readings) // 2] >= 24, readings
+    # The pictures drawn meanwhile say the true rate (below 25 only on a loaded machine).
+    drawn_rate = (page.stats()["framesDrawn"] - drawn) / (time.monotonic() - start)
+    median = sorted(readings)[len(readings) // 2]
+    assert max(readings) <= 25 and median >= min(24, drawn_rate - 1), (readings, drawn_rate)
