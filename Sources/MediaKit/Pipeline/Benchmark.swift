@@ -2,8 +2,8 @@ import FilterKit
 import Foundation
 import Synchronization
 
-/// Decodes, filters and encodes as fast as possible (no pacing) and reports throughput and the
-/// time spent in each stage — the engine of `filtercast bench`.
+/// Decodes, filters and encodes as fast as possible (or at the source's rate: ``paced``) and
+/// reports throughput and the time spent in each stage — the engine of `filtercast bench`.
 ///
 /// With one thread every stage runs in turn on the calling thread. With N ≥ 2, decoding runs on
 /// its own thread ahead of conversion + filter + encode (blocking hand-offs, so no frame is
