@@ -148,7 +148,7 @@ rm -f /tmp/filter-costs.$$
 # The style filter (issue 27) at 720p on natural footage: its ms per frame beside the network's own
 # run time (the rest is resampling and colour conversion around it), with the int8 network it runs
 # and with the float32 network that one was quantized from, at the same height, alternated.
-if "$BIN" filters | grep -q '^style '; then
+if grep -q '^style ' <<<"$("$BIN" filters)"; then
     clip=$(/usr/bin/python3 bench/natural_clip.py | tail -1)
     for network in int8 float32 int8 float32; do
         "$BIN" bench --json --input "$clip" --filter style --frames 100 --style-lines 180 --style-network $network

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release/filtercast}
 RUNS=${RUNS:-3}
 [ -x "$BIN" ] || { echo "matte.sh: $BIN missing: run 'swift build -c release' first" >&2; exit 2; }
-if ! "$BIN" filters | grep -q '^matte '; then
+if ! grep -q '^matte ' <<<"$("$BIN" filters)"; then
     echo "matte.sh: no person matte here (see 'filtercast filters'): nothing measured"
     exit 0
 fi
