@@ -16,6 +16,8 @@ struct ServerCoreSnapshotTests {
     func publish(_ brightness: UInt8, _ kind: FrameContext.Kind, on channel: Channel, rendition: Int = 0) {
         let frame = Frame(width: 64, height: 48)
         frame.y.fill(brightness)
+        frame.u.fill(128)  // grey: a new frame's chroma is whatever its memory held
+        frame.v.fill(128)
         channel.outputs.jpeg[rendition]!.take(frame, FrameContext(kind: kind, isFiltered: kind != .placeholder, filterGeneration: 0))
     }
 
