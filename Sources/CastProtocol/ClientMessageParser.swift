@@ -1,5 +1,3 @@
-import FilterKit
-
 /// Reads client text messages: one JSON object each, with a `"type"`, an optional `"id"` and the
 /// command's fields. Unknown fields are ignored, so that newer clients can talk to this server.
 ///

@@ -78,7 +78,7 @@ final class StyleNetwork: @unchecked Sendable {
         guard slowdown > 1 else { return runtime.infer(request, name: "the style network") }
         let clock = ContinuousClock(), start = clock.now
         let result = runtime.infer(request, name: "the style network")
-        let end = clock.now + (clock.now - start) * (slowdown - 1)
+        let inferred = clock.now, end = inferred + (inferred - start) * (slowdown - 1)
         while clock.now < end {}
         return result
     }

@@ -22,8 +22,8 @@ public struct Benchmark: Sendable {
     /// Whether to measure how much consecutive frames change before and after the filter
     /// (``Result/flicker``; outside the stages' times).
     public var measuresFlicker = false
-    /// Frames at the source's rate, as `serve` plays them (a filter that works beside the picture
-    /// lags as it would there), rather than as fast as possible.
+    /// Frames at the source's rate (25 fps where it declares none), as `serve` plays them (a filter
+    /// that works beside the picture lags as it would there), rather than as fast as possible.
     public var paced = false
     /// Called with every filtered frame before its encode, outside the stages' times.
     public var inspect: (@Sendable (Frame) -> Void)?

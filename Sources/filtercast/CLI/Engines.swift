@@ -48,7 +48,7 @@ struct Engines {
         matte = Result { () throws(StyleUnavailable) in try MatteEngine(root: root) }
     }
 
-    /// The slowdown `value` says: a number in 1…20; otherwise 1, said once.
+    /// The slowdown `value` says: a number in 1…20; otherwise 1, with a warning.
     private static func slowdown(_ value: String?) -> Double {
         guard let value else { return 1 }
         guard let factor = Double(value), (1...20).contains(factor) else {

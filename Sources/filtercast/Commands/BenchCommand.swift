@@ -8,7 +8,7 @@ import StyleKit
 enum BenchCommand: Subcommand {
     static let spec = CommandSpec(
         name: "bench",
-        summary: "Decode, filter and JPEG-encode as fast as possible (no pacing) and report the speed of each stage.",
+        summary: "Decode, filter and JPEG-encode as fast as possible (at the source's rate with --against-per-frame) and report the speed of each stage.",
         usage: "filtercast bench [--input SRC] [--filter NAME [--param K=V …] …] [--luts DIR] [--styles DIR] [--frames N] [--threads N] [--quality Q] [--flicker] [--against-per-frame] [--style-lines N] [--style-network int8|float32] [--json]",
         options: [inputOption] + FilterOptions.specs + [LUTOptions.spec, StyleOptions.spec,
             OptionSpec(name: "--frames", valueName: "N", help: "Stop after N frames (default: the whole file; 300 for live sources)."),
@@ -61,7 +61,7 @@ enum BenchCommand: Subcommand {
         // Beside the picture the frames do not wait for it: how often it refreshed the style.
         if let styleEngine, let run = styleEngine.averageRun, let networkHeight {
             let refresh = Double(styleEngine.runCount - runsBefore) / result.seconds
-            Swift.print("network  \(fixed(run.seconds * 1000, 2)) ms/run at \(networkHeight) lines; style refreshed \(fixed(refresh, 1)) times a second")
+            print("network  \(fixed(run.seconds * 1000, 2)) ms/run at \(networkHeight) lines; style refreshed \(fixed(refresh, 1)) times a second")
         }
     }
 
