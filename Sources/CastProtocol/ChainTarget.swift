@@ -18,6 +18,7 @@ extension CommandFields {
 }
 
 extension ChainTarget {
-    /// " in the preview" for the preview's chain; nothing for the program's.
-    var suffix: String { self == .preview ? " in the preview" : "" }
+    /// What an activity sentence adds for this chain: " in the preview" for the preview's, nothing
+    /// for the program's.
+    var activitySuffix: String { self == .preview ? " in the preview" : "" }
 }

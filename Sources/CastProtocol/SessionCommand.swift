@@ -104,14 +104,14 @@ extension SessionCommand {
 
     private func sentence(chain: [String], about comment: Comment?) -> String {
         switch self {
-        case .setFilter(let filter, _, let target): return "switched the look\(target.suffix) to \(filter)"
+        case .setFilter(let filter, _, let target): return "switched the look\(target.activitySuffix) to \(filter)"
         case .setFilterChain(let links, let target):
-            return "switched the look\(target.suffix) to " + (links.isEmpty ? "none" : links.map(\.name).joined(separator: " + "))
-        case .applyLook(let look, let target): return "applied the look \(look)\(target.suffix)"
+            return "switched the look\(target.activitySuffix) to " + (links.isEmpty ? "none" : links.map(\.name).joined(separator: " + "))
+        case .applyLook(let look, let target): return "applied the look \(look)\(target.activitySuffix)"
         case .setParams(let params, let index, let target):
             let link = target == .program && (index ?? 0) < chain.count ? chain[index ?? 0] + " " : ""
             let values = params.keys.sorted().map { "\($0) \(params[$0]!)" }.joined(separator: ", ")
-            return "set \(link)\(values)\(target.suffix)"
+            return "set \(link)\(values)\(target.activitySuffix)"
         case .take: return "took the preview on air"
         case .setCompare(let change): return change.on ? "showed the compare view" : "hid the compare view"
         case .play: return "pressed play"
