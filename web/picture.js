@@ -52,15 +52,27 @@ export function countReceived(bytes) {
 /// ends both catch a picture or a late picture comes with the next: a stream's count is capped by
 /// the rate its pictures' span gives (the intervals between its first and last picture: draw
 /// times quantised to the display's frames made a median interval read 30 for 25 fps), which never
-/// hides pictures that did not come; a few pictures (a still refined, a step) are counted.
+/// hides pictures that did not come; a few pictures (a still refined, a step) are counted. Draw
+/// times jittered by a busy machine still shorten a span now and then, so the figure never
+/// exceeds what the source makes a second at the playback speed.
 export function measureDeliveredRate() {
   const now = performance.now();
   const times = picture.drawTimes;
   while (times.length && now - times[0] > 1000) times.shift();
   while (picture.receipts.length && now - picture.receipts[0][0] > 1000) picture.receipts.shift();
   const span = times.length >= 10 ? times[times.length - 1] - times[0] : 0;
-  stats.fps = span > 0 ? Math.min(times.length, Math.round(((times.length - 1) * 1000) / span)) : times.length;
+  const counted = span > 0 ? Math.min(times.length, Math.round(((times.length - 1) * 1000) / span)) : times.length;
+  stats.fps = Math.min(counted, sourceRateCeiling());
   stats.bitsPerSecond = picture.receipts.reduce((sum, [, bytes]) => sum + bytes * 8, 0);
+}
+
+/// The most distinct pictures a second the source gives: its rate times the playback speed,
+/// rounded up (30 for 29.97); no bound while the source does not say its rate.
+function sourceRateCeiling() {
+  const fps = player.state?.source?.fps;
+  if (!(fps > 0)) return Infinity;
+  const speed = Math.abs(Number.isFinite(player.state.speed) && player.state.speed !== 0 ? player.state.speed : 1);
+  return Math.ceil(fps * speed - 1e-6);
 }
 
 function recordLatency(latency) {
