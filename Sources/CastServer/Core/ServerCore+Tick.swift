@@ -26,7 +26,7 @@ extension ServerCore {
             let supply = supply(of: channel)
             if adaptViewers(of: channel, supply, judge: judge, queuedBytes: queuedBytes) { audienceChanged(channel) }
             for (id, connection) in viewers(of: channel) {
-                releaseAcks(connection, supply)
+                releaseAcks(connection)
                 requestWriteIfDue(id, connection, supply)
             }
             supplies[channel.name] = supply

@@ -49,14 +49,17 @@ extension ServerCore {
             written = true
         }
         guard written else { return .failed }
-        releaseAcks(connection, supply)
+        releaseAcks(connection)
         requestWriteIfDue(id, connection, supply)
         return .written
     }
 
-    /// Answers the viewer's `step`s and `seek`s whose frame is out and was sent to it.
-    func releaseAcks(_ connection: ViewerConnection, _ supply: FrameSupply) {
-        connection.session.releaseAcks(jumpsOut: connection.channel.session.player.jumpsOut, supply: supply,
+    /// Answers the viewer's `step`s and `seek`s whose frame is out and was sent to it. The jumps
+    /// out are read before the supply is taken: a frame that left the pipeline by then is in it.
+    func releaseAcks(_ connection: ViewerConnection) {
+        guard connection.session.holdsAcks else { return }
+        let jumpsOut = connection.channel.session.player.jumpsOut
+        connection.session.releaseAcks(jumpsOut: jumpsOut, supply: supply(of: connection.channel),
                                        frameInterval: frameInterval(of: connection.channel))
     }
 

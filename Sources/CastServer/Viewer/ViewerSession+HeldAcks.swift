@@ -16,11 +16,31 @@ extension ViewerSession {
         heldAcks.waitFor(ticket: ticket)
     }
 
-    /// Answers the held acks whose frame is out (`jumpsOut`, the player's) and sent to this viewer
-    /// — none while a newer picture than the last sent waits in `supply` — or that waited too long.
+    /// Whether acks are held (then ``releaseAcks(jumpsOut:supply:frameInterval:)`` has work).
+    var holdsAcks: Bool { !heldAcks.isEmpty }
+
+    /// Answers the held acks whose frame is out (`jumpsOut`, the player's, read before `supply`
+    /// was taken) and sent to this viewer — none while a newer picture than the last sent waits in
+    /// `supply` — or that waited too long.
     func releaseAcks(jumpsOut: Int, supply: FrameSupply, frameInterval: Duration) {
         guard !heldAcks.isEmpty else { return }
-        let pictureWaiting = frameDue(supply, frameInterval: frameInterval).map { if case .padding = $0 { false } else { true } } ?? false
-        for id in heldAcks.release(jumpsOut: pictureWaiting ? 0 : jumpsOut, now: now()) { outbox.enqueue(.ack(id)) }
+        let waiting = pictureWaiting(supply, frameInterval: frameInterval)
+        for id in heldAcks.release(jumpsOut: waiting ? 0 : jumpsOut, now: now()) { outbox.enqueue(.ack(id)) }
+    }
+
+    /// A picture newer than the last sent is published for this viewer, whether or not its flow
+    /// window lets it go now: a viewer still acknowledging the frame before a jump gets the jump's
+    /// frame later, and its ack after it.
+    private func pictureWaiting(_ supply: FrameSupply, frameInterval: Duration) -> Bool {
+        guard mayWatch else { return false }
+        switch watching.transport {
+        case .jpeg:
+            return (supply.jpeg[watching.rendition] ?? 0) > flow.lastSent
+        case .h264:
+            switch cursor(supply, frameInterval: frameInterval) {
+            case .send, .sendFarBehind, .needKeyframe: return true
+            case .wait: return false
+            }
+        }
     }
 }

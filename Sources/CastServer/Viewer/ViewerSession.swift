@@ -378,7 +378,7 @@ final class ViewerSession {
         return paddingDue().map { .padding(bytes: $0) }
     }
 
-    private func cursor(_ supply: FrameSupply, frameInterval: Duration) -> UnitCursor.Choice {
+    func cursor(_ supply: FrameSupply, frameInterval: Duration) -> UnitCursor.Choice {
         guard let log = supply.units[watching.rendition] else { return .wait }
         // ``unitLag`` in units of a stream making one every `frameInterval` (at least 4).
         let lagLimit = UInt64(max(4, (Self.unitLag / max(frameInterval, .milliseconds(1))).rounded(.up)))

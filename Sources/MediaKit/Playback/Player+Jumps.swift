@@ -13,7 +13,7 @@ extension Player {
     }
 
     /// The newest jump whose frame is out (or that will show nothing: a failure, a switch). Any thread.
-    public var jumpsOut: Int { jumpsOutCount.load(ordering: .relaxed) }
+    public var jumpsOut: Int { jumpsOutCount.load(ordering: .acquiring) }
 
     /// The consumer of `output` is done with `frame` (filtered, encoded, handed to the outputs):
     /// when it carried out a seek, that seek is out.
@@ -22,7 +22,7 @@ extension Player {
         defer { condition.unlock() }
         guard let delivered = deliveredJump, delivered.frame == ObjectIdentifier(frame) else { return }
         deliveredJump = nil
-        jumpsOutCount.store(max(jumpsOutCount.load(ordering: .relaxed), delivered.ticket), ordering: .relaxed)
+        jumpsOutCount.store(max(jumpsOutCount.load(ordering: .relaxed), delivered.ticket), ordering: .releasing)
     }
 
     /// Decode thread: `displaced` left `output` unseen for `frame`, which then carries its jump.
