@@ -29,15 +29,20 @@ import Testing
 
     @Test func pacesFramesByTimestamp() throws {
         let player = try Self.makePlayer()
+        let started = ContinuousClock.now
         player.start()
         defer { player.stop() }
         let frames = Self.take(11, from: player)
         try #require(frames.count == 11)
         // Wall time follows media time (frames may be skipped by a slow taker: compare the two).
+        // Never early: no frame comes before its time since the start (a late taker only adds to
+        // that); and not slower than the clock beyond what a busy machine's scheduling adds.
         let elapsed = frames[0].at.duration(to: frames[10].at).seconds
         let media = frames[10].time - frames[0].time
         #expect(media >= 0.5 - 1e-6)
-        #expect(elapsed > media * 0.8 && elapsed < media * 1.5 + 0.1, "\(media) s of video took \(elapsed) s")
+        let sinceStart = started.duration(to: frames[10].at).seconds
+        #expect(sinceStart >= frames[10].time - 0.02, "the frame at \(frames[10].time) s came \(sinceStart) s after the start")
+        #expect(elapsed < media * 1.5 + 0.3, "\(media) s of video took \(elapsed) s")
     }
 
     @Test func speedFactorPlaysFaster() throws {
@@ -48,7 +53,9 @@ import Testing
         try #require(frames.count == 11)
         let elapsed = frames[0].at.duration(to: frames[10].at).seconds
         let media = frames[10].time - frames[0].time
-        #expect(elapsed < media / 4 * 1.5 + 0.05, "\(media) s of video at × 4 took \(elapsed) s")
+        // Twice the time × 4 takes is still half what × 1 would: room for a busy machine's
+        // scheduling, none for a speed ignored.
+        #expect(elapsed < media / 2, "\(media) s of video at × 4 took \(elapsed) s")
     }
 
     @Test func pauseStopsFramesAndSeekWhilePausedDeliversTheExactFrame() throws {

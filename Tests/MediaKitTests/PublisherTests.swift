@@ -83,7 +83,8 @@ import Testing
         let clock = ContinuousClock()
         let stopping = clock.now
         publisher.stop()
-        #expect(stopping.duration(to: clock.now) < .milliseconds(500))
+        // Within about one of the test's retry delays (at most 400 ms), with room for a busy machine.
+        #expect(stopping.duration(to: clock.now) < .seconds(1))
         #expect(publisher.status.connection == .stopped)
         let seen = changes.all
         #expect(seen.prefix(2) == [.connecting, .retrying] && seen.last == .stopped, "\(seen)")
@@ -112,7 +113,8 @@ import Testing
         let clock = ContinuousClock()
         let stopping = clock.now
         patient.stop()
-        #expect(stopping.duration(to: clock.now) < .milliseconds(1500))
+        // Far from the minute the connect would wait, however busy the machine.
+        #expect(stopping.duration(to: clock.now) < .seconds(3))
         #expect(patient.counters.failures.value == 0, "a stop is not a failure")
     }
 }

@@ -123,9 +123,12 @@ import Testing
         // a loaded machine makes slower) adds nothing to it.
         #expect(duration > untilStop - 0.25 && duration < untilStopped + 0.1,
                 "recorded for \(untilStop)–\(untilStopped) s, the file lasts \(duration) s")
-        #expect(status.heldFrames >= 50)
+        // About 30 a second: each repeat waits a frame interval after the one before was encoded, so
+        // a busy machine writes fewer (each then lasting longer: the file's length holds, above).
+        let atTheRate = Int(duration * 30 * 0.6)
+        #expect(status.heldFrames >= atTheRate - 1, "\(status.heldFrames) held in \(duration) s")
         let decoded = try decodeAll(playback, keep: 40)
-        #expect(decoded.times.count >= 50, "\(decoded.times.count) frames: the held picture at 30 fps")
+        #expect(decoded.times.count >= atTheRate, "\(decoded.times.count) frames in \(duration) s: the held picture at 30 fps")
         let held = try #require(decoded.kept)
         #expect(psnr(held.y.bytes, first.y.bytes) > 30, "a second into the pause the file shows the held picture")
     }
