@@ -1,5 +1,6 @@
 @testable import CastServer
 import CastProtocol
+import MediaKit
 import Testing
 
 /// The acks of `step` and `seek`, held until their frame is out, on instants the test chooses.
@@ -25,6 +26,18 @@ import Testing
         acks.waitFor(ticket: 7)
         #expect(acks.release(jumpsOut: 0, now: start + HeldAcks.patience - .milliseconds(1)).isEmpty)
         #expect(acks.release(jumpsOut: 0, now: start + HeldAcks.patience) == [.number(1)])
+    }
+
+    @Test func anH264AckWaitsForTheUnitOfTheFramesOfferedWhenItsJumpWentOut() {
+        var acks = HeldAcks()
+        _ = acks.hold(.string("a"), now: start)
+        acks.waitFor(ticket: 1)
+        // Out with 5 frames offered to the encoder, 4 encoded: the jump's unit is still to come.
+        #expect(acks.release(jumpsOut: 1, encoder: EncoderProgress(offered: 5, settled: 4), now: start).isEmpty)
+        // Frames offered since do not move what it waits for.
+        #expect(acks.release(jumpsOut: 1, encoder: EncoderProgress(offered: 7, settled: 5), pictureWaiting: true, now: start).isEmpty,
+                "the unit is logged, but not yet sent to the viewer")
+        #expect(acks.release(jumpsOut: 1, encoder: EncoderProgress(offered: 8, settled: 5), now: start) == [.string("a")])
     }
 
     @Test func pastTheCapacityTheOldestIsAnsweredAtOnce() {

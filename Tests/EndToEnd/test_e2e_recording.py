@@ -186,7 +186,11 @@ def test_open_a_recording_and_seek_in_it(start_server, tmp_path):
     server = start_server("--input", PATTERN, "--filter", "invert")
     recording = record_for(server, 2.0, filtered=False)
     # Capture times: the frame nearest 1 s is where the seek must land, exactly.
-    target = min(frame_times(tmp_path / "recordings" / recording["name"]), key=lambda t: abs(t - 1.0))
+    path = tmp_path / "recordings" / recording["name"]
+    target = min(frame_times(path), key=lambda t: abs(t - 1.0))
+    # The state's duration is the file's (what a busy machine's recording holds of its 2 s).
+    file_seconds = probe(path)["duration"]
+    assert file_seconds > 1.0, recording
 
     async def scenario():
         async with await Client.connect(server.ws_url()) as client:
@@ -194,7 +198,7 @@ def test_open_a_recording_and_seek_in_it(start_server, tmp_path):
             await client.ok({"type": "open", "source": reference})
             state = await wait_state(client, lambda s: s["source"]["name"] == reference, "the recording plays")
             assert state["source"]["kind"] == "file" and state["source"]["seekable"] is True
-            assert abs(state["duration"] - 2.0) <= 0.25, state
+            assert abs(state["duration"] - file_seconds) <= 0.05, (state, file_seconds)
             assert state["filter"]["name"] == "invert", "the filter stays"
             await client.ok({"type": "pause"})
             await client.ok({"type": "seek", "position": target})

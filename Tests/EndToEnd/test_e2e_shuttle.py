@@ -184,8 +184,10 @@ async def until_answered(client, message_id, timeout=5.0):
     return items
 
 
-def test_step_and_seek_are_answered_once_their_frame_is_out(clip_server):
-    """The `ack` of a step or a seek comes after the frame it moved to (it came at once before)."""
+@pytest.mark.parametrize("transport", ["jpeg", "h264"])
+def test_step_and_seek_are_answered_once_their_frame_is_out(clip_server, transport):
+    """The `ack` of a step or a seek comes after the frame it moved to — on H.264 too, whose
+    encoder works on a thread of its own."""
     async def answered_after_frame(client, message, target):
         await client.send_json(message)
         items = await until_answered(client, message["id"])
@@ -196,6 +198,7 @@ def test_step_and_seek_are_answered_once_their_frame_is_out(clip_server):
 
     async def scenario():
         async with await Client.connect(clip_server.ws_url()) as client:
+            await client.ok({"type": "watch", "transport": transport})
             await client.ok({"type": "pause"})
             start = (await client.next_json("state", where=lambda s: not s["playing"]))["frame"]
             client.drop_frames()

@@ -116,6 +116,9 @@ final class H264Stream: FrameOutput, Sendable {
         return fullSize && Double(pixels) * frameRate <= 1280 * 720 * 30 ? "superfast" : "ultrafast"
     }
 
+    /// The frames offered to the encoder and settled (``EncoderProgress``). Any thread.
+    var encoderProgress: EncoderProgress { encoder.withLock { $0.progress } }
+
     /// Access units made per second, over the last second (refinements included).
     var fps: Double { made.perSecond }
 

@@ -45,8 +45,9 @@ package struct ViewerOutputs: Sendable {
 
     /// The newest JPEG of each rung and where each H.264 rung's log stands, now.
     var supply: FrameSupply {
-        FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position),
-                    audio: audio?.log.position, now: .now)
+        let encoders = h264.mapValues(\.encoderProgress)  // before the logs: see FrameSupply.encoders
+        return FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position),
+                           audio: audio?.log.position, encoders: encoders, now: .now)
     }
 
     /// What each rendition made lately (for judging viewers' delivery, four times a second).

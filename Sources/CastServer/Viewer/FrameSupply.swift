@@ -1,3 +1,5 @@
+import MediaKit
+
 /// What the viewers' outputs hold at this moment, read by the service thread before it asks the
 /// viewers' sessions what to write: the newest frame of each JPEG rendition and where each H.264
 /// rendition's log stands (each by the rendition's index in the offer), and the sound's log.
@@ -7,5 +9,8 @@ package struct FrameSupply: Equatable {
     var units: [Int: AccessUnitLog.Position] = [:]
     /// Where the sound's log stands; nil when the server sends no sound.
     var audio: AccessUnitLog.Position?
+    /// Where each H.264 rendition's encoder stands, read before the logs (a unit it counts settled
+    /// is in its log): a `step`'s or `seek`'s ack waits for its frame's unit (``HeldAcks``).
+    var encoders: [Int: EncoderProgress] = [:]
     var now: ContinuousClock.Instant = .now
 }

@@ -24,8 +24,10 @@ extension ViewerSession {
     /// `supply` — or that waited too long.
     func releaseAcks(jumpsOut: Int, supply: FrameSupply, frameInterval: Duration) {
         guard !heldAcks.isEmpty else { return }
-        let waiting = pictureWaiting(supply, frameInterval: frameInterval)
-        for id in heldAcks.release(jumpsOut: waiting ? 0 : jumpsOut, now: now()) { outbox.enqueue(.ack(id)) }
+        let encoder = watching.transport == .h264 ? supply.encoders[watching.rendition] : nil
+        let released = heldAcks.release(jumpsOut: jumpsOut, encoder: encoder,
+                                        pictureWaiting: pictureWaiting(supply, frameInterval: frameInterval), now: now())
+        for id in released { outbox.enqueue(.ack(id)) }
     }
 
     /// A picture newer than the last sent is published for this viewer, whether or not its flow

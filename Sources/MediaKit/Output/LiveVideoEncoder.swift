@@ -43,6 +43,7 @@ public final class LiveVideoEncoder: Sendable {
     /// The encoder in use (`libx264`).
     public let name: String
     private let feed: EncoderFeed
+    private let counts = EncoderProgressCounts()
     private let keyframeWanted = KeyframeWanted()
     /// The size of the pictures it encodes.
     public let width: Int
@@ -61,13 +62,20 @@ public final class LiveVideoEncoder: Sendable {
         name = encoder.name
         let handOff = EncoderHandOff(encoder)
         let keyframeWanted = keyframeWanted
+        let counts = counts
         feed = EncoderFeed(name: threadName, width: width, height: height, capacity: 2, timing: .source) { feed in
-            Self.run(handOff.take(), feed: feed, keyframeWanted: keyframeWanted, sink: sink)
+            Self.run(handOff.take(), feed: feed, keyframeWanted: keyframeWanted, counts: counts, sink: sink)
         }
     }
 
     /// Processing thread: encode (a copy of) `frame`; `changed`: it is the first after a change.
-    public func offer(_ frame: Frame, changed: Bool) { feed.offer(frame, marked: changed) }
+    public func offer(_ frame: Frame, changed: Bool) {
+        counts.offered.add(1, ordering: .relaxed)
+        feed.offer(frame, marked: changed)
+    }
+
+    /// Frames offered and settled so far (``EncoderProgress``). Any thread.
+    public var progress: EncoderProgress { counts.progress(displaced: feed.droppedFrames) }
 
     /// The next picture encoded is a keyframe. Any thread.
     public func requestKeyframe() { keyframeWanted.set() }
@@ -83,7 +91,7 @@ public final class LiveVideoEncoder: Sendable {
 
     /// The encoder thread: each frame in turn, then refinements of the last while no newer comes.
     private static func run(_ encoder: H264Encoder, feed: EncoderFeed, keyframeWanted: KeyframeWanted,
-                            sink: (EncodedAccessUnit) -> Void) {
+                            counts: EncoderProgressCounts, sink: (EncodedAccessUnit) -> Void) {
         var clock = StreamClock()
         var held: Frame?
         var refined = 0
@@ -109,6 +117,7 @@ public final class LiveVideoEncoder: Sendable {
             guard let picture = held, !feed.isClosed else { continue }
             encode(picture, isChanged: next != nil && picture.isDiscontinuity, stamp: clock.next(feed.elapsed),
                    keyframe: keyframeWanted, with: encoder, sink: sink)
+            if next != nil { counts.encoded.add(1, ordering: .releasing) }
         }
         if let held { feed.recycle(held) }
     }
