@@ -1,6 +1,6 @@
 @testable import CastServer
 import CastProtocol
-import MediaKit
+@testable import MediaKit
 import Testing
 
 /// The acks of `step` and `seek`, held until their frame is out, on instants the test chooses.

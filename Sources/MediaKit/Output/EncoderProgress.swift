@@ -7,11 +7,6 @@ import Synchronization
 public struct EncoderProgress: Sendable, Equatable {
     public var offered: Int
     public var settled: Int
-
-    public init(offered: Int, settled: Int) {
-        self.offered = offered
-        self.settled = settled
-    }
 }
 
 /// The counts behind ``EncoderProgress``: `offered` on the thread that offers, `encoded` on the
