@@ -248,8 +248,10 @@ class Page:
 
     # -- waiting -------------------------------------------------------------------------------
 
-    def wait_for(self, condition, timeout: float = 10.0, message: str = "condition", interval: float = 0.05):
-        """Polls `condition()` until it returns something truthy; returns that."""
+    def wait_for(self, condition, timeout: float = 10.0, message="condition", interval: float = 0.05):
+        """Polls `condition()` until it returns something truthy; returns that. `message` may be a
+        callable (e.g. one that reads the page): it is called only when the wait times out, so that
+        a DOM read for the report is neither made on every poll nor made outside the retry."""
         deadline = time.monotonic() + timeout
         last = None
         while True:
@@ -261,6 +263,11 @@ class Page:
                 if last:
                     return last
             if time.monotonic() > deadline:
+                if callable(message):
+                    try:
+                        message = message()
+                    except Exception as error:  # noqa: BLE001 — the report must not hide the timeout
+                        message = f"<the message could not be read: {error!r}>"
                 raise AssertionError(f"timed out after {timeout} s waiting for {message} (last: {last!r}); "
                                      f"stats: {self.safe_stats()}\nserver log:\n{self.server.log_tail(1500)}")
             time.sleep(interval)
