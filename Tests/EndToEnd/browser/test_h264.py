@@ -32,7 +32,20 @@ def psnr(a: np.ndarray, b: np.ndarray) -> float:
     return float("inf") if error == 0 else 10 * np.log10(255 ** 2 / error)
 
 
+def same_window_latencies(pages, frames: int = 30) -> list[list[float]]:
+    """The latencies (sent → drawn, ms) of the next `frames` frames each page draws, all counted
+    from the same instant: pages measured side by side see the same machine."""
+    for page in pages:
+        page.js("window.filtercast.latencyHistory.length = 0")
+    for page in pages:
+        page.wait_for(lambda: page.js("return window.filtercast.latencyHistory.length") >= frames, timeout=15,
+                      message=f"{frames} frames drawn")
+    return [page.js("return window.filtercast.latencyHistory.slice(0, arguments[0])", frames) for page in pages]
+
+
 def test_auto_decodes_h264_at_full_rate(file_server, open_page):
+    # The latency's peer: the same picture as JPEG, in the other browser, measured in the same window.
+    jpeg = open_page(file_server, second=True)
     page = open_page(file_server, transport=None)
     page.wait_for(lambda: page.stats()["transport"] == "h264", message="the page to watch H.264")
     watches = page.sent("watch")
@@ -40,7 +53,12 @@ def test_auto_decodes_h264_at_full_rate(file_server, open_page):
     later = page.wait_frames(45, timeout=10)
     assert (later["width"], later["height"]) == (640, 360)
     page.wait_for(lambda: page.stats()["fps"] >= 20, message="about 30 fps drawn")
-    assert 0 <= later["latencyMs"] < 100
+    assert 0 <= later["latencyMs"]
+    # What H.264 adds to a frame's way (WebCodecs decoding; a decoder holding units back, as one not
+    # told to optimise for latency does) is judged against the JPEG page beside it: a busy machine
+    # slows both, so only what the H.264 path itself adds — more than 3 frames' time — fails.
+    h264_ms, jpeg_ms = (float(np.median(values)) for values in same_window_latencies([page, jpeg]))
+    assert h264_ms <= jpeg_ms + 100, f"H.264 median latency {h264_ms:.0f} ms against JPEG's {jpeg_ms:.0f} ms"
     held = page.js("return window.__fc.lastHeldMs")
     assert isinstance(held, int) and 0 <= held <= 60000, f"the acks say how long the decoder held a unit: {held!r}"
     rgb = page.canvas_rgb()

@@ -23,7 +23,12 @@ def test_page_draws_frames_and_acknowledges_them(file_server, open_page):
                           "transport", "bitsPerSecond", "cameraRoundTripMs", "styleRefreshHz", "audio", "studio", "compare"}
     assert set(later["audio"]) == {"playing", "syncMs"}
     page.wait_for(lambda: page.stats()["fps"] >= 20, message="about 30 fps delivered")
-    assert 0 <= later["latencyMs"] < 250
+    # A bound only a backlog breaks: with at most 2 frames in flight (flow control) and only the
+    # newest waiting frame decoded, a drawn frame is at most a few frame times old however busy the
+    # machine; frames queued (in the socket or the page) age by a frame time each, and a median of
+    # 30 frames a second late means a second of them queued. (The latency figure itself is measured
+    # alone, in test_a_slow_tab_drops_frames_instead_of_lagging.)
+    assert 0 <= later["latencyMs"] < 1000
     acks = page.js("return [window.__fc.acks, window.__fc.lastAck, window.__fc.lastHeldMs]")
     assert acks[0] >= later["framesDrawn"] and acks[1] >= later["lastSeq"]
     # How long the page held the frame before acknowledging it (decoding, drawing): the server
