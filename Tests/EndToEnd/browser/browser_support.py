@@ -355,6 +355,21 @@ class Page:
 
         self.wait_for(clicked, timeout, f"a click on {css}")
 
+    def arm_delete(self, item: str, timeout: float = 10.0) -> str:
+        """Clicks `item`'s Delete once, so that it asks first; a redraw of the list before the armed
+        button is seen disarms it, so it is armed again. Returns the armed button's text, read in
+        one script (a found element may be redrawn away before its `.text`)."""
+        confirm = item + ' [data-action="confirm-delete"]'
+
+        def armed():
+            text = self.text(confirm)
+            if text is not None:
+                return text
+            self.find(item + ' [data-action="delete"]').click()
+            return None
+
+        return self.wait_for(armed, timeout, f"the delete of {item} armed")
+
     def delete_from_list(self, item: str, timeout: float = 10.0):
         """Deletes `item` with its Delete button's two clicks; a redraw between them disarms the
         button, so it is armed again."""
