@@ -313,6 +313,32 @@ class Page:
         result = self.wait_for(settled, timeout, f"the page to stop sending {kind}")
         return [] if result == [None] else result
 
+    def watch_control(self, css: str):
+        """From now on keeps, in window.__lastInput, the value the control at `css` (a slider) had at
+        its last `input` or `change` event: the value the user set last (see wait_sent_last)."""
+        self.js("""const control = document.querySelector(arguments[0]);
+                   window.__lastInput = null;
+                   for (const type of ['input', 'change'])
+                     control.addEventListener(type, () => { window.__lastInput = Number(control.value); });""", css)
+
+    def wait_sent_last(self, kind: str, value_of, timeout: float = 5.0) -> list[dict]:
+        """Waits until the last `kind` command the page sent carries, as `value_of(message)`, the value
+        the watched control (watch_control) was last set to: the throttle's trailing send of the
+        newest value has gone out, however late its timer ran. Returns all `kind` commands.
+        (Settling on content: a quiet spell after the last send says nothing when the renderer
+        stalls longer than the spell before the trailing send.)"""
+        last = {"wanted": None, "sent": None}
+
+        def arrived():
+            last["wanted"] = self.js("return window.__lastInput")
+            messages = self.sent(kind)
+            last["sent"] = value_of(messages[-1]) if messages else None
+            return last["wanted"] is not None and messages and last["sent"] == last["wanted"] and messages
+
+        return self.wait_for(arrived, timeout,
+                             lambda: f"the last {kind} to carry the control's last value {last['wanted']} "
+                                     f"(last sent: {last['sent']})")
+
     def wait_pixels(self, check, timeout: float = 10.0, message: str = "the picture"):
         """Polls the canvas until `check(rgb)` is truthy; returns those pixels. `check` may return
         a falsy value with a description, e.g. `(False, "warm=0.2")`."""

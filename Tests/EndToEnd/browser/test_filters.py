@@ -180,12 +180,14 @@ def test_slider_sends_throttled_params_and_the_picture_follows(file_server, open
     first = px.block_size(8, height)
     page.wait_pixels(lambda rgb: px.estimated_block_size(rgb) == first, message=f"pixellate at 8: blocks of {first}")
     slider = page.find('input[data-param="scale"]')
+    page.watch_control('input[data-param="scale"]')
 
     drag(page, slider, 0.15, 0.35, steps=24)
     during = page.sent("setParams")
     assert len(during) >= 3, f"setParams should be sent while dragging, got {during}"
     release(page)
-    sent = page.wait_sent_settled("setParams")
+    # The newest value always goes out last: wait for the slider's last value to be sent.
+    sent = page.wait_sent_last("setParams", lambda message: message["params"]["scale"])
     assert_throttled(sent, "setParams")
     value = sent[-1]["params"]["scale"]
     block = px.block_size(value, height)
