@@ -41,11 +41,14 @@ def save_screenshot(page, artifacts, name: str):
 def test_picker_and_sliders_come_from_hello(file_server, open_page):
     page = open_page(file_server)
     catalog = page.js("return window.filtercast.filters")
-    buttons = page.find_all("#filters [data-filter]")
-    assert [b.get_attribute("data-filter") for b in buttons] == [f["name"] for f in catalog]
-    assert buttons[0].get_attribute("data-filter") == "none" and buttons[0].text == "None"
-    assert [b.text for b in buttons] == [f["label"] for f in catalog]
-    assert buttons[0].get_attribute("aria-pressed") == "true"
+    # The picker read in one script: #filters is rebuilt by a `catalog` message, which would leave
+    # elements found in an earlier WebDriver call stale.
+    buttons = page.js("""return [...document.querySelectorAll('#filters [data-filter]')]
+                         .map(b => ({name: b.dataset.filter, text: b.innerText, pressed: b.getAttribute('aria-pressed')}))""")
+    assert [b["name"] for b in buttons] == [f["name"] for f in catalog]
+    assert buttons[0]["name"] == "none" and buttons[0]["text"] == "None"
+    assert [b["text"] for b in buttons] == [f["label"] for f in catalog]
+    assert buttons[0]["pressed"] == "true"
     assert page.find_all("[data-param]") == []  # "none" has no parameters
     assert page.find("#reset").get_attribute("disabled") is not None
 
