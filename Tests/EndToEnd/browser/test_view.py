@@ -205,12 +205,15 @@ def test_a_hidden_tab_stops_taking_frames_and_resumes(file_server, open_page):
     finally:
         driver.close()
         driver.switch_to.window(viewer_tab)
-    page.wait_for(lambda: [v[0] for v in page.js("return window.__visibility")] == ["hidden", "visible"],
-                  timeout=5, message=lambda: f"hidden, then visible again: {page.js('return window.__visibility')}")
-    (_, hidden_at, hidden_ms), (_, shown_at, shown_ms) = page.js("return window.__visibility")
+    changes = page.wait_for(lambda: (v := page.js("return window.__visibility")) and v[-1][0] == "visible" and v,
+                            timeout=5, message=lambda: f"hidden, then visible again: {page.js('return window.__visibility')}")
+    states = [state for state, _, _ in changes]
+    assert states[0] == "hidden" and all(a != b for a, b in zip(states, states[1:])), changes
+    # Summed over the hidden spells (one, unless the tab switch flickers).
+    spells = [(shown[1] - hidden[1], shown[2] - hidden[2]) for hidden, shown in zip(changes[::2], changes[1::2])]
+    drawn, hidden_ms = sum(frames for frames, _ in spells), sum(ms for _, ms in spells)
     # The window was long enough to tell: a tab still decoding would have drawn ~30 frames a second.
-    assert shown_ms - hidden_ms >= 1000, f"hidden for only {shown_ms - hidden_ms:.0f} ms"
+    assert hidden_ms >= 1000, f"hidden for only {hidden_ms:.0f} ms: {changes}"
     # At most the frame being decoded when it hid (its draw finishes), and one spare.
-    assert shown_at - hidden_at <= 2, \
-        f"a hidden tab should not keep drawing ({shown_at - hidden_at} frames in {shown_ms - hidden_ms:.0f} ms hidden)"
+    assert drawn <= 2, f"a hidden tab should not keep drawing ({drawn} frames in {hidden_ms:.0f} ms hidden)"
     page.wait_frames(10, timeout=5)
