@@ -248,8 +248,10 @@ class Page:
 
     # -- waiting -------------------------------------------------------------------------------
 
-    def wait_for(self, condition, timeout: float = 10.0, message: str = "condition", interval: float = 0.05):
-        """Polls `condition()` until it returns something truthy; returns that."""
+    def wait_for(self, condition, timeout: float = 10.0, message="condition", interval: float = 0.05):
+        """Polls `condition()` until it returns something truthy; returns that. `message` may be a
+        callable (e.g. one that reads the page): it is called only when the wait times out, so that
+        a DOM read for the report is neither made on every poll nor made outside the retry."""
         deadline = time.monotonic() + timeout
         last = None
         while True:
@@ -261,6 +263,11 @@ class Page:
                 if last:
                     return last
             if time.monotonic() > deadline:
+                if callable(message):
+                    try:
+                        message = message()
+                    except Exception as error:  # noqa: BLE001 — the report must not hide the timeout
+                        message = f"<the message could not be read: {error!r}>"
                 raise AssertionError(f"timed out after {timeout} s waiting for {message} (last: {last!r}); "
                                      f"stats: {self.safe_stats()}\nserver log:\n{self.server.log_tail(1500)}")
             time.sleep(interval)
@@ -306,6 +313,32 @@ class Page:
         result = self.wait_for(settled, timeout, f"the page to stop sending {kind}")
         return [] if result == [None] else result
 
+    def watch_control(self, css: str):
+        """From now on keeps, in window.__lastInput, the value the control at `css` (a slider) had at
+        its last `input` or `change` event: the value the user set last (see wait_sent_last)."""
+        self.js("""const control = document.querySelector(arguments[0]);
+                   window.__lastInput = null;
+                   for (const type of ['input', 'change'])
+                     control.addEventListener(type, () => { window.__lastInput = Number(control.value); });""", css)
+
+    def wait_sent_last(self, kind: str, value_of, timeout: float = 5.0) -> list[dict]:
+        """Waits until the last `kind` command the page sent carries, as `value_of(message)`, the value
+        the watched control (watch_control) was last set to: the throttle's trailing send of the
+        newest value has gone out, however late its timer ran. Returns all `kind` commands.
+        (Settling on content: a quiet spell after the last send says nothing when the renderer
+        stalls longer than the spell before the trailing send.)"""
+        last = {"wanted": None, "sent": None}
+
+        def arrived():
+            last["wanted"] = self.js("return window.__lastInput")
+            messages = self.sent(kind)
+            last["sent"] = value_of(messages[-1]) if messages else None
+            return last["wanted"] is not None and messages and last["sent"] == last["wanted"] and messages
+
+        return self.wait_for(arrived, timeout,
+                             lambda: f"the last {kind} to carry the control's last value {last['wanted']} "
+                                     f"(last sent: {last['sent']})")
+
     def wait_pixels(self, check, timeout: float = 10.0, message: str = "the picture"):
         """Polls the canvas until `check(rgb)` is truthy; returns those pixels. `check` may return
         a falsy value with a description, e.g. `(False, "warm=0.2")`."""
@@ -347,6 +380,21 @@ class Page:
             return True
 
         self.wait_for(clicked, timeout, f"a click on {css}")
+
+    def arm_delete(self, item: str, timeout: float = 10.0) -> str:
+        """Clicks `item`'s Delete once, so that it asks first; a redraw of the list before the armed
+        button is seen disarms it, so it is armed again. Returns the armed button's text, read in
+        one script (a found element may be redrawn away before its `.text`)."""
+        confirm = item + ' [data-action="confirm-delete"]'
+
+        def armed():
+            text = self.text(confirm)
+            if text is not None:
+                return text
+            self.find(item + ' [data-action="delete"]').click()
+            return None
+
+        return self.wait_for(armed, timeout, f"the delete of {item} armed")
 
     def delete_from_list(self, item: str, timeout: float = 10.0):
         """Deletes `item` with its Delete button's two clicks; a redraw between them disarms the

@@ -43,9 +43,12 @@ def test_build_a_chain_edit_each_link_and_remove_links(file_server, open_page):
     page.find('[data-filter="sepia"]').click()
     state = wait_chain(page, ["invert", "sepia"])
     assert state["filter"]["name"] == "invert", "filter is the first link"
-    assert [c.text for c in page.find_all("#chain .link-select")] == ["1. Invert", "2. Sepia"]
+    # Lists read in one script each: #chain is rebuilt when a state changes the chain, so elements
+    # found in one WebDriver call may be stale at the next one's read.
+    chips = page.js("return [...document.querySelectorAll('#chain .link-select')].map(c => c.innerText)")
+    assert chips == ["1. Invert", "2. Sepia"], chips
     assert page.text("#current-filter") == "Invert → Sepia"
-    pressed = [b.get_attribute("data-filter") for b in page.find_all("#filters [aria-pressed='true']")]
+    pressed = page.js("return [...document.querySelectorAll(\"#filters [aria-pressed='true']\")].map(b => b.dataset.filter)")
     assert pressed == ["sepia"], "the picker shows the picked link"
     sent = page.sent("setFilter")[-1]
     assert sent["chain"] == [{"name": "invert", "params": {}}, {"name": "sepia"}], sent

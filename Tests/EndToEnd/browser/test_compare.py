@@ -35,7 +35,10 @@ def test_the_wipe_shows_source_against_program_in_sync_and_show_to_all_reaches_a
     controller.wait_for(lambda: controller.stats()["compare"]["pairsDrawn"] >= 20, message="pairs drawn")
     compare = controller.stats()["compare"]
     assert compare["on"] and compare["before"] == "source-240p" and compare["mode"] == "wipe", compare
-    assert compare["fps"] >= 8, f"pairs drawn in the last second: {compare['fps']}"
+    # The rate of pairs over the last second, waited for: one reading just after a stall of the
+    # machine can be low, a view that pairs too few pictures stays below it.
+    controller.wait_for(lambda: controller.stats()["compare"]["fps"] >= 8, timeout=5,
+                        message=lambda: f"8 pairs drawn a second: {controller.stats()['compare']['fps']}")
     pairs = []
     for _ in range(5):
         last = controller.stats()["compare"]["pairsDrawn"]
@@ -52,10 +55,25 @@ def test_the_wipe_shows_source_against_program_in_sync_and_show_to_all_reaches_a
     assert mean_error(left, 255 - left_program) < 12, "left of the divider: the source (the program inverted back)"
     assert mean_error(left, left_program) > 60, "the two sides differ"
 
-    controller.js("const s = document.getElementById('compare-split'); s.value = '0.25';"
-                  "s.dispatchEvent(new Event('input', {bubbles: true}));")
-    compare = controller.stats()["compare"]
-    assert compare["split"] == 0.25 and compare["redrawMs"] is not None and compare["redrawMs"] < 17, compare
+    # Moving the divider redraws within the input event, without the server: checked in the same
+    # script as the event, before anything else can run — the divider's white line (not there
+    # before) already at the new place, no pair drawn and nothing sent meanwhile. The redrawMs the page reports is then
+    # bounded by that same span (its event to the end of the dispatch), not by a wall-clock figure
+    # a busy machine may exceed.
+    moved = controller.js("""
+        const s = document.getElementById('compare-split'), canvas = document.getElementById('compare-view');
+        const stats = window.filtercast.stats.compare, pairs = stats.pairsDrawn, sent = window.__fc.sent.length;
+        const column = (x) => [...canvas.getContext('2d').getImageData(x, 0, 1, canvas.height).data]
+            .filter((v, i) => i % 4 !== 3).every((v) => v === 255);
+        const x = Math.round(0.25 * canvas.width) - 1, before = column(x);
+        const event = new Event('input', {bubbles: true});
+        s.value = '0.25';
+        s.dispatchEvent(event);
+        const span = performance.now() - event.timeStamp;
+        return {before, white: column(x), pairs: stats.pairsDrawn - pairs, sent: window.__fc.sent.length - sent,
+                span, redrawMs: stats.redrawMs, split: stats.split};""")
+    assert not moved["before"] and moved["white"] and moved["pairs"] == 0 and moved["sent"] == 0, moved
+    assert moved["split"] == 0.25 and moved["redrawMs"] is not None and 0 <= moved["redrawMs"] <= moved["span"], moved
     (left, left_program), (right, right_program) = halves(controller, 0.25)
     assert mean_error(right, right_program) < 12 and mean_error(left, 255 - left_program) < 12, "redrawn at the new divider"
 

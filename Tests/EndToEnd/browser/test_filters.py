@@ -41,11 +41,14 @@ def save_screenshot(page, artifacts, name: str):
 def test_picker_and_sliders_come_from_hello(file_server, open_page):
     page = open_page(file_server)
     catalog = page.js("return window.filtercast.filters")
-    buttons = page.find_all("#filters [data-filter]")
-    assert [b.get_attribute("data-filter") for b in buttons] == [f["name"] for f in catalog]
-    assert buttons[0].get_attribute("data-filter") == "none" and buttons[0].text == "None"
-    assert [b.text for b in buttons] == [f["label"] for f in catalog]
-    assert buttons[0].get_attribute("aria-pressed") == "true"
+    # The picker read in one script: #filters is rebuilt by a `catalog` message, which would leave
+    # elements found in an earlier WebDriver call stale.
+    buttons = page.js("""return [...document.querySelectorAll('#filters [data-filter]')]
+                         .map(b => ({name: b.dataset.filter, text: b.innerText, pressed: b.getAttribute('aria-pressed')}))""")
+    assert [b["name"] for b in buttons] == [f["name"] for f in catalog]
+    assert buttons[0]["name"] == "none" and buttons[0]["text"] == "None"
+    assert [b["text"] for b in buttons] == [f["label"] for f in catalog]
+    assert buttons[0]["pressed"] == "true"
     assert page.find_all("[data-param]") == []  # "none" has no parameters
     assert page.find("#reset").get_attribute("disabled") is not None
 
@@ -180,12 +183,14 @@ def test_slider_sends_throttled_params_and_the_picture_follows(file_server, open
     first = px.block_size(8, height)
     page.wait_pixels(lambda rgb: px.estimated_block_size(rgb) == first, message=f"pixellate at 8: blocks of {first}")
     slider = page.find('input[data-param="scale"]')
+    page.watch_control('input[data-param="scale"]')
 
     drag(page, slider, 0.15, 0.35, steps=24)
     during = page.sent("setParams")
     assert len(during) >= 3, f"setParams should be sent while dragging, got {during}"
     release(page)
-    sent = page.wait_sent_settled("setParams")
+    # The newest value always goes out last: wait for the slider's last value to be sent.
+    sent = page.wait_sent_last("setParams", lambda message: message["params"]["scale"])
     assert_throttled(sent, "setParams")
     value = sent[-1]["params"]["scale"]
     block = px.block_size(value, height)

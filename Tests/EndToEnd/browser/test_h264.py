@@ -32,7 +32,20 @@ def psnr(a: np.ndarray, b: np.ndarray) -> float:
     return float("inf") if error == 0 else 10 * np.log10(255 ** 2 / error)
 
 
+def same_window_latencies(pages, frames: int = 30) -> list[list[float]]:
+    """The latencies (sent → drawn, ms) of the next `frames` frames each page draws, all counted
+    from the same instant: pages measured side by side see the same machine."""
+    for page in pages:
+        page.js("window.filtercast.latencyHistory.length = 0")
+    for page in pages:
+        page.wait_for(lambda: page.js("return window.filtercast.latencyHistory.length") >= frames, timeout=15,
+                      message=f"{frames} frames drawn")
+    return [page.js("return window.filtercast.latencyHistory.slice(0, arguments[0])", frames) for page in pages]
+
+
 def test_auto_decodes_h264_at_full_rate(file_server, open_page):
+    # The latency's peer: the same picture as JPEG, in the other browser, measured in the same window.
+    jpeg = open_page(file_server, second=True)
     page = open_page(file_server, transport=None)
     page.wait_for(lambda: page.stats()["transport"] == "h264", message="the page to watch H.264")
     watches = page.sent("watch")
@@ -40,7 +53,12 @@ def test_auto_decodes_h264_at_full_rate(file_server, open_page):
     later = page.wait_frames(45, timeout=10)
     assert (later["width"], later["height"]) == (640, 360)
     page.wait_for(lambda: page.stats()["fps"] >= 20, message="about 30 fps drawn")
-    assert 0 <= later["latencyMs"] < 100
+    assert 0 <= later["latencyMs"]
+    # What H.264 adds to a frame's way (WebCodecs decoding; a decoder holding units back, as one not
+    # told to optimise for latency does) is judged against the JPEG page beside it: a busy machine
+    # slows both, so only what the H.264 path itself adds — more than 3 frames' time — fails.
+    h264_ms, jpeg_ms = (float(np.median(values)) for values in same_window_latencies([page, jpeg]))
+    assert h264_ms <= jpeg_ms + 100, f"H.264 median latency {h264_ms:.0f} ms against JPEG's {jpeg_ms:.0f} ms"
     held = page.js("return window.__fc.lastHeldMs")
     assert isinstance(held, int) and 0 <= held <= 60000, f"the acks say how long the decoder held a unit: {held!r}"
     rgb = page.canvas_rgb()
@@ -61,10 +79,19 @@ def test_paused_changes_show_sharp_on_h264(file_server, open_page):
     page.choose_filter("kaleidoscope")
     after = page.wait_pixels(lambda rgb: (mirror_error(px.luma(rgb)) < 3, f"mirror error {mirror_error(px.luma(rgb)):.2f}"),
                              message="a mirrored picture, refined while paused")
-    page.wait_still(quiet=0.6)
-    jpeg.wait_still(quiet=0.6)
-    sharp = psnr(page.canvas_rgb(), jpeg.canvas_rgb())
-    assert sharp > 30, f"the paused H.264 picture is {sharp:.1f} dB from the JPEG one"
+    # Refined while paused (up to 8 finer encodings of the still, each later on a slow encoder) until
+    # it is as sharp as the JPEG page's picture of the same change: waited for, as a quiet spell
+    # could end between two late refinements; an H.264 still that is never refined stays below.
+    jpeg.wait_pixels(lambda rgb: (mirror_error(px.luma(rgb)) < 3, f"mirror error {mirror_error(px.luma(rgb)):.2f}"),
+                     message="the JPEG page's mirrored picture")
+    seen = {"dB": None}
+
+    def sharp():
+        seen["dB"] = psnr(page.canvas_rgb(), jpeg.canvas_rgb())
+        return seen["dB"] > 30
+
+    page.wait_for(sharp, timeout=15, interval=0.2,
+                  message=lambda: f"the paused H.264 picture over 30 dB PSNR against the JPEG one (last {seen['dB']:.1f} dB)")
     assert np.abs(px.luma(after) - before).mean() > 10
 
 

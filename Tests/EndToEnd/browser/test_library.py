@@ -5,8 +5,16 @@ Delete removing it."""
 from __future__ import annotations
 
 import re
+import subprocess
 import time
 import urllib.request
+
+
+def file_seconds(path) -> float:
+    """The duration of a media file, as ffprobe reads its container."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(path)],
+                         capture_output=True, text=True, timeout=30, check=True).stdout
+    return float(out.strip())
 
 
 def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts):
@@ -26,11 +34,15 @@ def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts
     dot = page.js("return getComputedStyle(document.querySelector('#record .rec-dot')).backgroundColor")
     red, green, blue = (int(v) for v in re.findall(r"\d+", dot)[:3])
     assert red > 150 and green < 120 and blue < 120, dot
-    page.wait_for(lambda: page.text("#record-time") == "00:02", timeout=10, message="00:02 elapsed")
+    # Counted up to 2 s at least: the page adds " · N dropped" when the recording leaves frames out
+    # (its encoder behind on a busy machine, by design), and a slow poll may first see 00:03.
+    page.wait_for(lambda: re.fullmatch(r"00:0[2-9]( · \d+ dropped)?", page.text("#record-time")), timeout=10,
+                  message=lambda: f"at least 00:02 elapsed: {page.text('#record-time')!r}")
     page.screenshot(artifacts / "library-recording.png")
 
     button.click()
-    page.wait_state(lambda s: not s["recording"]["active"], message="the recording stopped")
+    stopped = page.wait_state(lambda s: not s["recording"]["active"], message="the recording stopped")
+    assert stopped["recording"]["name"] == name and stopped["recording"]["elapsed"] >= 2, stopped["recording"]
     page.wait_for(lambda: button.get_attribute("aria-pressed") == "false", message="the button back to Record")
     assert page.text("#record-time") == "Rec"
     item = f'#recordings [data-recording="{name}"]'
@@ -38,11 +50,20 @@ def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts
     assert not page.visible("#library-empty")
     # The list may still show the recording as it was listed at its start (no duration, 1 kB)
     # until the listing that follows its end arrives.
-    page.wait_for(lambda: re.match(r"00:0[23] · \d+ kB", page.text(item + " .recording-meta")),
-                  message="the finished recording's duration and size in the list")
+    meta = re.compile(r"(\d\d):(\d\d) · (\d+ kB|\d+\.\d MB)")
+    listed = page.wait_for(lambda: meta.match(page.text(item + " .recording-meta") or ""),
+                           message=lambda: f"the finished recording's duration and size in the list: "
+                                           f"{page.text(item + ' .recording-meta')!r}")
+    # That duration is the file's, rounded to the second as the page shows it. Judged against the
+    # file itself (ffprobe), not the wall clock: on a busy machine the test pattern makes fewer
+    # pictures than the seconds that pass (4.8 s of recording held 2 s of pictures), and the stop
+    # lands whenever the click does.
+    seconds = file_seconds(tmp_path / "recordings" / name)
+    assert seconds >= 1, f"the recording holds {seconds:.2f} s"
+    assert abs(int(listed[1]) * 60 + int(listed[2]) - seconds) <= 0.6, (listed[0], seconds)
 
     # Download: the link serves the file as video/mp4 with its length.
-    href = page.find(item + ' [data-action="download"]').get_attribute("href")
+    href = page.js("return document.querySelector(arguments[0]).href", item + ' [data-action="download"]')  # one read: the list redraws
     assert href == f"{live_server.url}recordings/{name}"
     with urllib.request.urlopen(href, timeout=10) as response:
         body = response.read()
@@ -61,9 +82,8 @@ def test_record_play_download_delete(live_server, open_page, tmp_path, artifacts
     page.screenshot(artifacts / "library-playing.png")
 
     # Delete asks first: the first click arms the button, and it disarms by itself.
-    page.find(item + ' [data-action="delete"]').click()
-    page.wait_for(lambda: page.find_all(item + ' [data-action="confirm-delete"]'), message="the delete armed")
-    assert page.text(item + ' [data-action="confirm-delete"]') == "Delete? Click again"
+    # (Armed by the helper: the list is redrawn when the source changes, as Play just did.)
+    assert page.arm_delete(item) == "Delete? Click again"
     assert (tmp_path / "recordings" / name).exists(), "one click deleted"
     page.wait_for(lambda: page.find_all(item + ' [data-action="delete"]'), timeout=6, message="the delete disarmed")
     assert (tmp_path / "recordings" / name).exists()
@@ -104,9 +124,11 @@ def test_back_to_the_input_button(live_server, open_page, tmp_path, artifacts):
     right = page.js("return document.querySelector(arguments[0]).getBoundingClientRect().right", BACK)
     assert right <= 320.5 and page.js("return document.documentElement.scrollWidth - window.innerWidth") <= 0
     page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    # The file vanishes behind the server's back: NO SIGNAL, and the button is the way out. Its
-    # thumbnails, should the page ask for them meanwhile, are not found: a 404 it handles.
-    page.allow_console(r"api/thumbnails\S* - Failed to load resource: the server responded with a status of 404")
+    # The file vanishes behind the server's back: NO SIGNAL, and the button is the way out.
+    # The seek bar's thumbnails of the recording may still be in the making (202, asked again a
+    # second later, later still on a busy machine): asked after the file is gone they are a 404,
+    # which the browser logs. The test's own doing, not the page's error.
+    page.allow_console(r"api/thumbnails - Failed to load resource: the server responded with a status of 404")
     (tmp_path / "recordings" / name).unlink()
     page.raw_send('{"type":"seek","position":0.2}')
     page.wait_state(lambda s: not s["source"]["online"], message="the recording given up")

@@ -48,15 +48,66 @@ def test_a_live_source_that_drops_out_shows_no_signal_and_recovers(launch, open_
     page.wait_pixels(lambda rgb: not looks_like_placeholder(rgb), message="the test pattern again")
 
 
+# Counts the page's states (window.__stateAt: the page's clock at the last one): each state
+# renders the source's signal again, which (online) hides the badge and ends its countdown.
+COUNT_STATES = """
+    return import('/player.js').then(({ player }) => {
+      window.__stateAt = performance.now();
+      player.on('state', () => { window.__stateAt = performance.now(); });
+    });"""
+
+# Starts the countdown of a state saying `retryIn: 2.2` and records every text of the badge with
+# the page's clock (a MutationObserver), until it reads 0 s; returns [[ms since the start, text]…]
+# and whether a state came meanwhile. All in the page: the verdict holds no WebDriver round trip.
+COUNT_DOWN = """
+    const done = arguments[arguments.length - 1];
+    import('/source.js').then((m) => {
+      const badge = document.getElementById('signal-badge');
+      const seen = [], statesBefore = window.__stateAt;
+      let start = null, finished = false;
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        observer.disconnect();
+        done({ seen, stateCame: window.__stateAt !== statesBefore });
+      };
+      const observer = new MutationObserver(() => {
+        seen.push([performance.now() - start, badge.textContent]);
+        if (badge.textContent.endsWith(' 0 s')) finish();
+      });
+      observer.observe(badge, { childList: true, characterData: true, subtree: true });
+      start = performance.now();
+      m.renderSignal({ online: false, retryIn: 2.2, reason: 'test' });
+      seen.push([performance.now() - start, badge.textContent]);  // synchronous: at once
+      setTimeout(finish, 15000);  // a frozen countdown: the verdict below says so
+    });"""
+
+
 def test_the_badge_counts_down_between_states_on_the_pictures_clock(file_server, open_page):
     """Issue 23, defect 6: the badge's seconds change at the whole seconds before the attempt
     (where the server redraws its picture), counting on the page's clock, not frozen at the
     value of the last state. Paused, no state comes to refresh it."""
     page = open_page(file_server)
+    page.js(COUNT_STATES)
     page.pause()
-    page.js("return import('/source.js').then(m => m.renderSignal({ online: false, retryIn: 2.4, reason: 'test' }))")
-    page.wait_for(lambda: page.text("#signal-badge") == "No signal — retrying in 3 s", timeout=0.3, message="3 s at once")
+    # A state (the pause's own position, late on a busy machine) would end the countdown: start it
+    # once none has come for a second.
+    page.wait_for(lambda: page.js("return performance.now() - window.__stateAt") > 1000, timeout=15,
+                  message="a second without a state after the pause")
     assert page.js("""return import('/source.js').then(m => [[2.4, 0], [2.4, 400], [2.4, 399], [0.2, 500]]
                         .map(([r, e]) => Object.values(m.retryCountdown(r, e))))""") == [[3, 400], [2, 1000], [3, 1], [0, None]]
-    page.wait_for(lambda: page.text("#signal-badge") == "No signal — retrying in 2 s", timeout=1, message="2 s after 0.4 s")
-    page.wait_for(lambda: page.text("#signal-badge") == "No signal — retrying in 1 s", timeout=1.5, message="1 s a second later")
+    result = page.driver.execute_async_script(COUNT_DOWN)
+    assert not result["stateCame"], f"a state came during the countdown and reset it: {result}"
+    texts = [text for _, text in result["seen"]]
+    changes = [(round(ms), text) for (ms, text), previous in zip(result["seen"], [None] + texts) if text != previous]
+    # Each second's text once, in order: 3 s at once (read as renderSignal returned), 2 s at 0.2 s,
+    # 1 s at 1.2 s, 0 s at 2.2 s, each on the page's clock from the state. The page's timer fires
+    # after the change is due (it re-arms when early), so the lower bounds are exact; a busy
+    # renderer may run it late, and each change is timed from the state, not from the previous
+    # change (lateness does not add up), so up to 500 ms of lateness is allowed: a countdown
+    # stepping whole seconds from the state (at 1 s, 2 s, …) would be 800 ms off.
+    prefix = "No signal — retrying in "
+    assert result["seen"][0][1] == prefix + "3 s", result["seen"]
+    assert [text for _, text in changes] == [prefix + n for n in ("3 s", "2 s", "1 s", "0 s")], changes
+    for (ms, _), due in zip(changes[1:], (200, 1200, 2200)):
+        assert due - 1 <= ms <= due + 500, f"changed at {ms} ms, due at {due} ms: {changes}"

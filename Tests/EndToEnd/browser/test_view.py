@@ -23,7 +23,12 @@ def test_page_draws_frames_and_acknowledges_them(file_server, open_page):
                           "transport", "bitsPerSecond", "cameraRoundTripMs", "styleRefreshHz", "audio", "studio", "compare"}
     assert set(later["audio"]) == {"playing", "syncMs"}
     page.wait_for(lambda: page.stats()["fps"] >= 20, message="about 30 fps delivered")
-    assert 0 <= later["latencyMs"] < 250
+    # A bound only a backlog breaks: with at most 2 frames in flight (flow control) and only the
+    # newest waiting frame decoded, a drawn frame is at most a few frame times old however busy the
+    # machine; frames queued (in the socket or the page) age by a frame time each, and a median of
+    # 30 frames a second late means a second of them queued. (The latency figure itself is measured
+    # alone, in test_a_slow_tab_drops_frames_instead_of_lagging.)
+    assert 0 <= later["latencyMs"] < 1000
     acks = page.js("return [window.__fc.acks, window.__fc.lastAck, window.__fc.lastHeldMs]")
     assert acks[0] >= later["framesDrawn"] and acks[1] >= later["lastSeq"]
     # How long the page held the frame before acknowledging it (decoding, drawing): the server
@@ -176,21 +181,39 @@ def test_no_errors_with_a_token(launch, test_clip, open_page):
     page.wait_state(lambda s: s["filter"]["name"] == "sepia", message="sepia with the token")
 
 
+# Records, in the page, the frames drawn and the page's clock at each visibility change: what the
+# tab drew while hidden is then counted by the page itself, not between WebDriver calls made while
+# it was still (or again) in front and drawing 30 frames a second.
+WATCH_VISIBILITY = """
+    window.__visibility = [];
+    document.addEventListener('visibilitychange', () => window.__visibility.push(
+        [document.visibilityState, window.filtercast.stats.framesDrawn, performance.now()]));"""
+
+
 def test_a_hidden_tab_stops_taking_frames_and_resumes(file_server, open_page):
     """A background tab neither decodes nor acknowledges, so the server stops sending to it after
     its window of frames; back in front, it draws the newest frame and the flow resumes."""
     page = open_page(file_server)
     page.wait_frames(5)
+    page.js(WATCH_VISIBILITY)
     driver = page.driver
     viewer_tab = driver.current_window_handle
-    before = page.stats()["framesDrawn"]
     driver.switch_to.new_window("tab")  # the viewer's tab goes to the background
     try:
         driver.get("about:blank")
-        time.sleep(1.5)  # the observation window: ~45 frames for a visible tab
+        time.sleep(1.5)  # not a wait for anything: the time the tab spends hidden (~45 frames visible)
     finally:
         driver.close()
         driver.switch_to.window(viewer_tab)
-    gained = page.stats()["framesDrawn"] - before
-    assert gained < 20, f"a hidden tab should not keep drawing ({gained} frames in 1.5 s)"
+    changes = page.wait_for(lambda: (v := page.js("return window.__visibility")) and v[-1][0] == "visible" and v,
+                            timeout=5, message=lambda: f"hidden, then visible again: {page.js('return window.__visibility')}")
+    states = [state for state, _, _ in changes]
+    assert states[0] == "hidden" and all(a != b for a, b in zip(states, states[1:])), changes
+    # Summed over the hidden spells (one, unless the tab switch flickers).
+    spells = [(shown[1] - hidden[1], shown[2] - hidden[2]) for hidden, shown in zip(changes[::2], changes[1::2])]
+    drawn, hidden_ms = sum(frames for frames, _ in spells), sum(ms for _, ms in spells)
+    # The window was long enough to tell: a tab still decoding would have drawn ~30 frames a second.
+    assert hidden_ms >= 1000, f"hidden for only {hidden_ms:.0f} ms: {changes}"
+    # At most the frame being decoded when it hid (its draw finishes), and one spare.
+    assert drawn <= 2, f"a hidden tab should not keep drawing ({drawn} frames in {hidden_ms:.0f} ms hidden)"
     page.wait_frames(10, timeout=5)
