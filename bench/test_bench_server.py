@@ -86,17 +86,29 @@ def test_a_server_that_does_not_start_is_named_with_its_reason(filtercast_bin, t
     assert "the server did not start" in err and "no-such-filter" in err, err
 
 
+def poll_until(condition, what: str, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
+        time.sleep(0.05)
+
+
 def test_the_proc_readers_see_the_server_its_threads_memory_and_connections(filtercast_bin):
     with serving(filtercast_bin, SOURCE) as server:
         pid = server.proc.pid
-        time.sleep(1.0)  # the decoder and the network thread run from the start
+        # The decoder and the network thread run from the start: awaited (a loaded machine starts
+        # them late), then read.
+        poll_until(lambda: {"network", "decode"} <= thread_cpu_seconds(pid).keys()
+                   and sum(thread_cpu_seconds(pid).values()) > 0, "the network and decode threads have run")
         threads, total = thread_cpu_seconds(pid), cpu_seconds(pid)
         assert {"network", "decode"} <= threads.keys(), threads
         assert 0 < sum(threads.values()) <= total + 0.05, (threads, total)
         assert 1000 < rss_kib(pid) <= peak_rss_kib(pid)
         before = fd_count(pid)
         with socket.create_connection((server.host, server.port)):
-            time.sleep(0.5)
+            # The accept comes when the server's network thread gets to it: the count is awaited to
+            # reach one more, and must then stay there (not one per something else).
+            poll_until(lambda: fd_count(pid) == before + 1, f"one more descriptor than {before}: {fd_count(pid)}")
             assert fd_count(pid) == before + 1
     assert server.returncode == 0
 

@@ -15,6 +15,7 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -29,6 +30,13 @@ READY_LINE = re.compile(r"(?:^filtercast: |\"message\":\")serving (?P<name>.+) \
                         r"at (?P<scheme>https?)://(?P<host>[^:/]+):(?P<port>\d+)/")
 # The data folder: in text on the line right after it, in JSON a field of it; `start` returns once it came.
 DATA_LINE = re.compile(r"^filtercast: data in (?P<data>.+) \(recordings, looks, comments, LUTs, styles, uploads, backgrounds, thumbnails\)|\"data\":\"(?P<field>[^\"]*)\"")
+
+# Every test's teardown checks that SIGTERM ends the server cleanly (exit code 0, no kill). The time
+# bound here only tells "stops" from "hangs" (a thread never joined waits forever): it is far from
+# the 1 s contract, which test_e2e_shutdown and test_e2e_startstop measure on their own, so that a
+# recorder, encoder or style worker finishing its step on a loaded machine does not fail a test
+# about something else.
+TEARDOWN_STOP_SECONDS = 5.0
 
 
 def make_clip(path, lavfi_source: str, seconds: float, *options: str, timeout: float = 120):
@@ -82,6 +90,32 @@ def make_certificate(folder, name: str, *names: str) -> KeyPair:
                     "-keyout", str(pair.key), "-out", str(pair.certificate)],
                    check=True, capture_output=True, timeout=30)
     return pair
+
+
+class ExitClock:
+    """Notes the moment a process exits, from a thread that blocks in waitpid from the moment it is
+    made: made right at the signal, it measures the stop itself, not when a test got round to ask."""
+
+    def __init__(self, proc: subprocess.Popen, since: float):
+        self.proc = proc
+        self.since = since
+        self.exited_at: float | None = None
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self):
+        self.proc.wait()
+        self.exited_at = time.monotonic()
+
+    def wait(self, timeout: float) -> int | None:
+        """The exit code, or None when still running `timeout` s after `since`."""
+        self._thread.join(max(0.0, self.since + timeout - time.monotonic()))
+        return None if self.exited_at is None else self.proc.returncode
+
+    @property
+    def seconds(self) -> float | None:
+        """From `since` to the exit (None while running)."""
+        return None if self.exited_at is None else self.exited_at - self.since
 
 
 def binary_path() -> str:
@@ -145,6 +179,7 @@ class ServerProcess:
     stdout_lines: list = field(default_factory=list)
     returncode: int | None = None
     stop_seconds: float | None = None
+    exit_clock: ExitClock | None = None  # started by send_signal
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -199,10 +234,22 @@ class ServerProcess:
         """Sends `signum`; returns the monotonic time it was sent."""
         sent = time.monotonic()
         self.proc.send_signal(signum)
+        if self.exit_clock is None:
+            self.exit_clock = ExitClock(self.proc, sent)
         return sent
 
     def wait(self, timeout: float, since: float | None = None) -> int | None:
-        """Waits for the exit; returns the exit code, or None when still running after `timeout`."""
+        """Waits for the exit; returns the exit code, or None when still running after `timeout`.
+        After `send_signal`, `stop_seconds` is from the signal to the exit as the exit clock saw it
+        (whenever this is called); otherwise from `since` (or now) to when the wait returned."""
+        clock = self.exit_clock
+        if clock is not None and since is not None:
+            self.returncode = clock.wait(timeout + since - clock.since)
+            if self.returncode is None:
+                return None
+            self.stop_seconds = clock.exited_at - since
+            self._finish()
+            return self.returncode
         start = since if since is not None else time.monotonic()
         try:
             self.returncode = self.proc.wait(timeout=max(0.0, start + timeout - time.monotonic()))

@@ -22,14 +22,15 @@ HTTP_TIMEOUT = 4  # --http-timeout of the server here: the slowloris test waits 
 @pytest.fixture(scope="module")
 def abuse_server(filtercast_bin, web_root, tmp_path_factory):
     """One small, cheap server for the frame violations (each test leaves it as it found it)."""
-    from fc_server import ServerProcess
+    from fc_server import TEARDOWN_STOP_SECONDS, ServerProcess
     folder = tmp_path_factory.mktemp("abuse-server")
     server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--recordings", str(folder / "recordings"),
                                             "--input", "test:160x120@15", "--http-timeout", str(HTTP_TIMEOUT)],
                            str(folder / "filtercast.log")).start()
     yield server
-    code, seconds = server.stop()
-    assert code == 0 and seconds <= 2.0, f"SIGTERM: exit code {code} after {seconds:.2f} s\n{server.stderr_text()}"
+    # Exit 0 without a kill; the bound only tells a stop from a hang (see conftest).
+    code, seconds = server.stop(timeout=TEARDOWN_STOP_SECONDS)
+    assert code == 0, f"SIGTERM: exit code {code} after {seconds:.2f} s (None: killed)\n{server.stderr_text()}"
 
 
 def still_streaming(server, frames: int = 3):

@@ -6,6 +6,7 @@ stream's sound also leaves ahead of its pictures (they wait for it), stops while
 offline and starts over with its pictures when it is back.
 The clip: 320x240 H.264 at 25 fps with a 440 Hz tone as AAC at 44.1 kHz, 6 s, made by the ffmpeg CLI."""
 
+import asyncio
 import bisect
 import shutil
 import statistics
@@ -47,12 +48,30 @@ def offsets(items):
     return result
 
 
+async def until_sound(client, count: int, timeout: float = 8.0) -> list:
+    """Everything received until `count` sound packets came (a count, not a rate: a loaded machine
+    is slower; the deadline fails a stream that stops)."""
+    loop = asyncio.get_running_loop()
+    deadline, items = loop.time() + timeout, []
+    while len(sound(items)) < count:
+        assert loop.time() < deadline, f"{len(sound(items))} sound packets of {count} within {timeout} s"
+        items += await client.collect(0.1)
+    return items
+
+
+async def next_sound(client, where=lambda packet: True, timeout: float = 5.0):
+    return await client.next_frame(where=lambda item: item.magic == AUDIO and where(item), timeout=timeout)
+
+
 async def listener(server):
     client = await Client.connect(server.ws_url())
     assert (await client.command({"type": "watch", "transport": "jpeg", "audio": True}))["type"] == "ack"
     return client
 
 
+# The sync figure (sound ahead of pictures) is a latency of the picture path, which a second test
+# on the two cores lengthens: measured alone, like its live twin below.
+@pytest.mark.solo  # measures sync: run alone
 def test_a_listener_gets_the_sound_in_step_with_the_pictures_and_a_v1_client_none(start_server, tone_clip):
     server = start_server("--input", str(tone_clip))
 
@@ -61,13 +80,12 @@ def test_a_listener_gets_the_sound_in_step_with_the_pictures_and_a_v1_client_non
         assert plain.hello["audio"] == {"codec": "opus", "channels": 2, "rate": 48000}
         assert plain.hello["state"]["source"]["audio"] == {"codec": "aac", "channels": 2, "rate": 44100}
         client = await listener(server)
-        items = await client.collect(2.5)
+        items = await until_sound(client, 100)
         packets = sound(items)
-        assert len(packets) >= 100, f"{len(packets)} sound packets in 2.5 s (50 a second expected)"
         steps = {b.pts_us - a.pts_us for a, b in zip(packets, packets[1:]) if b.pts_us > a.pts_us}
         assert steps <= {PACKET_US}, f"sound packets are not 20 ms apart: {sorted(steps)[:5]}"
         assert all(b.seq == a.seq + 1 for a, b in zip(packets, packets[1:])), "a listener keeping up skips no packet"
-        # 6 s clip that loops: at most one restart in 2.5 s, flagged.
+        # 6 s clip that loops: at most one restart in 100 packets (2 s of sound), flagged.
         assert sum(1 for a, b in zip(packets, packets[1:]) if b.pts_us < a.pts_us) <= 1
         # A file's sound leaves ahead of its pictures (up to 150 ms: the page holds it, and so
         # has it in time to be heard with its picture).
@@ -90,18 +108,25 @@ def test_pause_stops_the_sound_and_a_seek_restarts_it_at_the_new_time(start_serv
         client = await listener(server)
         assert sound(await client.collect(1.0)), "no sound before the pause"
         assert (await client.command({"type": "pause"}))["type"] == "ack"
-        await client.collect(0.4)  # what was demuxed and encoded before the pause
+        paused = await client.next_json("state", where=lambda s: s["playing"] is False, timeout=5)
+        # What was demuxed and encoded before the pause may still come out, however slowly a loaded
+        # machine sends it — but none of it past the paused position + the sound's lead (150 ms) and
+        # a packet, and it ends: 0.5 s with no sound within 5 s, then a whole second of silence.
+        tail, deadline = [], asyncio.get_running_loop().time() + 5
+        while window := sound(await client.collect(0.5)):
+            tail += window
+            assert asyncio.get_running_loop().time() < deadline, f"sound kept coming while paused: {len(tail)} packets"
+        assert all(p.pts_us / 1e6 <= paused["position"] + 0.2 for p in tail), \
+            (paused["position"], [p.pts_us / 1e6 for p in tail])
         assert not sound(await client.collect(1.0)), "sound while paused"
         assert (await client.command({"type": "play"}))["type"] == "ack"
-        assert sound(await client.collect(0.8)), "no sound after play"
+        await next_sound(client)  # "no sound after play" fails here (5 s)
+        client.drop_frames()
         assert (await client.command({"type": "seek", "position": 4.0}))["type"] == "ack"
-        items = await client.collect(1.5)
-        restarted = [packet for packet in sound(items) if packet.flags & 1]
-        assert restarted, "no sound packet flagged as the first after the seek"
-        first = restarted[-1]
+        first = await next_sound(client, where=lambda packet: packet.flags & 1)
         assert abs(first.pts_us / 1e6 - 4.0) < 0.03, f"the sound restarted at {first.pts_us / 1e6} s, not 4.0 s"
-        after = [packet for packet in sound(items) if packet.received >= first.received]
-        assert len(after) >= 40 and all(b.pts_us - a.pts_us == PACKET_US for a, b in zip(after, after[1:]))
+        after = [first] + sound(await until_sound(client, 39))
+        assert all(b.pts_us - a.pts_us == PACKET_US for a, b in zip(after, after[1:])), [p.pts_us for p in after]
 
     run(scenario())
 

@@ -4,6 +4,7 @@ bad choices are refused, and a client that never acknowledges holds at most eigh
 the others play on."""
 
 import asyncio
+import statistics
 import subprocess
 
 from fc_client import Client, run
@@ -11,6 +12,34 @@ from fc_client import Client, run
 
 async def units_in(client: Client, seconds: float) -> list:
     return [item for item in await client.collect(seconds) if not isinstance(item, dict)]
+
+
+async def units(client: Client, count: int, timeout: float = 10.0) -> list:
+    """The next `count` access units (JPEG frames before them skipped), however long a loaded
+    machine takes to send them (up to `timeout`)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    return [await client.next_frame(timeout=max(0.01, deadline - asyncio.get_running_loop().time()),
+                                    where=lambda f: f.is_unit) for _ in range(count)]
+
+
+async def until_quiet(client: Client, quiet: float = 0.7, timeout: float = 6.0) -> list:
+    """Everything that arrives until `quiet` s pass with no frame (the deadline fails a stream that
+    never stops)."""
+    received = []
+    deadline = asyncio.get_running_loop().time() + timeout
+    while window := await units_in(client, quiet):
+        received += window
+        assert asyncio.get_running_loop().time() < deadline, f"still sending after {timeout} s: {len(received)} frames"
+    return received
+
+
+def picture_step(units: list) -> float:
+    """The median step of the source's clock (pts, s) from one picture to the next that reached the
+    client (refinements, which repeat a pts, left out): a peer that made the stream skip pictures
+    raises it; a one-off stall of a loaded machine is one step and moves a median little, and the
+    client's receive timing does not enter."""
+    times = sorted({u.pts_us for u in units})
+    return statistics.median(b - a for a, b in zip(times, times[1:])) / 1e6
 
 
 def decode(units: list) -> int:
@@ -38,12 +67,11 @@ def test_hello_offers_h264_and_watch_switches_one_client(server):
             assert hello["renditions"][2]["bitsPerSecond"] > 0 and "bitsPerSecond" not in hello["renditions"][0]
             await viewer.ok({"type": "watch", "transport": "h264"})
             viewer.drop_frames()
-            units = [u for u in await units_in(viewer, 2.0) if u.is_unit]
-            assert len(units) >= 40, f"{len(units)} units in 2 s of a 30 fps source"
-            assert units[0].keyframe, "a viewer starts at a keyframe"
-            assert [u.seq for u in units] == list(range(units[0].seq, units[0].seq + len(units))), "consecutive"
-            assert all(u.picture == (320, 240, 2) for u in units)
-            assert decode(units) == len(units)
+            taken = await units(viewer, 40)  # a count, not a rate: a loaded machine is slower
+            assert taken[0].keyframe, "a viewer starts at a keyframe"
+            assert [u.seq for u in taken] == list(range(taken[0].seq, taken[0].seq + len(taken))), "consecutive"
+            assert all(u.picture == (320, 240, 2) for u in taken)
+            assert decode(taken) == len(taken)
             others = await units_in(other, 0.5)
             assert others and all(f.magic == b"FCF1" for f in others), "the other client still gets JPEG"
     run(scenario())
@@ -70,11 +98,13 @@ def test_paused_h264_sends_the_picture_and_refines_it_then_stops(server):
             await viewer.ok({"type": "watch", "transport": "h264"})
             await units_in(viewer, 0.3)
             await viewer.ok({"type": "pause"})
-            await units_in(viewer, 1.0)
-            assert await units_in(viewer, 0.7) == [], "nothing more while paused and unchanged"
+            # The refinements come at the encoder's pace, slower on a loaded machine: they must end
+            # (0.7 s with nothing, within 6 s); how fast is not the property.
+            await until_quiet(viewer)
             await viewer.ok({"type": "setFilter", "name": "sepia"})
-            after = [u for u in await units_in(viewer, 1.0) if u.is_unit]
-            # The change at once, then at most eight refinements of the same picture.
+            first = await viewer.next_frame(timeout=5, where=lambda f: f.is_unit)
+            after = [first] + [u for u in await until_quiet(viewer) if u.is_unit]
+            # The change first, then at most eight refinements of the same picture, then nothing.
             assert 1 <= len(after) <= 9 and after[0].state_changed, after
             assert len({u.pts_us for u in after}) == 1
     run(scenario())
@@ -83,8 +113,8 @@ def test_paused_h264_sends_the_picture_and_refines_it_then_stops(server):
 def test_a_client_that_says_nothing_gets_jpeg_only(server):
     async def scenario():
         async with await Client.connect(server.ws_url()) as silent:
-            frames = await units_in(silent, 1.0)
-            assert len(frames) >= 20 and all(f.magic == b"FCF1" and f.header_length == 32 for f in frames)
+            frames = await silent.frames(20, timeout=10)  # a count, not a rate: a loaded machine is slower
+            assert all(f.magic == b"FCF1" and f.header_length == 32 for f in frames)
     run(scenario())
 
 
@@ -109,13 +139,23 @@ def test_a_client_that_never_acknowledges_holds_eight_units_and_slows_nobody(ser
     async def scenario():
         async with await Client.connect(server.ws_url(), auto_ack=False) as stuck, \
                 await Client.connect(server.ws_url()) as fine:
-            await stuck.ok({"type": "watch", "transport": "h264"})
+            # `fine` alone first, as the peer figure: the share of the source's pictures it gets.
             await fine.ok({"type": "watch", "transport": "h264"})
-            held = [u for u in await units_in(stuck, 1.5) if u.is_unit]
+            alone = await units(fine, 30)
+            await stuck.ok({"type": "watch", "transport": "h264"})
+            # `fine` reads (and acknowledges) all along, concurrently with the stuck client filling up.
+            held, _ = await asyncio.gather(units_in(stuck, 1.5), units_in(fine, 1.5))
+            held = [u for u in held if u.is_unit]
             assert 1 <= len(held) <= 8, f"{len(held)} unacknowledged units"
-            assert await units_in(stuck, 0.5) == []
-            flowing = [u for u in await units_in(fine, 1.0) if u.is_unit]
-            assert len(flowing) >= 25, f"the acknowledging client got {len(flowing)} units in 1 s"
+            quiet, together = await asyncio.gather(units_in(stuck, 0.5), units(fine, 30))
+            assert quiet == []
+            # Held up by the stuck peer = nothing more after a window's worth (the 30 never come) or
+            # pictures skipped for `fine`: a gap in its sequence, a longer step between its pictures
+            # on the source's clock — judged against `fine` alone on the same machine just before.
+            assert [u.seq for u in together] == list(range(together[0].seq, together[0].seq + 30)), "none skipped"
+            assert picture_step(together) <= 1.25 * picture_step(alone), \
+                f"a picture every {picture_step(together):.3f} s of the source beside the stuck client, " \
+                f"every {picture_step(alone):.3f} s alone"
             # Acknowledging again: the stuck client is far behind, so it starts over at a keyframe.
             await stuck.ack(held[-1].seq)
             stuck.auto_ack = True

@@ -23,13 +23,14 @@ HTTP_TIMEOUT = 4  # --http-timeout of the servers here: the tests of the timeout
 @pytest.fixture(scope="module")
 def http_server(filtercast_bin, web_root, tmp_path_factory):
     """One server for the read-only HTTP tests (nothing here changes the session)."""
-    from fc_server import ServerProcess
+    from fc_server import TEARDOWN_STOP_SECONDS, ServerProcess
     log = tmp_path_factory.mktemp("http-server") / "filtercast.log"
     server = ServerProcess(filtercast_bin, ["--web", str(web_root), "--input", "test:320x240@30",
                                             "--http-timeout", str(HTTP_TIMEOUT)], str(log)).start()
     yield server
-    code, seconds = server.stop()
-    assert code == 0 and seconds <= 2.0, f"SIGTERM: exit code {code} after {seconds:.2f} s\n{server.stderr_text()}"
+    # Exit 0 without a kill; the bound only tells a stop from a hang (see conftest).
+    code, seconds = server.stop(timeout=TEARDOWN_STOP_SECONDS)
+    assert code == 0, f"SIGTERM: exit code {code} after {seconds:.2f} s (None: killed)\n{server.stderr_text()}"
 
 
 @pytest.mark.parametrize("path, mime, marker", [
@@ -293,7 +294,7 @@ DOWNLOAD_SIZE = 300_000  # several of the server's 32 KB pieces
 @pytest.fixture(scope="module")
 def range_server(filtercast_bin, web_root, tmp_path_factory):
     """A server whose recordings folder holds one file of known, non-repeating bytes."""
-    from fc_server import ServerProcess
+    from fc_server import TEARDOWN_STOP_SECONDS, ServerProcess
     folder = tmp_path_factory.mktemp("range-server")
     (folder / "recordings").mkdir()
     data = bytes(random.Random(7).getrandbits(8) for _ in range(DOWNLOAD_SIZE))

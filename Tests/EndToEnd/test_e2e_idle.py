@@ -32,29 +32,43 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+FRAME = 1 / 30
+
+
 def clock_anchor(server):
-    """(position, monotonic time) from /api/state: where the session's clock stood when."""
+    """(position, asked, answered) from /api/state: the session's clock stood at `position` at some
+    moment between `asked` and `answered` (monotonic times)."""
     import json
     asked = time.monotonic()
     state = json.loads(server.get("/api/state").body)
-    return state["position"], (asked + time.monotonic()) / 2
+    return state["position"], asked, time.monotonic()
 
 
-def expected_position(anchor, at: float) -> float:
-    position, when = anchor
-    return (position + (at - when)) % DURATION
+# How far from the clock the catch-up may land, either side of the bracket: the picture found is
+# one shown at or a little before the clock's time (0.1 s behind seen with a prompt request); a
+# picture left from where idling began is seconds away.
+SLACK = 0.35
 
 
-def circular_distance(a: float, b: float) -> float:
-    difference = abs(a - b) % DURATION
-    return min(difference, DURATION - difference)
+def expected_window(anchor, start: float, end: float) -> tuple:
+    """Where the clock may stand at some moment between `start` and `end`, given the anchor:
+    brackets rather than a point, as neither the anchor's nor the server's reading of the clock is
+    at a known instant (a loaded machine stretches both requests)."""
+    position, asked, answered = anchor
+    return position + (start - answered) - SLACK, position + (end - asked) + SLACK
 
 
-def reference_luma(clip, seconds: float, tmp_path) -> np.ndarray:
-    out = tmp_path / f"ref-{seconds:.3f}.pgm"
-    subprocess.run([shutil.which("ffmpeg"), "-hide_banner", "-loglevel", "error", "-y", "-ss", f"{seconds:.3f}",
-                    "-i", str(clip), "-frames:v", "1", "-pix_fmt", "gray", str(out)], check=True, timeout=30)
-    return np.asarray(Image.open(out), dtype=np.float64)
+def in_window(at: float, window: tuple) -> bool:
+    """`at` (a position in the looping clip) within `window` (unwrapped times), circularly."""
+    low, high = window
+    return high - low >= DURATION or (at - low) % DURATION <= high - low
+
+
+def clip_lumas(clip) -> np.ndarray:
+    """Every frame of the 640x360 clip as grey levels: frame i shows i/30 s."""
+    raw = subprocess.run([shutil.which("ffmpeg"), "-hide_banner", "-loglevel", "error", "-i", str(clip),
+                          "-f", "rawvideo", "-pix_fmt", "gray", "-"], check=True, capture_output=True, timeout=60).stdout
+    return np.frombuffer(raw, dtype=np.uint8).reshape(-1, 360, 640).astype(np.float64)
 
 
 def test_a_file_nobody_watches_costs_almost_no_cpu(start_server, idle_clip):
@@ -74,41 +88,42 @@ def test_a_viewer_arriving_later_gets_the_frame_where_the_clock_is(start_server,
     time.sleep(5.5)  # past the end: the clock has looped once
 
     async def scenario():
+        asked = time.monotonic()
         async with await Client.connect(server.ws_url()) as client:
-            asked = time.monotonic()
-            first = await client.next_frame(timeout=5)
-            arrived = time.monotonic() - asked
-            more = await client.frames(10, timeout=5)
+            first = await client.next_frame(timeout=10)
+            arrived = time.monotonic()
+            more = await client.frames(10, timeout=10)
             return asked, first, arrived, more
     asked, first, arrived, more = run(scenario())
-    expected = expected_position(anchor, asked)
     # The catch-up seek decodes from the keyframe before the clock's position: ~0.2 s in a
-    # release build for 720p with a keyframe every 2 s; a loaded machine running the debug build
-    # takes seconds.
-    assert arrived < 3, f"the first frame after idling took {arrived:.2f} s"
-    assert circular_distance(first.pts, expected) < 0.35, (
-        f"first frame at pts {first.pts:.3f} s, the clock at {expected:.3f} s (of a {DURATION} s loop)")
+    # release build for 720p, seconds on a loaded machine running the debug build. Whenever it was
+    # made between the connect and the frame's arrival, the frame is where the clock was then (a
+    # frame that stayed where idling began, ~1.5 s of the loop away, is not).
+    window = expected_window(anchor, asked, arrived)
+    assert in_window(first.pts, window), (
+        f"first frame at pts {first.pts:.3f} s, the clock between {window[0] % DURATION:.3f} and "
+        f"{window[1] % DURATION:.3f} s (of a {DURATION} s loop) while it was asked for")
     pts = [frame.pts for frame in more]
     assert all(b > a for a, b in zip(pts, pts[1:])), f"playback did not go on from there: {pts}"
 
 
-def test_a_snapshot_while_nobody_watches_shows_the_current_frame(start_server, idle_clip, tmp_path):
+def test_a_snapshot_while_nobody_watches_shows_the_current_frame(start_server, idle_clip):
     server = start_server("--input", str(idle_clip))
     anchor = clock_anchor(server)
     time.sleep(2.5)
     asked = time.monotonic()
-    response = server.get("/snapshot.jpg", timeout=5)
-    took = time.monotonic() - asked
+    response = server.get("/snapshot.jpg", timeout=10)
+    answered = time.monotonic()
     assert response.status == 200, response
-    assert took < 3, f"the snapshot took {took:.2f} s"
-    expected = expected_position(anchor, asked)
     luma = np.asarray(Image.open(io.BytesIO(response.body)).convert("L"), dtype=np.float64)
-    # One of the frames from just before to a little after the clock's position (the request
-    # takes a moment), not the one seen before idling (the start): frames 0.25 s apart differ
-    # by a mean of ~7 grey levels, the same frame through JPEG by under 1.
-    near = {round(expected + k / 30, 3): float(np.abs(luma - reference_luma(idle_clip, (expected + k / 30) % DURATION,
-                                                                          tmp_path)).mean())
-            for k in range(-3, 7)}
-    start_distance = float(np.abs(luma - reference_luma(idle_clip, 0.0, tmp_path)).mean())
-    assert min(near.values()) < 2, f"the snapshot is none of the frames around {expected:.2f} s: {near}"
-    assert start_distance > 2 * min(near.values()), f"the snapshot is the start frame: {start_distance:.1f} vs {near}"
+    # Which frame of the clip the snapshot is (the same frame through JPEG differs by under 1 grey
+    # level, frames 0.25 s apart by ~7), then whether the clock stood there at some moment while
+    # the request was under way: a bracket, as a loaded server takes a while to answer.
+    frames = clip_lumas(idle_clip)
+    distances = np.abs(frames - luma).mean(axis=(1, 2))
+    best = int(distances.argmin())
+    window = expected_window(anchor, asked, answered)
+    assert distances[best] < 2, f"the snapshot is no frame of the clip: {distances.min():.1f}"
+    assert in_window(best * FRAME, window), (f"the snapshot is the frame at {best * FRAME:.3f} s, the clock was between "
+                                             f"{window[0] % DURATION:.3f} and {window[1] % DURATION:.3f} s")
+    assert distances[0] > 2 * distances[best], f"the snapshot is the start frame: {distances[0]:.1f} vs {distances[best]:.1f}"

@@ -131,12 +131,15 @@ def test_drops_by_reason(start_server):
     # A viewer that never acknowledges gets its window (2 frames); the rest are dropped for it.
     frames = run(watch(server, 1.5, auto_ack=False))
     assert 1 <= len(frames) <= 2
+    # Scraped before the acknowledging viewer: a loaded machine may make *it* lag two frame
+    # intervals once and skip a frame, rightly counted; the unacknowledging one must count none.
+    stuck = scrape(server)
+    assert value(stuck, "filtercast_frames_dropped_total", reason="slow_client") == 0, \
+        "a client that stops acknowledging is not sent more; it skips nothing until it gets another frame"
     fast = run(watch(server, 1.0))
     after = scrape(server)
     assert value(after, "filtercast_frames_dropped_total", reason="max_fps") > \
         value(before, "filtercast_frames_dropped_total", reason="max_fps") + 10, "30 fps source, --max-fps 10"
-    assert value(after, "filtercast_frames_dropped_total", reason="slow_client") == 0, \
-        "a client that stops acknowledging is not sent more; it skips nothing until it gets another frame"
     assert len(fast) >= 3
     assert value(after, "filtercast_frames_dropped_total", reason="encode_failed") == 0
 

@@ -50,7 +50,8 @@ def thread_wakes(pid: int) -> dict:
 
 class SnapshotPoller:
     """GET /snapshot.jpg once a second on a thread of its own, as the page's Channels panel does
-    (every 4 s): each answer's status and how long it took."""
+    (every 4 s): each answer's status, how long it took, and how long a /healthz asked just before
+    took (the same server's answer time for a request that does no work: the peer figure)."""
 
     def __init__(self, server):
         self.server, self.answers, self.stopped = server, [], threading.Event()
@@ -59,8 +60,11 @@ class SnapshotPoller:
     def run(self):
         while True:
             asked = time.monotonic()
-            response = self.server.get("/snapshot.jpg")
-            self.answers.append((response.status, time.monotonic() - asked, response.body[:2]))
+            assert self.server.get("/healthz").status == 200
+            healthz = time.monotonic() - asked
+            asked = time.monotonic()
+            response = self.server.get("/snapshot.jpg", timeout=10)
+            self.answers.append((response.status, time.monotonic() - asked, response.body[:2], healthz))
             if self.stopped.wait(1.0):
                 return
 
@@ -86,34 +90,50 @@ def test_an_idle_live_channel_closes_sleeps_and_opens_for_the_next_viewer(start_
         left = run(watch())
         assert not channel(server)["idle"], "closed while watched"
 
-        while not channel(server)["idle"]:
-            assert time.monotonic() - left < IDLE_CLOSE + 1, "the input was not closed within --idle-close + 1 s"
+        # Late only if a request sent after the deadline still finds it open (a slow answer to an
+        # earlier request is not the server's idling late).
+        while True:
+            asked = time.monotonic()
+            if channel(server)["idle"]:
+                break
+            assert asked - left < IDLE_CLOSE + 1, "the input was not closed within --idle-close + 1 s"
             time.sleep(0.05)
         closed_after = time.monotonic() - left
         # Snapshots of the idle channel: the last real picture at once, the input left closed.
         asked_before = len(poller.answers)
+        deadline = time.monotonic() + 10
         while len(poller.answers) < asked_before + 2:
+            assert time.monotonic() < deadline, "the snapshot poller got no answers"
             time.sleep(0.05)
         assert channel(server)["idle"], "a snapshot opened the input"
-    assert all(status == 200 and start == b"\xff\xd8" for status, _, start in poller.answers), poller.answers
-    idle_answers = [took for _, took, _ in poller.answers[asked_before:]]
-    assert max(idle_answers) < 0.5, f"an idle channel's snapshot took {max(idle_answers):.2f} s"
+    assert all(status == 200 and start == b"\xff\xd8" for status, _, start, _ in poller.answers), poller.answers
+    # At once: an idle channel's snapshot is the last picture kept, answered about as fast as a
+    # /healthz just before it (opening the input would take seconds); judged against that peer, so a
+    # loaded machine's slow answers do not count against it.
+    idle_answers = [(took, healthz) for _, took, _, healthz in poller.answers[asked_before:]]
+    assert all(took < healthz + 0.3 for took, healthz in idle_answers), \
+        f"an idle channel's snapshot took longer than a /healthz + 0.3 s: {idle_answers}"
     idle = channel(server)
     assert not idle["online"] and idle["viewers"] == 0
     state = json.loads(server.get("/api/state").body)
     assert "nobody watches" in state["source"]["reason"], state["source"]
 
     # Asleep: every thread of the channel wakes at most once a second, and the process costs little.
-    seconds = 2.0
-    before, cpu_before, started = thread_wakes(server.proc.pid), cpu_seconds(server.proc.pid), time.monotonic()
+    # Counted, not a rate: a thread woken once a second wakes floor(T) or floor(T) + 1 times in a
+    # window of T s (depending on where the window's edges fall), and T is measured from the first
+    # read's start to the last one's end, which only overstates it.
+    seconds = 5.0
+    started = time.monotonic()
+    before, cpu_before = thread_wakes(server.proc.pid), cpu_seconds(server.proc.pid)
     time.sleep(seconds)
-    after, cpu_after, elapsed = thread_wakes(server.proc.pid), cpu_seconds(server.proc.pid), time.monotonic() - started
-    rates = {key: (after[key] - before[key]) / elapsed for key in after if key in before}
-    measured = ", ".join(f"{name} {rate:.1f}/s" for (_, name), rate in sorted(rates.items(), key=lambda item: -item[1]))
+    after, cpu_after = thread_wakes(server.proc.pid), cpu_seconds(server.proc.pid)
+    elapsed = time.monotonic() - started
+    wakes = {key: after[key] - before[key] for key in after if key in before}
+    measured = ", ".join(f"{name} {count}" for (_, name), count in sorted(wakes.items(), key=lambda item: -item[1]))
     share = (cpu_after - cpu_before) / elapsed
-    print(f"closed {closed_after:.2f} s after the viewer left; wakes: {measured}; CPU {share:.2%} of a core")
-    busy = {name: rate for (_, name), rate in rates.items() if name not in SHARED_THREADS and rate > 1.0}
-    assert not busy, f"threads of the idle channel woke more than once a second: {measured}"
+    print(f"closed {closed_after:.2f} s after the viewer left; wakes in {elapsed:.2f} s: {measured}; CPU {share:.2%} of a core")
+    busy = {name: count for (_, name), count in wakes.items() if name not in SHARED_THREADS and count > int(elapsed) + 1}
+    assert not busy, f"threads of the idle channel woke more than once a second: {measured} in {elapsed:.2f} s"
     assert share < 0.03, f"{share:.1%} of a core while the channel is closed"
 
     async def come_back():

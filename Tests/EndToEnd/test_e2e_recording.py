@@ -153,25 +153,35 @@ def kill_when_recorded(server, seconds: float) -> dict:
 @pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
 def test_kill_9_mid_recording_leaves_a_playable_file(start_server, tmp_path, shared):
     server = start_server("--input", PATTERN, "--record", *(SHARED if shared else ()))
-    recording = kill_when_recorded(server, 4.5)
+    recording = kill_when_recorded(server, 6.0)
     path = tmp_path / "recordings" / recording["name"]
     info = probe(path)
-    # Fragments close every second: at most the one being gathered is lost.
-    assert info["duration"] >= 0.8 * recording["elapsed"], (info, recording)
+    # The contract, not a ratio: fragments close every second, so at most the one being gathered
+    # (1 s) is lost, plus what the recorder's (low-priority) queue still held: half a second.
+    kept = recording["elapsed"] - 1.0 - 0.5
+    assert info["duration"] >= kept, (info, recording)
     # Frames throughout, not one frame stretched (fewer than 30 a second only on a loaded machine).
-    assert info["frames"] >= 0.8 * recording["elapsed"] * 5, (info, recording)
+    assert info["frames"] >= kept * 5, (info, recording)
     assert decode_errors(path) == ""
 
 
 def test_sigterm_finishes_the_recording(start_server, tmp_path):
     server = start_server("--input", PATTERN, "--record")
-    time.sleep(2.0)
+
+    async def recorded():
+        async with await Client.connect(server.ws_url()) as client:
+            state = await wait_state(client, lambda s: s["recording"]["elapsed"] >= 2.0, "2 s are recorded")
+            return state["recording"]["elapsed"], time.monotonic()
+    # The recording's own clock says how long it ran (a slow start on a loaded machine recorded less
+    # in a fixed 2 s); the file holds that, and what was recorded until the signal, ± 1 s.
+    elapsed, seen = run(recorded())
+    signalled = time.monotonic()
     code, _ = server.stop()
     assert code == 0
     files = list((tmp_path / "recordings").glob("*.mp4"))
     assert len(files) == 1
     info = probe(files[0])
-    assert 1.0 <= info["duration"] <= 3.0, info
+    assert elapsed - 1.0 <= info["duration"] <= elapsed + (signalled - seen) + 1.0, (info, elapsed, signalled - seen)
     assert "recording saved" in server.stderr_text()
 
 

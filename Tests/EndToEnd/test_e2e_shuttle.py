@@ -23,9 +23,15 @@ def step_cache_total(server, result: str) -> int:
                           if line.startswith("filtercast_step_cache_total{") and f'result="{result}"' in line)))
 
 
-def rate_of(frames) -> float:
+def rate_of(frames, rate: float) -> float:
     """Seconds of the source per second of the server's send clock, over the longest run of frames
-    whose pts move one way (a wrap or the clip's loop starts a new run)."""
+    whose pts move one way (a wrap or the clip's loop starts a new run), between the least late
+    frame of its first third and that of its last third (late against `rate`'s schedule).
+
+    A frame is never sent before its time, only after it: a busy machine delays some (and then
+    sends the backlog in a burst), which skews the run's end points or a least-squares line by the
+    delays. The least late frame at each end reads the schedule itself; a wrong speed still shows,
+    since the slope is between two real frames a run apart."""
     runs, current = [], [frames[0]]
     for before, after in zip(frames, frames[1:]):
         step = after.pts - before.pts
@@ -36,11 +42,16 @@ def rate_of(frames) -> float:
     runs.append(current)
     longest = max(runs, key=len)
     assert len(longest) >= 8, f"no run of frames long enough: {[len(r) for r in runs]}"
-    return (longest[-1].pts - longest[0].pts) / ((longest[-1].sent_us - longest[0].sent_us) / 1e6)
+    third = len(longest) // 3
+
+    def lateness(frame):
+        return frame.sent_us / 1e6 - frame.pts / rate
+    first, last = min(longest[:third], key=lateness), min(longest[-third:], key=lateness)
+    return (last.pts - first.pts) / ((last.sent_us - first.sent_us) / 1e6)
 
 
 def test_speed_moves_the_playhead_at_its_rate_forward_slower_and_backward(clip_server):
-    async def measured(client, rate, seconds=1.2):
+    async def measured(client, rate, seconds=2.5):
         await client.ok({"type": "speed", "rate": rate})
         await client.next_json("state", where=lambda s: s["speed"] == rate)
         await client.next_frame(timeout=3)
@@ -52,9 +63,9 @@ def test_speed_moves_the_playhead_at_its_rate_forward_slower_and_backward(clip_s
             await client.ok({"type": "seek", "position": 0.4})
             rates = {}
             for rate in (2, 0.5):
-                rates[rate] = rate_of(await measured(client, rate))
+                rates[rate] = rate_of(await measured(client, rate), rate)
             await client.ok({"type": "seek", "position": 3.5})
-            rates[-1] = rate_of(await measured(client, -1, 1.5))
+            rates[-1] = rate_of(await measured(client, -1), -1)
             return rates
     rates = run(scenario(), timeout=60)
     print(f"measured rates: {rates}")
@@ -91,6 +102,13 @@ def test_bad_speeds_are_refused_naming_the_range_and_change_nothing(clip_server,
     assert [reply.get("code") for reply in live] == ["not_seekable", "not_seekable"], live
 
 
+def clean_wraps(frames) -> list:
+    """(before, after) where the 1.0–1.6 s loop went from its out's picture to its in's, one frame
+    sent after the other."""
+    return [(a, b) for a, b in zip(frames, frames[1:]) if b.seq == a.seq + 1 and
+            a.pts == pytest.approx(1.6, abs=1e-3) and b.pts == pytest.approx(1.0, abs=1e-3)]
+
+
 def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip_server):
     async def scenario():
         async with await Client.connect(clip_server.ws_url()) as client:
@@ -100,8 +118,17 @@ def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip
             await client.ok({"type": "seek", "position": 1.0})
             await client.ok({"type": "loop", "in": 1.0, "out": 1.6})
             looping = await client.next_json("state", where=lambda s: s["loop"] is not None)
-            frames = [item for item in await client.collect(2.2) if not isinstance(item, dict)]
-            hits = step_cache_total(clip_server, "hit")
+            # Past the first wrap, every pass plays from the step cache: a stall at a wrap would be a
+            # decode, counted as a miss whatever the machine's load. Then at least three more wraps.
+            await client.next_frame(where=lambda f: f.pts >= 1.5, timeout=5)
+            await client.next_frame(where=lambda f: f.pts < 1.3, timeout=5)
+            misses = step_cache_total(clip_server, "miss")
+            frames = []
+            deadline = time.monotonic() + 10
+            while len(clean_wraps(frames)) < 3:
+                assert time.monotonic() < deadline, [round(f.pts, 3) for f in frames]
+                frames += [item for item in await client.collect(0.5) if not isinstance(item, dict)]
+            hits, misses_after = step_cache_total(clip_server, "hit"), step_cache_total(clip_server, "miss")
             await client.ok({"type": "seek", "position": 1.2})
             inside = [await client.next_json("state", timeout=3) for _ in range(3)]  # the command's and two more
             await client.ok({"type": "seek", "position": 3.0})
@@ -109,24 +136,29 @@ def test_loop_wraps_from_out_to_in_without_a_gap_and_a_seek_outside_ends_it(clip
             await client.ok({"type": "loop", "in": 0.5, "out": 1})
             await client.ok({"type": "loop", "in": None})
             ended = await client.next_json("state", where=lambda s: s["loop"] is None, timeout=3)
-            return refusals, looping, frames, inside, outside, ended, hits
-    refusals, looping, frames, inside, outside, ended, hits = run(scenario(), timeout=40)
+            return refusals, looping, frames, inside, outside, ended, hits, misses_after - misses
+    refusals, looping, frames, inside, outside, ended, hits, decoded = run(scenario(), timeout=40)
+    assert decoded == 0, f"{decoded} picture(s) of the looping passes were decoded, not taken from the step cache"
     # From the second pass on, the loop plays from the pictures the step cache kept of the first.
     assert hits >= 15, f"{hits} pictures of the loop came from the step cache"
     assert [r.get("code") for r in refusals] == ["out_of_range"] * 3 + ["invalid_argument"] * 2, refusals
     assert "within the source" in refusals[1]["message"] and "loop.out" in refusals[0]["message"], refusals
     assert looping["loop"] == {"in": 1.0, "out": 1.6}, looping
     assert all(0.999 <= f.pts <= 1.601 for f in frames), [round(f.pts, 3) for f in frames]
-    # Wraps between two frames in a row of the rendition (a loaded machine may skip one to this client).
-    wraps = [(before, after) for before, after in zip(frames, frames[1:]) if after.pts < before.pts and after.seq == before.seq + 1]
-    assert len(wraps) >= 2, [round(f.pts, 3) for f in frames]
-    steps = sorted((b.sent_us - a.sent_us) / 1e6 for a, b in zip(frames, frames[1:]) if b.pts > a.pts and b.seq == a.seq + 1)
-    typical = steps[len(steps) // 2]
-    for before, after in wraps:
-        assert before.pts == pytest.approx(1.6, abs=1e-3) and after.pts == pytest.approx(1.0, abs=1e-3), (before, after)
-        # No stall at the wrap: the frame at in goes out about when the next would have (within a
-        # frame of the run's typical step, on this shared machine; bench/shuttle.py measures 720p).
-        assert (after.sent_us - before.sent_us) / 1e6 <= typical + FRAME, (before, after, typical)
+    # Wraps from the out's picture straight to the in's (a loaded machine may skip a picture to this
+    # client, at a wrap too: such a wrap is not timed, but the loop must show clean ones).
+    wraps = clean_wraps(frames)
+    assert len(wraps) >= 3, [round(f.pts, 3) for f in frames]
+    steps = sorted((b.sent_us - a.sent_us) / 1e6 for a, b in zip(frames, frames[1:])
+                   if b.pts - a.pts == pytest.approx(FRAME, abs=1e-3) and b.seq == a.seq + 1)
+    slow = steps[int(len(steps) * 0.9)]
+    # No stall at the wrap: the frame at in goes out about when the next would have. A wrap that
+    # costs time does so at every wrap, so the median of the wraps is judged (a loaded machine's
+    # one-off delay lands on one of them now and then), against the run's own slow steps (its 90th
+    # percentile) and a frame; a wrap that decodes is caught above as a miss. bench/shuttle.py
+    # measures 720p.
+    gaps = sorted((after.sent_us - before.sent_us) / 1e6 for before, after in wraps)
+    assert gaps[len(gaps) // 2] <= slow + FRAME, (gaps, slow)
     assert all(state["loop"] == {"in": 1.0, "out": 1.6} for state in inside), inside
     assert outside["loop"] is None and outside["position"] >= 3.0, outside
     assert ended["loop"] is None

@@ -146,15 +146,37 @@ def test_sigterm_while_the_network_runs_exits_0_within_1_s(start_server, sample_
     painting every frame."""
     for _ in range(3):
         # The fixture's servers start with --style-at-first-use: the calibration at the first frame.
-        server = start_server("--input", str(sample_clip), "--filter", "style")
+        # JSON logs: their times (the server's clock, ms) say when a height's compile ended.
+        server = start_server("--input", str(sample_clip), "--filter", "style", "--log-format", "json")
 
         async def first_frames():
             async with await Client.connect(server.ws_url()) as client:
                 await client.frames(2, timeout=30)
         run(first_frames(), timeout=40)
-        code, seconds = server.stop(timeout=3.0)
+        signal_wall = time.time()
+        code, seconds = server.stop(timeout=10.0)
         assert code == 0, f"exit code {code}\n{server.stderr_text()[-3000:]}"
-        assert seconds < 1.0, f"the server took {seconds:.2f} s to exit"
+        # A height's compile (started by the first-use calibration) cannot be interrupted, and issue 42
+        # is that it must be waited for: the part of it after the signal is the machine's (seconds on a
+        # busy one), the 1 s is the rest of the stop. A stop that ended nothing, or waited on something
+        # else, still exceeds it; a compile the stop did not wait for would be logged after the exit
+        # (never) or crash (exit code).
+        compile_after_signal = max([0.0] + [
+            entry_time(entry) - signal_wall for entry in json_log(server)
+            if re.match(r"style: the network (runs at \d+ lines;|stays at)", entry["message"])])
+        assert seconds < 1.0 + compile_after_signal, \
+            f"the server took {seconds:.2f} s to exit ({compile_after_signal:.2f} s of it finishing a compile)"
+
+
+def json_log(server) -> list:
+    return [json.loads(line) for line in server.stderr_text(last=10_000_000).splitlines() if line.startswith("{")]
+
+
+def entry_time(entry) -> float:
+    """A JSON log line's `time` (UTC, ms) as a time.time() value."""
+    import datetime
+    return datetime.datetime.strptime(entry["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=datetime.timezone.utc).timestamp()
 
 
 STYLE_LINE = re.compile(r"^filtercast: style refreshes up to (?P<hz>[\d.]+) times a second here "

@@ -87,7 +87,11 @@ def test_a_recording_across_loop_pause_seek_and_switch_keeps_the_sources_steps(s
             return (await wait_state(client, lambda s: not s["recording"]["active"], "stopped"))["recording"]
     recording = run(scenario(), timeout=60)
     assert recording["error"] is None, recording
-    assert_on_the_source_clock(tmp_path / "recordings" / recording["name"], least_frames=20 if shared else 60)
+    # Enough frames to judge the steps, scaled by what was recorded: half the 25 fps of the time it
+    # ran less the paused second, less the frames the recorder counted as dropped (a busy machine
+    # drops some by design), rather than a fixed count of a scenario a loaded machine stretches.
+    least = 0.5 * (recording["elapsed"] - 1.0) * 25 - recording["droppedFrames"]
+    assert_on_the_source_clock(tmp_path / "recordings" / recording["name"], least_frames=max(20, int(least)))
 
 
 def test_a_published_stream_across_pause_and_seek_keeps_the_sources_steps(start_server, tmp_path, clips):

@@ -48,6 +48,19 @@ def leftovers(server) -> list:
     return sorted(os.listdir(server.folder))
 
 
+def hidden(server) -> list:
+    return [name for name in leftovers(server) if name.startswith(".upload-")]
+
+
+def wait_until(condition, what: str, timeout: float = 10.0):
+    """Polls `condition` until it holds: how soon the server gets to a connection is the machine's,
+    not the property (a server that never does still fails, at the deadline)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
+        time.sleep(0.05)
+
+
 def raw_put(server, name: str, length: int, body: bytes, extra: str = "") -> socket.socket:
     sock = socket.create_connection((server.host, server.port), timeout=5)
     sock.sendall(f"PUT /api/uploads/{name} HTTP/1.1\r\nHost: {server.host}:{server.port}\r\n"
@@ -110,25 +123,23 @@ def test_refused_uploads_leave_nothing_behind(uploads):
     assert foreign.status == 403, foreign.text()
     # Cut short: the client closes mid-body.
     cut = raw_put(uploads, "cut.mp4", 1_000_000, b"\0" * 1000)
-    time.sleep(0.3)
-    assert any(name.startswith(".upload-") for name in leftovers(uploads)), "the body streams to a hidden file"
+    wait_until(lambda: hidden(uploads), "the body streams to a hidden file")
     cut.close()
-    deadline = time.monotonic() + 5
-    while leftovers(uploads) != before and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert leftovers(uploads) == before
+    wait_until(lambda: leftovers(uploads) == before, f"the cut upload's file removed: {leftovers(uploads)}")
     metrics = uploads.get("/metrics", headers=BEARER).text()
     assert 'filtercast_uploads_total{result="not_video"} 1' in metrics and 'result="cut_short"} 1' in metrics, metrics
 
 
 def test_two_uploads_at_once_and_no_more(uploads):
     first, second = (raw_put(uploads, f"slow-{n}.mp4", 1000, b"\0" * 10) for n in (1, 2))
-    time.sleep(0.3)
+    # The server makes an upload's hidden file as it admits it, and removes it only after letting
+    # the upload go: two files = two under way, none = room again.
+    wait_until(lambda: len(hidden(uploads)) == 2, "both slow uploads admitted")
     third = put(uploads, "third.mp4", uploads.red.read_bytes())
     assert third.status == 503 and "2 uploads are under way" in third.text(), third.text()
     first.close()
     second.close()
-    time.sleep(0.5)
+    wait_until(lambda: not hidden(uploads), "both closed uploads let go")
     assert put(uploads, "third.mp4", uploads.red.read_bytes()).status == 201, "room again once they end"
     assert not any(name.startswith(".") for name in leftovers(uploads))
 
