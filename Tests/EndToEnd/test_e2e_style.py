@@ -3,6 +3,7 @@ picture through OpenVINO, choices by id or index, refused choices, chained; and 
 OpenVINO runtime is missing starts anyway, says why once, and offers no `style`."""
 
 import asyncio
+import datetime
 import io
 import json
 import os
@@ -174,7 +175,6 @@ def json_log(server) -> list:
 
 def entry_time(entry) -> float:
     """A JSON log line's `time` (UTC, ms) as a time.time() value."""
-    import datetime
     return datetime.datetime.strptime(entry["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(
         tzinfo=datetime.timezone.utc).timestamp()
 
