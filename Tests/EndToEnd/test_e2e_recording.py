@@ -364,11 +364,14 @@ def test_deleting_the_recording_that_plays_returns_to_the_input(start_server, tm
             # Live frames again: online, playing, the pts moving on. Frames that came before the
             # state (the recording's last, re-sent when it ended) are not the input's.
             client.drop_frames()
-            frames = await client.frames(5, timeout=5)
+            frames = await client.frames(8, timeout=8)
             state = await wait_state(client, lambda s: s["source"]["online"] and s["playing"], "the input online")
             return frames, state
     frames, state = run(scenario())
-    assert frames[-1].pts > frames[0].pts and all(f.image().size == (640, 360) for f in frames[-1:])
+    # The input's frames: the last three move on (the recording's last may still come first, its
+    # picture re-sent as it ended, more than once on a busy machine).
+    tail = frames[-3:]
+    assert tail[0].pts < tail[1].pts < tail[2].pts and all(f.image().size == (640, 360) for f in tail), frames
     assert not (tmp_path / "recordings" / recording["name"]).exists()
     assert json.loads(server.get("/api/state").body)["source"]["startInput"] is True
 

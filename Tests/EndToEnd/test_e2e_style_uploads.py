@@ -35,7 +35,7 @@ async def settled(viewer, state_says):
     return (frames or [first])[-1]
 
 
-async def settled_unlike(viewer, state_says, unlike, timeout: float = 30.0):
+async def settled_unlike(viewer, state_says, unlike, timeout: float = 60.0):
     """`settled`, then, while its luma is still within 4 of `unlike`'s on average (a loaded machine
     paints a new style's picture later, and the paused picture is drawn again then), the next
     frames, up to `timeout` s."""
@@ -71,7 +71,7 @@ def test_a_picture_uploaded_is_a_style_for_everybody(start_server, tmp_path, sam
             deleted = server.http("DELETE", "/api/styles/small", headers=BEARER)
             after = await viewer.next_json("catalog", where=lambda c: "small" not in style_choices(c["filters"]), timeout=10)
             return stored, catalog, plain, shipped, painted, refusals + [in_use], deleted, after
-    stored, catalog, plain, shipped, painted, refusals, deleted, after = run(scenario(), timeout=120)
+    stored, catalog, plain, shipped, painted, refusals, deleted, after = run(scenario(), timeout=180)
     assert stored.status == 201 and json.loads(stored.body) == {
         "name": "starry", "format": "JPEG", "width": 752, "height": 600, "thumbnail": "/api/styles/starry.jpg"}
     assert style_choices(catalog["filters"])[-1] == "starry" and len(style_choices(catalog["filters"])) == 27

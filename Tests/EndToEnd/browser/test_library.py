@@ -125,10 +125,6 @@ def test_back_to_the_input_button(live_server, open_page, tmp_path, artifacts):
     assert right <= 320.5 and page.js("return document.documentElement.scrollWidth - window.innerWidth") <= 0
     page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     # The file vanishes behind the server's back: NO SIGNAL, and the button is the way out.
-    # The seek bar's thumbnails of the recording may still be in the making (202, asked again a
-    # second later, later still on a busy machine): asked after the file is gone they are a 404,
-    # which the browser logs. The test's own doing, not the page's error.
-    page.allow_console(r"api/thumbnails - Failed to load resource: the server responded with a status of 404")
     (tmp_path / "recordings" / name).unlink()
     page.raw_send('{"type":"seek","position":0.2}')
     page.wait_state(lambda s: not s["source"]["online"], message="the recording given up")

@@ -54,6 +54,15 @@ def test_hovering_the_seek_bar_shows_the_picture_at_that_time(file_server, open_
     page.wait_for(lambda: page.js("return document.getElementById('seek-thumbnail').hidden"), timeout=2, message="hidden")
 
 
+def test_a_live_page_never_asks_for_thumbnails(live_server, open_page):
+    """A live source has none (404): the page asks only while a file plays, so the 404 the page
+    tests allow is only ever a source that changed under a request."""
+    page = open_page(live_server)
+    page.wait_frames(10)
+    asked = [entry["message"] for entry in page.console_log() if "/api/thumbnails" in entry["message"]]
+    assert not asked, asked
+
+
 def test_t_shows_timecode_and_goto_seeks_to_any_form(file_server, open_page):
     page = open_page(file_server)
     page.pause()
