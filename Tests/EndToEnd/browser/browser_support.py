@@ -211,7 +211,7 @@ class BrowserPool:
                 pass
 
 
-THUMBNAILS_NOT_FOUND = re.compile(r"/api/thumbnails(\?\S*)? - Failed to load resource: the server responded with a status of 404")
+THUMBNAILS_NOT_FOUND = re.compile(r"/api/thumbnails(/[^\s?]+\.jpg)?(\?\S*)? - Failed to load resource: the server responded with a status of 404")
 
 
 class Page:
@@ -220,9 +220,10 @@ class Page:
     def __init__(self, driver, server: PageServer):
         self.driver = driver
         self.server = server
-        # The protocol answers thumbnails asked of a live source (or a vanished file) with a 404, which
-        # the page handles (no thumbnails) and Chromium logs: the page asks only while a file plays,
-        # but the source can change between the state it read and its request's arrival.
+        # The protocol answers thumbnails (the listing, or its sprite) asked of a live source or of a
+        # file no longer playing with a 404, which the page handles (no thumbnails) and Chromium logs:
+        # the page asks only while a file plays, but the source can change between the state it read
+        # and its request's arrival.
         # (test_seek_review checks that a live page never asks.)
         self.allowed_console: list[re.Pattern] = [THUMBNAILS_NOT_FOUND]
         self.console: list[dict] = []  # the browser's console entries, drained from the driver
