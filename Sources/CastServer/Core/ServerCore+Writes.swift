@@ -59,7 +59,7 @@ extension ServerCore {
     func releaseAcks(_ connection: ViewerConnection) {
         guard connection.session.holdsAcks else { return }
         let jumpsOut = connection.channel.session.player.jumpsOut
-        connection.session.releaseAcks(jumpsOut: jumpsOut, supply: supply(of: connection.channel),
+        connection.session.releaseAcks(jumpsOut: jumpsOut, supply: supply(of: connection.channel, withEncoders: true),
                                        frameInterval: frameInterval(of: connection.channel))
     }
 

@@ -132,9 +132,9 @@ package final class ServerCore {
     /// How often `channel`'s session encodes a frame (from `--max-fps` or the source's rate).
     func frameInterval(of channel: Channel) -> Duration { channel.session.frameInterval(maxFPS: configuration.maxFPS) }
 
-    /// What `channel`'s outputs hold now, on this core's clock.
-    func supply(of channel: Channel) -> FrameSupply {
-        var supply = channel.outputs.supply
+    /// What `channel`'s outputs hold now, on this core's clock (``ViewerOutputs/supply(withEncoders:)``).
+    func supply(of channel: Channel, withEncoders: Bool = false) -> FrameSupply {
+        var supply = channel.outputs.supply(withEncoders: withEncoders)
         supply.now = now()
         return supply
     }

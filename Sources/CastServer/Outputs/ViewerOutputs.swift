@@ -43,9 +43,11 @@ package struct ViewerOutputs: Sendable {
         (0..<count).map { index in jpeg[index].map { $0 as any FrameOutput } ?? h264[index]! }
     }
 
-    /// The newest JPEG of each rung and where each H.264 rung's log stands, now.
-    var supply: FrameSupply {
-        let encoders = h264.mapValues(\.encoderProgress)  // before the logs: see FrameSupply.encoders
+    /// The newest JPEG of each rung and where each H.264 rung's log stands, now; with
+    /// `withEncoders`, where each H.264 rung's encoder stands too (its lock taken: only for held
+    /// acks, not for every write).
+    func supply(withEncoders: Bool = false) -> FrameSupply {
+        let encoders = withEncoders ? h264.mapValues(\.encoderProgress) : [:]  // before the logs: see FrameSupply.encoders
         return FrameSupply(jpeg: jpeg.mapValues { $0.broadcaster.latestSequence ?? 0 }, units: h264.mapValues(\.log.position),
                            audio: audio?.log.position, encoders: encoders, now: .now)
     }

@@ -10,7 +10,8 @@ package struct FrameSupply: Equatable {
     /// Where the sound's log stands; nil when the server sends no sound.
     var audio: AccessUnitLog.Position?
     /// Where each H.264 rendition's encoder stands, read before the logs (a unit it counts settled
-    /// is in its log): a `step`'s or `seek`'s ack waits for its frame's unit (``HeldAcks``).
+    /// is in its log): a `step`'s or `seek`'s ack waits for its frame's unit (``HeldAcks``). Only
+    /// in a supply taken for held acks; empty otherwise.
     var encoders: [Int: EncoderProgress] = [:]
     var now: ContinuousClock.Instant = .now
 }
