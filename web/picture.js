@@ -71,7 +71,7 @@ export function measureDeliveredRate() {
 function sourceRateCeiling() {
   const fps = player.state?.source?.fps;
   if (!(fps > 0)) return Infinity;
-  const speed = Math.abs(Number.isFinite(player.state.speed) && player.state.speed !== 0 ? player.state.speed : 1);
+  const speed = Math.abs(player.state.speed) || 1; // 1 while the state says none
   return Math.ceil(fps * speed - 1e-6);
 }
 
